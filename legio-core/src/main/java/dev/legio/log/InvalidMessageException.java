@@ -1,0 +1,11 @@
+package dev.legio.log;
+
+/**
+ * A message, name or query that the log refuses. The message says what was wrong and what a valid
+ * value looks like; nothing was written.
+ */
+public class InvalidMessageException extends IllegalArgumentException {
+  public InvalidMessageException(String message) {
+    super(message);
+  }
+}

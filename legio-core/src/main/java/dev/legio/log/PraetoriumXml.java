@@ -1,0 +1,180 @@
+package dev.legio.log;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Messages as the XML that is put into prompts, in Legio's format:
+ *
+ * <pre>{@code
+ * <praetorium recent="true" viewer="vorenus">
+ * <nuntius id="…" sender="caesar" timestamp="2026-02-15T12:00:00.000000+00:00">text</nuntius>
+ * </praetorium>
+ * }</pre>
+ *
+ * Escaping rules, so that no message text can ever become markup:
+ *
+ * <ul>
+ *   <li>{@code & < >} in text become {@code &amp; &lt; &gt;}; attribute values also escape {@code
+ *       "} and {@code '}. A carriage return becomes {@code &#13;} (and tab and line feed in
+ *       attributes {@code &#9;} and {@code &#10;}) so that parsers do not normalise them away.
+ *   <li>Characters that XML 1.0 cannot carry at all, even as references (C0 controls other than
+ *       tab, line feed and carriage return; U+FFFE and U+FFFF; unpaired surrogates), are written as
+ *       an empty element {@code <char code="U+0001"/>} in text. {@link #parse} turns them back, so
+ *       every text round-trips exactly. In attribute values (names, ids, timestamps, which the log
+ *       validates) such a character becomes U+FFFD.
+ * </ul>
+ */
+public final class PraetoriumXml {
+  public static final String CONTEXT_NOTICE =
+      "<context_notice>Session restored from praetorium. Ask Caesar for clarification if context"
+          + " is unclear.</context_notice>";
+
+  private PraetoriumXml() {}
+
+  /** One message as read back from the XML. */
+  public record Entry(UUID id, String sender, String timestamp, String text) {}
+
+  /** A parsed {@code <praetorium>} block. */
+  public record Parsed(String viewer, List<Entry> entries) {}
+
+  public static String format(List<Message> messages, String viewer) {
+    StringBuilder out = new StringBuilder(128 + messages.size() * 160);
+    out.append("<praetorium recent=\"true\" viewer=\"");
+    escapeAttribute(viewer, out);
+    out.append("\">\n");
+    for (Message m : messages) {
+      out.append("<nuntius id=\"");
+      escapeAttribute(m.id().toString(), out);
+      out.append("\" sender=\"");
+      escapeAttribute(m.sender(), out);
+      out.append("\" timestamp=\"");
+      escapeAttribute(Timestamps.format(m.timestamp()), out);
+      out.append("\">");
+      escapeText(m.text(), out);
+      out.append("</nuntius>\n");
+    }
+    return out.append("</praetorium>").toString();
+  }
+
+  /** Appends {@code text} as XML character data. */
+  public static void escapeText(String text, StringBuilder out) {
+    int n = text.length();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '\r' -> out.append("&#13;");
+        case '\t', '\n' -> out.append(c);
+        default -> {
+          if (Character.isHighSurrogate(c)
+              && i + 1 < n
+              && Character.isLowSurrogate(text.charAt(i + 1))) {
+            out.append(c).append(text.charAt(++i));
+          } else if (isXmlChar(c)) {
+            out.append(c);
+          } else {
+            out.append("<char code=\"U+").append(String.format("%04X", (int) c)).append("\"/>");
+          }
+        }
+      }
+    }
+  }
+
+  /** Appends {@code value} escaped for a double-quoted attribute. */
+  public static void escapeAttribute(String value, StringBuilder out) {
+    int n = value.length();
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&apos;");
+        case '\t' -> out.append("&#9;");
+        case '\n' -> out.append("&#10;");
+        case '\r' -> out.append("&#13;");
+        default -> {
+          if (Character.isHighSurrogate(c)
+              && i + 1 < n
+              && Character.isLowSurrogate(value.charAt(i + 1))) {
+            out.append(c).append(value.charAt(++i));
+          } else {
+            out.append(isXmlChar(c) ? c : '\uFFFD');
+          }
+        }
+      }
+    }
+  }
+
+  /** True for a UTF-16 unit that XML 1.0 allows on its own (surrogates only in pairs). */
+  private static boolean isXmlChar(char c) {
+    return c >= 0x20 && c <= 0xD7FF
+        || c >= 0xE000 && c <= 0xFFFD
+        || c == '\t'
+        || c == '\n'
+        || c == '\r';
+  }
+
+  /**
+   * Reads a {@code <praetorium>} block back, undoing every escape. Throws {@link
+   * InvalidMessageException} when the input is not such a block.
+   */
+  public static Parsed parse(String xml) {
+    XMLInputFactory factory = XMLInputFactory.newFactory();
+    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+    try {
+      XMLStreamReader r = factory.createXMLStreamReader(new StringReader(xml));
+      r.nextTag();
+      r.require(XMLStreamConstants.START_ELEMENT, null, "praetorium");
+      String viewer = r.getAttributeValue(null, "viewer");
+      List<Entry> entries = new ArrayList<>();
+      while (r.nextTag() == XMLStreamConstants.START_ELEMENT) {
+        r.require(XMLStreamConstants.START_ELEMENT, null, "nuntius");
+        UUID id = UUID.fromString(r.getAttributeValue(null, "id"));
+        String sender = r.getAttributeValue(null, "sender");
+        String timestamp = r.getAttributeValue(null, "timestamp");
+        entries.add(new Entry(id, sender, timestamp, readText(r)));
+      }
+      return new Parsed(viewer, entries);
+    } catch (XMLStreamException | IllegalArgumentException e) {
+      throw new InvalidMessageException("not a <praetorium> block: " + e.getMessage());
+    }
+  }
+
+  /** Reads the content of a {@code <nuntius>} element up to its end tag. */
+  private static String readText(XMLStreamReader r) throws XMLStreamException {
+    StringBuilder text = new StringBuilder();
+    while (true) {
+      int event = r.next();
+      switch (event) {
+        case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE ->
+            text.append(r.getText());
+        case XMLStreamConstants.START_ELEMENT -> {
+          r.require(XMLStreamConstants.START_ELEMENT, null, "char");
+          String code = r.getAttributeValue(null, "code");
+          if (code == null || !code.startsWith("U+")) {
+            throw new XMLStreamException("<char> without a code=\"U+XXXX\" attribute");
+          }
+          text.append((char) Integer.parseInt(code.substring(2), 16));
+          r.nextTag(); // </char>
+        }
+        case XMLStreamConstants.END_ELEMENT -> {
+          return text.toString();
+        }
+        default -> {}
+      }
+    }
+  }
+}

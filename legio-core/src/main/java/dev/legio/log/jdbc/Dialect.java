@@ -1,0 +1,40 @@
+package dev.legio.log.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** What differs between the SQL databases behind {@link JdbcMessageLog}. */
+interface Dialect {
+
+  /** "sqlite" or "postgres": names the migration folder and appears in errors. */
+  String name();
+
+  void bindId(PreparedStatement statement, int index, UUID id) throws SQLException;
+
+  UUID readId(ResultSet row, int column) throws SQLException;
+
+  void bindTimestamp(PreparedStatement statement, int index, Instant timestamp) throws SQLException;
+
+  Instant readTimestamp(ResultSet row, int column) throws SQLException;
+
+  /** The placeholder for the audience JSON in an INSERT ("?" or "?::jsonb"). */
+  String audienceParameter();
+
+  /**
+   * Inserts the rows into {@code nuntii} inside the current transaction and returns the sequence
+   * number each one got. Sequence numbers must grow in commit order, also between processes.
+   */
+  long[] insert(Connection connection, List<Row> rows) throws SQLException;
+
+  /** Defers foreign-key checks to the commit of the current transaction. */
+  void deferForeignKeys(Connection connection) throws SQLException;
+
+  /** A message row ready to insert. */
+  record Row(
+      UUID id, String sender, String text, String audienceJson, Instant timestamp, UUID replyTo) {}
+}

@@ -1,0 +1,462 @@
+package dev.legio.log.jdbc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.log.Audience;
+import dev.legio.log.ImportResult;
+import dev.legio.log.InvalidMessageException;
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.MessageLogException;
+import dev.legio.log.MessageThread;
+import dev.legio.log.Names;
+import dev.legio.log.NewMessage;
+import dev.legio.log.PruneResult;
+import dev.legio.log.Timestamps;
+import java.io.Closeable;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The message log on a SQL database (SQLite or PostgreSQL, see {@link Dialect}).
+ *
+ * <p>Tables: {@code nuntii} holds the messages, in Legio's columns plus {@code seq}; {@code
+ * nuntius_audience} holds one row per (audience name, seq), so that "the newest 50 messages vorenus
+ * may see" is two short index range scans (its name, and {@code all}) instead of a scan of the log.
+ * Writes go through a {@link GroupCommitWriter}; reads use a connection pool.
+ */
+public final class JdbcMessageLog implements MessageLog {
+  private static final String COLUMNS =
+      "n.seq, n.id, n.sender, n.text, n.audience, n.timestamp, n.reply_to";
+  private static final String VISIBLE =
+      "SELECT "
+          + COLUMNS
+          + " FROM nuntii n JOIN ("
+          + " SELECT seq FROM (SELECT seq FROM nuntius_audience WHERE name = ? AND seq > ?"
+          + " ORDER BY seq DESC LIMIT ?) mine"
+          + " UNION"
+          + " SELECT seq FROM (SELECT seq FROM nuntius_audience WHERE name = 'all' AND seq > ?"
+          + " ORDER BY seq DESC LIMIT ?) everyone"
+          + " ORDER BY seq DESC LIMIT ?) v ON n.seq = v.seq ORDER BY n.seq";
+  private static final String HISTORY =
+      "SELECT * FROM (SELECT "
+          + COLUMNS
+          + " FROM nuntii n WHERE n.seq > ? ORDER BY n.seq DESC LIMIT ?) h ORDER BY seq";
+  private static final String FIND = "SELECT " + COLUMNS + " FROM nuntii n WHERE n.id = ?";
+  private static final String ANCESTORS =
+      "WITH RECURSIVE chain(id) AS (SELECT reply_to FROM nuntii WHERE id = ?"
+          + " UNION SELECT p.reply_to FROM nuntii p JOIN chain c ON p.id = c.id)"
+          + " SELECT "
+          + COLUMNS
+          + " FROM nuntii n JOIN chain c ON n.id = c.id ORDER BY n.seq";
+  private static final String DESCENDANTS =
+      "WITH RECURSIVE below(id) AS (SELECT id FROM nuntii WHERE reply_to = ?"
+          + " UNION SELECT r.id FROM nuntii r JOIN below b ON r.reply_to = b.id)"
+          + " SELECT "
+          + COLUMNS
+          + " FROM nuntii n JOIN below b ON n.id = b.id ORDER BY n.seq";
+  private static final String KEEP_FOR_PRUNE =
+      "WITH RECURSIVE keep(id) AS ("
+          + " SELECT reply_to FROM nuntii WHERE timestamp >= ? AND reply_to IS NOT NULL"
+          + " UNION SELECT p.reply_to FROM nuntii p JOIN keep k ON p.id = k.id"
+          + " WHERE p.reply_to IS NOT NULL)";
+  private static final String PRUNED =
+      KEEP_FOR_PRUNE
+          + " SELECT "
+          + COLUMNS
+          + " FROM nuntii n WHERE n.timestamp < ? AND n.id NOT IN (SELECT id FROM keep)"
+          + " ORDER BY n.seq";
+  private static final int MAX_LIMIT = 100_000;
+
+  private final Dialect dialect;
+  private final DataSource readers;
+  private final GroupCommitWriter writer;
+  private final List<Closeable> resources;
+  private final long maxTextBytes;
+  private final Clock clock;
+  private final ObjectMapper json = new ObjectMapper();
+
+  JdbcMessageLog(
+      Dialect dialect,
+      DataSource readers,
+      DataSource writes,
+      List<Closeable> resources,
+      long maxTextBytes,
+      Clock clock) {
+    this.dialect = dialect;
+    this.readers = readers;
+    this.writer = new GroupCommitWriter(writes, dialect.name());
+    this.resources = resources;
+    this.maxTextBytes = maxTextBytes;
+    this.clock = clock;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public Message append(NewMessage message) {
+    return appendAll(List.of(message)).get(0);
+  }
+
+  @Override
+  public List<Message> appendAll(List<NewMessage> messages) {
+    List<Dialect.Row> rows = new ArrayList<>(messages.size());
+    for (NewMessage m : messages) {
+      checkText(m.text());
+      rows.add(
+          new Dialect.Row(
+              UUID.randomUUID(),
+              m.sender(),
+              m.text(),
+              audienceJson(m.audience()),
+              Timestamps.truncate(clock.instant()),
+              m.replyTo()));
+    }
+    return writer.write(
+        connection -> {
+          Set<UUID> inBatch = new HashSet<>();
+          for (Dialect.Row row : rows) {
+            if (row.replyTo() != null
+                && !inBatch.contains(row.replyTo())
+                && !exists(connection, row.replyTo())) {
+              throw new InvalidMessageException(
+                  "reply_to "
+                      + row.replyTo()
+                      + " names no message in the log: reply to a message that exists, or to"
+                      + " none");
+            }
+            inBatch.add(row.id());
+          }
+          long[] sequences = dialect.insert(connection, rows);
+          insertAudiences(
+              connection, messages.stream().map(NewMessage::audience).toList(), sequences);
+          List<Message> stored = new ArrayList<>(rows.size());
+          for (int i = 0; i < rows.size(); i++) {
+            Dialect.Row row = rows.get(i);
+            stored.add(
+                new Message(
+                    sequences[i],
+                    row.id(),
+                    row.sender(),
+                    row.text(),
+                    messages.get(i).audience(),
+                    row.timestamp(),
+                    row.replyTo()));
+          }
+          return stored;
+        });
+  }
+
+  @Override
+  public ImportResult importMessages(List<Message> messages) {
+    return writer.write(
+        connection -> {
+          List<Dialect.Row> rows = new ArrayList<>();
+          List<Message> kept = new ArrayList<>();
+          Set<UUID> inBatch = new HashSet<>();
+          long present = 0;
+          long unlinked = 0;
+          for (Message m : messages) {
+            if (inBatch.contains(m.id()) || exists(connection, m.id())) {
+              present++;
+              continue;
+            }
+            UUID parent = m.replyTo();
+            if (parent != null && !inBatch.contains(parent) && !exists(connection, parent)) {
+              parent = null;
+              unlinked++;
+            }
+            inBatch.add(m.id());
+            kept.add(m);
+            rows.add(
+                new Dialect.Row(
+                    m.id(),
+                    m.sender(),
+                    m.text(),
+                    audienceJson(m.audience()),
+                    Timestamps.truncate(m.timestamp()),
+                    parent));
+          }
+          if (!rows.isEmpty()) {
+            long[] sequences = dialect.insert(connection, rows);
+            List<Audience> audiences = kept.stream().map(Message::audience).toList();
+            insertAudiences(connection, audiences, sequences);
+          }
+          return new ImportResult(rows.size(), present, unlinked);
+        });
+  }
+
+  @Override
+  public PruneResult prune(Instant olderThan) {
+    return writer.write(
+        connection -> {
+          List<Message> removed = new ArrayList<>();
+          try (PreparedStatement select = connection.prepareStatement(PRUNED)) {
+            dialect.bindTimestamp(select, 1, olderThan);
+            dialect.bindTimestamp(select, 2, olderThan);
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                removed.add(read(rows));
+              }
+            }
+          }
+          long old;
+          try (PreparedStatement count =
+              connection.prepareStatement("SELECT count(*) FROM nuntii WHERE timestamp < ?")) {
+            dialect.bindTimestamp(count, 1, olderThan);
+            try (ResultSet rows = count.executeQuery()) {
+              rows.next();
+              old = rows.getLong(1);
+            }
+          }
+          dialect.deferForeignKeys(connection);
+          try (PreparedStatement deleteAudience =
+                  connection.prepareStatement("DELETE FROM nuntius_audience WHERE seq = ?");
+              PreparedStatement delete =
+                  connection.prepareStatement("DELETE FROM nuntii WHERE seq = ?")) {
+            for (int i = removed.size() - 1; i >= 0; i--) {
+              deleteAudience.setLong(1, removed.get(i).sequence());
+              deleteAudience.addBatch();
+              delete.setLong(1, removed.get(i).sequence());
+              delete.addBatch();
+            }
+            deleteAudience.executeBatch();
+            delete.executeBatch();
+          }
+          return new PruneResult(removed, old - removed.size());
+        });
+  }
+
+  private void checkText(String text) {
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == 0) {
+        throw new InvalidMessageException(
+            "text contains a NUL character (U+0000) at index "
+                + i
+                + ": remove it; the log stores text, not binary data");
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new InvalidMessageException(
+            "text contains an unpaired surrogate (U+"
+                + String.format("%04X", (int) c)
+                + ") at index "
+                + i
+                + ": it is not valid Unicode; fix the text's encoding");
+      } else {
+        bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+      }
+    }
+    if (bytes > maxTextBytes) {
+      throw new InvalidMessageException(
+          "text is "
+              + bytes
+              + " bytes, more than the maximum of "
+              + maxTextBytes
+              + " (praetorium.max_message_bytes in legio.toml): shorten it or store it in acta");
+    }
+  }
+
+  private String audienceJson(Audience audience) {
+    try {
+      return json.writeValueAsString(audience.names());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private boolean exists(Connection connection, UUID id) throws SQLException {
+    try (PreparedStatement check =
+        connection.prepareStatement("SELECT 1 FROM nuntii WHERE id = ?")) {
+      dialect.bindId(check, 1, id);
+      try (ResultSet row = check.executeQuery()) {
+        return row.next();
+      }
+    }
+  }
+
+  private static void insertAudiences(
+      Connection connection, List<Audience> audiences, long[] sequences) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO nuntius_audience (name, seq) VALUES (?, ?)")) {
+      for (int i = 0; i < audiences.size(); i++) {
+        for (String name : audiences.get(i).names()) {
+          insert.setString(1, name);
+          insert.setLong(2, sequences[i]);
+          insert.addBatch();
+        }
+      }
+      insert.executeBatch();
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public Optional<Message> find(UUID id) {
+    List<Message> found = query(FIND, s -> dialect.bindId(s, 1, id));
+    return found.stream().findFirst();
+  }
+
+  @Override
+  public List<Message> visibleTo(String viewer, int limit) {
+    return visibleTo(viewer, 0, limit);
+  }
+
+  @Override
+  public List<Message> visibleTo(String viewer, long afterSequence, int limit) {
+    Names.require(viewer, "viewer");
+    if (Names.ALL.equals(viewer)) {
+      throw new InvalidMessageException("'all' is an audience, not a viewer: name one viewer");
+    }
+    checkLimit(limit);
+    if (Names.seesEverything(viewer)) {
+      return history(afterSequence, limit);
+    }
+    return query(
+        VISIBLE,
+        s -> {
+          s.setString(1, viewer);
+          s.setLong(2, afterSequence);
+          s.setInt(3, limit);
+          s.setLong(4, afterSequence);
+          s.setInt(5, limit);
+          s.setInt(6, limit);
+        });
+  }
+
+  @Override
+  public List<Message> history(int limit) {
+    checkLimit(limit);
+    return history(0, limit);
+  }
+
+  private List<Message> history(long afterSequence, int limit) {
+    return query(
+        HISTORY,
+        s -> {
+          s.setLong(1, afterSequence);
+          s.setInt(2, limit);
+        });
+  }
+
+  @Override
+  public MessageThread thread(UUID id) {
+    Message message =
+        find(id)
+            .orElseThrow(
+                () -> new InvalidMessageException("no message with id " + id + " in the log"));
+    return new MessageThread(
+        query(ANCESTORS, s -> dialect.bindId(s, 1, id)),
+        message,
+        query(DESCENDANTS, s -> dialect.bindId(s, 1, id)));
+  }
+
+  @Override
+  public long size() {
+    return scalar("SELECT count(*) FROM nuntii");
+  }
+
+  @Override
+  public long lastSequence() {
+    return scalar("SELECT coalesce(max(seq), 0) FROM nuntii");
+  }
+
+  @Override
+  public long maxTextBytes() {
+    return maxTextBytes;
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 0 || limit > MAX_LIMIT) {
+      throw new InvalidMessageException(
+          "limit " + limit + " is out of range: use 0 to " + MAX_LIMIT);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  private List<Message> query(String sql, Binder binder) {
+    try (Connection connection = readers.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      List<Message> result = new ArrayList<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          result.add(read(rows));
+        }
+      }
+      return result;
+    } catch (SQLException e) {
+      throw new MessageLogException(
+          "reading the " + dialect.name() + " log failed: " + e.getMessage(), e);
+    }
+  }
+
+  private long scalar(String sql) {
+    try (Connection connection = readers.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet row = statement.executeQuery()) {
+      row.next();
+      return row.getLong(1);
+    } catch (SQLException e) {
+      throw new MessageLogException(
+          "reading the " + dialect.name() + " log failed: " + e.getMessage(), e);
+    }
+  }
+
+  private Message read(ResultSet row) throws SQLException {
+    return new Message(
+        row.getLong(1),
+        dialect.readId(row, 2),
+        row.getString(3),
+        row.getString(4),
+        parseAudience(row.getString(5)),
+        dialect.readTimestamp(row, 6),
+        dialect.readId(row, 7));
+  }
+
+  /** Reads a stored audience; a value that is not a JSON array is taken as one name. */
+  private Audience parseAudience(String stored) {
+    try {
+      String[] names = json.readValue(stored, String[].class);
+      return new Audience(new LinkedHashSet<>(List.of(names)));
+    } catch (IOException | NullPointerException notAnArray) {
+      return new Audience(Set.of(stored));
+    }
+  }
+
+  @Override
+  public void close() {
+    writer.close();
+    for (Closeable resource : resources) {
+      try {
+        resource.close();
+      } catch (IOException e) {
+        throw new MessageLogException("closing the " + dialect.name() + " log failed", e);
+      }
+    }
+  }
+}
