@@ -13,6 +13,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -50,7 +51,10 @@ public final class JdbcMessageLogs {
           "cannot create the folder for " + file + ": " + e.getMessage(), e);
     }
     String url = "jdbc:sqlite:" + file;
-    migrate(sqliteDataSource(url, options, false, false), "sqlite", file.toString());
+    migrate(
+        Flyway.configure().dataSource(sqliteDataSource(url, options, false, false)),
+        "sqlite",
+        file.toString());
 
     List<java.io.Closeable> resources = new ArrayList<>();
     HikariDataSource writes =
@@ -91,7 +95,12 @@ public final class JdbcMessageLogs {
           e);
     }
     try {
-      migrate(pool, "postgres", redact(options.url()));
+      // Flyway takes connections of its own (it holds one for its lock while migrating with
+      // another), so it must not compete with a small pool.
+      migrate(
+          Flyway.configure().dataSource(options.url(), options.user(), options.password()),
+          "postgres",
+          redact(options.url()));
     } catch (RuntimeException e) {
       pool.close();
       throw e;
@@ -127,10 +136,9 @@ public final class JdbcMessageLogs {
     return new HikariDataSource(config);
   }
 
-  private static void migrate(DataSource dataSource, String dialect, String where) {
+  private static void migrate(FluentConfiguration flyway, String dialect, String where) {
     try {
-      Flyway.configure()
-          .dataSource(dataSource)
+      flyway
           .locations("classpath:db/migration/" + dialect)
           .baselineOnMigrate(true)
           .baselineVersion("0")
