@@ -65,7 +65,21 @@ public interface MessageLog extends AutoCloseable {
    * Removes messages older than {@code olderThan}, except those a newer message replies to
    * (directly or through a chain of replies).
    */
-  PruneResult prune(Instant olderThan);
+  default PruneResult prune(Instant olderThan) {
+    return prune(olderThan, removed -> {});
+  }
+
+  /**
+   * Like {@link #prune(Instant)}, handing the messages to {@code archive} before they are deleted,
+   * in the same transaction: if the archive fails, nothing is deleted.
+   */
+  PruneResult prune(Instant olderThan, Archive archive);
+
+  /** Keeps pruned messages somewhere else. May be called more than once for one prune. */
+  @FunctionalInterface
+  interface Archive {
+    void write(List<Message> removed) throws java.io.IOException;
+  }
 
   /** How many messages the log holds. */
   long size();

@@ -25,14 +25,24 @@ interface Dialect {
   /** The placeholder for the audience JSON in an INSERT ("?" or "?::jsonb"). */
   String audienceParameter();
 
+  /** Prepares a new writer connection (called once per connection). */
+  void configureWriter(Connection connection) throws SQLException;
+
+  /** Starts a write transaction; once it returns, this writer alone may write until commit. */
+  void begin(Connection connection) throws SQLException;
+
+  void commit(Connection connection) throws SQLException;
+
+  void rollback(Connection connection) throws SQLException;
+
   /**
    * Inserts the rows into {@code nuntii} inside the current transaction and returns the sequence
    * number each one got. Sequence numbers must grow in commit order, also between processes.
    */
-  long[] insert(Connection connection, List<Row> rows) throws SQLException;
+  long[] insert(WriteTransaction tx, List<Row> rows) throws SQLException;
 
   /** Defers foreign-key checks to the commit of the current transaction. */
-  void deferForeignKeys(Connection connection) throws SQLException;
+  void deferForeignKeys(WriteTransaction tx) throws SQLException;
 
   /** A message row ready to insert. */
   record Row(

@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +27,17 @@ final class GroupCommitWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
   static final int MAX_BATCH = 512;
 
+  /**
+   * How long a batch may wait for more requests. Only when the previous batch had several requests
+   * (several callers are appending) does the writer wait, and only until as many have arrived as
+   * last time: a lone caller never waits.
+   */
+  static final long GATHER_NANOS = 200_000;
+
   /** Database work run inside a write transaction. */
   @FunctionalInterface
   interface Work<R> {
-    R run(Connection connection) throws SQLException;
+    R run(WriteTransaction tx) throws SQLException;
   }
 
   private record Task<R>(Work<R> work, CompletableFuture<R> done) {}
@@ -37,14 +45,20 @@ final class GroupCommitWriter implements AutoCloseable {
   private static final Task<Void> STOP = new Task<>(c -> null, new CompletableFuture<>());
 
   private final DataSource dataSource;
+  private final Dialect dialect;
   private final String storeName;
+  private WriteTransaction connection; // owned by the writer thread
   private final BlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile boolean closed;
 
-  GroupCommitWriter(DataSource dataSource, String storeName) {
+  /**
+   * @param dataSource where the writer gets its one connection (again after a failure)
+   */
+  GroupCommitWriter(DataSource dataSource, Dialect dialect) {
     this.dataSource = dataSource;
-    this.storeName = storeName;
+    this.dialect = dialect;
+    this.storeName = dialect.name();
     this.thread = Thread.ofPlatform().name("legio-log-writer").daemon().start(this::loop);
   }
 
@@ -69,14 +83,25 @@ final class GroupCommitWriter implements AutoCloseable {
   private void loop() {
     List<Task<?>> batch = new ArrayList<>(MAX_BATCH);
     boolean stopping = false;
+    double expected = 1; // a decaying peak of recent batch sizes
     while (!stopping || !queue.isEmpty()) {
       try {
         batch.add(stopping ? queue.poll() : queue.take());
+        queue.drainTo(batch, MAX_BATCH - 1);
+        long deadline = System.nanoTime() + GATHER_NANOS;
+        while (!stopping && batch.size() < (int) expected && !batch.contains(STOP)) {
+          long wait = deadline - System.nanoTime();
+          Task<?> more = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
+          if (more == null) {
+            break;
+          }
+          batch.add(more);
+          queue.drainTo(batch, MAX_BATCH - batch.size());
+        }
       } catch (InterruptedException e) {
         stopping = true;
-        continue;
       }
-      queue.drainTo(batch, MAX_BATCH - 1);
+      expected = Math.max(1, Math.max(expected * 0.95, batch.size()));
       if (batch.remove(STOP)) {
         stopping = true;
       }
@@ -86,15 +111,18 @@ final class GroupCommitWriter implements AutoCloseable {
       }
       batch.clear();
     }
+    if (connection != null) {
+      connection.close();
+    }
   }
 
   private void runBatch(List<Task<?>> batch) {
     Object[] results = new Object[batch.size()];
     try {
       inTransaction(
-          connection -> {
+          tx -> {
             for (int i = 0; i < batch.size(); i++) {
-              results[i] = batch.get(i).work().run(connection);
+              results[i] = batch.get(i).work().run(tx);
             }
             return null;
           });
@@ -128,20 +156,30 @@ final class GroupCommitWriter implements AutoCloseable {
   }
 
   private <R> R inTransaction(Work<R> work) throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setAutoCommit(false);
+    if (connection == null) {
+      Connection opened = dataSource.getConnection();
+      dialect.configureWriter(opened);
+      connection = new WriteTransaction(opened);
+    }
+    Connection c = connection.connection();
+    try {
+      dialect.begin(c);
+      R result = work.run(connection);
+      dialect.commit(c);
+      return result;
+    } catch (Throwable failure) {
+      connection.discardBatches();
       try {
-        R result = work.run(connection);
-        connection.commit();
-        return result;
-      } catch (Throwable failure) {
-        try {
-          connection.rollback();
-        } catch (SQLException rollbackFailure) {
-          failure.addSuppressed(rollbackFailure);
-        }
-        throw failure;
+        dialect.rollback(c);
+      } catch (SQLException rollbackFailure) {
+        failure.addSuppressed(rollbackFailure);
       }
+      if (failure instanceof SQLException && !c.isValid(2)) {
+        // A broken connection: open a fresh one for the next transaction.
+        connection.close();
+        connection = null;
+      }
+      throw failure;
     }
   }
 

@@ -1,7 +1,7 @@
 package dev.legio.log.jdbc;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.uuid.Generators;
+import com.fasterxml.uuid.impl.TimeBasedEpochGenerator;
 import dev.legio.log.Audience;
 import dev.legio.log.ImportResult;
 import dev.legio.log.InvalidMessageException;
@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -81,13 +80,18 @@ public final class JdbcMessageLog implements MessageLog {
           + " ORDER BY n.seq";
   private static final int MAX_LIMIT = 100_000;
 
+  /**
+   * Message ids are UUIDv7 (RFC 9562): unique like any UUID, but time-ordered, so new ids go to the
+   * end of the id index instead of dirtying a random page of it on every append.
+   */
+  private static final TimeBasedEpochGenerator IDS = Generators.timeBasedEpochGenerator();
+
   private final Dialect dialect;
   private final DataSource readers;
   private final GroupCommitWriter writer;
   private final List<Closeable> resources;
   private final long maxTextBytes;
   private final Clock clock;
-  private final ObjectMapper json = new ObjectMapper();
 
   JdbcMessageLog(
       Dialect dialect,
@@ -98,7 +102,7 @@ public final class JdbcMessageLog implements MessageLog {
       Clock clock) {
     this.dialect = dialect;
     this.readers = readers;
-    this.writer = new GroupCommitWriter(writes, dialect.name());
+    this.writer = new GroupCommitWriter(writes, dialect);
     this.resources = resources;
     this.maxTextBytes = maxTextBytes;
     this.clock = clock;
@@ -118,20 +122,20 @@ public final class JdbcMessageLog implements MessageLog {
       checkText(m.text());
       rows.add(
           new Dialect.Row(
-              UUID.randomUUID(),
+              IDS.generate(),
               m.sender(),
               m.text(),
-              audienceJson(m.audience()),
+              AudienceJson.write(m.audience()),
               Timestamps.truncate(clock.instant()),
               m.replyTo()));
     }
     return writer.write(
-        connection -> {
+        tx -> {
           Set<UUID> inBatch = new HashSet<>();
           for (Dialect.Row row : rows) {
             if (row.replyTo() != null
                 && !inBatch.contains(row.replyTo())
-                && !exists(connection, row.replyTo())) {
+                && !exists(tx, row.replyTo())) {
               throw new InvalidMessageException(
                   "reply_to "
                       + row.replyTo()
@@ -140,9 +144,8 @@ public final class JdbcMessageLog implements MessageLog {
             }
             inBatch.add(row.id());
           }
-          long[] sequences = dialect.insert(connection, rows);
-          insertAudiences(
-              connection, messages.stream().map(NewMessage::audience).toList(), sequences);
+          long[] sequences = dialect.insert(tx, rows);
+          insertAudiences(tx, messages.stream().map(NewMessage::audience).toList(), sequences);
           List<Message> stored = new ArrayList<>(rows.size());
           for (int i = 0; i < rows.size(); i++) {
             Dialect.Row row = rows.get(i);
@@ -163,19 +166,19 @@ public final class JdbcMessageLog implements MessageLog {
   @Override
   public ImportResult importMessages(List<Message> messages) {
     return writer.write(
-        connection -> {
+        tx -> {
           List<Dialect.Row> rows = new ArrayList<>();
           List<Message> kept = new ArrayList<>();
           Set<UUID> inBatch = new HashSet<>();
           long present = 0;
           long unlinked = 0;
           for (Message m : messages) {
-            if (inBatch.contains(m.id()) || exists(connection, m.id())) {
+            if (inBatch.contains(m.id()) || exists(tx, m.id())) {
               present++;
               continue;
             }
             UUID parent = m.replyTo();
-            if (parent != null && !inBatch.contains(parent) && !exists(connection, parent)) {
+            if (parent != null && !inBatch.contains(parent) && !exists(tx, parent)) {
               parent = null;
               unlinked++;
             }
@@ -186,25 +189,25 @@ public final class JdbcMessageLog implements MessageLog {
                     m.id(),
                     m.sender(),
                     m.text(),
-                    audienceJson(m.audience()),
+                    AudienceJson.write(m.audience()),
                     Timestamps.truncate(m.timestamp()),
                     parent));
           }
           if (!rows.isEmpty()) {
-            long[] sequences = dialect.insert(connection, rows);
+            long[] sequences = dialect.insert(tx, rows);
             List<Audience> audiences = kept.stream().map(Message::audience).toList();
-            insertAudiences(connection, audiences, sequences);
+            insertAudiences(tx, audiences, sequences);
           }
           return new ImportResult(rows.size(), present, unlinked);
         });
   }
 
   @Override
-  public PruneResult prune(Instant olderThan) {
+  public PruneResult prune(Instant olderThan, Archive archive) {
     return writer.write(
-        connection -> {
+        tx -> {
           List<Message> removed = new ArrayList<>();
-          try (PreparedStatement select = connection.prepareStatement(PRUNED)) {
+          try (PreparedStatement select = tx.connection().prepareStatement(PRUNED)) {
             dialect.bindTimestamp(select, 1, olderThan);
             dialect.bindTimestamp(select, 2, olderThan);
             try (ResultSet rows = select.executeQuery()) {
@@ -215,18 +218,25 @@ public final class JdbcMessageLog implements MessageLog {
           }
           long old;
           try (PreparedStatement count =
-              connection.prepareStatement("SELECT count(*) FROM nuntii WHERE timestamp < ?")) {
+              tx.connection().prepareStatement("SELECT count(*) FROM nuntii WHERE timestamp < ?")) {
             dialect.bindTimestamp(count, 1, olderThan);
             try (ResultSet rows = count.executeQuery()) {
               rows.next();
               old = rows.getLong(1);
             }
           }
-          dialect.deferForeignKeys(connection);
+          try {
+            archive.write(removed);
+          } catch (IOException e) {
+            throw new MessageLogException(
+                "archiving the messages to prune failed, so none were removed: " + e.getMessage(),
+                e);
+          }
+          dialect.deferForeignKeys(tx);
           try (PreparedStatement deleteAudience =
-                  connection.prepareStatement("DELETE FROM nuntius_audience WHERE seq = ?");
+                  tx.connection().prepareStatement("DELETE FROM nuntius_audience WHERE seq = ?");
               PreparedStatement delete =
-                  connection.prepareStatement("DELETE FROM nuntii WHERE seq = ?")) {
+                  tx.connection().prepareStatement("DELETE FROM nuntii WHERE seq = ?")) {
             for (int i = removed.size() - 1; i >= 0; i--) {
               deleteAudience.setLong(1, removed.get(i).sequence());
               deleteAudience.addBatch();
@@ -276,28 +286,18 @@ public final class JdbcMessageLog implements MessageLog {
     }
   }
 
-  private String audienceJson(Audience audience) {
-    try {
-      return json.writeValueAsString(audience.names());
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private boolean exists(Connection connection, UUID id) throws SQLException {
-    try (PreparedStatement check =
-        connection.prepareStatement("SELECT 1 FROM nuntii WHERE id = ?")) {
-      dialect.bindId(check, 1, id);
-      try (ResultSet row = check.executeQuery()) {
-        return row.next();
-      }
+  private boolean exists(WriteTransaction tx, UUID id) throws SQLException {
+    PreparedStatement check = tx.prepare("SELECT 1 FROM nuntii WHERE id = ?");
+    dialect.bindId(check, 1, id);
+    try (ResultSet row = check.executeQuery()) {
+      return row.next();
     }
   }
 
   private static void insertAudiences(
-      Connection connection, List<Audience> audiences, long[] sequences) throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement("INSERT INTO nuntius_audience (name, seq) VALUES (?, ?)")) {
+      WriteTransaction tx, List<Audience> audiences, long[] sequences) throws SQLException {
+    PreparedStatement insert = tx.prepare("INSERT INTO nuntius_audience (name, seq) VALUES (?, ?)");
+    {
       for (int i = 0; i < audiences.size(); i++) {
         for (String name : audiences.get(i).names()) {
           insert.setString(1, name);
@@ -433,19 +433,9 @@ public final class JdbcMessageLog implements MessageLog {
         dialect.readId(row, 2),
         row.getString(3),
         row.getString(4),
-        parseAudience(row.getString(5)),
+        AudienceJson.read(row.getString(5)),
         dialect.readTimestamp(row, 6),
         dialect.readId(row, 7));
-  }
-
-  /** Reads a stored audience; a value that is not a JSON array is taken as one name. */
-  private Audience parseAudience(String stored) {
-    try {
-      String[] names = json.readValue(stored, String[].class);
-      return new Audience(new LinkedHashSet<>(List.of(names)));
-    } catch (IOException | NullPointerException notAnArray) {
-      return new Audience(Set.of(stored));
-    }
   }
 
   @Override

@@ -8,12 +8,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -52,20 +52,19 @@ public final class JdbcMessageLogs {
     }
     String url = "jdbc:sqlite:" + file;
     migrate(
-        Flyway.configure().dataSource(sqliteDataSource(url, options, false, false)),
+        Flyway.configure().dataSource(sqliteDataSource(url, options, false)),
         "sqlite",
         file.toString());
 
-    List<java.io.Closeable> resources = new ArrayList<>();
-    HikariDataSource writes =
-        pool("legio-sqlite-writer", sqliteDataSource(url, options, true, true), 1);
-    resources.add(writes);
     HikariDataSource reads =
-        pool(
-            "legio-sqlite-readers", sqliteDataSource(url, options, true, false), options.readers());
-    resources.add(reads);
+        pool("legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers());
     return new JdbcMessageLog(
-        new SqliteDialect(), reads, writes, resources, options.maxTextBytes(), options.clock());
+        new SqliteDialect(),
+        reads,
+        sqliteDataSource(url, options, true),
+        List.of(reads),
+        options.maxTextBytes(),
+        options.clock());
   }
 
   public static MessageLog openPostgres(PostgresOptions options) {
@@ -105,12 +104,26 @@ public final class JdbcMessageLogs {
       pool.close();
       throw e;
     }
+    // The writer holds one connection of its own for as long as the log is open.
+    PGSimpleDataSource writes = new PGSimpleDataSource();
+    writes.setURL(options.url());
+    if (options.user() != null) {
+      writes.setUser(options.user());
+    }
+    if (options.password() != null) {
+      writes.setPassword(options.password());
+    }
     return new JdbcMessageLog(
-        new PostgresDialect(), pool, pool, List.of(pool), options.maxTextBytes(), options.clock());
+        new PostgresDialect(),
+        pool,
+        writes,
+        List.of(pool),
+        options.maxTextBytes(),
+        options.clock());
   }
 
   private static SQLiteDataSource sqliteDataSource(
-      String url, SqliteOptions options, boolean foreignKeys, boolean immediate) {
+      String url, SqliteOptions options, boolean foreignKeys) {
     SQLiteConfig config = new SQLiteConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(
@@ -119,9 +132,8 @@ public final class JdbcMessageLogs {
             : SQLiteConfig.SynchronousMode.NORMAL);
     config.enforceForeignKeys(foreignKeys);
     config.setBusyTimeout(10_000);
-    if (immediate) {
-      config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-    }
+    // Readers map the file instead of copying pages through read() calls.
+    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, String.valueOf(256L << 20));
     SQLiteDataSource dataSource = new SQLiteDataSource(config);
     dataSource.setUrl(url);
     return dataSource;

@@ -56,24 +56,42 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public void deferForeignKeys(Connection connection) throws SQLException {
-    try (var statement = connection.createStatement()) {
-      statement.execute("SET CONSTRAINTS ALL DEFERRED");
-    }
+  public void configureWriter(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
   }
 
   @Override
-  public long[] insert(Connection connection, List<Row> rows) throws SQLException {
+  public void begin(Connection connection) {
+    // The driver begins a transaction with the first statement.
+  }
+
+  @Override
+  public void commit(Connection connection) throws SQLException {
+    connection.commit();
+  }
+
+  @Override
+  public void rollback(Connection connection) throws SQLException {
+    connection.rollback();
+  }
+
+  @Override
+  public void deferForeignKeys(WriteTransaction tx) throws SQLException {
+    tx.prepare("SET CONSTRAINTS ALL DEFERRED").execute();
+  }
+
+  @Override
+  public long[] insert(WriteTransaction tx, List<Row> rows) throws SQLException {
     long last;
-    try (PreparedStatement allocate = connection.prepareStatement(ALLOCATE)) {
-      allocate.setLong(1, rows.size());
-      try (ResultSet result = allocate.executeQuery()) {
-        result.next();
-        last = result.getLong(1);
-      }
+    PreparedStatement allocate = tx.prepare(ALLOCATE);
+    allocate.setLong(1, rows.size());
+    try (ResultSet result = allocate.executeQuery()) {
+      result.next();
+      last = result.getLong(1);
     }
     long[] sequences = new long[rows.size()];
-    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+    PreparedStatement insert = tx.prepare(INSERT);
+    {
       for (int i = 0; i < rows.size(); i++) {
         Row row = rows.get(i);
         sequences[i] = last - rows.size() + 1 + i;

@@ -1,0 +1,57 @@
+package dev.legio.app;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
+import ch.qos.logback.core.util.FileSize;
+import java.nio.file.Path;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Logging: the console shows warnings and errors only (logback.xml); once a workspace is known,
+ * everything at the configured level also goes to its log file, rolled daily and at 10 MB, 14 files
+ * kept.
+ */
+final class Logging {
+  private static Path current;
+
+  private Logging() {}
+
+  static synchronized void toFile(Path file, String level) {
+    if (file.equals(current) || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext)) {
+      return;
+    }
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.detachAppender("FILE");
+
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n");
+    encoder.start();
+
+    RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
+    appender.setName("FILE");
+    appender.setContext(context);
+    appender.setFile(file.toString());
+    SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
+    policy.setContext(context);
+    policy.setParent(appender);
+    policy.setFileNamePattern(file + ".%d{yyyy-MM-dd}.%i.gz");
+    policy.setMaxFileSize(FileSize.valueOf("10MB"));
+    policy.setMaxHistory(14);
+    policy.start();
+    appender.setRollingPolicy(policy);
+    appender.setEncoder(encoder);
+    appender.start();
+
+    // The console appender filters to WARN by itself; the root level feeds the file.
+    root.setLevel(Level.toLevel(level, Level.INFO));
+    root.addAppender(appender);
+    current = file;
+  }
+}

@@ -1,0 +1,33 @@
+package dev.legio.app;
+
+import dev.legio.app.cli.LegioCommand;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+
+/** The {@code legio} command. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    int code = run(args, System.getenv(), Path.of("").toAbsolutePath(), out, err);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** Runs one command line and returns its exit code (tests call this directly). */
+  public static int run(
+      String[] args,
+      Map<String, String> env,
+      Path currentDirectory,
+      PrintWriter out,
+      PrintWriter err) {
+    return LegioCommand.commandLine(
+            new LegioCommand.Context(env, currentDirectory, Clock.systemUTC()), out, err)
+        .execute(args);
+  }
+}

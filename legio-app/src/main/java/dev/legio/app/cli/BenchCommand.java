@@ -1,0 +1,89 @@
+package dev.legio.app.cli;
+
+import dev.legio.app.bench.LogBenchmark;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Benchmarks that print key=value figures (see docs/BENCHMARKS.md).",
+    subcommands = {BenchCommand.Log.class})
+final class BenchCommand implements Runnable {
+  @ParentCommand LegioCommand root;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  @Command(
+      name = "log",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Build a log of N messages with a realistic audience mix in a fresh store, then measure"
+            + " appends and visibility queries.",
+        "The seed system's query (fetch limit*5 rows, filter in memory) is measured in the same"
+            + " run as the baseline."
+      })
+  static final class Log implements Callable<Integer> {
+    @ParentCommand BenchCommand bench;
+
+    @Option(
+        names = "--messages",
+        defaultValue = "100000",
+        paramLabel = "N",
+        description = "Messages in the log (default: ${DEFAULT-VALUE}).")
+    int messages;
+
+    @Option(
+        names = "--agents",
+        defaultValue = "50",
+        paramLabel = "A",
+        description = "Agents besides caesar and the legatus (default: ${DEFAULT-VALUE}).")
+    int agents;
+
+    @Option(
+        names = "--store",
+        defaultValue = "sqlite",
+        paramLabel = "STORE",
+        description = "sqlite or postgres (default: ${DEFAULT-VALUE}).")
+    String store;
+
+    @Option(
+        names = "--db-url",
+        paramLabel = "URL",
+        description =
+            "PostgreSQL server for --store postgres (default: $LEGIO_DB_URL, else"
+                + " jdbc:postgresql://127.0.0.1:5432/test?user=postgres). A throw-away schema is"
+                + " created in it and dropped afterwards.")
+    String dbUrl;
+
+    @Option(
+        names = "--queries",
+        defaultValue = "5000",
+        paramLabel = "Q",
+        description = "Visibility queries to time (default: ${DEFAULT-VALUE}).")
+    int queries;
+
+    @Option(
+        names = "--appends",
+        defaultValue = "20000",
+        paramLabel = "K",
+        description = "Appends to time in each append phase (default: ${DEFAULT-VALUE}).")
+    int appends;
+
+    @Override
+    public Integer call() throws Exception {
+      String url = dbUrl != null ? dbUrl : bench.root.context.env().get("LEGIO_DB_URL");
+      LogBenchmark.Settings settings =
+          new LogBenchmark.Settings(messages, agents, store, url, queries, appends);
+      new LogBenchmark(settings, bench.root.out, bench.root.err).run();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.legio.app.cli;
+
+import dev.legio.app.LegioApp;
+import dev.legio.config.ConfigException;
+import dev.legio.log.InvalidMessageException;
+import dev.legio.log.MessageLogException;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** {@code legio}: the root command, holding the options every subcommand shares. */
+@Command(
+    name = "legio",
+    mixinStandardHelpOptions = true,
+    versionProvider = LegioCommand.Version.class,
+    description = "Persistent memory, sessions and context for LLM agents.",
+    subcommands = {
+      InitCommand.class,
+      HistoryCommand.class,
+      LogCommand.class,
+      BenchCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class LegioCommand implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(LegioCommand.class);
+
+  /** Exit code for input the user can fix (bad option, invalid message, bad config). */
+  public static final int USAGE = 2;
+
+  /** Exit code for a failure of the system (database unreachable, I/O error). */
+  public static final int FAILURE = 1;
+
+  /** What a command needs from its surroundings; tests pass their own. */
+  public record Context(Map<String, String> env, Path currentDirectory, Clock clock) {}
+
+  @Option(
+      names = "--castra",
+      paramLabel = "DIR",
+      scope = ScopeType.INHERIT,
+      description = "The workspace (default: $LEGIO_HOME, else the current directory).")
+  Path castra;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  final Context context;
+  PrintWriter out;
+  PrintWriter err;
+
+  LegioCommand(Context context) {
+    this.context = context;
+  }
+
+  public static CommandLine commandLine(Context context, PrintWriter out, PrintWriter err) {
+    LegioCommand root = new LegioCommand(context);
+    CommandLine commandLine = new CommandLine(root);
+    root.out = out;
+    root.err = err;
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler(
+        (e, cl, parseResult) -> {
+          if (e instanceof InvalidMessageException
+              || e instanceof ConfigException
+              || e instanceof WorkspaceException
+              || e instanceof IllegalArgumentException) {
+            cl.getErr().println("legio: " + e.getMessage());
+            return USAGE;
+          }
+          log.error("{} failed", cl.getCommandName(), e);
+          String message = e instanceof MessageLogException ? e.getMessage() : e.toString();
+          cl.getErr().println("legio: " + message + " (details in the log file)");
+          return FAILURE;
+        });
+    return commandLine;
+  }
+
+  /** The workspace chosen by --castra, LEGIO_HOME or the current directory. */
+  Workspace workspace() {
+    return Workspace.locate(castra, context.env(), context.currentDirectory());
+  }
+
+  /** The composition root for the chosen workspace. */
+  LegioApp app() {
+    return LegioApp.open(workspace(), context.env(), context.clock());
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(out);
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = LegioCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"legio " + (version == null ? "(development build)" : version)};
+    }
+  }
+}

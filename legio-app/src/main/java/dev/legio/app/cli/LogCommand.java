@@ -1,0 +1,254 @@
+package dev.legio.app.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.app.LegioApp;
+import dev.legio.log.Audience;
+import dev.legio.log.ImportResult;
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.MessageThread;
+import dev.legio.log.Names;
+import dev.legio.log.NewMessage;
+import dev.legio.log.PruneResult;
+import dev.legio.log.Timestamps;
+import dev.legio.log.jdbc.LegioDatabaseReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "log",
+    mixinStandardHelpOptions = true,
+    description = "Work with the message log (the praetorium).",
+    subcommands = {
+      LogCommand.Post.class,
+      LogCommand.Thread.class,
+      LogCommand.Import.class,
+      LogCommand.Prune.class
+    })
+final class LogCommand implements Runnable {
+  @ParentCommand LegioCommand root;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  @Command(
+      name = "post",
+      mixinStandardHelpOptions = true,
+      description = "Append a message to the log and print it as stored.")
+  static final class Post implements Callable<Integer> {
+    @ParentCommand LogCommand log;
+
+    @Option(
+        names = "--from",
+        paramLabel = "NAME",
+        defaultValue = Names.CAESAR,
+        description = "The sender (default: ${DEFAULT-VALUE}).")
+    String from;
+
+    @Option(
+        names = "--to",
+        paramLabel = "NAME",
+        split = ",",
+        description =
+            "The audience, repeatable or comma-separated; 'all' for everyone"
+                + " (default: legatus).")
+    List<String> to = List.of(Names.LEGATUS);
+
+    @Option(
+        names = "--reply-to",
+        paramLabel = "ID",
+        description = "The id of the message this answers.")
+    UUID replyTo;
+
+    @Parameters(
+        arity = "1..*",
+        paramLabel = "TEXT",
+        description = "The text (words are joined by spaces).")
+    List<String> words;
+
+    @Override
+    public Integer call() {
+      try (LegioApp app = log.root.app()) {
+        NewMessage message =
+            new NewMessage(from, Audience.of(to), String.join(" ", words), replyTo);
+        log.root.out.print(MessageFormat.human(app.messageLog().append(message)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "thread",
+      mixinStandardHelpOptions = true,
+      description = "Print a message with the messages it answers and the replies below it.")
+  static final class Thread implements Callable<Integer> {
+    @ParentCommand LogCommand log;
+
+    @Parameters(paramLabel = "ID", description = "A message id.")
+    UUID id;
+
+    @Override
+    public Integer call() {
+      try (LegioApp app = log.root.app()) {
+        MessageThread thread = app.messageLog().thread(id);
+        thread.all().forEach(m -> log.root.out.print(MessageFormat.human(m)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "import",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Copy the messages of a Legio praetorium.db into the configured store (SQLite or"
+            + " PostgreSQL). The source file is only read.",
+        "Safe to repeat: messages already present are skipped. A reply whose parent is missing"
+            + " is imported without its link (and counted)."
+      })
+  static final class Import implements Callable<Integer> {
+    @ParentCommand LogCommand log;
+
+    @Parameters(paramLabel = "PATH", description = "The praetorium.db to import.")
+    Path source;
+
+    @Option(
+        names = "--batch",
+        paramLabel = "N",
+        defaultValue = "1000",
+        description = "Messages per transaction (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Override
+    public Integer call() throws IOException {
+      try (LegioApp app = log.root.app()) {
+        Path from =
+            log.root.context.currentDirectory().resolve(source).toAbsolutePath().normalize();
+        Path target = app.config().praetorium().sqlitePath();
+        if (app.config().praetorium().store() == dev.legio.config.LegioConfig.Store.SQLITE
+            && Files.exists(target)
+            && Files.isSameFile(from, target)) {
+          throw new IllegalArgumentException(
+              from + " is this workspace's own log: import another workspace's praetorium.db");
+        }
+        ImportResult total = new ImportResult(0, 0, 0);
+        try (LegioDatabaseReader reader = new LegioDatabaseReader(from);
+            ProgressBar progress =
+                new ProgressBarBuilder()
+                    .setTaskName("Importing")
+                    .setInitialMax(reader.total())
+                    .setUnit(" msgs", 1)
+                    .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                    .build()) {
+          MessageLog messages = app.messageLog();
+          for (List<Message> page = reader.next(batch);
+              !page.isEmpty();
+              page = reader.next(batch)) {
+            total = total.plus(messages.importMessages(page));
+            progress.stepBy(page.size());
+          }
+        }
+        log.root.out.printf(
+            "imported %d messages, %d already present, %d replies unlinked from a missing parent%n",
+            total.imported(), total.alreadyPresent(), total.unlinkedReplies());
+      }
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "prune",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Remove messages older than a given age. Messages that newer ones reply to are kept,"
+            + " so no reply loses its parent.",
+        "With --archive, the removed messages are first written to a JSON Lines file; if that"
+            + " fails, nothing is removed."
+      })
+  static final class Prune implements Callable<Integer> {
+    @ParentCommand LogCommand log;
+
+    @Option(
+        names = "--older-than",
+        required = true,
+        paramLabel = "AGE",
+        description = "An age such as 90d, 12h, 30m or an ISO-8601 duration (P90D).")
+    String olderThan;
+
+    @Option(
+        names = "--archive",
+        paramLabel = "FILE",
+        description = "Write the removed messages to FILE (JSON Lines) before removing them.")
+    Path archive;
+
+    @Override
+    public Integer call() {
+      Duration age = Durations.parse(olderThan);
+      try (LegioApp app = log.root.app()) {
+        Instant cutoff = log.root.context.clock().instant().minus(age);
+        Path file = archive == null ? null : log.root.context.currentDirectory().resolve(archive);
+        PruneResult result =
+            app.messageLog()
+                .prune(
+                    cutoff,
+                    removed -> {
+                      if (file != null) {
+                        writeArchive(file, removed);
+                      }
+                    });
+        log.root.out.printf(
+            "removed %d messages older than %s; kept %d older ones that newer messages reply to%s%n",
+            result.removed().size(),
+            Timestamps.format(cutoff),
+            result.keptAsAncestors(),
+            file == null ? "" : "; archived to " + file);
+      }
+      return 0;
+    }
+
+    /** Writes the whole archive to a temporary file, then moves it into place. */
+    private static void writeArchive(Path file, List<Message> removed) throws IOException {
+      ObjectMapper json = new ObjectMapper();
+      Path absolute = file.toAbsolutePath();
+      Files.createDirectories(absolute.getParent());
+      Path temporary = absolute.resolveSibling(absolute.getFileName() + ".tmp");
+      try (BufferedWriter writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+        for (Message m : removed) {
+          ObjectNode line = json.createObjectNode();
+          line.put("seq", m.sequence());
+          line.put("id", m.id().toString());
+          line.put("sender", m.sender());
+          line.put("text", m.text());
+          line.set("audience", json.valueToTree(m.audience().names()));
+          line.put("timestamp", Timestamps.format(m.timestamp()));
+          line.put("reply_to", m.replyTo() == null ? null : m.replyTo().toString());
+          writer.write(json.writeValueAsString(line));
+          writer.newLine();
+        }
+      }
+      Files.move(
+          temporary, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package dev.legio.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.Main;
+import dev.legio.log.PraetoriumXml;
+import dev.legio.testing.PostgresTestDatabase;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The legio command end to end, in-process, on a real workspace. */
+class CliTest {
+  @TempDir Path dir;
+
+  record Result(int code, String out, String err) {}
+
+  private final Map<String, String> env = new HashMap<>();
+
+  private Result legio(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, env, dir, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private Path workspace() {
+    Path ws = dir.resolve("legion");
+    assertThat(legio("init", "legion").code()).isZero();
+    return ws;
+  }
+
+  @Test
+  void initThenPostThenHistoryAsCaesarAndAsAnAgent() {
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+
+    assertThat(legio(castra, "log", "post", "--to", "vorenus", "Scout the north road").code())
+        .isZero();
+    assertThat(legio(castra, "log", "post", "--to", "pullo", "Secret for pullo").code()).isZero();
+    assertThat(legio(castra, "log", "post", "--from", "legatus", "--to", "all", "Hear ye").code())
+        .isZero();
+
+    Result all = legio(castra, "history");
+    assertThat(all.out()).contains("Scout the north road", "Secret for pullo", "Hear ye");
+
+    Result vorenus = legio("history", castra, "--viewer", "vorenus", "--xml");
+    assertThat(vorenus.code()).isZero();
+    PraetoriumXml.Parsed parsed = PraetoriumXml.parse(vorenus.out().strip());
+    assertThat(parsed.viewer()).isEqualTo("vorenus");
+    assertThat(parsed.entries())
+        .extracting(PraetoriumXml.Entry::text)
+        .containsExactly("Scout the north road", "Hear ye");
+    assertThat(ws.resolve("castra/praetorium.db")).isRegularFile();
+    assertThat(ws.resolve("castra/logs/legio.log")).isRegularFile();
+  }
+
+  @Test
+  void legioHomeSelectsTheWorkspaceWhenNoCastraIsGiven() {
+    Path ws = workspace();
+    env.put("LEGIO_HOME", ws.toString());
+    assertThat(legio("log", "post", "hello legatus").code()).isZero();
+    assertThat(legio("history", "--viewer", "legatus").out()).contains("hello legatus");
+  }
+
+  @Test
+  void badInputExitsWithCodeTwoAndAMessageSayingWhatToDo() {
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+
+    Result badName = legio(castra, "log", "post", "--from", "Bad Name", "hi");
+    assertThat(badName.code()).isEqualTo(2);
+    assertThat(badName.err()).contains("sender 'Bad Name' is not a valid name");
+
+    Result noWorkspace = legio("--castra=" + dir.resolve("nowhere"), "history");
+    assertThat(noWorkspace.code()).isEqualTo(2);
+    assertThat(noWorkspace.err()).contains("no Legio workspace at").contains("legio init");
+
+    Result badAge = legio(castra, "log", "prune", "--older-than", "soon");
+    assertThat(badAge.code()).isEqualTo(2);
+    assertThat(badAge.err()).contains("'soon' is not an age");
+
+    assertThat(legio(castra, "history").out()).contains("(no messages visible to caesar)");
+  }
+
+  @Test
+  void aBrokenConfigNamesTheFileAndKey() throws Exception {
+    Path ws = workspace();
+    Files.writeString(ws.resolve("legio.toml"), "[praetorium]\nmax_message_bytes = -1\n");
+    Result result = legio("--castra=" + ws, "history");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err())
+        .contains(ws.resolve("legio.toml").toString())
+        .contains("[praetorium] max_message_bytes: expected an integer from 1 to");
+  }
+
+  @Test
+  void pruneArchivesThenRemovesOldMessages() throws Exception {
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+    legio(castra, "log", "post", "old news");
+    Path archive = dir.resolve("archive/pruned.jsonl");
+
+    Result result =
+        legio(castra, "log", "prune", "--older-than", "0s", "--archive", archive.toString());
+
+    assertThat(result.code()).isZero();
+    assertThat(result.out()).contains("removed 1 messages");
+    List<String> lines = Files.readAllLines(archive);
+    assertThat(lines).hasSize(1);
+    assertThat(lines.get(0))
+        .contains("\"text\":\"old news\"")
+        .contains("\"audience\":[\"legatus\"]");
+    assertThat(legio(castra, "history").out()).contains("(no messages");
+  }
+
+  @Test
+  void importCopiesALegioDatabaseIdempotently() throws Exception {
+    Path legacy = dir.resolve("old/praetorium.db");
+    Files.createDirectories(legacy.getParent());
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + legacy);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE nuntii (id TEXT PRIMARY KEY, sender TEXT NOT NULL, text TEXT NOT NULL,"
+              + " audience TEXT NOT NULL, timestamp TEXT NOT NULL, reply_to TEXT,"
+              + " FOREIGN KEY (reply_to) REFERENCES nuntii(id))");
+      s.execute(
+          "INSERT INTO nuntii VALUES ('11111111-1111-4111-8111-111111111111', 'caesar', 'status?',"
+              + " '[\"legatus\"]', '2026-02-15T12:00:00+00:00', NULL)");
+      s.execute(
+          "INSERT INTO nuntii VALUES ('22222222-2222-4222-8222-222222222222', 'legatus', 'quiet',"
+              + " '[\"caesar\"]', '2026-02-15T12:00:01.5+00:00',"
+              + " '11111111-1111-4111-8111-111111111111')");
+    }
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+
+    Result first = legio(castra, "log", "import", legacy.toString());
+    assertThat(first.code()).as(first.err()).isZero();
+    assertThat(first.out()).contains("imported 2 messages, 0 already present");
+    Result again = legio(castra, "log", "import", legacy.toString());
+    assertThat(again.out()).contains("imported 0 messages, 2 already present");
+
+    Result thread = legio(castra, "log", "thread", "22222222-2222-4222-8222-222222222222");
+    assertThat(thread.out()).containsSubsequence("status?", "quiet");
+
+    Result self = legio(castra, "log", "import", ws.resolve("castra/praetorium.db").toString());
+    assertThat(self.code()).isEqualTo(2);
+    assertThat(self.err()).contains("is this workspace's own log");
+  }
+
+  @Test
+  void importGoesIntoPostgresWhenLegioDbUrlPointsThere() throws Exception {
+    Path legacy = dir.resolve("old.db");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + legacy);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE nuntii (id TEXT PRIMARY KEY, sender TEXT NOT NULL, text TEXT NOT NULL,"
+              + " audience TEXT NOT NULL, timestamp TEXT NOT NULL, reply_to TEXT)");
+      for (int i = 0; i < 2500; i++) {
+        s.execute(
+            String.format(
+                "INSERT INTO nuntii VALUES ('%s', 'caesar', 'm%d', '[\"vorenus\"]',"
+                    + " '2026-02-15T12:00:00+00:00', NULL)",
+                java.util.UUID.randomUUID(), i));
+      }
+    }
+    Path ws = workspace();
+    try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+      env.put("LEGIO_DB_URL", database.url());
+      Result result = legio("--castra=" + ws, "log", "import", legacy.toString());
+      assertThat(result.code()).as(result.err()).isZero();
+      assertThat(result.out()).contains("imported 2500 messages");
+      Result history = legio("--castra=" + ws, "history", "--viewer", "vorenus", "--limit", "3");
+      assertThat(history.out()).contains("m2497", "m2498", "m2499").doesNotContain("m2496");
+      assertThat(ws.resolve("castra/praetorium.db")).doesNotExist();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.legio.workspace;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A Legio workspace: a folder holding {@code legio.toml} and the {@code castra/} tree (prompts,
+ * edicta, acta, the message log database and the log file).
+ *
+ * <pre>
+ * legio.toml
+ * castra/legatus/prompt.md
+ * castra/centuriones/NAME/prompt.md
+ * castra/edicta/   castra/acta/
+ * castra/praetorium.db   castra/logs/legio.log
+ * </pre>
+ */
+public record Workspace(Path root) {
+  public static final String CONFIG_FILE = "legio.toml";
+
+  public Workspace {
+    root = root.toAbsolutePath().normalize();
+  }
+
+  /**
+   * The workspace to use: {@code --castra DIR} when given, else {@code LEGIO_HOME}, else the
+   * current directory.
+   */
+  public static Workspace locate(
+      Path castraOption, Map<String, String> env, Path currentDirectory) {
+    if (castraOption != null) {
+      return new Workspace(castraOption);
+    }
+    String home = env.get("LEGIO_HOME");
+    if (home != null && !home.isBlank()) {
+      return new Workspace(Path.of(home));
+    }
+    return new Workspace(currentDirectory);
+  }
+
+  public Path configFile() {
+    return root.resolve(CONFIG_FILE);
+  }
+
+  public Path castra() {
+    return root.resolve("castra");
+  }
+
+  public boolean isInitialised() {
+    return Files.isRegularFile(configFile());
+  }
+
+  /** Throws a {@link WorkspaceException} that says how to create one unless this is one. */
+  public Workspace requireInitialised() {
+    if (!isInitialised()) {
+      throw new WorkspaceException(
+          "no Legio workspace at "
+              + root
+              + " ("
+              + CONFIG_FILE
+              + " is missing). Create one with `legio init "
+              + root
+              + "`, or choose an existing one with --castra DIR or LEGIO_HOME.");
+    }
+    return this;
+  }
+}

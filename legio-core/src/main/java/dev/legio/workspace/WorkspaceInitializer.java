@@ -1,0 +1,61 @@
+package dev.legio.workspace;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Creates a workspace: {@code legio.toml} with every key documented and defaulted, the legatus's
+ * prompt, two example agents (vorenus and pullo) and the memory folders. Files that already exist
+ * are kept as they are, so running it again is safe.
+ */
+public final class WorkspaceInitializer {
+  private static final String TEMPLATE = "/dev/legio/workspace/template/";
+  private static final List<String> FILES =
+      List.of(
+          "legio.toml",
+          "castra/legatus/prompt.md",
+          "castra/centuriones/vorenus/prompt.md",
+          "castra/centuriones/pullo/prompt.md");
+  private static final List<String> FOLDERS =
+      List.of("castra/edicta", "castra/acta", "castra/centuriones", "castra/logs");
+
+  /** What happened to one path. */
+  public record Outcome(Path path, boolean created) {}
+
+  private WorkspaceInitializer() {}
+
+  public static List<Outcome> initialise(Workspace workspace) {
+    List<Outcome> outcomes = new ArrayList<>();
+    try {
+      for (String folder : FOLDERS) {
+        Path path = workspace.root().resolve(folder);
+        boolean existed = Files.isDirectory(path);
+        Files.createDirectories(path);
+        outcomes.add(new Outcome(path, !existed));
+      }
+      for (String file : FILES) {
+        Path path = workspace.root().resolve(file);
+        Files.createDirectories(path.getParent());
+        try (InputStream template =
+            WorkspaceInitializer.class.getResourceAsStream(TEMPLATE + file)) {
+          if (template == null) {
+            throw new IllegalStateException("template " + file + " is missing from the jar");
+          }
+          Files.copy(template, path); // never replaces an existing file
+          outcomes.add(new Outcome(path, true));
+        } catch (FileAlreadyExistsException kept) {
+          outcomes.add(new Outcome(path, false));
+        }
+      }
+    } catch (IOException e) {
+      throw new WorkspaceException(
+          "cannot create the workspace at " + workspace.root() + ": " + e.getMessage(), e);
+    }
+    return outcomes;
+  }
+}

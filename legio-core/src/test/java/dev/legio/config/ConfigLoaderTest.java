@@ -1,0 +1,103 @@
+package dev.legio.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  @TempDir Path dir;
+
+  private Path write(String toml) throws Exception {
+    Path file = dir.resolve("legio.toml");
+    Files.writeString(file, toml);
+    return file;
+  }
+
+  @Test
+  void theDocumentedTemplateStatesExactlyTheDefaults() throws Exception {
+    WorkspaceInitializer.initialise(new Workspace(dir));
+    LegioConfig fromTemplate = ConfigLoader.load(dir.resolve("legio.toml"), Map.of());
+    LegioConfig fromEmptyFile = ConfigLoader.load(write(""), Map.of());
+
+    assertThat(fromTemplate).isEqualTo(fromEmptyFile);
+    assertThat(fromTemplate.historyWindow()).isEqualTo(50);
+    assertThat(fromTemplate.praetorium().store()).isEqualTo(LegioConfig.Store.SQLITE);
+    assertThat(fromTemplate.praetorium().sqlitePath())
+        .isEqualTo(dir.resolve("castra/praetorium.db"));
+    assertThat(fromTemplate.praetorium().maxMessageBytes()).isEqualTo(1 << 20);
+    assertThat(fromTemplate.logging().file()).isEqualTo(dir.resolve("castra/logs/legio.log"));
+  }
+
+  @Test
+  void aWrongTypeNamesTheFileTheKeyAndWhatWasExpected() throws Exception {
+    Path file = write("history_window = \"fifty\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(file + ": history_window: expected an integer from 0 to 10000, got \"fifty\"");
+  }
+
+  @Test
+  void aValueOutOfRangeOrNotAmongTheChoicesIsAnError() throws Exception {
+    Path file = write("[praetorium]\npool_size = 0\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .hasMessageContaining("[praetorium] pool_size: expected an integer from 1 to 64, got 0");
+    write("[praetorium]\nstore = \"mysql\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .hasMessageContaining(
+            "[praetorium] store: expected one of \"sqlite\", \"postgres\", got \"mysql\"");
+  }
+
+  @Test
+  void anUnknownKeyIsAnErrorListingTheKnownOnes() throws Exception {
+    Path file = write("histroy_window = 10\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .hasMessageContaining(file + ": unknown key 'histroy_window'; known keys here:")
+        .hasMessageContaining("history_window");
+  }
+
+  @Test
+  void invalidTomlSaysWhere() throws Exception {
+    Path file = write("history_window = 50\n[praetorium\nstore = \"sqlite\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .hasMessageStartingWith(file + " is not valid TOML at line 2");
+  }
+
+  @Test
+  void legioDbUrlSelectsPostgresAndThePasswordComesFromTheEnvironmentOnly() throws Exception {
+    Path file = write("[praetorium]\npostgres_user = \"legio\"\n");
+    LegioConfig config =
+        ConfigLoader.load(
+            file,
+            Map.of(
+                "LEGIO_DB_URL", "jdbc:postgresql://db.internal:5432/legio",
+                "LEGIO_DB_PASSWORD", "s3cret"));
+    assertThat(config.praetorium().store()).isEqualTo(LegioConfig.Store.POSTGRES);
+    assertThat(config.praetorium().postgresUrl())
+        .isEqualTo("jdbc:postgresql://db.internal:5432/legio");
+    assertThat(config.praetorium().postgresPassword()).isEqualTo("s3cret");
+    assertThat(config.toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void aLegioDbUrlThatIsNotJdbcIsRefusedWithoutShowingItsPassword() throws Exception {
+    Path file = write("");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(file, Map.of("LEGIO_DB_URL", "postgres://x/db?password=hunter2")))
+        .hasMessageContaining("LEGIO_DB_URL: expected a JDBC URL starting with jdbc:postgresql:")
+        .hasMessageNotContaining("hunter2");
+  }
+
+  @Test
+  void aMissingFileSaysHowToCreateIt() {
+    assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("nope/legio.toml"), Map.of()))
+        .hasMessageContaining("does not exist: create it with `legio init`");
+  }
+}

@@ -1,0 +1,62 @@
+package dev.legio.workspace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkspaceTest {
+  @TempDir Path dir;
+
+  @Test
+  void castraOptionWinsOverLegioHomeWhichWinsOverTheCurrentDirectory() {
+    Path option = dir.resolve("option");
+    Path home = dir.resolve("home");
+    Path cwd = dir.resolve("cwd");
+    Map<String, String> env = Map.of("LEGIO_HOME", home.toString());
+
+    assertThat(Workspace.locate(option, env, cwd).root()).isEqualTo(option);
+    assertThat(Workspace.locate(null, env, cwd).root()).isEqualTo(home);
+    assertThat(Workspace.locate(null, Map.of(), cwd).root()).isEqualTo(cwd);
+  }
+
+  @Test
+  void initCreatesTheWorkspaceAndNeverOverwritesWhatIsThere() throws Exception {
+    Workspace workspace = new Workspace(dir.resolve("legion"));
+    assertThat(WorkspaceInitializer.initialise(workspace))
+        .allMatch(WorkspaceInitializer.Outcome::created);
+
+    for (String path :
+        new String[] {
+          "legio.toml",
+          "castra/legatus/prompt.md",
+          "castra/centuriones/vorenus/prompt.md",
+          "castra/centuriones/pullo/prompt.md"
+        }) {
+      assertThat(workspace.root().resolve(path)).isRegularFile();
+    }
+    assertThat(workspace.root().resolve("castra/edicta")).isDirectory();
+    assertThat(workspace.root().resolve("castra/acta")).isDirectory();
+    assertThat(Files.readString(workspace.root().resolve("castra/centuriones/vorenus/prompt.md")))
+        .startsWith("---\ndescription: ");
+
+    Path prompt = workspace.root().resolve("castra/legatus/prompt.md");
+    Files.writeString(prompt, "my own legatus");
+    assertThat(WorkspaceInitializer.initialise(workspace))
+        .noneMatch(WorkspaceInitializer.Outcome::created);
+    assertThat(Files.readString(prompt)).isEqualTo("my own legatus");
+    assertThat(workspace.requireInitialised()).isEqualTo(workspace);
+  }
+
+  @Test
+  void aFolderWithoutLegioTomlIsNotAWorkspaceAndTheErrorSaysWhatToDo() {
+    assertThatThrownBy(() -> new Workspace(dir).requireInitialised())
+        .isInstanceOf(WorkspaceException.class)
+        .hasMessageContaining("no Legio workspace at " + dir)
+        .hasMessageContaining("legio init");
+  }
+}
