@@ -332,6 +332,30 @@ public abstract class MessageLogContract {
   }
 
   @Test
+  void pruneHandsMessagesToTheArchiveAndDeletesNothingIfArchivingFails() {
+    Message old = post("caesar", "old", "legatus");
+    clock.advance(Duration.ofDays(10));
+    Instant cutoff = clock.instant().minus(Duration.ofDays(1));
+
+    assertThatThrownBy(
+            () ->
+                log.prune(
+                    cutoff,
+                    removed -> {
+                      throw new java.io.IOException("disk full");
+                    }))
+        .isInstanceOf(MessageLogException.class)
+        .hasMessageContaining("none were removed")
+        .hasMessageContaining("disk full");
+    assertThat(log.history(10)).containsExactly(old);
+
+    List<Message> archived = new ArrayList<>();
+    log.prune(cutoff, archived::addAll);
+    assertThat(archived).containsExactly(old);
+    assertThat(log.size()).isZero();
+  }
+
+  @Test
   void importCopiesMessagesIdempotentlyAndUnlinksMissingParents() {
     Instant t = Instant.parse("2025-01-01T00:00:00.123456Z");
     Message a = new Message(0, UUID.randomUUID(), "caesar", "a", Audience.of("legatus"), t, null);
