@@ -367,6 +367,13 @@ public abstract class MessageLogContract {
     assertThat(log.importMessages(List.of(a, b, orphan))).isEqualTo(new ImportResult(3, 0, 1));
     assertThat(log.importMessages(List.of(a, b, orphan))).isEqualTo(new ImportResult(0, 3, 0));
 
+    Message withNul =
+        new Message(0, UUID.randomUUID(), "caesar", "a\u0000b", Audience.ALL, t, null);
+    assertThatThrownBy(() -> log.importMessages(List.of(withNul)))
+        .isInstanceOf(InvalidMessageException.class)
+        .hasMessageContaining("message " + withNul.id() + " cannot be imported")
+        .hasMessageContaining("NUL character");
+
     List<Message> stored = log.history(10);
     assertThat(stored).extracting(Message::id).containsExactly(a.id(), b.id(), orphan.id());
     assertThat(stored.get(1).replyTo()).isEqualTo(a.id());

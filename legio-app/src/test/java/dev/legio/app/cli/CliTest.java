@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.Main;
 import dev.legio.log.PraetoriumXml;
+import dev.legio.testing.LegioPraetoriumFile;
 import dev.legio.testing.PostgresTestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -127,20 +127,25 @@ class CliTest {
   void importCopiesALegioDatabaseIdempotently() throws Exception {
     Path legacy = dir.resolve("old/praetorium.db");
     Files.createDirectories(legacy.getParent());
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + legacy);
-        Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE nuntii (id TEXT PRIMARY KEY, sender TEXT NOT NULL, text TEXT NOT NULL,"
-              + " audience TEXT NOT NULL, timestamp TEXT NOT NULL, reply_to TEXT,"
-              + " FOREIGN KEY (reply_to) REFERENCES nuntii(id))");
-      s.execute(
-          "INSERT INTO nuntii VALUES ('11111111-1111-4111-8111-111111111111', 'caesar', 'status?',"
-              + " '[\"legatus\"]', '2026-02-15T12:00:00+00:00', NULL)");
-      s.execute(
-          "INSERT INTO nuntii VALUES ('22222222-2222-4222-8222-222222222222', 'legatus', 'quiet',"
-              + " '[\"caesar\"]', '2026-02-15T12:00:01.5+00:00',"
-              + " '11111111-1111-4111-8111-111111111111')");
-    }
+    LegioPraetoriumFile.create(
+        legacy,
+        List.of(
+            new String[] {
+              "11111111-1111-4111-8111-111111111111",
+              "caesar",
+              "status?",
+              "[\"legatus\"]",
+              "2026-02-15T12:00:00+00:00",
+              null
+            },
+            new String[] {
+              "22222222-2222-4222-8222-222222222222",
+              "legatus",
+              "quiet",
+              "[\"caesar\"]",
+              "2026-02-15T12:00:01.5+00:00",
+              "11111111-1111-4111-8111-111111111111"
+            }));
     Path ws = workspace();
     String castra = "--castra=" + ws;
 
@@ -161,19 +166,19 @@ class CliTest {
   @Test
   void importGoesIntoPostgresWhenLegioDbUrlPointsThere() throws Exception {
     Path legacy = dir.resolve("old.db");
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + legacy);
-        Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE nuntii (id TEXT PRIMARY KEY, sender TEXT NOT NULL, text TEXT NOT NULL,"
-              + " audience TEXT NOT NULL, timestamp TEXT NOT NULL, reply_to TEXT)");
-      for (int i = 0; i < 2500; i++) {
-        s.execute(
-            String.format(
-                "INSERT INTO nuntii VALUES ('%s', 'caesar', 'm%d', '[\"vorenus\"]',"
-                    + " '2026-02-15T12:00:00+00:00', NULL)",
-                java.util.UUID.randomUUID(), i));
-      }
+    List<String[]> rows = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      rows.add(
+          new String[] {
+            UUID.randomUUID().toString(),
+            "caesar",
+            "m" + i,
+            "[\"vorenus\"]",
+            "2026-02-15T12:00:00+00:00",
+            null
+          });
     }
+    LegioPraetoriumFile.create(legacy, rows);
     Path ws = workspace();
     try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
       env.put("LEGIO_DB_URL", database.url());

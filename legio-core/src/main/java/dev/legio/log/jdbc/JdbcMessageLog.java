@@ -144,8 +144,8 @@ public final class JdbcMessageLog implements MessageLog {
             }
             inBatch.add(row.id());
           }
-          long[] sequences = dialect.insert(tx, rows);
-          insertAudiences(tx, messages.stream().map(NewMessage::audience).toList(), sequences);
+          long[] sequences =
+              insertWithAudiences(tx, rows, messages.stream().map(NewMessage::audience).toList());
           List<Message> stored = new ArrayList<>(rows.size());
           for (int i = 0; i < rows.size(); i++) {
             Dialect.Row row = rows.get(i);
@@ -165,6 +165,14 @@ public final class JdbcMessageLog implements MessageLog {
 
   @Override
   public ImportResult importMessages(List<Message> messages) {
+    for (Message m : messages) {
+      try {
+        checkText(m.text());
+      } catch (InvalidMessageException e) {
+        throw new InvalidMessageException(
+            "message " + m.id() + " cannot be imported: " + e.getMessage());
+      }
+    }
     return writer.write(
         tx -> {
           List<Dialect.Row> rows = new ArrayList<>();
@@ -194,9 +202,7 @@ public final class JdbcMessageLog implements MessageLog {
                     parent));
           }
           if (!rows.isEmpty()) {
-            long[] sequences = dialect.insert(tx, rows);
-            List<Audience> audiences = kept.stream().map(Message::audience).toList();
-            insertAudiences(tx, audiences, sequences);
+            insertWithAudiences(tx, rows, kept.stream().map(Message::audience).toList());
           }
           return new ImportResult(rows.size(), present, unlinked);
         });
@@ -233,17 +239,13 @@ public final class JdbcMessageLog implements MessageLog {
                 e);
           }
           dialect.deferForeignKeys(tx);
-          try (PreparedStatement deleteAudience =
-                  tx.connection().prepareStatement("DELETE FROM nuntius_audience WHERE seq = ?");
-              PreparedStatement delete =
-                  tx.connection().prepareStatement("DELETE FROM nuntii WHERE seq = ?")) {
-            for (int i = removed.size() - 1; i >= 0; i--) {
-              deleteAudience.setLong(1, removed.get(i).sequence());
-              deleteAudience.addBatch();
-              delete.setLong(1, removed.get(i).sequence());
+          // nuntius_audience rows go with their message (ON DELETE CASCADE).
+          try (PreparedStatement delete =
+              tx.connection().prepareStatement("DELETE FROM nuntii WHERE seq = ?")) {
+            for (Message m : removed) {
+              delete.setLong(1, m.sequence());
               delete.addBatch();
             }
-            deleteAudience.executeBatch();
             delete.executeBatch();
           }
           return new PruneResult(removed, old - removed.size());
@@ -294,19 +296,20 @@ public final class JdbcMessageLog implements MessageLog {
     }
   }
 
-  private static void insertAudiences(
-      WriteTransaction tx, List<Audience> audiences, long[] sequences) throws SQLException {
+  /** Inserts the rows and one audience row per name of each; returns their sequence numbers. */
+  private long[] insertWithAudiences(
+      WriteTransaction tx, List<Dialect.Row> rows, List<Audience> audiences) throws SQLException {
+    long[] sequences = dialect.insert(tx, rows);
     PreparedStatement insert = tx.prepare("INSERT INTO nuntius_audience (name, seq) VALUES (?, ?)");
-    {
-      for (int i = 0; i < audiences.size(); i++) {
-        for (String name : audiences.get(i).names()) {
-          insert.setString(1, name);
-          insert.setLong(2, sequences[i]);
-          insert.addBatch();
-        }
+    for (int i = 0; i < audiences.size(); i++) {
+      for (String name : audiences.get(i).names()) {
+        insert.setString(1, name);
+        insert.setLong(2, sequences[i]);
+        insert.addBatch();
       }
-      insert.executeBatch();
     }
+    insert.executeBatch();
+    return sequences;
   }
 
   // ---------------------------------------------------------------- reads

@@ -8,12 +8,12 @@ import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.MessageLogException;
 import dev.legio.log.NewMessage;
+import dev.legio.testing.LegioPraetoriumFile;
 import dev.legio.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -24,37 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** An existing praetorium.db written by Legio opens and is migrated in place without loss. */
 class LegacyPraetoriumMigrationTest {
   @TempDir Path dir;
-
-  /** Legio's schema and PRAGMAs, as its Python code created them. */
-  static void createLegioDatabase(Path file, List<String[]> rows) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-        Statement s = c.createStatement()) {
-      s.execute("PRAGMA journal_mode=WAL");
-      s.execute("PRAGMA foreign_keys=ON");
-      s.execute(
-          """
-          CREATE TABLE nuntii (
-              id TEXT PRIMARY KEY,
-              sender TEXT NOT NULL,
-              text TEXT NOT NULL,
-              audience TEXT NOT NULL,
-              timestamp TEXT NOT NULL,
-              reply_to TEXT,
-              FOREIGN KEY (reply_to) REFERENCES nuntii(id)
-          )""");
-      s.execute("CREATE INDEX idx_nuntii_timestamp ON nuntii(timestamp)");
-      s.execute("CREATE INDEX idx_nuntii_sender ON nuntii(sender)");
-      try (PreparedStatement insert =
-          c.prepareStatement("INSERT INTO nuntii VALUES (?,?,?,?,?,?)")) {
-        for (String[] row : rows) {
-          for (int i = 0; i < 6; i++) {
-            insert.setString(i + 1, row[i]);
-          }
-          insert.executeUpdate();
-        }
-      }
-    }
-  }
 
   static List<String[]> legioRows() {
     List<String[]> rows = new ArrayList<>();
@@ -117,7 +86,7 @@ class LegacyPraetoriumMigrationTest {
   void legioDatabaseIsMigratedInPlaceWithoutLoss() throws Exception {
     Path file = dir.resolve("praetorium.db");
     List<String[]> rows = legioRows();
-    createLegioDatabase(file, rows);
+    LegioPraetoriumFile.create(file, rows);
 
     try (MessageLog log = open(file)) {
       List<Message> all = log.history(100);
