@@ -1,0 +1,91 @@
+package dev.legio.session;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * What Legio keeps about one conversation session, in the store, so that nothing depends on the
+ * process staying up. There is one record per owner: the current session of that agent or channel.
+ *
+ * @param owner the agent ({@code vorenus}, {@code legatus}) or channel ({@code telegram:123})
+ * @param sessionId Legio's own id for this session; a rebuild starts a new one
+ * @param backend the kind of model back-end ({@code offline}, {@code claude-cli}, ...)
+ * @param backendSessionId the back-end's own id for the conversation, where it has one (used to
+ *     resume after a restart); null otherwise
+ * @param promptHash hex SHA-256 of the prompt file the session was opened with
+ * @param rosterHash for the legatus, hex SHA-256 of the roster it was told about; null otherwise
+ * @param inputTokens cumulative input tokens the back-end reported for this session
+ * @param outputTokens cumulative output tokens
+ * @param messageCount turns sent in this session
+ * @param lastInjectedSequence the sequence number of the newest log message this session has
+ *     received (as injected history or as the request itself); 0 when none
+ * @param expiresAt when the record may be deleted by the scheduled cleanup (last activity plus the
+ *     back-end's time to live)
+ * @param state {@link State#ACTIVE} while the session may be continued
+ * @param closeReason why the session was closed (a {@link RebuildReason} name, or free text); null
+ *     while active
+ * @param rebuilds how many times this owner's session has been rebuilt, over all sessions
+ */
+public record SessionRecord(
+    String owner,
+    UUID sessionId,
+    String backend,
+    String backendSessionId,
+    String promptHash,
+    String rosterHash,
+    long inputTokens,
+    long outputTokens,
+    long messageCount,
+    long lastInjectedSequence,
+    Instant createdAt,
+    Instant lastActiveAt,
+    Instant expiresAt,
+    State state,
+    String closeReason,
+    long rebuilds) {
+
+  public enum State {
+    ACTIVE,
+    CLOSED
+  }
+
+  public SessionRecord {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(sessionId, "sessionId");
+    Objects.requireNonNull(backend, "backend");
+    Objects.requireNonNull(promptHash, "promptHash");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(lastActiveAt, "lastActiveAt");
+    Objects.requireNonNull(expiresAt, "expiresAt");
+    Objects.requireNonNull(state, "state");
+  }
+
+  public SessionRecord withBackendSessionId(String id) {
+    return new SessionRecord(
+        owner, sessionId, backend, id, promptHash, rosterHash, inputTokens, outputTokens,
+        messageCount, lastInjectedSequence, createdAt, lastActiveAt, expiresAt, state,
+        closeReason, rebuilds);
+  }
+
+  /** The record after one completed turn. */
+  public SessionRecord afterTurn(
+      long addedInputTokens, long addedOutputTokens, long injectedUpTo, Instant now, Instant expiry) {
+    return new SessionRecord(
+        owner, sessionId, backend, backendSessionId, promptHash, rosterHash,
+        inputTokens + addedInputTokens, outputTokens + addedOutputTokens, messageCount + 1,
+        Math.max(lastInjectedSequence, injectedUpTo), createdAt, now, expiry, state, closeReason,
+        rebuilds);
+  }
+
+  public SessionRecord closed(String reason) {
+    return new SessionRecord(
+        owner, sessionId, backend, backendSessionId, promptHash, rosterHash, inputTokens,
+        outputTokens, messageCount, lastInjectedSequence, createdAt, lastActiveAt, expiresAt,
+        State.CLOSED, reason, rebuilds);
+  }
+
+  public boolean active() {
+    return state == State.ACTIVE;
+  }
+}

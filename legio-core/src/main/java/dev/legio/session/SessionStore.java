@@ -1,0 +1,51 @@
+package dev.legio.session;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where session records and session leases are kept: the same database as the message log (SQLite
+ * or PostgreSQL), so several Legio processes sharing one database agree on both.
+ *
+ * <p>Rules every implementation keeps (the shared contract test checks each on every store):
+ *
+ * <ol>
+ *   <li>{@link #save} replaces the owner's record as a whole (insert or update); {@link #find}
+ *       returns exactly what was last saved, timestamps to the microsecond.
+ *   <li>{@link #deleteExpired} deletes exactly the records whose {@code expiresAt} is before {@code
+ *       now}, and returns how many.
+ *   <li>A lease is held by at most one holder at a time. {@link #tryLease} succeeds when no one
+ *       holds the lease, when the current lease has run out ({@code until} before {@code now}), or
+ *       when the caller already holds it (which extends it). It is atomic between processes.
+ * </ol>
+ *
+ * Implementations are thread-safe.
+ */
+public interface SessionStore {
+
+  Optional<SessionRecord> find(String owner);
+
+  /** Inserts or replaces the record of {@code record.owner()}. */
+  void save(SessionRecord record);
+
+  /** All records, ordered by owner. */
+  List<SessionRecord> list();
+
+  /** Deletes the owner's record; false when there was none. */
+  boolean delete(String owner);
+
+  /** Deletes the records that expired before {@code now}; returns how many. */
+  int deleteExpired(Instant now);
+
+  /**
+   * Takes (or extends) the lease on {@code owner}'s session for {@code holder} until {@code now +
+   * duration}. Returns false, changing nothing, when another holder has a lease that has not run
+   * out.
+   */
+  boolean tryLease(String owner, String holder, Instant now, Duration duration);
+
+  /** Gives the lease up, if {@code holder} holds it. */
+  void releaseLease(String owner, String holder);
+}
