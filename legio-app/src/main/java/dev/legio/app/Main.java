@@ -19,6 +19,12 @@ public final class Main {
     System.exit(code);
   }
 
+  /** Runs one command line with the given surroundings (tests call this directly). */
+  public static int run(
+      String[] args, LegioCommand.Context context, PrintWriter out, PrintWriter err) {
+    return LegioCommand.commandLine(context, out, err).execute(args);
+  }
+
   /** Runs one command line and returns its exit code (tests call this directly). */
   public static int run(
       String[] args,

@@ -14,6 +14,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.HashMap;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeParseException;
+import dev.legio.session.SessionSettings;
 
 /**
  * Reads and validates {@code legio.toml}. Every key is optional and defaulted; an unknown key, a
@@ -24,7 +29,34 @@ public final class ConfigLoader {
   public static final int DEFAULT_HISTORY_WINDOW = 50;
   public static final long DEFAULT_MAX_MESSAGE_BYTES = 1 << 20;
 
-  private static final Set<String> TOP = Set.of("history_window", "praetorium", "logging");
+  private static final Set<String> TOP =
+      Set.of(
+          "history_window",
+          "session_idle_timeout_minutes",
+          "praetorium",
+          "logging",
+          "sessions",
+          "channels",
+          "backend");
+  private static final Set<String> SESSIONS =
+      Set.of(
+          "max_input_tokens",
+          "reaper_interval_seconds",
+          "lock_wait_seconds",
+          "lock_lease_minutes",
+          "cleanup_at",
+          "shutdown_grace_seconds",
+          "ttl_days");
+  private static final Set<String> TTL_KEYS =
+      Set.of("default", "offline", "claude-cli", "anthropic", "openai", "ollama");
+  private static final Set<String> CHANNELS =
+      Set.of(
+          "max_sessions",
+          "idle_timeout_minutes",
+          "cleanup_interval_minutes",
+          "context_threshold_tokens",
+          "roles");
+  private static final Set<String> BACKEND = Set.of("kind");
   private static final Set<String> PRAETORIUM =
       Set.of(
           "store",
@@ -117,6 +149,11 @@ public final class ConfigLoader {
         choice(logging, "[logging] ", "level", "info", "error", "warn", "info", "debug", "trace");
     Path logFile = base.resolve(string(logging, "[logging] ", "file", "castra/logs/legio.log"));
 
+    SessionSettings sessions = sessions(root, historyWindow);
+    ObjectNode backendTable = table(root, "backend");
+    checkKeys(backendTable, BACKEND, "[backend] ");
+    String kind = choice(backendTable, "[backend] ", "kind", "offline", "offline");
+
     return new LegioConfig(
         historyWindow,
         new LegioConfig.Praetorium(
@@ -128,7 +165,97 @@ public final class ConfigLoader {
             password,
             poolSize,
             maxBytes),
-        new LegioConfig.Logging(level, logFile.normalize()));
+        new LegioConfig.Logging(level, logFile.normalize()),
+        sessions,
+        new LegioConfig.Backend(kind));
+  }
+
+  private SessionSettings sessions(ObjectNode root, int historyWindow) {
+    SessionSettings d = SessionSettings.defaults();
+    long idleMinutes =
+        integer(root, "", "session_idle_timeout_minutes", d.idleTimeout().toMinutes(), 1, 10_080);
+    ObjectNode s = table(root, "sessions");
+    checkKeys(s, SESSIONS, "[sessions] ");
+    String section = "[sessions] ";
+    long maxInput =
+        integer(s, section, "max_input_tokens", d.maxInputTokens(), 1_000, 100_000_000);
+    long reaper =
+        integer(s, section, "reaper_interval_seconds", d.reaperInterval().toSeconds(), 1, 86_400);
+    long lockWait = integer(s, section, "lock_wait_seconds", d.lockWait().toSeconds(), 0, 3_600);
+    long lease =
+        integer(s, section, "lock_lease_minutes", d.leaseDuration().toMinutes(), 1, 1_440);
+    long grace =
+        integer(s, section, "shutdown_grace_seconds", d.shutdownGrace().toSeconds(), 0, 3_600);
+    String at = string(s, section, "cleanup_at", "02:00");
+    LocalTime cleanupAt;
+    try {
+      cleanupAt = LocalTime.parse(at);
+    } catch (DateTimeParseException e) {
+      throw error(section, "cleanup_at", "a time of day in UTC as \"HH:MM\"", "\"" + at + "\"");
+    }
+    ObjectNode ttlTable = tableIn(s, "ttl_days", "[sessions.ttl_days]");
+    checkKeys(ttlTable, TTL_KEYS, "[sessions.ttl_days] ");
+    Map<String, Duration> ttls = new HashMap<>(d.ttlByBackend());
+    for (String key : TTL_KEYS) {
+      if (ttlTable.has(key)) {
+        ttls.put(key, Duration.ofDays(integer(ttlTable, "[sessions.ttl_days] ", key, 30, 1, 3_650)));
+      }
+    }
+
+    SessionSettings.Channels dc = d.channels();
+    ObjectNode c = table(root, "channels");
+    checkKeys(c, CHANNELS, "[channels] ");
+    String cs = "[channels] ";
+    int maxSessions = (int) integer(c, cs, "max_sessions", dc.maxSessions(), 1, 100_000);
+    long channelIdle =
+        integer(c, cs, "idle_timeout_minutes", dc.idleTimeout().toMinutes(), 1, 10_080);
+    long cleanup =
+        integer(c, cs, "cleanup_interval_minutes", dc.cleanupInterval().toMinutes(), 1, 1_440);
+    long threshold =
+        integer(
+            c, cs, "context_threshold_tokens", dc.contextThresholdTokens(), 1_000, 100_000_000);
+    ObjectNode rolesTable = tableIn(c, "roles", "[channels.roles]");
+    Map<String, String> roles = new HashMap<>(dc.roleBySource());
+    for (Iterator<String> names = rolesTable.fieldNames(); names.hasNext(); ) {
+      String source = names.next();
+      if (!source.matches("[a-z][a-z0-9_-]{0,31}")) {
+        throw new ConfigException(
+            file
+                + ": [channels.roles] '"
+                + source
+                + "' is not a valid source name (lowercase letters, digits, - and _)");
+      }
+      roles.put(
+          source, choice(rolesTable, "[channels.roles] ", source, "chat", "operator", "chat"));
+    }
+    return new SessionSettings(
+        historyWindow,
+        maxInput,
+        Duration.ofMinutes(idleMinutes),
+        Duration.ofSeconds(reaper),
+        Duration.ofMinutes(lease),
+        Duration.ofSeconds(lockWait),
+        Map.copyOf(ttls),
+        cleanupAt,
+        Duration.ofSeconds(grace),
+        new SessionSettings.Channels(
+            maxSessions,
+            Duration.ofMinutes(channelIdle),
+            Duration.ofMinutes(cleanup),
+            threshold,
+            Map.copyOf(roles)));
+  }
+
+  private ObjectNode tableIn(ObjectNode parent, String name, String display) {
+    JsonNode node = parent.get(name);
+    if (node == null) {
+      return parent.objectNode();
+    }
+    if (!node.isObject()) {
+      throw new ConfigException(
+          file + ": " + display + " must be a table (" + display + "), got " + describe(node));
+    }
+    return (ObjectNode) node;
   }
 
   private ObjectNode parse() {

@@ -1,5 +1,7 @@
 package dev.legio.config;
 
+import dev.legio.session.SessionSettings;
+
 import java.nio.file.Path;
 
 /**
@@ -7,7 +9,19 @@ import java.nio.file.Path;
  * init} for every key with its documentation and default). Paths are absolute, resolved against the
  * folder of the file.
  */
-public record LegioConfig(int historyWindow, Praetorium praetorium, Logging logging) {
+public record LegioConfig(
+    int historyWindow,
+    Praetorium praetorium,
+    Logging logging,
+    SessionSettings sessions,
+    Backend backend) {
+
+  /**
+   * The {@code [backend]} section: which model back-end agents talk to.
+   *
+   * @param kind {@code offline} (the built-in model; the only kind in this release)
+   */
+  public record Backend(String kind) {}
 
   /** Where the message log is stored. */
   public enum Store {

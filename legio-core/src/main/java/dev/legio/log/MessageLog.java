@@ -55,6 +55,13 @@ public interface MessageLog extends AutoCloseable {
    */
   List<Message> visibleTo(String viewer, long afterSequence, int limit);
 
+  /**
+   * The newest {@code limit} messages {@code viewer} may see whose sequence lies strictly between
+   * {@code afterSequence} and {@code beforeSequence}, oldest first. This is how a session receives
+   * exactly the messages it has not seen yet, up to the request it is answering.
+   */
+  List<Message> visibleTo(String viewer, long afterSequence, long beforeSequence, int limit);
+
   /** The newest {@code limit} messages of the whole log, oldest first. */
   List<Message> history(int limit);
 

@@ -85,6 +85,13 @@ public record SessionRecord(
         State.CLOSED, reason, rebuilds);
   }
 
+  public SessionRecord withRebuilds(long count) {
+    return new SessionRecord(
+        owner, sessionId, backend, backendSessionId, promptHash, rosterHash, inputTokens,
+        outputTokens, messageCount, lastInjectedSequence, createdAt, lastActiveAt, expiresAt, state,
+        closeReason, count);
+  }
+
   public boolean active() {
     return state == State.ACTIVE;
   }

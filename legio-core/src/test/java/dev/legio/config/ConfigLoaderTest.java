@@ -7,6 +7,8 @@ import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +35,41 @@ class ConfigLoaderTest {
         .isEqualTo(dir.resolve("castra/praetorium.db"));
     assertThat(fromTemplate.praetorium().maxMessageBytes()).isEqualTo(1 << 20);
     assertThat(fromTemplate.logging().file()).isEqualTo(dir.resolve("castra/logs/legio.log"));
+    assertThat(fromTemplate.sessions().maxInputTokens()).isEqualTo(150_000);
+    assertThat(fromTemplate.sessions().idleTimeout()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(fromTemplate.sessions().reaperInterval()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(fromTemplate.sessions().cleanupAt()).isEqualTo(LocalTime.of(2, 0));
+    assertThat(fromTemplate.sessions().ttlFor("ollama")).isEqualTo(Duration.ofDays(7));
+    assertThat(fromTemplate.sessions().ttlFor("anthropic")).isEqualTo(Duration.ofDays(30));
+    assertThat(fromTemplate.sessions().channels().maxSessions()).isEqualTo(100);
+    assertThat(fromTemplate.sessions().channels().contextThresholdTokens()).isEqualTo(160_000);
+    assertThat(fromTemplate.sessions().channels().roleFor("viewer")).isEqualTo("operator");
+    assertThat(fromTemplate.sessions().channels().roleFor("telegram")).isEqualTo("chat");
+    assertThat(fromTemplate.backend().kind()).isEqualTo("offline");
+  }
+
+  @Test
+  void sessionAndChannelSettingsAreReadAndChecked() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write(
+                "session_idle_timeout_minutes = 5\n[sessions.ttl_days]\nollama = 2\n"
+                    + "[channels.roles]\nmatrix = \"operator\"\n"),
+            Map.of());
+    assertThat(config.sessions().idleTimeout()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(config.sessions().ttlFor("ollama")).isEqualTo(Duration.ofDays(2));
+    assertThat(config.sessions().channels().roleFor("matrix")).isEqualTo("operator");
+    assertThat(config.sessions().channels().roleFor("irc")).isEqualTo("chat");
+
+    Path badTime = write("[sessions]\ncleanup_at = \"2am\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(badTime, Map.of()))
+        .hasMessageContaining("[sessions] cleanup_at: expected a time of day in UTC as \"HH:MM\"");
+    Path badRole = write("[channels.roles]\ntelegram = \"root\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(badRole, Map.of()))
+        .hasMessageContaining("[channels.roles] telegram: expected one of \"operator\", \"chat\"");
+    Path badKind = write("[backend]\nkind = \"gpt\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(badKind, Map.of()))
+        .hasMessageContaining("[backend] kind: expected one of \"offline\"");
   }
 
   @Test

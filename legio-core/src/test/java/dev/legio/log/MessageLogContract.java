@@ -108,6 +108,23 @@ public abstract class MessageLogContract {
     assertThat(log.visibleTo("vorenus", 0)).isEmpty();
   }
 
+  @Test
+  void boundedWindowReturnsOnlyMessagesStrictlyBetweenTheTwoSequences() {
+    List<Message> all = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      all.add(post("caesar", "m" + i, i % 3 == 0 ? "all" : i % 3 == 1 ? "vorenus" : "pullo"));
+    }
+    long after = all.get(2).sequence();
+    long before = all.get(8).sequence();
+    // vorenus sees m3 (all), m4 (vorenus), m6 (all), m7 (vorenus): m2 and m8 are the bounds.
+    assertThat(log.visibleTo("vorenus", after, before, 50))
+        .containsExactly(all.get(3), all.get(4), all.get(6), all.get(7));
+    assertThat(log.visibleTo("vorenus", after, before, 2)).containsExactly(all.get(6), all.get(7));
+    assertThat(log.visibleTo("legatus", after, before, 50))
+        .containsExactlyElementsOf(all.subList(3, 8));
+    assertThat(log.visibleTo("vorenus", before, after, 50)).isEmpty();
+  }
+
   /**
    * The seed system over-fetched limit*5 rows and filtered them in memory; with many agents that
    * returned short histories. Every query here must return exactly what a full scan would.

@@ -1,5 +1,6 @@
 package dev.legio.app.cli;
 
+import dev.legio.app.bench.DispatchBenchmark;
 import dev.legio.app.bench.LogBenchmark;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -10,7 +11,7 @@ import picocli.CommandLine.ParentCommand;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks that print key=value figures (see docs/BENCHMARKS.md).",
-    subcommands = {BenchCommand.Log.class})
+    subcommands = {BenchCommand.Log.class, BenchCommand.Dispatch.class})
 final class BenchCommand implements Runnable {
   @ParentCommand LegioCommand root;
 
@@ -83,6 +84,48 @@ final class BenchCommand implements Runnable {
       LogBenchmark.Settings settings =
           new LogBenchmark.Settings(messages, agents, store, url, queries, appends);
       new LogBenchmark(settings, bench.root.out, bench.root.err).run();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "dispatch",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Measure the session engine's own time per dispatch (routing, logging, context building,"
+            + " session bookkeeping; the back-end's time is subtracted) with the offline model on a"
+            + " log of N messages, and the tokens its context rules save over a 100-turn"
+            + " conversation against re-sending the whole history window every turn."
+      })
+  static final class Dispatch implements Callable<Integer> {
+    @ParentCommand BenchCommand bench;
+
+    @Option(
+        names = "--messages",
+        defaultValue = "1000000",
+        paramLabel = "N",
+        description = "Messages in the log (default: ${DEFAULT-VALUE}).")
+    int messages;
+
+    @Option(
+        names = "--agents",
+        defaultValue = "50",
+        paramLabel = "A",
+        description = "Agents besides the legatus (default: ${DEFAULT-VALUE}).")
+    int agents;
+
+    @Option(
+        names = "--turns",
+        defaultValue = "5000",
+        paramLabel = "N",
+        description = "Dispatches to time (default: ${DEFAULT-VALUE}).")
+    int turns;
+
+    @Override
+    public Integer call() throws Exception {
+      new DispatchBenchmark(
+              new DispatchBenchmark.Settings(messages, agents, turns), bench.root.out, bench.root.err)
+          .run();
       return 0;
     }
   }

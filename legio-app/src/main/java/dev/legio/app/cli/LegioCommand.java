@@ -1,12 +1,15 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.agents.AgentConfigException;
 import dev.legio.config.ConfigException;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.MessageLogException;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceException;
 import java.io.PrintWriter;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -25,6 +28,11 @@ import picocli.CommandLine.ScopeType;
     description = "Persistent memory, sessions and context for LLM agents.",
     subcommands = {
       InitCommand.class,
+      SayCommand.class,
+      ChatCommand.class,
+      StatusCommand.class,
+      ResetCommand.class,
+      ServeCommand.class,
       HistoryCommand.class,
       LogCommand.class,
       BenchCommand.class,
@@ -39,8 +47,22 @@ public final class LegioCommand implements Runnable {
   /** Exit code for a failure of the system (database unreachable, I/O error). */
   public static final int FAILURE = 1;
 
-  /** What a command needs from its surroundings; tests pass their own. */
-  public record Context(Map<String, String> env, Path currentDirectory, Clock clock) {}
+  /**
+   * What a command needs from its surroundings; tests pass their own.
+   *
+   * @param terminalInput for {@code legio chat}: the keyboard, or null for the system terminal
+   * @param terminalOutput for {@code legio chat}: the screen, or null for the system terminal
+   */
+  public record Context(
+      Map<String, String> env,
+      Path currentDirectory,
+      Clock clock,
+      InputStream terminalInput,
+      OutputStream terminalOutput) {
+    public Context(Map<String, String> env, Path currentDirectory, Clock clock) {
+      this(env, currentDirectory, clock, null, null);
+    }
+  }
 
   @Option(
       names = "--castra",
@@ -71,7 +93,8 @@ public final class LegioCommand implements Runnable {
           if (e instanceof InvalidMessageException
               || e instanceof ConfigException
               || e instanceof WorkspaceException
-              || e instanceof IllegalArgumentException) {
+              || e instanceof IllegalArgumentException
+              || e instanceof AgentConfigException) {
             cl.getErr().println("legio: " + e.getMessage());
             return USAGE;
           }

@@ -32,6 +32,18 @@ final class MessageFormat {
     return out.toString();
   }
 
+  /** Text for the terminal: control characters (other than line feed and tab) made visible. */
+  static String safeText(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (String line : text.split("\n", -1)) {
+      if (!out.isEmpty()) {
+        out.append('\n');
+      }
+      out.append(safe(line));
+    }
+    return out.toString();
+  }
+
   private static String safe(String line) {
     StringBuilder out = new StringBuilder(line.length());
     line.codePoints()

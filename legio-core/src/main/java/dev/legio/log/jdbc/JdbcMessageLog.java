@@ -44,16 +44,17 @@ public final class JdbcMessageLog implements MessageLog {
       "SELECT "
           + COLUMNS
           + " FROM nuntii n JOIN ("
-          + " SELECT seq FROM (SELECT seq FROM nuntius_audience WHERE name = ? AND seq > ?"
+          + " SELECT seq FROM (SELECT seq FROM nuntius_audience WHERE name = ? AND seq > ? AND seq < ?"
           + " ORDER BY seq DESC LIMIT ?) mine"
           + " UNION"
           + " SELECT seq FROM (SELECT seq FROM nuntius_audience WHERE name = 'all' AND seq > ?"
+          + " AND seq < ?"
           + " ORDER BY seq DESC LIMIT ?) everyone"
           + " ORDER BY seq DESC LIMIT ?) v ON n.seq = v.seq ORDER BY n.seq";
   private static final String HISTORY =
       "SELECT * FROM (SELECT "
           + COLUMNS
-          + " FROM nuntii n WHERE n.seq > ? ORDER BY n.seq DESC LIMIT ?) h ORDER BY seq";
+          + " FROM nuntii n WHERE n.seq > ? AND n.seq < ? ORDER BY n.seq DESC LIMIT ?) h ORDER BY seq";
   private static final String FIND = "SELECT " + COLUMNS + " FROM nuntii n WHERE n.id = ?";
   private static final String ANCESTORS =
       "WITH RECURSIVE chain(id) AS (SELECT reply_to FROM nuntii WHERE id = ?"
@@ -327,38 +328,47 @@ public final class JdbcMessageLog implements MessageLog {
 
   @Override
   public List<Message> visibleTo(String viewer, long afterSequence, int limit) {
+    return visibleTo(viewer, afterSequence, Long.MAX_VALUE, limit);
+  }
+
+  @Override
+  public List<Message> visibleTo(
+      String viewer, long afterSequence, long beforeSequence, int limit) {
     Names.require(viewer, "viewer");
     if (Names.ALL.equals(viewer)) {
       throw new InvalidMessageException("'all' is an audience, not a viewer: name one viewer");
     }
     checkLimit(limit);
     if (Names.seesEverything(viewer)) {
-      return history(afterSequence, limit);
+      return history(afterSequence, beforeSequence, limit);
     }
     return query(
         VISIBLE,
         s -> {
           s.setString(1, viewer);
           s.setLong(2, afterSequence);
-          s.setInt(3, limit);
-          s.setLong(4, afterSequence);
-          s.setInt(5, limit);
-          s.setInt(6, limit);
+          s.setLong(3, beforeSequence);
+          s.setInt(4, limit);
+          s.setLong(5, afterSequence);
+          s.setLong(6, beforeSequence);
+          s.setInt(7, limit);
+          s.setInt(8, limit);
         });
   }
 
   @Override
   public List<Message> history(int limit) {
     checkLimit(limit);
-    return history(0, limit);
+    return history(0, Long.MAX_VALUE, limit);
   }
 
-  private List<Message> history(long afterSequence, int limit) {
+  private List<Message> history(long afterSequence, long beforeSequence, int limit) {
     return query(
         HISTORY,
         s -> {
           s.setLong(1, afterSequence);
-          s.setInt(2, limit);
+          s.setLong(2, beforeSequence);
+          s.setInt(3, limit);
         });
   }
 

@@ -1,0 +1,118 @@
+package dev.legio.app.cli;
+
+import dev.legio.app.LegioApp;
+import dev.legio.backend.BackendEvent;
+import dev.legio.session.DispatchListener;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jline.reader.Candidate;
+import org.jline.reader.Completer;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "chat",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Talk with the legatus and the agents as caesar, in an interactive terminal.",
+      "Line editing and history (kept in castra/.chat_history); Tab completes @agent names and"
+          + " /commands. Type /help for the commands."
+    })
+final class ChatCommand implements Callable<Integer> {
+  @ParentCommand LegioCommand root;
+
+  @Override
+  public Integer call() {
+    try (LegioApp app = root.app();
+        Terminal terminal = terminal()) {
+      PrintWriter screen = terminal.writer();
+      LineReader reader =
+          LineReaderBuilder.builder()
+              .terminal(terminal)
+              .appName("legio")
+              .completer(completer(app))
+              .variable(LineReader.HISTORY_FILE, app.workspace().castra().resolve(".chat_history"))
+              .build();
+      DispatchListener progress =
+          (agent, event) -> {
+            if (event instanceof BackendEvent.Status status) {
+              String line = "[" + agent + "] " + MessageFormat.safeText(status.text());
+              synchronized (screen) {
+                if (reader.isReading()) {
+                  reader.printAbove(line);
+                } else {
+                  screen.println(line);
+                  screen.flush();
+                }
+              }
+            }
+          };
+      ChatLoop loop =
+          new ChatLoop(
+              app.engine(), app.messageLog(), app.agents(), screen, screen, progress);
+      screen.println(
+          "Legio chat: "
+              + app.workspace().root()
+              + " · back-end: "
+              + app.engine().backend().displayName()
+              + " · agents: "
+              + String.join(", ", app.engine().knownAgents())
+              + ". /help for commands.");
+      screen.flush();
+      while (true) {
+        String line;
+        try {
+          line = reader.readLine("caesar> ");
+        } catch (UserInterruptException e) {
+          continue; // Ctrl-C clears the line
+        } catch (EndOfFileException e) {
+          break;
+        }
+        if (!loop.handle(line)) {
+          break;
+        }
+      }
+      return 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);
+    }
+  }
+
+  private Terminal terminal() throws IOException {
+    if (root.context.terminalInput() != null) {
+      return TerminalBuilder.builder()
+          .system(false)
+          .streams(root.context.terminalInput(), root.context.terminalOutput())
+          .type(Terminal.TYPE_DUMB)
+          .dumb(true)
+          .build();
+    }
+    return TerminalBuilder.builder().system(true).name("legio").build();
+  }
+
+  private static Completer completer(LegioApp app) {
+    return (reader, line, candidates) -> {
+      String word = line.word();
+      List<Candidate> found = new ArrayList<>();
+      if (word.startsWith("/") && line.wordIndex() == 0) {
+        ChatLoop.COMMANDS.forEach(c -> found.add(new Candidate(c)));
+      } else if (word.startsWith("@")) {
+        app.engine().knownAgents().forEach(n -> found.add(new Candidate("@" + n)));
+      } else if (line.wordIndex() == 1 && line.words().get(0).equals("/reset")) {
+        app.engine().knownAgents().forEach(n -> found.add(new Candidate(n)));
+        found.add(new Candidate("all"));
+      }
+      candidates.addAll(found);
+    };
+  }
+}

@@ -1,0 +1,40 @@
+package dev.legio.app.cli;
+
+import dev.legio.app.LegioApp;
+import dev.legio.session.DispatchListener;
+import dev.legio.session.Outcome;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "say",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Send one message as caesar and print the replies.",
+      "No @mention: the legatus answers. @vorenus: that agent. @vorenus @pullo: both, in parallel.",
+      "Exit code: 0 when every agent answered, 1 when one failed, 2 when the message was refused."
+    })
+final class SayCommand implements Callable<Integer> {
+  @ParentCommand LegioCommand root;
+
+  @Parameters(arity = "1..*", paramLabel = "TEXT", description = "The message (words are joined).")
+  List<String> words;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "Do not print progress lines (⏳ ...) on standard error.")
+  boolean quiet;
+
+  @Override
+  public Integer call() {
+    try (LegioApp app = root.app()) {
+      DispatchListener listener = quiet ? DispatchListener.NONE : Replies.statusLines(root.err);
+      Outcome outcome = app.engine().handle(String.join(" ", words), listener);
+      return Replies.print(outcome, root.out, root.err);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.legio.app.cli;
+
+import dev.legio.app.LegioApp;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show each agent's and channel's session: status, age, cumulative input tokens, messages"
+            + " and rebuilds, as recorded in the store.")
+final class StatusCommand implements Callable<Integer> {
+  @ParentCommand LegioCommand root;
+
+  @Override
+  public Integer call() {
+    try (LegioApp app = root.app()) {
+      root.out.print(StatusTable.format(app.engine().status(), app.agents().problems()));
+      root.out.flush();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.legio.app.cli;
+
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The table {@code legio status} and {@code /status} print: one line per agent and channel. */
+final class StatusTable {
+  private static final String[] HEADINGS = {
+    "AGENT", "STATUS", "SESSION", "AGE", "INPUT TOKENS", "MESSAGES", "REBUILDS", "BACKEND"
+  };
+
+  private StatusTable() {}
+
+  static String format(List<SessionStatus> statuses, List<String> problems) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(HEADINGS);
+    for (SessionStatus s : statuses) {
+      SessionRecord r = s.record();
+      rows.add(
+          new String[] {
+            s.owner(),
+            s.activity(),
+            r == null ? "none" : r.active() ? "active" : "closed (" + r.closeReason() + ")",
+            s.age() == null ? "-" : age(s.age()),
+            r == null ? "0" : String.format("%,d", r.inputTokens()),
+            r == null ? "0" : String.valueOf(r.messageCount()),
+            r == null ? "0" : String.valueOf(r.rebuilds()),
+            r == null ? "-" : r.backend()
+          });
+    }
+    int[] widths = new int[HEADINGS.length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.length; i++) {
+        line.append(String.format("%-" + widths[i] + "s", row[i]));
+        if (i < row.length - 1) {
+          line.append("  ");
+        }
+      }
+      out.append(line.toString().stripTrailing()).append('\n');
+    }
+    for (String problem : problems) {
+      out.append("problem: ").append(MessageFormat.safeText(problem)).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** {@code 45s}, {@code 12m}, {@code 3h 05m}, {@code 2d 04h}. */
+  static String age(Duration d) {
+    long s = d.toSeconds();
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 3600) {
+      return (s / 60) + "m";
+    }
+    if (s < 86_400) {
+      return String.format("%dh %02dm", s / 3600, (s % 3600) / 60);
+    }
+    return String.format("%dd %02dh", s / 86_400, (s % 86_400) / 3600);
+  }
+}

@@ -1,0 +1,172 @@
+package dev.legio.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.Main;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legio say}, {@code status}, {@code reset} and {@code chat} end to end, in-process, with the
+ * built-in offline model. Every command opens and closes its own Legio, so two commands in a row
+ * are a restart.
+ */
+class SessionCommandsTest {
+  @TempDir Path dir;
+  private final Map<String, String> env = new HashMap<>();
+  private String castra;
+
+  record Result(int code, String out, String err) {}
+
+  private Result legio(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, env, dir, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @BeforeEach
+  void init() {
+    assertThat(legio("init", "legion").code()).isZero();
+    castra = "--castra=" + dir.resolve("legion");
+  }
+
+  @Test
+  void sayAnswersThroughTheLegatusWithALabelledOfflineReply() {
+    Result r = legio(castra, "say", "What", "is", "the", "plan?");
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .startsWith(
+            "⚔️ legatus — Orchestrator. Talks with Caesar, plans, and dispatches work to the"
+                + " centuriones. [offline model]\n━━━━━━━━━━━━\n")
+        .contains("(offline model) legatus received: \"What is the plan?\"")
+        .contains("agent status attached");
+    assertThat(r.err()).contains("[legatus] ⏳ Thinking...");
+  }
+
+  @Test
+  void aRestartBetweenTwoSaysGivesTheSecondTurnTheBootstrapAndTheContextNotice() {
+    Result first = legio(castra, "say", "-q", "@vorenus scout the north road");
+    assertThat(first.out()).contains("Turn 1 of this session; no history entries.");
+
+    Result second = legio(castra, "say", "-q", "@vorenus and the south road?");
+    assertThat(second.code()).isZero();
+    assertThat(second.out())
+        .contains("Turn 1 of this session; 1 history entry; context restored from the praetorium.");
+    assertThat(second.err()).isEmpty();
+  }
+
+  @Test
+  void sayToTwoAgentsPrintsBothRepliesUnderTheirHeaders() {
+    Result r = legio(castra, "say", "-q", "@vorenus @pullo compare notes");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("⚔️ vorenus — ", "⚔️ pullo — ");
+    assertThat(r.out().indexOf("⚔️ vorenus")).isLessThan(r.out().indexOf("⚔️ pullo"));
+  }
+
+  @Test
+  void anUnknownAgentExitsWithTwoAndNamesTheKnownOnes() {
+    Result r = legio(castra, "say", "@brutus hello");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("Unknown agent @brutus. Known agents: @legatus, @pullo, @vorenus.");
+    assertThat(legio(castra, "history").out()).contains("(no messages visible to caesar)");
+  }
+
+  @Test
+  void statusShowsEachSessionAndResetClosesOne() {
+    legio(castra, "say", "-q", "@vorenus one");
+    legio(castra, "say", "-q", "@vorenus two");
+
+    Result status = legio(castra, "status");
+    assertThat(status.code()).isZero();
+    assertThat(status.out()).startsWith("AGENT");
+    String vorenus = line(status.out(), "vorenus");
+    // The second say was a restart on a back-end that cannot resume: a new session, rebuilt once.
+    assertThat(vorenus).contains("idle", "active", "offline").matches(".*\\s1\\s+1\\s+offline$");
+    assertThat(line(status.out(), "pullo")).contains("none");
+
+    assertThat(legio(castra, "reset", "vorenus").out()).contains("Reset vorenus");
+    assertThat(line(legio(castra, "status").out(), "vorenus")).contains("closed (reset)");
+    assertThat(legio(castra, "reset", "vorenus").out()).contains("no active session");
+    Result unknown = legio(castra, "reset", "brutus");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err()).contains("no agent named 'brutus'");
+  }
+
+  @Test
+  void aBrokenPromptFileIsReportedWithoutHidingTheOtherAgents() throws Exception {
+    Path prompt = dir.resolve("legion/castra/centuriones/pullo/prompt.md");
+    Files.writeString(prompt, "---\ndescription: [unclosed\n---\nbody\n");
+    Result status = legio(castra, "status");
+    assertThat(status.out()).contains("vorenus").contains("problem: ").contains("pullo");
+    assertThat(legio(castra, "say", "-q", "@vorenus still here?").code()).isZero();
+  }
+
+  @Test
+  void chatDispatchesLinesAndRunsTheSlashCommands() {
+    String typed =
+        String.join(
+            "\n",
+            "hello legatus",
+            "@vorenus scout ahead",
+            "/status",
+            "/history 2",
+            "/reset vorenus",
+            "/reset",
+            "/bogus",
+            "@vorenus again",
+            "/quit",
+            "");
+    ByteArrayOutputStream screen = new ByteArrayOutputStream();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        Main.run(
+            new String[] {castra, "chat"},
+            new LegioCommand.Context(
+                env,
+                dir,
+                Clock.systemUTC(),
+                new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)),
+                screen),
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
+    String shown = screen.toString(StandardCharsets.UTF_8);
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(shown)
+        .contains("Legio chat:")
+        .contains("⚔️ legatus — ")
+        .contains("(offline model) legatus received: \"hello legatus\"")
+        .contains("⚔️ vorenus — ")
+        .contains("[vorenus] ⏳ Thinking...")
+        .contains("AGENT")
+        .contains("Reset vorenus: its next request starts a fresh session.")
+        .contains("Usage: /reset NAME, or /reset all")
+        .contains("Unknown command /bogus")
+        .contains("context restored from the praetorium");
+    // /history 2 shows the last two messages: vorenus's reply and the request before it.
+    assertThat(shown).contains("caesar → vorenus").contains("vorenus → caesar");
+  }
+
+  private static String line(String table, String owner) {
+    return table
+        .lines()
+        .filter(l -> l.startsWith(owner + " "))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line for " + owner + " in\n" + table));
+  }
+}

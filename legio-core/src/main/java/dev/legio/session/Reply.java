@@ -1,0 +1,26 @@
+package dev.legio.session;
+
+import java.util.UUID;
+
+/**
+ * One agent's answer to a request, as shown to the user.
+ *
+ * @param agent who answered (or failed to)
+ * @param description the agent's description, for the attribution header
+ * @param backendName how the back-end is named ("offline model"), so offline replies are labelled
+ * @param text the answer, or a one-line error when {@link #failed()}
+ * @param failed true when the agent could not answer (the cause is in the log file)
+ * @param messageId the reply's id in the message log; null when nothing was logged
+ */
+public record Reply(
+    String agent,
+    String description,
+    String backendName,
+    String text,
+    boolean failed,
+    UUID messageId) {
+
+  static Reply failure(String agent, String description, String backendName, String text) {
+    return new Reply(agent, description, backendName, text, true, null);
+  }
+}

@@ -1,0 +1,825 @@
+package dev.legio.session;
+
+import com.fasterxml.uuid.Generators;
+import dev.legio.agents.AgentDirectory;
+import dev.legio.agents.AgentProfile;
+import dev.legio.agents.Roster;
+import dev.legio.backend.BackendSession;
+import dev.legio.backend.ModelBackend;
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TurnResult;
+import dev.legio.log.Audience;
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.Names;
+import dev.legio.log.NewMessage;
+import dev.legio.log.PraetoriumXml;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes the user's messages to agents and runs every agent's conversation session: the heart of
+ * Legio.
+ *
+ * <p>Rules (each is pinned by a test in {@code SessionEngineTest}):
+ *
+ * <ul>
+ *   <li>Routing: a message from caesar goes to the agents it {@code @mentions}, in parallel, else
+ *       to the legatus. It is logged once, addressed to them; each answer is logged from its agent,
+ *       addressed to caesar, replying to the request. A mention of an unknown agent refuses the
+ *       whole message, listing the known agents, and logs nothing.
+ *   <li>One agent works on one request at a time, in the order the requests were logged. Between
+ *       processes sharing a store the same holds through a lease in the {@link SessionStore}; a
+ *       request that cannot get the session within {@link SessionSettings#lockWait()} gets a "busy"
+ *       answer.
+ *   <li>A session is rebuilt (old back-end session closed, a new one opened) when its prompt file
+ *       changed, when its cumulative input tokens passed the limit, when it was idle too long, on
+ *       reset, for the legatus when the roster changed, and after a restart when the back-end cannot
+ *       resume. Each rebuild is logged and counted with its {@link RebuildReason}.
+ *   <li>Context: a fresh session's first request carries the newest {@code history_window}
+ *       messages its owner may see (for the legatus: the whole log) as {@code <praetorium>} XML,
+ *       followed by the context notice. Later requests to an agent or channel carry exactly the
+ *       messages it may see that were logged after the last one it received and before the request,
+ *       by sequence number: none twice, none skipped. Later requests to the legatus carry only the
+ *       agents' status; its live session holds the rest.
+ *   <li>A failure in one agent's turn answers {@code [name] An error occurred during processing.}
+ *       (the cause goes to the log file) and affects no other agent.
+ * </ul>
+ */
+public final class SessionEngine implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SessionEngine.class);
+  private static final String RULE = "━━━━━━━━━━━━";
+
+  private final MessageLog messageLog;
+  private final SessionStore store;
+  private final AgentDirectory agents;
+  private final ModelBackend backend;
+  private final SessionSettings settings;
+  private final Clock clock;
+  private final String holder = "legio-" + UUID.randomUUID();
+  private final Object postLock = new Object();
+  private final Map<String, Slot> agentSlots = new ConcurrentHashMap<>();
+  private final LinkedHashMap<String, Slot> channelSlots = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<RebuildReason, AtomicLong> rebuildCounts = new EnumMap<>(RebuildReason.class);
+  private volatile boolean closing;
+
+  public SessionEngine(
+      MessageLog messageLog,
+      SessionStore store,
+      AgentDirectory agents,
+      ModelBackend backend,
+      SessionSettings settings,
+      Clock clock) {
+    this.messageLog = messageLog;
+    this.store = store;
+    this.agents = agents;
+    this.backend = backend;
+    this.settings = settings;
+    this.clock = clock;
+    for (RebuildReason reason : RebuildReason.values()) {
+      rebuildCounts.put(reason, new AtomicLong());
+    }
+  }
+
+  /** The attribution header shown above a reply: {@code ⚔️ vorenus — description} and a rule. */
+  public static String header(Reply reply) {
+    StringBuilder out = new StringBuilder("⚔️ ").append(reply.agent());
+    if (!reply.description().isEmpty()) {
+      out.append(" — ").append(reply.description());
+    }
+    if (reply.backendName() != null && reply.backendName().startsWith("offline")) {
+      out.append(" [").append(reply.backendName()).append(']');
+    }
+    return out.append('\n').append(RULE).toString();
+  }
+
+  public ModelBackend backend() {
+    return backend;
+  }
+
+  // ------------------------------------------------------------------ routing
+
+  /**
+   * Handles one message from caesar: routes it, logs it, dispatches it and waits for every answer.
+   */
+  public Outcome handle(String text, DispatchListener listener) {
+    if (text == null || text.isBlank()) {
+      return Outcome.refused("Nothing to send: the message is empty.");
+    }
+    Set<String> known = knownAgents();
+    Mentions.Routing routing = Mentions.parse(text, known);
+    if (!routing.unknown().isEmpty()) {
+      return Outcome.refused(
+          "Unknown agent "
+              + String.join(", ", routing.unknown().stream().map(n -> "@" + n).toList())
+              + ". Known agents: "
+              + String.join(", ", known.stream().map(n -> "@" + n).toList())
+              + ".");
+    }
+    List<String> targets =
+        routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets();
+    List<Future<Reply>> pending = new ArrayList<>();
+    Message request;
+    synchronized (postLock) {
+      ensureOpen();
+      request =
+          messageLog.append(NewMessage.of(Names.CAESAR, Audience.of(targets), text));
+      for (String target : targets) {
+        Slot slot = agentSlot(target);
+        long enqueued = System.nanoTime();
+        pending.add(slot.executor.submit(() -> turn(slot, request, listener, enqueued)));
+      }
+    }
+    List<Reply> replies = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      replies.add(await(pending.get(i), targets.get(i)));
+    }
+    return new Outcome(request, replies, null);
+  }
+
+  /**
+   * Handles one message arriving on an external channel ({@code telegram:123}): the channel has a
+   * session of its own with the legatus's prompt, in the role its source maps to.
+   */
+  public Outcome handleChannel(String channelKey, String text, DispatchListener listener) {
+    Names.require(channelKey, "channel");
+    int colon = channelKey.indexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException(
+          "a channel key is source:id, e.g. telegram:123; got '" + channelKey + "'");
+    }
+    if (text == null || text.isBlank()) {
+      return Outcome.refused("Nothing to send: the message is empty.");
+    }
+    Message request;
+    Future<Reply> pending;
+    synchronized (postLock) {
+      ensureOpen();
+      request =
+          messageLog.append(NewMessage.of(channelKey, Audience.of(channelKey), text));
+      Slot slot = channelSlot(channelKey, channelKey.substring(0, colon));
+      long enqueued = System.nanoTime();
+      pending = slot.executor.submit(() -> turn(slot, request, listener, enqueued));
+    }
+    return new Outcome(request, List.of(await(pending, channelKey)), null);
+  }
+
+  private Reply await(Future<Reply> future, String owner) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Reply.failure(owner, "", backend.displayName(), "[" + owner + "] Interrupted.");
+    } catch (ExecutionException e) {
+      log.error("dispatch to {} failed", owner, e.getCause());
+      return Reply.failure(owner, "", backend.displayName(), errorText(owner));
+    }
+  }
+
+  private static String errorText(String owner) {
+    return "[" + owner + "] An error occurred during processing.";
+  }
+
+  /** The legatus and every centurio, sorted. */
+  public Set<String> knownAgents() {
+    Set<String> names = new TreeSet<>();
+    names.add(Names.LEGATUS);
+    for (AgentProfile p : agents.centuriones()) {
+      names.add(p.name());
+    }
+    return names;
+  }
+
+  private void ensureOpen() {
+    if (closing) {
+      throw new IllegalStateException("Legio is shutting down; the message was not sent");
+    }
+  }
+
+  // ------------------------------------------------------------------ slots
+
+  private enum Kind {
+    LEGATUS,
+    CENTURIO,
+    CHANNEL
+  }
+
+  /** What this process holds for one owner: its live back-end session and its worker. */
+  private static final class Slot {
+    final String owner;
+    final Kind kind;
+    final String source;
+    final ExecutorService executor;
+    BackendSession live;
+    SessionRecord record;
+    volatile String activity = "idle";
+
+    Slot(String owner, Kind kind, String source) {
+      this.owner = owner;
+      this.kind = kind;
+      this.source = source;
+      this.executor =
+          Executors.newSingleThreadExecutor(
+              Thread.ofVirtual().name("legio-session-" + owner).factory());
+    }
+  }
+
+  private Slot agentSlot(String name) {
+    Kind kind = Names.LEGATUS.equals(name) ? Kind.LEGATUS : Kind.CENTURIO;
+    return agentSlots.computeIfAbsent(name, n -> new Slot(n, kind, null));
+  }
+
+  private Slot channelSlot(String key, String source) {
+    Slot evicted = null;
+    Slot slot;
+    synchronized (channelSlots) {
+      slot = channelSlots.get(key);
+      if (slot == null) {
+        slot = new Slot(key, Kind.CHANNEL, source);
+        channelSlots.put(key, slot);
+        if (channelSlots.size() > settings.channels().maxSessions()) {
+          Iterator<Slot> eldest = channelSlots.values().iterator();
+          evicted = eldest.next();
+          eldest.remove();
+        }
+      }
+    }
+    if (evicted != null) {
+      Slot gone = evicted;
+      log.info("channel sessions at their maximum; closing the least recently active {}", gone.owner);
+      gone.executor.submit(() -> closeSlot(gone, "evicted (channel session limit)", null));
+      gone.executor.shutdown();
+    }
+    return slot;
+  }
+
+  // ------------------------------------------------------------------ one turn
+
+  /** What a turn needs to know about its owner, resolved afresh for every turn. */
+  private record Resolved(
+      String description,
+      String systemPrompt,
+      String model,
+      String promptHash,
+      String rosterHash,
+      int historyWindow,
+      long maxInputTokens,
+      Duration idleTimeout,
+      String role) {}
+
+  private Resolved resolve(Slot slot) {
+    return switch (slot.kind) {
+      case CENTURIO -> {
+        AgentProfile p =
+            agents
+                .centurio(slot.owner)
+                .orElseThrow(
+                    () ->
+                        new IllegalStateException(
+                            "agent "
+                                + slot.owner
+                                + " has no readable prompt.md under castra/centuriones/"));
+        yield new Resolved(
+            p.description(),
+            p.prompt(),
+            p.model(),
+            p.promptHash(),
+            null,
+            p.historyWindow().orElse(settings.historyWindow()),
+            p.maxInputTokens().orElse(settings.maxInputTokens()),
+            settings.idleTimeout(),
+            SessionSpec.OPERATOR_ROLE);
+      }
+      case LEGATUS -> {
+        AgentProfile p = agents.legatus();
+        Roster roster = Roster.of(agents.centuriones());
+        yield new Resolved(
+            p.description(),
+            p.prompt() + "\n\n" + roster.xml(),
+            p.model(),
+            p.promptHash(),
+            roster.hash(),
+            p.historyWindow().orElse(settings.historyWindow()),
+            p.maxInputTokens().orElse(settings.maxInputTokens()),
+            settings.idleTimeout(),
+            SessionSpec.OPERATOR_ROLE);
+      }
+      case CHANNEL -> {
+        AgentProfile p = agents.legatus();
+        String role = settings.channels().roleFor(slot.source);
+        yield new Resolved(
+            p.description(),
+            p.prompt()
+                + "\n\nYou are talking with Caesar through the "
+                + slot.source
+                + " channel "
+                + slot.owner
+                + " (role: "
+                + role
+                + ").",
+            p.model(),
+            p.promptHash(),
+            null,
+            p.historyWindow().orElse(settings.historyWindow()),
+            settings.channels().contextThresholdTokens(),
+            settings.channels().idleTimeout(),
+            role);
+      }
+    };
+  }
+
+  private Reply turn(Slot slot, Message request, DispatchListener listener, long enqueuedNanos) {
+    String owner = slot.owner;
+    String description = "";
+    Duration waited = Duration.ofNanos(System.nanoTime() - enqueuedNanos);
+    if (waited.compareTo(settings.lockWait()) > 0) {
+      return busy(slot, request, "it was busy for " + waited.toSeconds() + " s");
+    }
+    if (!acquireLease(owner, settings.lockWait().minus(waited))) {
+      return busy(slot, request, "another Legio process holds its session");
+    }
+    try {
+      Resolved r = resolve(slot);
+      description = r.description();
+      Instant now = clock.instant();
+      boolean fresh = prepare(slot, r, store.find(owner).orElse(null), now);
+      String message = compose(slot, r, fresh, request);
+      slot.activity = "working";
+      TurnResult result = slot.live.send(message, event -> listener.onEvent(owner, event));
+      String answer = result.text().isBlank() ? "(no answer)" : result.text();
+      Message reply =
+          messageLog.append(
+              NewMessage.of(owner.contains(":") ? Names.LEGATUS : owner, replyAudience(slot), answer)
+                  .replyingTo(request.id()));
+      Instant done = clock.instant();
+      slot.record =
+          slot.record.afterTurn(
+              result.usage().inputTokens(),
+              result.usage().outputTokens(),
+              request.sequence(),
+              done,
+              done.plus(settings.ttlFor(backend.kind())));
+      store.save(slot.record);
+      slot.activity = "idle";
+      return new Reply(owner, description, backend.displayName(), answer, false, reply.id());
+    } catch (RuntimeException e) {
+      slot.activity = "error";
+      if (closing) {
+        log.warn("{}: turn interrupted by shutdown", owner, e);
+        return interrupted(slot, request, description);
+      }
+      log.error("{}: the turn for request {} failed", owner, request.id(), e);
+      return Reply.failure(owner, description, backend.displayName(), errorText(owner));
+    } finally {
+      store.releaseLease(owner, holder);
+    }
+  }
+
+  private Audience replyAudience(Slot slot) {
+    return slot.kind == Kind.CHANNEL ? Audience.of(slot.owner) : Audience.of(Names.CAESAR);
+  }
+
+  private Reply busy(Slot slot, Message request, String why) {
+    log.warn("{}: request {} not dispatched: {}", slot.owner, request.id(), why);
+    return Reply.failure(
+        slot.owner,
+        "",
+        backend.displayName(),
+        "["
+            + slot.owner
+            + "] Busy with another request ("
+            + why
+            + "). Your message is logged; send it again shortly.");
+  }
+
+  private Reply interrupted(Slot slot, Message request, String description) {
+    String text = "(interrupted: Legio shut down before " + slot.owner + " answered)";
+    UUID id = null;
+    try {
+      id =
+          messageLog
+              .append(
+                  NewMessage.of(
+                          slot.owner.contains(":") ? Names.LEGATUS : slot.owner,
+                          replyAudience(slot),
+                          text)
+                      .replyingTo(request.id()))
+              .id();
+    } catch (RuntimeException e) {
+      log.warn("{}: could not record the interruption", slot.owner, e);
+    }
+    return new Reply(slot.owner, description, backend.displayName(), text, true, id);
+  }
+
+  private boolean acquireLease(String owner, Duration wait) {
+    long deadline = System.nanoTime() + Math.max(0, wait.toNanos());
+    while (true) {
+      if (store.tryLease(owner, holder, clock.instant(), settings.leaseDuration())) {
+        return true;
+      }
+      if (System.nanoTime() >= deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Makes {@code slot.live} the session to use for this turn, rebuilding or resuming as the rules
+   * say. Returns true when the session is fresh (its model has none of the earlier context).
+   */
+  private boolean prepare(Slot slot, Resolved r, SessionRecord stored, Instant now) {
+    RebuildReason reason = null;
+    BackendSession opened = null;
+    if (stored != null && stored.active()) {
+      reason = rebuildReason(stored, r, now);
+      boolean holding =
+          slot.live != null
+              && slot.record != null
+              && slot.record.sessionId().equals(stored.sessionId());
+      if (reason == null && holding) {
+        slot.record = stored;
+        return false;
+      }
+      if (reason == null) {
+        // Legio restarted, or another process replaced the session: resume it if we can.
+        closeLive(slot);
+        if (backend.canResume() && stored.backendSessionId() != null) {
+          opened = backend.open(spec(slot, r, stored.backendSessionId()));
+          if (opened.resumed()) {
+            log.info("{}: resumed back-end session {}", slot.owner, stored.backendSessionId());
+            slot.live = opened;
+            slot.record = stored;
+            return false;
+          }
+        }
+        reason = RebuildReason.RESTART;
+      }
+    }
+    closeLive(slot);
+    long rebuilds = stored == null ? 0 : stored.rebuilds();
+    if (reason != null) {
+      rebuilds++;
+      countRebuild(slot.owner, reason, rebuilds);
+    }
+    if (opened == null) {
+      opened = backend.open(spec(slot, r, null));
+    }
+    slot.live = opened;
+    slot.record =
+        new SessionRecord(
+            slot.owner,
+            Generators.timeBasedEpochGenerator().generate(),
+            backend.kind(),
+            opened.backendSessionId(),
+            r.promptHash(),
+            r.rosterHash(),
+            0,
+            0,
+            0,
+            0,
+            now,
+            now,
+            now.plus(settings.ttlFor(backend.kind())),
+            SessionRecord.State.ACTIVE,
+            null,
+            rebuilds);
+    store.save(slot.record);
+    return true;
+  }
+
+  private RebuildReason rebuildReason(SessionRecord stored, Resolved r, Instant now) {
+    if (!stored.backend().equals(backend.kind())) {
+      return RebuildReason.BACKEND_CHANGED;
+    }
+    if (!stored.promptHash().equals(r.promptHash())) {
+      return RebuildReason.PROMPT_CHANGED;
+    }
+    if (r.rosterHash() != null && !r.rosterHash().equals(stored.rosterHash())) {
+      return RebuildReason.ROSTER_CHANGED;
+    }
+    if (stored.inputTokens() > r.maxInputTokens()) {
+      return RebuildReason.TOKEN_LIMIT;
+    }
+    if (Duration.between(stored.lastActiveAt(), now).compareTo(r.idleTimeout()) > 0) {
+      return RebuildReason.IDLE;
+    }
+    return null;
+  }
+
+  private SessionSpec spec(Slot slot, Resolved r, String resumeId) {
+    return new SessionSpec(slot.owner, r.systemPrompt(), r.model(), r.role(), resumeId);
+  }
+
+  private void countRebuild(String owner, RebuildReason reason, long total) {
+    rebuildCounts.get(reason).incrementAndGet();
+    log.info("{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
+  }
+
+  /** The text sent to the model for this turn: context blocks, then the request. */
+  private String compose(Slot slot, Resolved r, boolean fresh, Message request) {
+    List<String> parts = new ArrayList<>(4);
+    String viewer = slot.kind == Kind.CENTURIO || slot.kind == Kind.CHANNEL ? slot.owner : Names.LEGATUS;
+    if (fresh || slot.kind != Kind.LEGATUS) {
+      long after = fresh ? 0 : slot.record.lastInjectedSequence();
+      List<Message> history =
+          messageLog.visibleTo(viewer, after, request.sequence(), r.historyWindow());
+      if (!fresh) {
+        String speaker = slot.kind == Kind.CENTURIO ? slot.owner : Names.LEGATUS;
+        if (history.size() == r.historyWindow()
+            && !history.isEmpty()
+            && !messageLog.visibleTo(viewer, after, history.get(0).sequence(), 1).isEmpty()) {
+          log.info(
+              "{}: more than history_window={} new messages since its last turn; the oldest were"
+                  + " not injected",
+              slot.owner,
+              r.historyWindow());
+        }
+        // The live session already holds what its own owner said.
+        history = history.stream().filter(m -> !m.sender().equals(speaker)).toList();
+      }
+      if (!history.isEmpty()) {
+        parts.add(PraetoriumXml.format(history, viewer));
+        if (fresh) {
+          parts.add(PraetoriumXml.CONTEXT_NOTICE);
+        }
+      }
+    }
+    if (slot.kind == Kind.LEGATUS) {
+      parts.add(Roster.statusXml(centurioActivity()));
+    }
+    parts.add(request.text());
+    return String.join("\n\n", parts);
+  }
+
+  private Map<String, String> centurioActivity() {
+    Map<String, String> status = new TreeMap<>();
+    for (AgentProfile p : agents.centuriones()) {
+      Slot slot = agentSlots.get(p.name());
+      status.put(p.name(), slot == null ? "idle" : slot.activity);
+    }
+    return status;
+  }
+
+  private void closeLive(Slot slot) {
+    if (slot.live != null) {
+      try {
+        slot.live.close();
+      } catch (RuntimeException e) {
+        log.warn("{}: closing the back-end session failed", slot.owner, e);
+      }
+      slot.live = null;
+    }
+  }
+
+  /** Closes the owner's session in this process and marks its record closed. */
+  private boolean closeSlot(Slot slot, String why, RebuildReason reason) {
+    closeLive(slot);
+    slot.record = null;
+    Optional<SessionRecord> stored = store.find(slot.owner);
+    if (stored.isEmpty() || !stored.get().active()) {
+      return false;
+    }
+    SessionRecord record = stored.get();
+    long rebuilds = record.rebuilds();
+    if (reason != null) {
+      rebuilds++;
+      countRebuild(slot.owner, reason, rebuilds);
+    }
+    store.save(record.withRebuilds(rebuilds).closed(why));
+    log.info("{}: session closed: {}", slot.owner, why);
+    return true;
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  /**
+   * Resets an agent's (or channel's) session: the next request starts a fresh one. Waits for a turn
+   * in progress. Returns false when the owner had no active session.
+   */
+  public boolean reset(String owner) {
+    Names.require(owner, "agent");
+    Slot slot =
+        owner.contains(":")
+            ? channelSlotIfPresent(owner)
+            : knownAgents().contains(owner) ? agentSlot(owner) : null;
+    if (slot == null) {
+      if (owner.contains(":")) {
+        return closeStored(owner);
+      }
+      throw new IllegalArgumentException(
+          "no agent named '"
+              + owner
+              + "'. Known agents: "
+              + String.join(", ", knownAgents())
+              + ".");
+    }
+    return runOn(slot, () -> closeSlot(slot, RebuildReason.RESET.description(), RebuildReason.RESET));
+  }
+
+  /** Resets every agent's session; returns the agents whose active session was closed. */
+  public List<String> resetAll() {
+    List<String> closed = new ArrayList<>();
+    for (String name : knownAgents()) {
+      if (reset(name)) {
+        closed.add(name);
+      }
+    }
+    return closed;
+  }
+
+  private boolean closeStored(String owner) {
+    Slot detached = new Slot(owner, Kind.CHANNEL, owner.substring(0, owner.indexOf(':')));
+    try {
+      return closeSlot(detached, RebuildReason.RESET.description(), RebuildReason.RESET);
+    } finally {
+      detached.executor.shutdown();
+    }
+  }
+
+  private Slot channelSlotIfPresent(String key) {
+    synchronized (channelSlots) {
+      return channelSlots.get(key);
+    }
+  }
+
+  private <T> T runOn(Slot slot, java.util.concurrent.Callable<T> task) {
+    try {
+      return slot.executor.submit(task).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + slot.owner, e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "could not reset " + slot.owner + ": " + e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /**
+   * Closes the agent sessions this process holds that were idle longer than their timeout. The
+   * background reaper calls it every {@link SessionSettings#reaperInterval()}. Returns how many
+   * were closed.
+   */
+  public int reapIdle() {
+    Instant now = clock.instant();
+    List<Future<Boolean>> reaped = new ArrayList<>();
+    List<Slot> slots = new ArrayList<>(agentSlots.values());
+    for (Slot slot : slots) {
+      reaped.add(slot.executor.submit(() -> reapIfIdle(slot, now, settings.idleTimeout())));
+    }
+    return count(reaped);
+  }
+
+  /**
+   * Closes channel sessions idle longer than the channel timeout (run every {@link
+   * SessionSettings.Channels#cleanupInterval()}). Returns how many were closed.
+   */
+  public int cleanupChannels() {
+    Instant now = clock.instant();
+    List<Future<Boolean>> closed = new ArrayList<>();
+    List<Slot> slots;
+    synchronized (channelSlots) {
+      slots = new ArrayList<>(channelSlots.values());
+    }
+    for (Slot slot : slots) {
+      closed.add(
+          slot.executor.submit(() -> reapIfIdle(slot, now, settings.channels().idleTimeout())));
+    }
+    return count(closed);
+  }
+
+  private boolean reapIfIdle(Slot slot, Instant now, Duration timeout) {
+    if (slot.live == null || slot.record == null) {
+      return false;
+    }
+    if (Duration.between(slot.record.lastActiveAt(), now).compareTo(timeout) <= 0) {
+      return false;
+    }
+    return closeSlot(slot, RebuildReason.IDLE.description(), RebuildReason.IDLE);
+  }
+
+  private static int count(List<Future<Boolean>> results) {
+    int n = 0;
+    for (Future<Boolean> f : results) {
+      try {
+        if (f.get()) {
+          n++;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return n;
+      } catch (ExecutionException e) {
+        log.warn("closing an idle session failed", e.getCause());
+      }
+    }
+    return n;
+  }
+
+  /** Deletes session records whose time to live ran out. Returns how many. */
+  public int deleteExpiredRecords() {
+    int deleted = store.deleteExpired(clock.instant());
+    log.info("deleted {} expired session records", deleted);
+    return deleted;
+  }
+
+  /** How many rebuilds this process made, per reason. */
+  public Map<RebuildReason, Long> rebuildCounts() {
+    Map<RebuildReason, Long> counts = new EnumMap<>(RebuildReason.class);
+    rebuildCounts.forEach((reason, n) -> counts.put(reason, n.get()));
+    return counts;
+  }
+
+  /** Every agent (legatus first) and every channel with a record, with its session. */
+  public List<SessionStatus> status() {
+    Instant now = clock.instant();
+    Map<String, SessionRecord> records = new LinkedHashMap<>();
+    for (SessionRecord r : store.list()) {
+      records.put(r.owner(), r);
+    }
+    List<SessionStatus> out = new ArrayList<>();
+    out.add(statusOf(Names.LEGATUS, agents.legatus().description(), records.remove(Names.LEGATUS), now));
+    for (AgentProfile p : agents.centuriones()) {
+      out.add(statusOf(p.name(), p.description(), records.remove(p.name()), now));
+    }
+    for (SessionRecord r : records.values()) {
+      if (r.owner().contains(":")) {
+        out.add(statusOf(r.owner(), "channel", r, now));
+      }
+    }
+    return out;
+  }
+
+  private SessionStatus statusOf(String owner, String description, SessionRecord r, Instant now) {
+    Slot slot = owner.contains(":") ? channelSlotIfPresent(owner) : agentSlots.get(owner);
+    String activity = slot == null ? "idle" : slot.activity;
+    Duration age = r != null && r.active() ? Duration.between(r.createdAt(), now) : null;
+    return new SessionStatus(owner, description, activity, r, age);
+  }
+
+  // ------------------------------------------------------------------ shutdown
+
+  /**
+   * Stops taking messages, lets dispatches in flight finish (up to {@link
+   * SessionSettings#shutdownGrace()}; the rest are interrupted and recorded as such), then closes
+   * the agents' sessions, the legatus's, and the channels'. The caller closes the stores after.
+   */
+  @Override
+  public void close() {
+    synchronized (postLock) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    List<Slot> order = new ArrayList<>();
+    agentSlots.values().stream().filter(s -> s.kind == Kind.CENTURIO).forEach(order::add);
+    Optional.ofNullable(agentSlots.get(Names.LEGATUS)).ifPresent(order::add);
+    synchronized (channelSlots) {
+      order.addAll(channelSlots.values());
+    }
+    for (Slot slot : order) {
+      slot.executor.shutdown();
+    }
+    long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
+    for (Slot slot : order) {
+      try {
+        if (!slot.executor.awaitTermination(
+            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          log.warn("{}: dispatch still running at shutdown; interrupting it", slot.owner);
+          slot.executor.shutdownNow();
+          slot.executor.awaitTermination(5, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      closeLive(slot);
+    }
+    log.info("session engine stopped: {} sessions closed", order.size());
+  }
+}

@@ -1,0 +1,666 @@
+package dev.legio.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.ModelBackend;
+import dev.legio.backend.SessionSpec;
+import dev.legio.log.Audience;
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
+import dev.legio.log.PraetoriumXml;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.ScriptedBackend;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The session engine's rules, on a real store. Time is a {@link MutableClock}: no test sleeps to
+ * make time pass. Subclasses choose the store (SQLite, PostgreSQL).
+ */
+abstract class SessionEngineContract {
+  private static final Pattern PRAETORIUM =
+      Pattern.compile("<praetorium\\b[^>]*>.*?</praetorium>", Pattern.DOTALL);
+
+  @TempDir Path dir;
+  MutableClock clock = MutableClock.at("2026-11-21T09:00:00Z");
+  Workspace workspace;
+  LegioStore store;
+  List<SessionEngine> engines = new ArrayList<>();
+  SessionSettings settings = SessionSettings.defaults();
+
+  /** Opens the store under test; called more than once to stand for several processes. */
+  abstract LegioStore openStore(Path dir, MutableClock clock);
+
+  @BeforeEach
+  void setUp() throws Exception {
+    workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    store = openStore(dir, clock);
+  }
+
+  @AfterEach
+  void tearDown() {
+    engines.forEach(SessionEngine::close);
+    store.close();
+  }
+
+  SessionEngine engine(ModelBackend backend) {
+    return engine(backend, store);
+  }
+
+  SessionEngine engine(ModelBackend backend, LegioStore on) {
+    SessionEngine engine =
+        new SessionEngine(
+            on.messageLog(),
+            on.sessions(),
+            new AgentDirectory(workspace.castra()),
+            backend,
+            settings,
+            clock);
+    engines.add(engine);
+    return engine;
+  }
+
+  MessageLog log() {
+    return store.messageLog();
+  }
+
+  SessionStore sessions() {
+    return store.sessions();
+  }
+
+  static List<PraetoriumXml.Entry> injected(String message) {
+    Matcher m = PRAETORIUM.matcher(message);
+    return m.find() ? PraetoriumXml.parse(m.group()).entries() : List.of();
+  }
+
+  static boolean hasNotice(String message) {
+    return message.contains(PraetoriumXml.CONTEXT_NOTICE);
+  }
+
+  void writePrompt(String agent, String frontMatter, String body) throws Exception {
+    Path file =
+        agent.equals("legatus")
+            ? workspace.castra().resolve("legatus/prompt.md")
+            : workspace.castra().resolve("centuriones/" + agent + "/prompt.md");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "---\n" + frontMatter + "\n---\n" + body + "\n");
+    // Editors change the modification time; make sure it differs from the cached read.
+    Files.setLastModifiedTime(
+        file,
+        java.nio.file.attribute.FileTime.fromMillis(
+            Files.getLastModifiedTime(file).toMillis() + 2_000));
+  }
+
+  // ------------------------------------------------------------------ routing
+
+  @Test
+  void aMessageWithoutMentionGoesToTheLegatusAndItsReplyToCaesar() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    Outcome outcome = engine(backend).handle("What is the status?", DispatchListener.NONE);
+
+    assertThat(outcome.ok()).isTrue();
+    assertThat(outcome.request().audience().names()).containsExactly("legatus");
+    assertThat(outcome.request().sender()).isEqualTo("caesar");
+    Reply reply = outcome.replies().get(0);
+    assertThat(reply.agent()).isEqualTo("legatus");
+    Message logged = log().find(reply.messageId()).orElseThrow();
+    assertThat(logged.sender()).isEqualTo("legatus");
+    assertThat(logged.audience().names()).containsExactly("caesar");
+    assertThat(logged.replyTo()).isEqualTo(outcome.request().id());
+    assertThat(logged.text()).isEqualTo("legatus answer 1");
+  }
+
+  @Test
+  void severalMentionsDispatchInParallelWithOneLoggedRequest() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    CyclicBarrier both = new CyclicBarrier(2);
+    backend.duringTurn =
+        turn -> {
+          try {
+            // Each turn waits for the other: this only passes if they run at the same time.
+            both.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+            throw new IllegalStateException("turns did not run in parallel", e);
+          }
+        };
+    Outcome outcome =
+        engine(backend).handle("@vorenus @pullo compare the two roads", DispatchListener.NONE);
+
+    assertThat(outcome.ok()).as(outcome.toString()).isTrue();
+    assertThat(outcome.request().audience().names()).containsExactly("vorenus", "pullo");
+    assertThat(outcome.replies()).extracting(Reply::agent).containsExactly("vorenus", "pullo");
+    for (Reply reply : outcome.replies()) {
+      Message logged = log().find(reply.messageId()).orElseThrow();
+      assertThat(logged.replyTo()).isEqualTo(outcome.request().id());
+      assertThat(logged.audience().names()).containsExactly("caesar");
+    }
+    assertThat(log().size()).isEqualTo(3);
+  }
+
+  @Test
+  void oneAgentFailingAnswersWithAnErrorAndDoesNotBlockTheOthers() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    backend.failing.add("vorenus");
+    SessionEngine engine = engine(backend);
+    Outcome outcome = engine.handle("@vorenus @pullo report", DispatchListener.NONE);
+
+    assertThat(outcome.ok()).isFalse();
+    Reply vorenus = outcome.replies().get(0);
+    Reply pullo = outcome.replies().get(1);
+    assertThat(vorenus.failed()).isTrue();
+    assertThat(vorenus.text()).isEqualTo("[vorenus] An error occurred during processing.");
+    assertThat(pullo.failed()).isFalse();
+    assertThat(pullo.text()).isEqualTo("pullo answer 1");
+    assertThat(engine.status())
+        .filteredOn(s -> s.owner().equals("vorenus"))
+        .extracting(SessionStatus::activity)
+        .containsExactly("error");
+    // The failed turn did not count as received: its messages come again next time.
+    backend.failing.clear();
+    engine.handle("@vorenus again", DispatchListener.NONE);
+    List<ScriptedBackend.Turn> turns = backend.turnsOf("vorenus");
+    assertThat(turns.get(1).message()).contains("@vorenus report");
+  }
+
+  @Test
+  void anUnknownMentionIsRefusedListingTheKnownAgentsAndNothingIsLogged() {
+    Outcome outcome =
+        engine(ScriptedBackend.forgetful()).handle("@brutus @vorenus hi", DispatchListener.NONE);
+
+    assertThat(outcome.refusal())
+        .isEqualTo("Unknown agent @brutus. Known agents: @legatus, @pullo, @vorenus.");
+    assertThat(outcome.ok()).isFalse();
+    assertThat(log().size()).isZero();
+  }
+
+  @Test
+  void repliesAreShownUnderAnAttributionHeader() {
+    Outcome outcome = engine(ScriptedBackend.forgetful()).handle("@vorenus hi", DispatchListener.NONE);
+    assertThat(SessionEngine.header(outcome.replies().get(0)))
+        .isEqualTo(
+            "⚔️ vorenus — Technology analysis specialist. Reviews designs and code, weighs"
+                + " trade-offs.\n━━━━━━━━━━━━");
+  }
+
+  // ------------------------------------------------------------------ context injection
+
+  @Test
+  void anAgentsFirstDispatchCarriesItsVisibleHistoryAndLaterOnesOnlyWhatIsNew() {
+    Message forVorenus = log().append(NewMessage.of("caesar", Audience.of("vorenus"), "old 1"));
+    log().append(NewMessage.of("caesar", Audience.of("pullo"), "not for vorenus"));
+    Message forAll = log().append(NewMessage.of("legatus", Audience.ALL, "old 2"));
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+
+    engine.handle("@vorenus first", DispatchListener.NONE);
+    Message later = log().append(NewMessage.of("pullo", Audience.of("vorenus"), "news"));
+    engine.handle("@vorenus second", DispatchListener.NONE);
+    engine.handle("@vorenus third", DispatchListener.NONE);
+
+    List<ScriptedBackend.Turn> turns = backend.turnsOf("vorenus");
+    assertThat(injected(turns.get(0).message()))
+        .extracting(PraetoriumXml.Entry::id)
+        .containsExactly(forVorenus.id(), forAll.id());
+    assertThat(hasNotice(turns.get(0).message())).isTrue();
+    assertThat(turns.get(0).message()).endsWith("\n\n@vorenus first");
+    assertThat(injected(turns.get(1).message()))
+        .extracting(PraetoriumXml.Entry::id)
+        .containsExactly(later.id());
+    assertThat(hasNotice(turns.get(1).message())).isFalse();
+    assertThat(turns.get(2).message()).isEqualTo("@vorenus third");
+  }
+
+  @Test
+  void aPerAgentHistoryWindowFromTheFrontMatterLimitsTheBootstrap() throws Exception {
+    writePrompt("vorenus", "description: Analyst\nhistory_window: 2", "You analyse.");
+    for (int i = 0; i < 5; i++) {
+      log().append(NewMessage.of("caesar", Audience.of("vorenus"), "m" + i));
+    }
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    engine(backend).handle("@vorenus go", DispatchListener.NONE);
+    assertThat(injected(backend.turnsOf("vorenus").get(0).message()))
+        .extracting(PraetoriumXml.Entry::text)
+        .containsExactly("m3", "m4");
+  }
+
+  /**
+   * The seed system compared ISO timestamps as text, so messages logged in the same microsecond
+   * were dropped or repeated. Sequence numbers make it exact.
+   */
+  @Test
+  void acrossAThousandDispatchesWithTiedTimestampsEveryVisibleMessageArrivesExactlyOnce() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    Random random = new Random(42);
+    for (int i = 0; i < 1000; i++) {
+      int others = random.nextInt(4);
+      for (int k = 0; k < others; k++) {
+        String to = switch (random.nextInt(3)) {
+          case 0 -> "vorenus";
+          case 1 -> "all";
+          default -> "pullo";
+        };
+        log().append(NewMessage.of(random.nextBoolean() ? "legatus" : "pullo", Audience.of(to), "n" + i + "." + k));
+      }
+      engine.handle("@vorenus task " + i, DispatchListener.NONE);
+    }
+    assertThat(clock.instant()).isEqualTo(MutableClock.at("2026-11-21T09:00:00Z").instant());
+
+    Map<UUID, Integer> received = new HashMap<>();
+    Map<String, UUID> requestIds = new HashMap<>();
+    for (Message m : log().visibleTo("vorenus", 100_000)) {
+      if (m.text().startsWith("@vorenus task ")) {
+        requestIds.put(m.text(), m.id());
+      }
+    }
+    for (ScriptedBackend.Turn turn : backend.turnsOf("vorenus")) {
+      for (PraetoriumXml.Entry e : injected(turn.message())) {
+        received.merge(e.id(), 1, Integer::sum);
+      }
+      String request = turn.message().substring(turn.message().lastIndexOf("@vorenus task "));
+      received.merge(requestIds.get(request), 1, Integer::sum);
+    }
+    List<Message> visible = log().visibleTo("vorenus", 100_000);
+    assertThat(visible).hasSizeGreaterThan(1500);
+    for (Message m : visible) {
+      assertThat(received.get(m.id())).as("times %s was received", m.text()).isEqualTo(1);
+    }
+    assertThat(received).hasSize(visible.size());
+  }
+
+  // ------------------------------------------------------------------ the legatus
+
+  @Test
+  void theLegatusGetsTheRosterInItsSystemPromptAndTheStatusInEachMessage() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("hello", DispatchListener.NONE);
+    engine.handle("again", DispatchListener.NONE);
+
+    SessionSpec spec = backend.opened.get(0);
+    assertThat(spec.systemPrompt())
+        .contains("# Legatus")
+        .contains("<centuriones>")
+        .contains("<centurio name=\"vorenus\">Technology analysis specialist.")
+        .doesNotContain("centurio_status");
+    for (ScriptedBackend.Turn turn : backend.turnsOf("legatus")) {
+      assertThat(turn.message())
+          .contains(
+              "<centurio_status>\n<centurio name=\"pullo\" status=\"idle\"/>\n"
+                  + "<centurio name=\"vorenus\" status=\"idle\"/>\n</centurio_status>");
+    }
+  }
+
+  @Test
+  void theLegatusIsBootstrappedFromTheWholeLogOnlyOnTheFirstQueryOfAFreshSession() {
+    log().append(NewMessage.of("caesar", Audience.of("vorenus"), "earlier, to vorenus"));
+    log().append(NewMessage.of("vorenus", Audience.of("caesar"), "vorenus's answer"));
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("first", DispatchListener.NONE);
+    engine.handle("second", DispatchListener.NONE);
+
+    List<ScriptedBackend.Turn> turns = backend.turnsOf("legatus");
+    assertThat(injected(turns.get(0).message()))
+        .extracting(PraetoriumXml.Entry::text)
+        .containsExactly("earlier, to vorenus", "vorenus's answer");
+    assertThat(hasNotice(turns.get(0).message())).isTrue();
+    assertThat(injected(turns.get(1).message())).isEmpty();
+    assertThat(hasNotice(turns.get(1).message())).isFalse();
+  }
+
+  @Test
+  void aRosterChangeRebuildsTheLegatusButNoCenturio() throws Exception {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("hello", DispatchListener.NONE);
+    engine.handle("@vorenus hello", DispatchListener.NONE);
+    writePrompt("brutus", "description: Code review expert", "You review code.");
+    engine.handle("hello again", DispatchListener.NONE);
+    engine.handle("@vorenus hello again", DispatchListener.NONE);
+
+    assertThat(backend.opened).extracting(SessionSpec::owner)
+        .containsExactly("legatus", "vorenus", "legatus");
+    assertThat(backend.opened.get(2).systemPrompt())
+        .contains("<centurio name=\"brutus\">Code review expert</centurio>");
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.ROSTER_CHANGED, 1L);
+    assertThat(hasNotice(backend.turnsOf("legatus").get(1).message())).isTrue();
+  }
+
+  // ------------------------------------------------------------------ rebuild triggers
+
+  @Test
+  void aChangedPromptFileRebuildsTheSessionWithBootstrapAndNotice() throws Exception {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("@vorenus one", DispatchListener.NONE);
+    engine.handle("@vorenus two", DispatchListener.NONE);
+    writePrompt("vorenus", "description: Analyst", "You are a new Vorenus.");
+    engine.handle("@vorenus three", DispatchListener.NONE);
+
+    assertThat(backend.opened).extracting(SessionSpec::owner).containsExactly("vorenus", "vorenus");
+    assertThat(backend.opened.get(1).systemPrompt()).contains("You are a new Vorenus.");
+    String third = backend.turnsOf("vorenus").get(2).message();
+    assertThat(injected(third)).extracting(PraetoriumXml.Entry::text)
+        .containsExactly("@vorenus one", "@vorenus two");
+    assertThat(hasNotice(third)).isTrue();
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.PROMPT_CHANGED, 1L);
+    assertThat(sessions().find("vorenus").orElseThrow().rebuilds()).isEqualTo(1);
+  }
+
+  @Test
+  void passingTheInputTokenLimitRebuildsBeforeTheNextDispatch() throws Exception {
+    writePrompt("vorenus", "description: Analyst\nmax_input_tokens: 25000", "You analyse.");
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    backend.inputTokensPerTurn = 10_000;
+    SessionEngine engine = engine(backend);
+    engine.handle("@vorenus one", DispatchListener.NONE); // 10k
+    engine.handle("@vorenus two", DispatchListener.NONE); // 20k
+    engine.handle("@vorenus three", DispatchListener.NONE); // 30k: over the limit after this turn
+    assertThat(backend.opened).hasSize(1);
+    assertThat(sessions().find("vorenus").orElseThrow().inputTokens()).isEqualTo(30_000);
+
+    engine.handle("@vorenus four", DispatchListener.NONE);
+    assertThat(backend.opened).hasSize(2);
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.TOKEN_LIMIT, 1L);
+    assertThat(sessions().find("vorenus").orElseThrow().inputTokens()).isEqualTo(10_000);
+  }
+
+  @Test
+  void anIdleSessionIsReapedAndTheNextRequestStartsFreshWithNotice() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("@vorenus one", DispatchListener.NONE);
+
+    clock.advance(Duration.ofMinutes(30));
+    assertThat(engine.reapIdle()).isZero(); // exactly the timeout is not yet idle
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(engine.reapIdle()).isEqualTo(1);
+    SessionRecord closed = sessions().find("vorenus").orElseThrow();
+    assertThat(closed.active()).isFalse();
+    assertThat(closed.closeReason()).isEqualTo("idle timeout");
+
+    engine.handle("@vorenus two", DispatchListener.NONE);
+    assertThat(backend.opened).hasSize(2);
+    String second = backend.turnsOf("vorenus").get(1).message();
+    assertThat(injected(second)).extracting(PraetoriumXml.Entry::text).containsExactly("@vorenus one");
+    assertThat(hasNotice(second)).isTrue();
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.IDLE, 1L);
+  }
+
+  @Test
+  void idlenessIsAlsoCaughtAtDispatchWhenTheReaperHasNotRun() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("@vorenus one", DispatchListener.NONE);
+    clock.advance(Duration.ofMinutes(31));
+    engine.handle("@vorenus two", DispatchListener.NONE);
+    assertThat(backend.opened).hasSize(2);
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.IDLE, 1L);
+  }
+
+  @Test
+  void resetClosesOneSessionOrAllAndRefusesAnUnknownName() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("@vorenus @pullo one", DispatchListener.NONE);
+
+    assertThat(engine.reset("vorenus")).isTrue();
+    assertThat(engine.reset("vorenus")).isFalse();
+    assertThat(sessions().find("vorenus").orElseThrow().closeReason()).isEqualTo("reset");
+    assertThat(sessions().find("pullo").orElseThrow().active()).isTrue();
+    assertThatThrownBy(() -> engine.reset("brutus"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Known agents: legatus, pullo, vorenus");
+
+    engine.handle("@vorenus two", DispatchListener.NONE);
+    assertThat(hasNotice(backend.turnsOf("vorenus").get(1).message())).isTrue();
+    assertThat(engine.resetAll()).containsExactly("pullo", "vorenus");
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.RESET, 3L);
+  }
+
+  // ------------------------------------------------------------------ persistence and restarts
+
+  @Test
+  void theSessionRecordKeepsTokensMessagesTheLastInjectedSequenceAndExpiry() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    backend.inputTokensPerTurn = 1234;
+    SessionEngine engine = engine(backend);
+    engine.handle("@vorenus one", DispatchListener.NONE);
+    clock.advance(Duration.ofMinutes(5));
+    Outcome second = engine.handle("@vorenus two", DispatchListener.NONE);
+
+    SessionRecord r = sessions().find("vorenus").orElseThrow();
+    assertThat(r.backend()).isEqualTo("scripted");
+    assertThat(r.inputTokens()).isEqualTo(2468);
+    assertThat(r.outputTokens()).isEqualTo(10);
+    assertThat(r.messageCount()).isEqualTo(2);
+    assertThat(r.lastInjectedSequence()).isEqualTo(second.request().sequence());
+    assertThat(r.createdAt()).isEqualTo(clock.instant().minus(Duration.ofMinutes(5)));
+    assertThat(r.lastActiveAt()).isEqualTo(clock.instant());
+    assertThat(r.expiresAt()).isEqualTo(clock.instant().plus(Duration.ofDays(30)));
+    assertThat(r.promptHash()).hasSize(64);
+    assertThat(r.active()).isTrue();
+  }
+
+  @Test
+  void afterARestartABackEndThatCannotResumeGetsTheBootstrapAndNotice() {
+    SessionEngine before = engine(ScriptedBackend.forgetful());
+    before.handle("@vorenus one", DispatchListener.NONE);
+    before.handle("hello legatus", DispatchListener.NONE);
+    before.close();
+
+    LegioStore reopened = openStore(dir, clock);
+    try {
+      ScriptedBackend after = ScriptedBackend.forgetful();
+      SessionEngine engine = engine(after, reopened);
+      engine.handle("@vorenus two", DispatchListener.NONE);
+      engine.handle("hello again", DispatchListener.NONE);
+
+      String vorenus = after.turnsOf("vorenus").get(0).message();
+      assertThat(injected(vorenus)).extracting(PraetoriumXml.Entry::text).containsExactly("@vorenus one");
+      assertThat(hasNotice(vorenus)).isTrue();
+      String legatus = after.turnsOf("legatus").get(0).message();
+      assertThat(injected(legatus)).extracting(PraetoriumXml.Entry::text)
+          .contains("hello legatus", "legatus answer 1", "@vorenus two", "vorenus answer 1");
+      assertThat(hasNotice(legatus)).isTrue();
+      assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.RESTART, 2L);
+    } finally {
+      engines.forEach(SessionEngine::close);
+      engines.clear();
+      reopened.close();
+    }
+  }
+
+  @Test
+  void afterARestartABackEndThatCanResumeContinuesWithoutBootstrapOrNotice() {
+    ScriptedBackend.Conversations kept = new ScriptedBackend.Conversations();
+    SessionEngine before = engine(ScriptedBackend.resuming(kept));
+    before.handle("@vorenus one", DispatchListener.NONE);
+    before.handle("hello legatus", DispatchListener.NONE);
+    String vorenusId = sessions().find("vorenus").orElseThrow().backendSessionId();
+    before.close();
+    Message meanwhile = log().append(NewMessage.of("pullo", Audience.of("vorenus"), "meanwhile"));
+
+    LegioStore reopened = openStore(dir, clock);
+    try {
+      ScriptedBackend after = ScriptedBackend.resuming(kept);
+      SessionEngine engine = engine(after, reopened);
+      engine.handle("@vorenus two", DispatchListener.NONE);
+      engine.handle("hello again", DispatchListener.NONE);
+
+      assertThat(after.opened).extracting(SessionSpec::resumeId).contains(vorenusId);
+      ScriptedBackend.Turn vorenus = after.turnsOf("vorenus").get(0);
+      assertThat(vorenus.sessionId()).isEqualTo(vorenusId);
+      assertThat(injected(vorenus.message())).extracting(PraetoriumXml.Entry::id)
+          .containsExactly(meanwhile.id());
+      assertThat(hasNotice(vorenus.message())).isFalse();
+      String legatus = after.turnsOf("legatus").get(0).message();
+      assertThat(injected(legatus)).isEmpty();
+      assertThat(hasNotice(legatus)).isFalse();
+      assertThat(engine.rebuildCounts().values()).allMatch(n -> n == 0);
+      assertThat(reopened.sessions().find("vorenus").orElseThrow().messageCount()).isEqualTo(2);
+    } finally {
+      engines.forEach(SessionEngine::close);
+      engines.clear();
+      reopened.close();
+    }
+  }
+
+  @Test
+  void expiredRecordsAreDeletedByTheCleanup() {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    engine.handle("@vorenus one", DispatchListener.NONE);
+    clock.advance(Duration.ofDays(10));
+    engine.handle("@pullo one", DispatchListener.NONE);
+    clock.advance(Duration.ofDays(20).plusSeconds(1));
+
+    assertThat(engine.deleteExpiredRecords()).isEqualTo(1);
+    assertThat(sessions().find("vorenus")).isEmpty();
+    assertThat(sessions().find("pullo")).isPresent();
+  }
+
+  // ------------------------------------------------------------------ channels
+
+  @Test
+  void eachChannelHasItsOwnSessionWithTheRoleOfItsSource() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handleChannel("telegram:123", "hi from telegram", DispatchListener.NONE);
+    engine.handleChannel("viewer:main", "hi from the viewer", DispatchListener.NONE);
+    Outcome second = engine.handleChannel("telegram:123", "again", DispatchListener.NONE);
+
+    assertThat(backend.opened).extracting(SessionSpec::owner)
+        .containsExactly("telegram:123", "viewer:main");
+    assertThat(backend.opened).extracting(SessionSpec::role).containsExactly("chat", "operator");
+    Message reply = log().find(second.replies().get(0).messageId()).orElseThrow();
+    assertThat(reply.sender()).isEqualTo("legatus");
+    assertThat(reply.audience().names()).containsExactly("telegram:123");
+    // The live session holds its own answers: the second turn carries nothing injected.
+    assertThat(backend.turnsOf("telegram:123").get(1).message()).isEqualTo("again");
+  }
+
+  @Test
+  void theLeastRecentlyActiveChannelSessionIsClosedAtTheLimit() {
+    settings = settings.withChannels(new SessionSettings.Channels(
+        2, Duration.ofMinutes(30), Duration.ofMinutes(5), 160_000, Map.of()));
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    engine.handleChannel("telegram:1", "a", DispatchListener.NONE);
+    engine.handleChannel("telegram:2", "b", DispatchListener.NONE);
+    engine.handleChannel("telegram:1", "a again", DispatchListener.NONE);
+    engine.handleChannel("telegram:3", "c", DispatchListener.NONE);
+
+    waitUntil(() -> !sessions().find("telegram:2").orElseThrow().active());
+    assertThat(sessions().find("telegram:2").orElseThrow().closeReason()).startsWith("evicted");
+    assertThat(sessions().find("telegram:1").orElseThrow().active()).isTrue();
+    assertThat(sessions().find("telegram:3").orElseThrow().active()).isTrue();
+  }
+
+  @Test
+  void idleChannelSessionsAreClosedAndTheContextThresholdResetsOnTheNextMessage() {
+    settings = settings.withChannels(new SessionSettings.Channels(
+        100, Duration.ofMinutes(30), Duration.ofMinutes(5), 1_000, Map.of()));
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    backend.inputTokensPerTurn = 600;
+    SessionEngine engine = engine(backend);
+    engine.handleChannel("slack:C1", "one", DispatchListener.NONE);
+    engine.handleChannel("slack:C1", "two", DispatchListener.NONE); // 1200 > 1000
+    assertThat(backend.opened).hasSize(1);
+    engine.handleChannel("slack:C1", "three", DispatchListener.NONE);
+    assertThat(backend.opened).hasSize(2);
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.TOKEN_LIMIT, 1L);
+
+    clock.advance(Duration.ofMinutes(31));
+    assertThat(engine.reapIdle()).isZero(); // channels follow their own cleanup
+    assertThat(engine.cleanupChannels()).isEqualTo(1);
+    assertThat(sessions().find("slack:C1").orElseThrow().closeReason()).isEqualTo("idle timeout");
+  }
+
+  @Test
+  void aSessionLeasedByAnotherProcessGetsABusyAnswerAfterTheBoundedWait() {
+    settings = settings.withLockWait(Duration.ZERO);
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    assertThat(
+            sessions().tryLease("telegram:9", "another-process", clock.instant(), Duration.ofMinutes(15)))
+        .isTrue();
+
+    Outcome outcome = engine.handleChannel("telegram:9", "are you there?", DispatchListener.NONE);
+    assertThat(outcome.ok()).isFalse();
+    assertThat(outcome.replies().get(0).text()).contains("Busy").contains("another Legio process");
+
+    // A lease held past its time (a process that died) is taken over.
+    clock.advance(Duration.ofMinutes(16));
+    assertThat(engine.handleChannel("telegram:9", "now?", DispatchListener.NONE).ok()).isTrue();
+  }
+
+  // ------------------------------------------------------------------ shutdown
+
+  @Test
+  void shutdownInterruptsADispatchThatOutlivesTheGraceAndRecordsIt() throws Exception {
+    settings =
+        new SessionSettings(
+            settings.historyWindow(), settings.maxInputTokens(), settings.idleTimeout(),
+            settings.reaperInterval(), settings.leaseDuration(), settings.lockWait(),
+            settings.ttlByBackend(), settings.cleanupAt(), Duration.ofMillis(100),
+            settings.channels());
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    CountDownLatch started = new CountDownLatch(1);
+    backend.duringTurn =
+        turn -> {
+          started.countDown();
+          try {
+            Thread.sleep(60_000);
+          } catch (InterruptedException e) {
+            throw new dev.legio.backend.BackendException("interrupted", e);
+          }
+        };
+    SessionEngine engine = engine(backend);
+    var result = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual().start(() -> result.complete(engine.handle("@vorenus long job", DispatchListener.NONE)));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+    engine.close();
+    Outcome outcome = result.get(10, TimeUnit.SECONDS);
+    Reply reply = outcome.replies().get(0);
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text()).contains("interrupted");
+    assertThat(log().find(reply.messageId()).orElseThrow().replyTo()).isEqualTo(outcome.request().id());
+    assertThatThrownBy(() -> engine.handle("more", DispatchListener.NONE))
+        .hasMessageContaining("shutting down");
+  }
+
+  static void waitUntil(java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 10 s");
+      }
+      Thread.onSpinWait();
+    }
+  }
+}
