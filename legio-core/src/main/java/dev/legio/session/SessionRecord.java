@@ -63,26 +63,68 @@ public record SessionRecord(
 
   public SessionRecord withBackendSessionId(String id) {
     return new SessionRecord(
-        owner, sessionId, backend, id, promptHash, rosterHash, inputTokens, outputTokens,
-        messageCount, lastInjectedSequence, createdAt, lastActiveAt, expiresAt, state,
-        closeReason, rebuilds);
+        owner,
+        sessionId,
+        backend,
+        id,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        state,
+        closeReason,
+        rebuilds);
   }
 
   /** The record after one completed turn. */
   public SessionRecord afterTurn(
-      long addedInputTokens, long addedOutputTokens, long injectedUpTo, Instant now, Instant expiry) {
+      long addedInputTokens,
+      long addedOutputTokens,
+      long injectedUpTo,
+      Instant now,
+      Instant expiry) {
     return new SessionRecord(
-        owner, sessionId, backend, backendSessionId, promptHash, rosterHash,
-        inputTokens + addedInputTokens, outputTokens + addedOutputTokens, messageCount + 1,
-        Math.max(lastInjectedSequence, injectedUpTo), createdAt, now, expiry, state, closeReason,
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens + addedInputTokens,
+        outputTokens + addedOutputTokens,
+        messageCount + 1,
+        Math.max(lastInjectedSequence, injectedUpTo),
+        createdAt,
+        now,
+        expiry,
+        state,
+        closeReason,
         rebuilds);
   }
 
   public SessionRecord closed(String reason) {
     return new SessionRecord(
-        owner, sessionId, backend, backendSessionId, promptHash, rosterHash, inputTokens,
-        outputTokens, messageCount, lastInjectedSequence, createdAt, lastActiveAt, expiresAt,
-        State.CLOSED, reason, rebuilds);
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        State.CLOSED,
+        reason,
+        rebuilds);
   }
 
   public boolean active() {
