@@ -4,6 +4,8 @@ import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.MessageLog;
 import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.session.SessionStore;
+import dev.legio.store.LegioStore;
 import dev.legio.workspace.Workspace;
 import java.time.Clock;
 import java.util.Map;
@@ -16,7 +18,7 @@ public final class LegioApp implements AutoCloseable {
   private final Workspace workspace;
   private final LegioConfig config;
   private final Clock clock;
-  private MessageLog messageLog;
+  private LegioStore store;
 
   private LegioApp(Workspace workspace, LegioConfig config, Clock clock) {
     this.workspace = workspace;
@@ -40,38 +42,68 @@ public final class LegioApp implements AutoCloseable {
     return config;
   }
 
-  /** The message log, opened (and migrated) on first use. */
-  public synchronized MessageLog messageLog() {
-    if (messageLog == null) {
-      messageLog = openMessageLog(config.praetorium(), clock);
+  /**
+   * The database behind the message log and the session store, opened (and migrated) on first use
+   * and closed with the app.
+   */
+  public synchronized LegioStore store() {
+    if (store == null) {
+      store = openStore(config.praetorium(), clock);
     }
-    return messageLog;
+    return store;
   }
 
-  /** Opens the store a {@code [praetorium]} section describes. */
+  /** The message log, in {@link #store()}. */
+  public MessageLog messageLog() {
+    return store().messageLog();
+  }
+
+  /** The session records and leases, in {@link #store()}. */
+  public SessionStore sessions() {
+    return store().sessions();
+  }
+
+  /** Opens the database a {@code [praetorium]} section describes. */
+  public static LegioStore openStore(LegioConfig.Praetorium p, Clock clock) {
+    return switch (p.store()) {
+      case SQLITE -> LegioStore.openSqlite(sqliteOptions(p, clock));
+      case POSTGRES -> LegioStore.openPostgres(postgresOptions(p, clock));
+    };
+  }
+
+  /**
+   * Opens only the message log a {@code [praetorium]} section describes (closing it closes its
+   * database), for tools that need nothing else.
+   */
   public static MessageLog openMessageLog(LegioConfig.Praetorium p, Clock clock) {
     return switch (p.store()) {
-      case SQLITE ->
-          JdbcMessageLogs.openSqlite(
-              new JdbcMessageLogs.SqliteOptions(
-                  p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock));
-      case POSTGRES ->
-          JdbcMessageLogs.openPostgres(
-              new JdbcMessageLogs.PostgresOptions(
-                  p.postgresUrl(),
-                  p.postgresUser(),
-                  p.postgresPassword(),
-                  p.maxMessageBytes(),
-                  p.poolSize(),
-                  clock));
+      case SQLITE -> JdbcMessageLogs.openSqlite(sqliteOptions(p, clock));
+      case POSTGRES -> JdbcMessageLogs.openPostgres(postgresOptions(p, clock));
     };
+  }
+
+  private static JdbcMessageLogs.SqliteOptions sqliteOptions(
+      LegioConfig.Praetorium p, Clock clock) {
+    return new JdbcMessageLogs.SqliteOptions(
+        p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock);
+  }
+
+  private static JdbcMessageLogs.PostgresOptions postgresOptions(
+      LegioConfig.Praetorium p, Clock clock) {
+    return new JdbcMessageLogs.PostgresOptions(
+        p.postgresUrl(),
+        p.postgresUser(),
+        p.postgresPassword(),
+        p.maxMessageBytes(),
+        p.poolSize(),
+        clock);
   }
 
   @Override
   public synchronized void close() {
-    if (messageLog != null) {
-      messageLog.close();
-      messageLog = null;
+    if (store != null) {
+      store.close();
+      store = null;
     }
   }
 }

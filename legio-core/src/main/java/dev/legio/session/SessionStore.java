@@ -30,7 +30,10 @@ public interface SessionStore {
   /** Inserts or replaces the record of {@code record.owner()}. */
   void save(SessionRecord record);
 
-  /** All records, ordered by owner. */
+  /**
+   * All records, ordered by owner in code point order (as {@link String#compareTo} for names
+   * without characters beyond U+FFFF): {@code Pullo} before {@code legatus}, whatever the locale.
+   */
   List<SessionRecord> list();
 
   /** Deletes the owner's record; false when there was none. */

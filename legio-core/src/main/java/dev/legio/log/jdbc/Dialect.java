@@ -1,26 +1,13 @@
 package dev.legio.log.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
 /** What differs between the SQL databases behind {@link JdbcMessageLog}. */
-interface Dialect {
-
-  /** "sqlite" or "postgres": names the migration folder and appears in errors. */
-  String name();
-
-  void bindId(PreparedStatement statement, int index, UUID id) throws SQLException;
-
-  UUID readId(ResultSet row, int column) throws SQLException;
-
-  void bindTimestamp(PreparedStatement statement, int index, Instant timestamp) throws SQLException;
-
-  Instant readTimestamp(ResultSet row, int column) throws SQLException;
+interface Dialect extends SqlValues {
 
   /** The placeholder for the audience JSON in an INSERT ("?" or "?::jsonb"). */
   String audienceParameter();

@@ -1,0 +1,201 @@
+package dev.legio.log.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.legio.log.MessageLog;
+import dev.legio.log.MessageLogException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * One opened Legio database, SQLite or PostgreSQL, with its whole schema migrated (Flyway, {@code
+ * db/migration/<dialect>}): the message log's tables and the session tables. It holds the
+ * connection pool, which serves the log's reads and other stores' short statements (in auto-commit
+ * mode), and the data source the log's writer takes its one connection from. Several stores share
+ * one database; closing it closes the pool.
+ */
+public final class JdbcDatabase implements Closeable {
+  private final Dialect dialect;
+  private final HikariDataSource pool;
+  private final DataSource writes;
+
+  private JdbcDatabase(Dialect dialect, HikariDataSource pool, DataSource writes) {
+    this.dialect = dialect;
+    this.pool = pool;
+    this.writes = writes;
+  }
+
+  public static JdbcDatabase openSqlite(JdbcMessageLogs.SqliteOptions options) {
+    Path file = options.file().toAbsolutePath();
+    try {
+      Files.createDirectories(file.getParent());
+    } catch (IOException e) {
+      throw new MessageLogException(
+          "cannot create the folder for " + file + ": " + e.getMessage(), e);
+    }
+    String url = "jdbc:sqlite:" + file;
+    migrate(
+        Flyway.configure().dataSource(sqliteDataSource(url, options, false)),
+        "sqlite",
+        file.toString());
+
+    HikariDataSource pool =
+        pool("legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers());
+    return new JdbcDatabase(new SqliteDialect(), pool, sqliteDataSource(url, options, true));
+  }
+
+  public static JdbcDatabase openPostgres(JdbcMessageLogs.PostgresOptions options) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("legio-postgres");
+    config.setJdbcUrl(options.url());
+    if (options.user() != null) {
+      config.setUsername(options.user());
+    }
+    if (options.password() != null) {
+      config.setPassword(options.password());
+    }
+    config.setMaximumPoolSize(options.poolSize());
+    config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    config.setConnectionTimeout(10_000);
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new MessageLogException(
+          "cannot connect to PostgreSQL at "
+              + redact(options.url())
+              + ": "
+              + rootMessage(e)
+              + ". Check that the server is running and that praetorium.postgres_url in"
+              + " legio.toml (or LEGIO_DB_URL) is right.",
+          e);
+    }
+    try {
+      // Flyway takes connections of its own (it holds one for its lock while migrating with
+      // another), so it must not compete with a small pool.
+      migrate(
+          Flyway.configure().dataSource(options.url(), options.user(), options.password()),
+          "postgres",
+          redact(options.url()));
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    // The writer holds one connection of its own for as long as the log is open.
+    PGSimpleDataSource writes = new PGSimpleDataSource();
+    writes.setURL(options.url());
+    if (options.user() != null) {
+      writes.setUser(options.user());
+    }
+    if (options.password() != null) {
+      writes.setPassword(options.password());
+    }
+    return new JdbcDatabase(new PostgresDialect(), pool, writes);
+  }
+
+  /** Connections in auto-commit mode, for reads and short single-statement writes. */
+  public DataSource pool() {
+    return pool;
+  }
+
+  /** How this database stores ids and timestamps. */
+  public SqlValues values() {
+    return dialect;
+  }
+
+  /**
+   * A message log on this database. Closing the log stops its writer; the database stays open until
+   * it is closed itself.
+   */
+  public MessageLog openMessageLog(long maxTextBytes, Clock clock) {
+    return new JdbcMessageLog(dialect, pool, writes, List.of(), maxTextBytes, clock);
+  }
+
+  /** A message log that closes this database when it is closed. */
+  MessageLog openOwningMessageLog(long maxTextBytes, Clock clock) {
+    return new JdbcMessageLog(dialect, pool, writes, List.of(this), maxTextBytes, clock);
+  }
+
+  /** Closes the pool (idempotent). Close the stores on this database first. */
+  @Override
+  public void close() {
+    pool.close();
+  }
+
+  private static SQLiteDataSource sqliteDataSource(
+      String url, JdbcMessageLogs.SqliteOptions options, boolean foreignKeys) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(
+        options.fullSync()
+            ? SQLiteConfig.SynchronousMode.FULL
+            : SQLiteConfig.SynchronousMode.NORMAL);
+    config.enforceForeignKeys(foreignKeys);
+    config.setBusyTimeout(10_000);
+    // Readers map the file instead of copying pages through read() calls.
+    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, String.valueOf(256L << 20));
+    SQLiteDataSource dataSource = new SQLiteDataSource(config);
+    dataSource.setUrl(url);
+    return dataSource;
+  }
+
+  private static HikariDataSource pool(String name, DataSource dataSource, int size) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName(name);
+    config.setDataSource(dataSource);
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(1);
+    // Pool connections write too (the session store's statements). A connection checkpoints the
+    // write-ahead log after its own commits once it is this many pages long: the same threshold
+    // as the log's writer (see SqliteDialect.configureWriter), so a session save does not stall
+    // on a checkpoint the writer would have deferred.
+    config.setConnectionInitSql("PRAGMA wal_autocheckpoint = 10000");
+    return new HikariDataSource(config);
+  }
+
+  private static void migrate(FluentConfiguration flyway, String dialect, String where) {
+    try {
+      flyway
+          .locations("classpath:db/migration/" + dialect)
+          .baselineOnMigrate(true)
+          .baselineVersion("0")
+          .load()
+          .migrate();
+    } catch (FlywayException e) {
+      throw new MessageLogException(
+          "cannot open the message log at "
+              + where
+              + ": "
+              + rootMessage(e)
+              + (dialect.equals("sqlite")
+                  ? ". If this file is not a Legio praetorium.db, move it aside or set"
+                      + " praetorium.sqlite_path in legio.toml."
+                  : ""),
+          e);
+    }
+  }
+
+  /** The URL without a password parameter, for messages and logs. */
+  static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,271 @@
+package dev.legio.session.jdbc;
+
+import dev.legio.log.Timestamps;
+import dev.legio.log.jdbc.SqlValues;
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStore;
+import dev.legio.session.SessionStoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+
+/**
+ * The session store on the message log's SQL database (SQLite or PostgreSQL), in the tables {@code
+ * sessions} (one row per owner) and {@code session_leases} (one row per leased owner).
+ *
+ * <p>Every method is one short statement on a pool connection in auto-commit mode, so it needs no
+ * transaction of its own and never waits for the log's writer longer than one of its commits (on
+ * SQLite the busy timeout covers that wait).
+ *
+ * <p>{@link #tryLease} is a single upsert whose update only happens when the lease is free, run
+ * out, or already the caller's: {@code INSERT ... ON CONFLICT (owner) DO UPDATE ... WHERE
+ * session_leases.lease_until < now OR session_leases.holder = excluded.holder}. Both databases
+ * report one changed row when it inserted or updated and none when the condition refused the
+ * update, and both run it atomically against other connections and processes (SQLite under its
+ * write lock, PostgreSQL by locking the conflicting row), so the update count is the answer.
+ *
+ * <p>Timestamps are stored to the microsecond: anything finer is truncated, the same way on both
+ * databases.
+ */
+public final class JdbcSessionStore implements SessionStore {
+  private static final List<String> COLUMNS =
+      List.of(
+          "owner",
+          "session_id",
+          "backend",
+          "backend_session_id",
+          "prompt_hash",
+          "roster_hash",
+          "input_tokens",
+          "output_tokens",
+          "message_count",
+          "last_injected_seq",
+          "created_at",
+          "last_active_at",
+          "expires_at",
+          "state",
+          "close_reason",
+          "rebuilds");
+  private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM sessions";
+  private static final String SAVE =
+      "INSERT INTO sessions ("
+          + String.join(", ", COLUMNS)
+          + ") VALUES ("
+          + String.join(", ", Collections.nCopies(COLUMNS.size(), "?"))
+          + ") ON CONFLICT (owner) DO UPDATE SET "
+          + COLUMNS.stream()
+              .skip(1)
+              .map(column -> column + " = excluded." + column)
+              .collect(Collectors.joining(", "));
+  private static final String LEASE =
+      "INSERT INTO session_leases (owner, holder, lease_until) VALUES (?, ?, ?)"
+          + " ON CONFLICT (owner) DO UPDATE"
+          + " SET holder = excluded.holder, lease_until = excluded.lease_until"
+          + " WHERE session_leases.lease_until < ? OR session_leases.holder = excluded.holder";
+
+  private final DataSource pool;
+  private final SqlValues values;
+
+  /**
+   * @param pool connections to a database migrated with Legio's migrations, in auto-commit mode
+   * @param values how that database stores ids and timestamps
+   */
+  public JdbcSessionStore(DataSource pool, SqlValues values) {
+    this.pool = Objects.requireNonNull(pool, "pool");
+    this.values = Objects.requireNonNull(values, "values");
+  }
+
+  @Override
+  public Optional<SessionRecord> find(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    List<SessionRecord> found =
+        query(
+            "reading the session of '" + owner + "'",
+            SELECT + " WHERE owner = ?",
+            s -> s.setString(1, owner));
+    return found.stream().findFirst();
+  }
+
+  @Override
+  public void save(SessionRecord record) {
+    Objects.requireNonNull(record, "record");
+    update(
+        "saving the session of '" + record.owner() + "'",
+        SAVE,
+        s -> {
+          s.setString(1, record.owner());
+          values.bindId(s, 2, record.sessionId());
+          s.setString(3, record.backend());
+          s.setString(4, record.backendSessionId());
+          s.setString(5, record.promptHash());
+          s.setString(6, record.rosterHash());
+          s.setLong(7, record.inputTokens());
+          s.setLong(8, record.outputTokens());
+          s.setLong(9, record.messageCount());
+          s.setLong(10, record.lastInjectedSequence());
+          bindTimestamp(s, 11, record.createdAt());
+          bindTimestamp(s, 12, record.lastActiveAt());
+          bindTimestamp(s, 13, record.expiresAt());
+          s.setString(14, record.state().name().toLowerCase(Locale.ROOT));
+          s.setString(15, record.closeReason());
+          s.setLong(16, record.rebuilds());
+        });
+  }
+
+  @Override
+  public List<SessionRecord> list() {
+    return query("listing the sessions", SELECT + " ORDER BY owner", s -> {});
+  }
+
+  @Override
+  public boolean delete(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    return update(
+            "deleting the session of '" + owner + "'",
+            "DELETE FROM sessions WHERE owner = ?",
+            s -> s.setString(1, owner))
+        > 0;
+  }
+
+  @Override
+  public int deleteExpired(Instant now) {
+    Objects.requireNonNull(now, "now");
+    return update(
+        "deleting the sessions that expired before " + now,
+        "DELETE FROM sessions WHERE expires_at < ?",
+        s -> bindTimestamp(s, 1, now));
+  }
+
+  @Override
+  public boolean tryLease(String owner, String holder, Instant now, Duration duration) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(holder, "holder");
+    Objects.requireNonNull(now, "now");
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException(
+          "a lease must last a positive time, not " + duration + ": pass the lease's duration");
+    }
+    Instant until = now.plus(duration);
+    int changed =
+        update(
+            "leasing the session of '" + owner + "' for '" + holder + "'",
+            LEASE,
+            s -> {
+              s.setString(1, owner);
+              s.setString(2, holder);
+              bindTimestamp(s, 3, until);
+              bindTimestamp(s, 4, now);
+            });
+    return changed == 1;
+  }
+
+  @Override
+  public void releaseLease(String owner, String holder) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(holder, "holder");
+    update(
+        "releasing the lease on the session of '" + owner + "' held by '" + holder + "'",
+        "DELETE FROM session_leases WHERE owner = ? AND holder = ?",
+        s -> {
+          s.setString(1, owner);
+          s.setString(2, holder);
+        });
+  }
+
+  private void bindTimestamp(PreparedStatement statement, int index, Instant timestamp)
+      throws SQLException {
+    values.bindTimestamp(statement, index, Timestamps.truncate(timestamp));
+  }
+
+  private SessionRecord read(ResultSet row) throws SQLException {
+    String owner = row.getString(1);
+    return new SessionRecord(
+        owner,
+        values.readId(row, 2),
+        row.getString(3),
+        row.getString(4),
+        row.getString(5),
+        row.getString(6),
+        row.getLong(7),
+        row.getLong(8),
+        row.getLong(9),
+        row.getLong(10),
+        values.readTimestamp(row, 11),
+        values.readTimestamp(row, 12),
+        values.readTimestamp(row, 13),
+        state(owner, row.getString(14)),
+        row.getString(15),
+        row.getLong(16));
+  }
+
+  private SessionRecord.State state(String owner, String state) {
+    return switch (state) {
+      case "active" -> SessionRecord.State.ACTIVE;
+      case "closed" -> SessionRecord.State.CLOSED;
+      default ->
+          throw new SessionStoreException(
+              "the session of '"
+                  + owner
+                  + "' in the "
+                  + values.name()
+                  + " database has state '"
+                  + state
+                  + "', which is neither 'active' nor 'closed': fix or delete that row");
+    };
+  }
+
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  private List<SessionRecord> query(String action, String sql, Binder binder) {
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      List<SessionRecord> result = new ArrayList<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          result.add(read(rows));
+        }
+      }
+      return result;
+    } catch (SQLException e) {
+      throw failure(action, e);
+    }
+  }
+
+  /** Runs one statement in auto-commit mode; returns the update count. */
+  private int update(String action, String sql, Binder binder) {
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw failure(action, e);
+    }
+  }
+
+  private SessionStoreException failure(String action, SQLException e) {
+    String hint =
+        values.name().equals("sqlite")
+            ? "Check that the praetorium file (praetorium.sqlite_path in legio.toml) is readable"
+                + " and writable, and that no other program keeps it locked."
+            : "Check that the PostgreSQL server (praetorium.postgres_url in legio.toml) is"
+                + " running and reachable, and that Legio's user may write its tables.";
+    return new SessionStoreException(
+        action + " in the " + values.name() + " database failed: " + e.getMessage() + ". " + hint,
+        e);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.legio.store;
+
+import dev.legio.log.MessageLog;
+import dev.legio.log.jdbc.JdbcDatabase;
+import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.session.SessionStore;
+import dev.legio.session.jdbc.JdbcSessionStore;
+import java.time.Clock;
+
+/**
+ * Everything Legio keeps in its database, opened once: the {@link MessageLog} and the {@link
+ * SessionStore}, sharing one SQLite file or PostgreSQL database, its connection pool and its
+ * migrations. Several processes may open the same database; the log's sequence numbers and the
+ * session leases hold between them.
+ *
+ * <p>Close the store, not its parts: closing the store stops the log's writer and then closes the
+ * pool, after which neither part may be used. (Closing {@link #messageLog()} alone only stops its
+ * writer.)
+ */
+public final class LegioStore implements AutoCloseable {
+  private final JdbcDatabase database;
+  private final MessageLog messageLog;
+  private final SessionStore sessions;
+
+  private LegioStore(JdbcDatabase database, long maxTextBytes, Clock clock) {
+    this.database = database;
+    this.messageLog = database.openMessageLog(maxTextBytes, clock);
+    this.sessions = new JdbcSessionStore(database.pool(), database.values());
+  }
+
+  /** Opens (creating and migrating if needed) the SQLite database {@code options.file()}. */
+  public static LegioStore openSqlite(JdbcMessageLogs.SqliteOptions options) {
+    return new LegioStore(
+        JdbcDatabase.openSqlite(options), options.maxTextBytes(), options.clock());
+  }
+
+  /** Opens (migrating if needed) the PostgreSQL database {@code options.url()} names. */
+  public static LegioStore openPostgres(JdbcMessageLogs.PostgresOptions options) {
+    return new LegioStore(
+        JdbcDatabase.openPostgres(options), options.maxTextBytes(), options.clock());
+  }
+
+  public MessageLog messageLog() {
+    return messageLog;
+  }
+
+  public SessionStore sessions() {
+    return sessions;
+  }
+
+  /** Stops the log's writer (after its queued writes), then closes the pool. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      messageLog.close();
+    } finally {
+      database.close();
+    }
+  }
+}

@@ -1,0 +1,499 @@
+package dev.legio.session.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.legio.log.Audience;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStore;
+import dev.legio.session.SessionStoreException;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link SessionStore} must have (the rules in its Javadoc). Each database's
+ * test class extends this and says how to open a {@link LegioStore} on its database.
+ */
+public abstract class SessionStoreContract {
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final Duration MICRO = Duration.ofNanos(1_000);
+  private static final String PROMPT_HASH =
+      "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+  private static final String ROSTER_HASH =
+      "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752";
+
+  protected final MutableClock clock = MutableClock.at("2026-02-15T12:00:00.123456Z");
+  private final List<LegioStore> opened = new ArrayList<>();
+  protected SessionStore sessions;
+
+  /**
+   * Opens a store on the database under test. Every call within one test opens the same database
+   * anew, with pools of its own, as another Legio process would.
+   */
+  protected abstract LegioStore open(MutableClock clock);
+
+  /** Runs after every store of the test is closed (to drop a test schema, say). */
+  protected void afterStoresClosed() {}
+
+  @BeforeEach
+  void openStore() {
+    sessions = openAnother().sessions();
+  }
+
+  @AfterEach
+  void closeStores() {
+    try {
+      for (LegioStore store : opened) {
+        store.close();
+      }
+    } finally {
+      afterStoresClosed();
+    }
+  }
+
+  protected LegioStore openAnother() {
+    LegioStore store = open(clock);
+    opened.add(store);
+    return store;
+  }
+
+  private SessionRecord record(String owner, Instant expiresAt) {
+    Instant now = clock.instant();
+    return new SessionRecord(
+        owner,
+        UUID.randomUUID(),
+        "claude-cli",
+        null,
+        PROMPT_HASH,
+        null,
+        0,
+        0,
+        0,
+        0,
+        now,
+        now,
+        expiresAt,
+        SessionRecord.State.ACTIVE,
+        null,
+        0);
+  }
+
+  // ---------------------------------------------------------------- records
+
+  @Test
+  void findReturnsEveryFieldAsSavedToTheMicrosecond() {
+    SessionRecord saved =
+        new SessionRecord(
+            "legatus",
+            UUID.fromString("0192f4c8-7b1e-7cc3-9a51-3c8e2f6d4b10"),
+            "claude-cli",
+            "5f1c7e2a-backend-conversation",
+            PROMPT_HASH,
+            ROSTER_HASH,
+            Long.MAX_VALUE,
+            123_456_789_012L,
+            77,
+            9_007_199_254_740_993L, // above 2^53: a double would lose it
+            Instant.parse("2026-02-15T11:59:59.000001Z"),
+            Instant.parse("2026-02-15T12:00:00.999999Z"),
+            Instant.parse("9999-12-31T23:59:59.999999Z"),
+            SessionRecord.State.CLOSED,
+            "PROMPT_CHANGED",
+            12);
+
+    sessions.save(saved);
+
+    assertThat(sessions.find("legatus")).contains(saved);
+  }
+
+  @Test
+  void nullableFieldsRoundTripAsNull() {
+    SessionRecord saved = record("vorenus", clock.instant().plusSeconds(3600));
+
+    sessions.save(saved);
+
+    SessionRecord found = sessions.find("vorenus").orElseThrow();
+    assertThat(found).isEqualTo(saved);
+    assertThat(found.backendSessionId()).isNull();
+    assertThat(found.rosterHash()).isNull();
+    assertThat(found.closeReason()).isNull();
+    assertThat(found.active()).isTrue();
+  }
+
+  @Test
+  void timestampsAreKeptToTheMicrosecondAndTheRestIsTruncated() {
+    Instant fine = Instant.parse("2026-02-15T12:00:00.123456999Z");
+    SessionRecord saved =
+        new SessionRecord(
+            "pullo",
+            UUID.randomUUID(),
+            "offline",
+            null,
+            PROMPT_HASH,
+            null,
+            0,
+            0,
+            0,
+            0,
+            fine,
+            fine,
+            fine,
+            SessionRecord.State.ACTIVE,
+            null,
+            0);
+
+    sessions.save(saved);
+
+    Instant truncated = Instant.parse("2026-02-15T12:00:00.123456Z");
+    SessionRecord found = sessions.find("pullo").orElseThrow();
+    assertThat(found.createdAt()).isEqualTo(truncated);
+    assertThat(found.lastActiveAt()).isEqualTo(truncated);
+    assertThat(found.expiresAt()).isEqualTo(truncated);
+  }
+
+  @Test
+  void findOfAnOwnerWithoutARecordIsEmpty() {
+    sessions.save(record("vorenus", clock.instant().plusSeconds(60)));
+
+    assertThat(sessions.find("pullo")).isEmpty();
+    assertThat(sessions.find("Vorenus")).isEmpty();
+  }
+
+  @Test
+  void saveReplacesTheWholeRecord() {
+    SessionRecord first =
+        record("legatus", clock.instant().plusSeconds(60))
+            .withBackendSessionId("conversation-1")
+            .afterTurn(100, 20, 5, clock.instant(), clock.instant().plusSeconds(600))
+            .closed("IDLE");
+    sessions.save(first);
+    clock.advance(Duration.ofMinutes(5));
+    SessionRecord second = record("legatus", clock.instant().plusSeconds(60));
+
+    sessions.save(second);
+
+    assertThat(sessions.find("legatus")).contains(second);
+    assertThat(sessions.list()).containsExactly(second);
+  }
+
+  @Test
+  void savedTurnsAccumulateThroughTheRecord() {
+    SessionRecord record = record("vorenus", clock.instant().plusSeconds(60));
+    sessions.save(record);
+    for (int turn = 0; turn < 3; turn++) {
+      clock.advance(Duration.ofSeconds(7));
+      record =
+          sessions
+              .find("vorenus")
+              .orElseThrow()
+              .afterTurn(1000, 100, 10L * turn, clock.instant(), clock.instant().plusSeconds(60));
+      sessions.save(record);
+    }
+
+    SessionRecord found = sessions.find("vorenus").orElseThrow();
+    assertThat(found).isEqualTo(record);
+    assertThat(found.inputTokens()).isEqualTo(3000);
+    assertThat(found.messageCount()).isEqualTo(3);
+    assertThat(found.lastInjectedSequence()).isEqualTo(20);
+  }
+
+  @Test
+  void listReturnsAllRecordsOrderedByOwnerCodePoint() {
+    assertThat(sessions.list()).isEmpty();
+    // Code point order: upper case before lower case, '-' before digits, non-ASCII last; a
+    // locale's collation would put these differently.
+    List<String> ordered =
+        List.of("Pullo", "legatus", "telegram:-100", "telegram:123", "vorenus", "ärger");
+    for (String owner : List.of("vorenus", "telegram:123", "ärger", "legatus", "Pullo")) {
+      sessions.save(record(owner, clock.instant().plusSeconds(60)));
+    }
+    sessions.save(record("telegram:-100", clock.instant().plusSeconds(60)));
+
+    assertThat(sessions.list()).extracting(SessionRecord::owner).containsExactlyElementsOf(ordered);
+    for (SessionRecord listed : sessions.list()) {
+      assertThat(sessions.find(listed.owner())).contains(listed);
+    }
+  }
+
+  @Test
+  void deleteRemovesTheOwnersRecordAndSaysWhetherThereWasOne() {
+    SessionRecord pullo = record("pullo", clock.instant().plusSeconds(60));
+    sessions.save(record("vorenus", clock.instant().plusSeconds(60)));
+    sessions.save(pullo);
+
+    assertThat(sessions.delete("vorenus")).isTrue();
+    assertThat(sessions.find("vorenus")).isEmpty();
+    assertThat(sessions.delete("vorenus")).isFalse();
+    assertThat(sessions.delete("never-saved")).isFalse();
+    assertThat(sessions.list()).containsExactly(pullo);
+  }
+
+  @Test
+  void deleteExpiredDeletesExactlyTheRecordsThatExpiredBeforeNow() {
+    Instant now = clock.instant();
+    sessions.save(record("long-gone", now.minus(Duration.ofDays(3))));
+    sessions.save(record("just-gone", now.minus(MICRO)));
+    SessionRecord atNow = record("expires-now", now);
+    SessionRecord later = record("expires-later", now.plus(MICRO));
+    sessions.save(atNow);
+    sessions.save(later);
+
+    assertThat(sessions.deleteExpired(now)).isEqualTo(2);
+
+    assertThat(sessions.list()).containsExactly(later, atNow);
+    assertThat(sessions.deleteExpired(now)).isZero();
+    assertThat(sessions.deleteExpired(now.plus(MICRO))).isEqualTo(1);
+    assertThat(sessions.list()).containsExactly(later);
+  }
+
+  // ---------------------------------------------------------------- leases
+
+  @Test
+  void anotherHolderIsRefusedWhileTheLeaseHasNotRunOut() {
+    Instant start = clock.instant();
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plusSeconds(10), LEASE)).isFalse();
+    // until == now has not run out yet ("until before now" is the rule).
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plus(LEASE), LEASE)).isFalse();
+  }
+
+  @Test
+  void aRefusedLeaseChangesNothing() {
+    Instant start = clock.instant();
+    sessions.tryLease("vorenus", "node-a", start, LEASE);
+
+    // Had this refused attempt written its holder or its (later) until, the checks below would
+    // see it.
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plusSeconds(10), Duration.ofHours(1)))
+        .isFalse();
+
+    assertThat(sessions.tryLease("vorenus", "node-c", start.plus(LEASE).plus(MICRO), LEASE))
+        .isTrue();
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plus(LEASE).plus(MICRO), LEASE))
+        .isFalse();
+  }
+
+  @Test
+  void theHolderExtendsItsLease() {
+    Instant start = clock.instant();
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+
+    assertThat(sessions.tryLease("vorenus", "node-a", start.plusSeconds(20), LEASE)).isTrue();
+
+    // Without the extension the lease would have run out at start + 30 s.
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plusSeconds(40), LEASE)).isFalse();
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plusSeconds(50), LEASE)).isFalse();
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plusSeconds(50).plus(MICRO), LEASE))
+        .isTrue();
+  }
+
+  @Test
+  void aLeaseThatRanOutIsTakenOverAndTheOldHolderIsThenRefused() {
+    Instant start = clock.instant();
+    sessions.tryLease("vorenus", "node-a", start, LEASE);
+    Instant later = start.plus(LEASE).plus(MICRO);
+
+    assertThat(sessions.tryLease("vorenus", "node-b", later, LEASE)).isTrue();
+
+    assertThat(sessions.tryLease("vorenus", "node-a", later, LEASE)).isFalse();
+    assertThat(sessions.tryLease("vorenus", "node-b", later.plusSeconds(1), LEASE)).isTrue();
+  }
+
+  @Test
+  void onlyTheHolderReleasesItsLease() {
+    Instant start = clock.instant();
+    sessions.tryLease("vorenus", "node-a", start, LEASE);
+
+    sessions.releaseLease("vorenus", "node-b");
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
+
+    sessions.releaseLease("vorenus", "node-a");
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
+
+    sessions.releaseLease("nobody-leased-this", "node-a"); // nothing to release: no error
+  }
+
+  @Test
+  void leasesAreIndependentOfRecordsAndOfOtherOwners() {
+    Instant start = clock.instant();
+
+    assertThat(sessions.tryLease("telegram:123", "node-a", start, LEASE)).isTrue();
+    assertThat(sessions.find("telegram:123")).isEmpty();
+    assertThat(sessions.list()).isEmpty();
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
+
+    sessions.save(record("telegram:123", start.plusSeconds(60)));
+    assertThat(sessions.delete("telegram:123")).isTrue();
+    assertThat(sessions.tryLease("telegram:123", "node-b", start, LEASE)).isFalse();
+  }
+
+  @Test
+  void aLeaseMustLastAPositiveTime() {
+    Instant start = clock.instant();
+    assertThatThrownBy(() -> sessions.tryLease("vorenus", "node-a", start, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("positive");
+    assertThatThrownBy(() -> sessions.tryLease("vorenus", "node-a", start, Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
+  }
+
+  // ---------------------------------------------------------------- concurrency
+
+  @Test
+  void exactlyOneOfManyConcurrentHoldersGetsTheLease() throws Exception {
+    int threads = 8;
+    Instant start = clock.instant();
+    for (int round = 0; round < 10; round++) {
+      String owner = "agent" + round;
+      assertThat(race(threads, i -> sessions.tryLease(owner, "holder" + i, start, LEASE)))
+          .as("winners for a free lease on %s", owner)
+          .hasSize(1);
+      // And again once that lease has run out: exactly one takes it over.
+      Instant later = start.plus(LEASE).plus(MICRO);
+      assertThat(race(threads, i -> sessions.tryLease(owner, "other" + i, later, LEASE)))
+          .as("winners for the run-out lease on %s", owner)
+          .hasSize(1);
+    }
+  }
+
+  @Test
+  void twoProcessesOnOneDatabaseNeverBothGetALease() throws Exception {
+    SessionStore other = openAnother().sessions();
+    List<SessionStore> processes = List.of(sessions, other);
+    Instant start = clock.instant();
+    for (int round = 0; round < 20; round++) {
+      String owner = "agent" + round;
+      // Two threads per process, so the winning process also extends its own fresh lease.
+      List<Integer> winners =
+          race(4, i -> processes.get(i % 2).tryLease(owner, "process" + (i % 2), start, LEASE));
+      assertThat(winners).as("threads winning %s", owner).hasSize(2);
+      assertThat(winners.get(0) % 2).isEqualTo(winners.get(1) % 2);
+      boolean firstWon = sessions.tryLease(owner, "process0", start, LEASE);
+      boolean secondWon = other.tryLease(owner, "process1", start, LEASE);
+      assertThat(firstWon).isNotEqualTo(secondWon);
+    }
+    sessions.save(record("seen-by-both", start.plusSeconds(60)));
+    assertThat(other.find("seen-by-both")).isPresent();
+  }
+
+  @Test
+  void sessionWritesRunAlongsideLogAppendsFromSeveralThreads() throws Exception {
+    LegioStore store = opened.get(0);
+    MessageLog log = store.messageLog();
+    int perThread = 100;
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      CyclicBarrier go = new CyclicBarrier(8);
+      List<Future<?>> work = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        String sender = "agent" + t;
+        work.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      go.await();
+                      for (int i = 0; i < perThread; i++) {
+                        log.append(NewMessage.of(sender, Audience.of("caesar"), "n" + i));
+                      }
+                      return null;
+                    }));
+      }
+      for (int t = 0; t < 4; t++) {
+        String owner = "agent" + t;
+        work.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      go.await();
+                      SessionRecord record = record(owner, clock.instant().plusSeconds(600));
+                      for (int i = 0; i < perThread; i++) {
+                        record =
+                            record.afterTurn(10, 1, i, record.lastActiveAt(), record.expiresAt());
+                        sessions.save(record);
+                        assertThat(sessions.tryLease(owner, "node", clock.instant(), LEASE))
+                            .isTrue();
+                      }
+                      return null;
+                    }));
+      }
+      for (Future<?> done : work) {
+        done.get(); // rethrows any failure, SQLITE_BUSY included
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(log.size()).isEqualTo(4L * perThread);
+    assertThat(sessions.list())
+        .extracting(SessionRecord::messageCount)
+        .containsExactly((long) perThread, (long) perThread, (long) perThread, (long) perThread);
+  }
+
+  /** Runs {@code attempt(i)} for i in [0, threads) at once; returns the i that returned true. */
+  private static List<Integer> race(int threads, Attempt attempt) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CyclicBarrier go = new CyclicBarrier(threads);
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        int index = i;
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return attempt.run(index);
+                }));
+      }
+      List<Integer> won = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        if (results.get(i).get()) {
+          won.add(i);
+        }
+      }
+      return won;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @FunctionalInterface
+  private interface Attempt {
+    boolean run(int index);
+  }
+
+  // ---------------------------------------------------------------- errors
+
+  @Test
+  void aFailingDatabaseGivesASessionStoreExceptionNamingWhatFailed() {
+    LegioStore closed = openAnother();
+    SessionStore store = closed.sessions();
+    closed.close();
+
+    assertThatThrownBy(() -> store.save(record("vorenus", clock.instant())))
+        .isInstanceOf(SessionStoreException.class)
+        .hasMessageContaining("saving the session of 'vorenus'")
+        .hasMessageContaining("database failed")
+        .hasMessageContaining("legio.toml");
+    assertThatThrownBy(() -> store.tryLease("vorenus", "node-a", clock.instant(), LEASE))
+        .isInstanceOf(SessionStoreException.class)
+        .hasMessageContaining("leasing the session of 'vorenus' for 'node-a'");
+  }
+}
