@@ -1,9 +1,13 @@
 package dev.legio.app;
 
+import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.ModelBackend;
+import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.MessageLog;
 import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
 import dev.legio.workspace.Workspace;
@@ -19,6 +23,9 @@ public final class LegioApp implements AutoCloseable {
   private final LegioConfig config;
   private final Clock clock;
   private LegioStore store;
+  private AgentDirectory agents;
+  private ModelBackend backend;
+  private SessionEngine engine;
 
   private LegioApp(Workspace workspace, LegioConfig config, Clock clock) {
     this.workspace = workspace;
@@ -51,6 +58,37 @@ public final class LegioApp implements AutoCloseable {
       store = openStore(config.praetorium(), clock);
     }
     return store;
+  }
+
+  /** The agents, read from the castra's prompt files. */
+  public synchronized AgentDirectory agents() {
+    if (agents == null) {
+      agents = new AgentDirectory(workspace.castra());
+    }
+    return agents;
+  }
+
+  /** The model back-end chosen by {@code [backend] kind}. */
+  public synchronized ModelBackend backend() {
+    if (backend == null) {
+      backend =
+          switch (config.backend().kind()) {
+            case OfflineBackend.KIND -> new OfflineBackend();
+            default ->
+                throw new IllegalStateException("unknown back-end " + config.backend().kind());
+          };
+    }
+    return backend;
+  }
+
+  /** The session engine over the store, the agents and the back-end, created on first use. */
+  public synchronized SessionEngine engine() {
+    if (engine == null) {
+      engine =
+          new SessionEngine(
+              messageLog(), sessions(), agents(), backend(), config.sessions(), clock);
+    }
+    return engine;
   }
 
   /** The message log, in {@link #store()}. */
@@ -101,6 +139,16 @@ public final class LegioApp implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    // Sessions first (they finish or interrupt dispatches and write their records), then the
+    // back-end, then the store.
+    if (engine != null) {
+      engine.close();
+      engine = null;
+    }
+    if (backend != null) {
+      backend.close();
+      backend = null;
+    }
     if (store != null) {
       store.close();
       store = null;

@@ -1,6 +1,8 @@
 package dev.legio.backend;
 
-/** What a back-end reports while a turn runs, in order; the turn's answer is returned at the end. */
+/**
+ * What a back-end reports while a turn runs, in order; the turn's answer is returned at the end.
+ */
 public sealed interface BackendEvent {
 
   /** A progress line for the user, such as {@code ⏳ Thinking...}. */

@@ -4,21 +4,21 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.legio.session.SessionSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.HashMap;
-import java.time.Duration;
-import java.time.LocalTime;
-import java.time.format.DateTimeParseException;
-import dev.legio.session.SessionSettings;
 
 /**
  * Reads and validates {@code legio.toml}. Every key is optional and defaulted; an unknown key, a
@@ -177,13 +177,11 @@ public final class ConfigLoader {
     ObjectNode s = table(root, "sessions");
     checkKeys(s, SESSIONS, "[sessions] ");
     String section = "[sessions] ";
-    long maxInput =
-        integer(s, section, "max_input_tokens", d.maxInputTokens(), 1_000, 100_000_000);
+    long maxInput = integer(s, section, "max_input_tokens", d.maxInputTokens(), 1_000, 100_000_000);
     long reaper =
         integer(s, section, "reaper_interval_seconds", d.reaperInterval().toSeconds(), 1, 86_400);
     long lockWait = integer(s, section, "lock_wait_seconds", d.lockWait().toSeconds(), 0, 3_600);
-    long lease =
-        integer(s, section, "lock_lease_minutes", d.leaseDuration().toMinutes(), 1, 1_440);
+    long lease = integer(s, section, "lock_lease_minutes", d.leaseDuration().toMinutes(), 1, 1_440);
     long grace =
         integer(s, section, "shutdown_grace_seconds", d.shutdownGrace().toSeconds(), 0, 3_600);
     String at = string(s, section, "cleanup_at", "02:00");
@@ -198,7 +196,8 @@ public final class ConfigLoader {
     Map<String, Duration> ttls = new HashMap<>(d.ttlByBackend());
     for (String key : TTL_KEYS) {
       if (ttlTable.has(key)) {
-        ttls.put(key, Duration.ofDays(integer(ttlTable, "[sessions.ttl_days] ", key, 30, 1, 3_650)));
+        ttls.put(
+            key, Duration.ofDays(integer(ttlTable, "[sessions.ttl_days] ", key, 30, 1, 3_650)));
       }
     }
 
@@ -212,8 +211,7 @@ public final class ConfigLoader {
     long cleanup =
         integer(c, cs, "cleanup_interval_minutes", dc.cleanupInterval().toMinutes(), 1, 1_440);
     long threshold =
-        integer(
-            c, cs, "context_threshold_tokens", dc.contextThresholdTokens(), 1_000, 100_000_000);
+        integer(c, cs, "context_threshold_tokens", dc.contextThresholdTokens(), 1_000, 100_000_000);
     ObjectNode rolesTable = tableIn(c, "roles", "[channels.roles]");
     Map<String, String> roles = new HashMap<>(dc.roleBySource());
     for (Iterator<String> names = rolesTable.fieldNames(); names.hasNext(); ) {

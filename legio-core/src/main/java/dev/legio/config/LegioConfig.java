@@ -1,7 +1,6 @@
 package dev.legio.config;
 
 import dev.legio.session.SessionSettings;
-
 import java.nio.file.Path;
 
 /**

@@ -9,9 +9,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the agents a message from caesar is addressed to: {@code @vorenus} anywhere in the text,
- * at its start or after a space or punctuation (so that {@code ann@example.com} is no mention).
- * Names are matched without regard to case; each agent is named once, in order of first mention.
+ * Finds the agents a message from caesar is addressed to: {@code @vorenus} anywhere in the text, at
+ * its start or after a space or punctuation (so that {@code ann@example.com} is no mention). Names
+ * are matched without regard to case; each agent is named once, in order of first mention.
  */
 public final class Mentions {
   private static final Pattern MENTION =

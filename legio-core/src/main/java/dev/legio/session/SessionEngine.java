@@ -55,14 +55,14 @@ import org.slf4j.LoggerFactory;
  *       answer.
  *   <li>A session is rebuilt (old back-end session closed, a new one opened) when its prompt file
  *       changed, when its cumulative input tokens passed the limit, when it was idle too long, on
- *       reset, for the legatus when the roster changed, and after a restart when the back-end cannot
- *       resume. Each rebuild is logged and counted with its {@link RebuildReason}.
- *   <li>Context: a fresh session's first request carries the newest {@code history_window}
- *       messages its owner may see (for the legatus: the whole log) as {@code <praetorium>} XML,
- *       followed by the context notice. Later requests to an agent or channel carry exactly the
- *       messages it may see that were logged after the last one it received and before the request,
- *       by sequence number: none twice, none skipped. Later requests to the legatus carry only the
- *       agents' status; its live session holds the rest.
+ *       reset, for the legatus when the roster changed, and after a restart when the back-end
+ *       cannot resume. Each rebuild is logged and counted with its {@link RebuildReason}.
+ *   <li>Context: a fresh session's first request carries the newest {@code history_window} messages
+ *       its owner may see (for the legatus: the whole log) as {@code <praetorium>} XML, followed by
+ *       the context notice. Later requests to an agent or channel carry exactly the messages it may
+ *       see that were logged after the last one it received and before the request, by sequence
+ *       number: none twice, none skipped. Later requests to the legatus carry only the agents'
+ *       status; its live session holds the rest.
  *   <li>A failure in one agent's turn answers {@code [name] An error occurred during processing.}
  *       (the cause goes to the log file) and affects no other agent.
  * </ul>
@@ -137,18 +137,16 @@ public final class SessionEngine implements AutoCloseable {
               + String.join(", ", known.stream().map(n -> "@" + n).toList())
               + ".");
     }
-    List<String> targets =
-        routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets();
+    List<String> targets = routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets();
     List<Future<Reply>> pending = new ArrayList<>();
     Message request;
     synchronized (postLock) {
       ensureOpen();
-      request =
-          messageLog.append(NewMessage.of(Names.CAESAR, Audience.of(targets), text));
+      request = messageLog.append(NewMessage.of(Names.CAESAR, Audience.of(targets), text));
       for (String target : targets) {
         Slot slot = agentSlot(target);
-        long enqueued = System.nanoTime();
-        pending.add(slot.executor.submit(() -> turn(slot, request, listener, enqueued)));
+        long enqueued = slot.queued.get() > 0 ? System.nanoTime() : -1;
+        pending.add(slot.submit(() -> turn(slot, request, listener, enqueued)));
       }
     }
     List<Reply> replies = new ArrayList<>();
@@ -176,11 +174,10 @@ public final class SessionEngine implements AutoCloseable {
     Future<Reply> pending;
     synchronized (postLock) {
       ensureOpen();
-      request =
-          messageLog.append(NewMessage.of(channelKey, Audience.of(channelKey), text));
+      request = messageLog.append(NewMessage.of(channelKey, Audience.of(channelKey), text));
       Slot slot = channelSlot(channelKey, channelKey.substring(0, colon));
-      long enqueued = System.nanoTime();
-      pending = slot.executor.submit(() -> turn(slot, request, listener, enqueued));
+      long enqueued = slot.queued.get() > 0 ? System.nanoTime() : -1;
+      pending = slot.submit(() -> turn(slot, request, listener, enqueued));
     }
     return new Outcome(request, List.of(await(pending, channelKey)), null);
   }
@@ -235,6 +232,22 @@ public final class SessionEngine implements AutoCloseable {
     SessionRecord record;
     volatile String activity = "idle";
 
+    /** Requests submitted and not yet finished: above zero, a new request waits in the queue. */
+    final java.util.concurrent.atomic.AtomicInteger queued =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    Future<Reply> submit(java.util.concurrent.Callable<Reply> turn) {
+      queued.incrementAndGet();
+      return executor.submit(
+          () -> {
+            try {
+              return turn.call();
+            } finally {
+              queued.decrementAndGet();
+            }
+          });
+    }
+
     Slot(String owner, Kind kind, String source) {
       this.owner = owner;
       this.kind = kind;
@@ -267,7 +280,8 @@ public final class SessionEngine implements AutoCloseable {
     }
     if (evicted != null) {
       Slot gone = evicted;
-      log.info("channel sessions at their maximum; closing the least recently active {}", gone.owner);
+      log.info(
+          "channel sessions at their maximum; closing the least recently active {}", gone.owner);
       gone.executor.submit(() -> closeSlot(gone, "evicted (channel session limit)", null));
       gone.executor.shutdown();
     }
@@ -349,10 +363,17 @@ public final class SessionEngine implements AutoCloseable {
     };
   }
 
-  private Reply turn(Slot slot, Message request, DispatchListener listener, long enqueuedNanos) {
+  /**
+   * One turn of {@code slot}'s session for {@code request}.
+   *
+   * @param queuedSince when the request was queued behind another one for the same owner ({@link
+   *     System#nanoTime()}), or -1 when the session was free
+   */
+  private Reply turn(Slot slot, Message request, DispatchListener listener, long queuedSince) {
     String owner = slot.owner;
     String description = "";
-    Duration waited = Duration.ofNanos(System.nanoTime() - enqueuedNanos);
+    Duration waited =
+        queuedSince < 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - queuedSince);
     if (waited.compareTo(settings.lockWait()) > 0) {
       return busy(slot, request, "it was busy for " + waited.toSeconds() + " s");
     }
@@ -370,7 +391,8 @@ public final class SessionEngine implements AutoCloseable {
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Message reply =
           messageLog.append(
-              NewMessage.of(owner.contains(":") ? Names.LEGATUS : owner, replyAudience(slot), answer)
+              NewMessage.of(
+                      owner.contains(":") ? Names.LEGATUS : owner, replyAudience(slot), answer)
                   .replyingTo(request.id()));
       Instant done = clock.instant();
       slot.record =
@@ -539,13 +561,15 @@ public final class SessionEngine implements AutoCloseable {
 
   private void countRebuild(String owner, RebuildReason reason, long total) {
     rebuildCounts.get(reason).incrementAndGet();
-    log.info("{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
+    log.info(
+        "{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
   }
 
   /** The text sent to the model for this turn: context blocks, then the request. */
   private String compose(Slot slot, Resolved r, boolean fresh, Message request) {
     List<String> parts = new ArrayList<>(4);
-    String viewer = slot.kind == Kind.CENTURIO || slot.kind == Kind.CHANNEL ? slot.owner : Names.LEGATUS;
+    String viewer =
+        slot.kind == Kind.CENTURIO || slot.kind == Kind.CHANNEL ? slot.owner : Names.LEGATUS;
     if (fresh || slot.kind != Kind.LEGATUS) {
       long after = fresh ? 0 : slot.record.lastInjectedSequence();
       List<Message> history =
@@ -640,7 +664,8 @@ public final class SessionEngine implements AutoCloseable {
               + String.join(", ", knownAgents())
               + ".");
     }
-    return runOn(slot, () -> closeSlot(slot, RebuildReason.RESET.description(), RebuildReason.RESET));
+    return runOn(
+        slot, () -> closeSlot(slot, RebuildReason.RESET.description(), RebuildReason.RESET));
   }
 
   /** Resets every agent's session; returns the agents whose active session was closed. */
@@ -763,7 +788,9 @@ public final class SessionEngine implements AutoCloseable {
       records.put(r.owner(), r);
     }
     List<SessionStatus> out = new ArrayList<>();
-    out.add(statusOf(Names.LEGATUS, agents.legatus().description(), records.remove(Names.LEGATUS), now));
+    out.add(
+        statusOf(
+            Names.LEGATUS, agents.legatus().description(), records.remove(Names.LEGATUS), now));
     for (AgentProfile p : agents.centuriones()) {
       out.add(statusOf(p.name(), p.description(), records.remove(p.name()), now));
     }

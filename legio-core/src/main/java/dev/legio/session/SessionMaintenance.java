@@ -44,7 +44,10 @@ public final class SessionMaintenance implements AutoCloseable {
         TimeUnit.MILLISECONDS);
     long channels = settings.channels().cleanupInterval().toMillis();
     scheduler.scheduleWithFixedDelay(
-        () -> run("channel cleanup", () -> reported("idle channel sessions closed", engine.cleanupChannels())),
+        () ->
+            run(
+                "channel cleanup",
+                () -> reported("idle channel sessions closed", engine.cleanupChannels())),
         channels,
         channels,
         TimeUnit.MILLISECONDS);
@@ -53,7 +56,8 @@ public final class SessionMaintenance implements AutoCloseable {
 
   private void scheduleDailyCleanup() {
     Duration delay = untilNext(clock.instant(), settings.cleanupAt());
-    log.info("expired session records will be deleted at {} UTC (in {})", settings.cleanupAt(), delay);
+    log.info(
+        "expired session records will be deleted at {} UTC (in {})", settings.cleanupAt(), delay);
     scheduler.schedule(
         () -> {
           run("session record cleanup", engine::deleteExpiredRecords);

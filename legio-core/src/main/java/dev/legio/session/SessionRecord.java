@@ -129,9 +129,22 @@ public record SessionRecord(
 
   public SessionRecord withRebuilds(long count) {
     return new SessionRecord(
-        owner, sessionId, backend, backendSessionId, promptHash, rosterHash, inputTokens,
-        outputTokens, messageCount, lastInjectedSequence, createdAt, lastActiveAt, expiresAt, state,
-        closeReason, count);
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        state,
+        closeReason,
+        count);
   }
 
   public boolean active() {

@@ -92,7 +92,11 @@ public record SessionSettings(
 
   public static Map<String, Duration> defaultTtls() {
     return Map.of(
-        "claude-cli", Duration.ofDays(30), "ollama", Duration.ofDays(7), "default",
+        "claude-cli",
+        Duration.ofDays(30),
+        "ollama",
+        Duration.ofDays(7),
+        "default",
         Duration.ofDays(30));
   }
 
@@ -104,13 +108,29 @@ public record SessionSettings(
 
   public SessionSettings withLockWait(Duration wait) {
     return new SessionSettings(
-        historyWindow, maxInputTokens, idleTimeout, reaperInterval, leaseDuration, wait,
-        ttlByBackend, cleanupAt, shutdownGrace, channels);
+        historyWindow,
+        maxInputTokens,
+        idleTimeout,
+        reaperInterval,
+        leaseDuration,
+        wait,
+        ttlByBackend,
+        cleanupAt,
+        shutdownGrace,
+        channels);
   }
 
   public SessionSettings withChannels(Channels newChannels) {
     return new SessionSettings(
-        historyWindow, maxInputTokens, idleTimeout, reaperInterval, leaseDuration, lockWait,
-        ttlByBackend, cleanupAt, shutdownGrace, newChannels);
+        historyWindow,
+        maxInputTokens,
+        idleTimeout,
+        reaperInterval,
+        leaseDuration,
+        lockWait,
+        ttlByBackend,
+        cleanupAt,
+        shutdownGrace,
+        newChannels);
   }
 }

@@ -184,7 +184,9 @@ abstract class SessionEngineContract {
     backend.failing.clear();
     engine.handle("@vorenus again", DispatchListener.NONE);
     List<ScriptedBackend.Turn> turns = backend.turnsOf("vorenus");
-    assertThat(turns.get(1).message()).contains("@vorenus report");
+    assertThat(injected(turns.get(1).message()))
+        .extracting(PraetoriumXml.Entry::text)
+        .containsExactly("@vorenus @pullo report");
   }
 
   @Test
@@ -200,7 +202,8 @@ abstract class SessionEngineContract {
 
   @Test
   void repliesAreShownUnderAnAttributionHeader() {
-    Outcome outcome = engine(ScriptedBackend.forgetful()).handle("@vorenus hi", DispatchListener.NONE);
+    Outcome outcome =
+        engine(ScriptedBackend.forgetful()).handle("@vorenus hi", DispatchListener.NONE);
     assertThat(SessionEngine.header(outcome.replies().get(0)))
         .isEqualTo(
             "⚔️ vorenus — Technology analysis specialist. Reviews designs and code, weighs"
@@ -260,12 +263,18 @@ abstract class SessionEngineContract {
     for (int i = 0; i < 1000; i++) {
       int others = random.nextInt(4);
       for (int k = 0; k < others; k++) {
-        String to = switch (random.nextInt(3)) {
-          case 0 -> "vorenus";
-          case 1 -> "all";
-          default -> "pullo";
-        };
-        log().append(NewMessage.of(random.nextBoolean() ? "legatus" : "pullo", Audience.of(to), "n" + i + "." + k));
+        String to =
+            switch (random.nextInt(3)) {
+              case 0 -> "vorenus";
+              case 1 -> "all";
+              default -> "pullo";
+            };
+        log()
+            .append(
+                NewMessage.of(
+                    random.nextBoolean() ? "legatus" : "pullo",
+                    Audience.of(to),
+                    "n" + i + "." + k));
       }
       engine.handle("@vorenus task " + i, DispatchListener.NONE);
     }
@@ -344,7 +353,8 @@ abstract class SessionEngineContract {
     engine.handle("hello again", DispatchListener.NONE);
     engine.handle("@vorenus hello again", DispatchListener.NONE);
 
-    assertThat(backend.opened).extracting(SessionSpec::owner)
+    assertThat(backend.opened)
+        .extracting(SessionSpec::owner)
         .containsExactly("legatus", "vorenus", "legatus");
     assertThat(backend.opened.get(2).systemPrompt())
         .contains("<centurio name=\"brutus\">Code review expert</centurio>");
@@ -366,7 +376,8 @@ abstract class SessionEngineContract {
     assertThat(backend.opened).extracting(SessionSpec::owner).containsExactly("vorenus", "vorenus");
     assertThat(backend.opened.get(1).systemPrompt()).contains("You are a new Vorenus.");
     String third = backend.turnsOf("vorenus").get(2).message();
-    assertThat(injected(third)).extracting(PraetoriumXml.Entry::text)
+    assertThat(injected(third))
+        .extracting(PraetoriumXml.Entry::text)
         .containsExactly("@vorenus one", "@vorenus two");
     assertThat(hasNotice(third)).isTrue();
     assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.PROMPT_CHANGED, 1L);
@@ -408,7 +419,9 @@ abstract class SessionEngineContract {
     engine.handle("@vorenus two", DispatchListener.NONE);
     assertThat(backend.opened).hasSize(2);
     String second = backend.turnsOf("vorenus").get(1).message();
-    assertThat(injected(second)).extracting(PraetoriumXml.Entry::text).containsExactly("@vorenus one");
+    assertThat(injected(second))
+        .extracting(PraetoriumXml.Entry::text)
+        .containsExactly("@vorenus one");
     assertThat(hasNotice(second)).isTrue();
     assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.IDLE, 1L);
   }
@@ -483,10 +496,13 @@ abstract class SessionEngineContract {
       engine.handle("hello again", DispatchListener.NONE);
 
       String vorenus = after.turnsOf("vorenus").get(0).message();
-      assertThat(injected(vorenus)).extracting(PraetoriumXml.Entry::text).containsExactly("@vorenus one");
+      assertThat(injected(vorenus))
+          .extracting(PraetoriumXml.Entry::text)
+          .containsExactly("@vorenus one");
       assertThat(hasNotice(vorenus)).isTrue();
       String legatus = after.turnsOf("legatus").get(0).message();
-      assertThat(injected(legatus)).extracting(PraetoriumXml.Entry::text)
+      assertThat(injected(legatus))
+          .extracting(PraetoriumXml.Entry::text)
           .contains("hello legatus", "legatus answer 1", "@vorenus two", "vorenus answer 1");
       assertThat(hasNotice(legatus)).isTrue();
       assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.RESTART, 2L);
@@ -517,7 +533,8 @@ abstract class SessionEngineContract {
       assertThat(after.opened).extracting(SessionSpec::resumeId).contains(vorenusId);
       ScriptedBackend.Turn vorenus = after.turnsOf("vorenus").get(0);
       assertThat(vorenus.sessionId()).isEqualTo(vorenusId);
-      assertThat(injected(vorenus.message())).extracting(PraetoriumXml.Entry::id)
+      assertThat(injected(vorenus.message()))
+          .extracting(PraetoriumXml.Entry::id)
           .containsExactly(meanwhile.id());
       assertThat(hasNotice(vorenus.message())).isFalse();
       String legatus = after.turnsOf("legatus").get(0).message();
@@ -555,7 +572,8 @@ abstract class SessionEngineContract {
     engine.handleChannel("viewer:main", "hi from the viewer", DispatchListener.NONE);
     Outcome second = engine.handleChannel("telegram:123", "again", DispatchListener.NONE);
 
-    assertThat(backend.opened).extracting(SessionSpec::owner)
+    assertThat(backend.opened)
+        .extracting(SessionSpec::owner)
         .containsExactly("telegram:123", "viewer:main");
     assertThat(backend.opened).extracting(SessionSpec::role).containsExactly("chat", "operator");
     Message reply = log().find(second.replies().get(0).messageId()).orElseThrow();
@@ -567,8 +585,10 @@ abstract class SessionEngineContract {
 
   @Test
   void theLeastRecentlyActiveChannelSessionIsClosedAtTheLimit() {
-    settings = settings.withChannels(new SessionSettings.Channels(
-        2, Duration.ofMinutes(30), Duration.ofMinutes(5), 160_000, Map.of()));
+    settings =
+        settings.withChannels(
+            new SessionSettings.Channels(
+                2, Duration.ofMinutes(30), Duration.ofMinutes(5), 160_000, Map.of()));
     SessionEngine engine = engine(ScriptedBackend.forgetful());
     engine.handleChannel("telegram:1", "a", DispatchListener.NONE);
     engine.handleChannel("telegram:2", "b", DispatchListener.NONE);
@@ -583,8 +603,10 @@ abstract class SessionEngineContract {
 
   @Test
   void idleChannelSessionsAreClosedAndTheContextThresholdResetsOnTheNextMessage() {
-    settings = settings.withChannels(new SessionSettings.Channels(
-        100, Duration.ofMinutes(30), Duration.ofMinutes(5), 1_000, Map.of()));
+    settings =
+        settings.withChannels(
+            new SessionSettings.Channels(
+                100, Duration.ofMinutes(30), Duration.ofMinutes(5), 1_000, Map.of()));
     ScriptedBackend backend = ScriptedBackend.forgetful();
     backend.inputTokensPerTurn = 600;
     SessionEngine engine = engine(backend);
@@ -606,7 +628,8 @@ abstract class SessionEngineContract {
     settings = settings.withLockWait(Duration.ZERO);
     SessionEngine engine = engine(ScriptedBackend.forgetful());
     assertThat(
-            sessions().tryLease("telegram:9", "another-process", clock.instant(), Duration.ofMinutes(15)))
+            sessions()
+                .tryLease("telegram:9", "another-process", clock.instant(), Duration.ofMinutes(15)))
         .isTrue();
 
     Outcome outcome = engine.handleChannel("telegram:9", "are you there?", DispatchListener.NONE);
@@ -624,9 +647,15 @@ abstract class SessionEngineContract {
   void shutdownInterruptsADispatchThatOutlivesTheGraceAndRecordsIt() throws Exception {
     settings =
         new SessionSettings(
-            settings.historyWindow(), settings.maxInputTokens(), settings.idleTimeout(),
-            settings.reaperInterval(), settings.leaseDuration(), settings.lockWait(),
-            settings.ttlByBackend(), settings.cleanupAt(), Duration.ofMillis(100),
+            settings.historyWindow(),
+            settings.maxInputTokens(),
+            settings.idleTimeout(),
+            settings.reaperInterval(),
+            settings.leaseDuration(),
+            settings.lockWait(),
+            settings.ttlByBackend(),
+            settings.cleanupAt(),
+            Duration.ofMillis(100),
             settings.channels());
     ScriptedBackend backend = ScriptedBackend.forgetful();
     CountDownLatch started = new CountDownLatch(1);
@@ -641,7 +670,8 @@ abstract class SessionEngineContract {
         };
     SessionEngine engine = engine(backend);
     var result = new java.util.concurrent.CompletableFuture<Outcome>();
-    Thread.ofVirtual().start(() -> result.complete(engine.handle("@vorenus long job", DispatchListener.NONE)));
+    Thread.ofVirtual()
+        .start(() -> result.complete(engine.handle("@vorenus long job", DispatchListener.NONE)));
     assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
     engine.close();
@@ -649,7 +679,8 @@ abstract class SessionEngineContract {
     Reply reply = outcome.replies().get(0);
     assertThat(reply.failed()).isTrue();
     assertThat(reply.text()).contains("interrupted");
-    assertThat(log().find(reply.messageId()).orElseThrow().replyTo()).isEqualTo(outcome.request().id());
+    assertThat(log().find(reply.messageId()).orElseThrow().replyTo())
+        .isEqualTo(outcome.request().id());
     assertThatThrownBy(() -> engine.handle("more", DispatchListener.NONE))
         .hasMessageContaining("shutting down");
   }

@@ -84,8 +84,7 @@ public final class DispatchBenchmark {
         Path prompt = workspace.castra().resolve("centuriones/" + agents[i] + "/prompt.md");
         Files.createDirectories(prompt.getParent());
         Files.writeString(
-            prompt,
-            "---\ndescription: Benchmark agent " + i + "\n---\nYou are agent " + i + ".\n");
+            prompt, "---\ndescription: Benchmark agent " + i + "\n---\nYou are agent " + i + ".\n");
       }
       try (LegioStore store =
           LegioStore.openSqlite(
@@ -183,8 +182,7 @@ public final class DispatchBenchmark {
       Outcome outcome = engine.handle(request, DispatchListener.NONE);
       Message logged = outcome.request();
       injected += Usage.estimateTokens(backend.lastMessage) - Usage.estimateTokens(request);
-      List<Message> window =
-          log.visibleTo(agent, 0, logged.sequence(), settings.historyWindow());
+      List<Message> window = log.visibleTo(agent, 0, logged.sequence(), settings.historyWindow());
       baseline += Usage.estimateTokens(PraetoriumXml.format(window, agent));
     }
     return new Tokens(injected, baseline);

@@ -124,7 +124,9 @@ final class BenchCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       new DispatchBenchmark(
-              new DispatchBenchmark.Settings(messages, agents, turns), bench.root.out, bench.root.err)
+              new DispatchBenchmark.Settings(messages, agents, turns),
+              bench.root.out,
+              bench.root.err)
           .run();
       return 0;
     }

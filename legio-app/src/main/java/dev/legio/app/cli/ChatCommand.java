@@ -58,8 +58,7 @@ final class ChatCommand implements Callable<Integer> {
             }
           };
       ChatLoop loop =
-          new ChatLoop(
-              app.engine(), app.messageLog(), app.agents(), screen, screen, progress);
+          new ChatLoop(app.engine(), app.messageLog(), app.agents(), screen, screen, progress);
       screen.println(
           "Legio chat: "
               + app.workspace().root()

@@ -9,12 +9,11 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * What {@code legio chat} does with each line the user types, apart from the terminal itself:
- * slash commands, or a message to dispatch.
+ * What {@code legio chat} does with each line the user types, apart from the terminal itself: slash
+ * commands, or a message to dispatch.
  */
 final class ChatLoop {
-  static final List<String> COMMANDS =
-      List.of("/history", "/reset", "/status", "/help", "/quit");
+  static final List<String> COMMANDS = List.of("/history", "/reset", "/status", "/help", "/quit");
   static final String HELP =
       """
       Type a message for the legatus, or @name to talk to an agent (@vorenus @pullo: both).
@@ -70,7 +69,9 @@ final class ChatLoop {
         case "/status" -> out.print(StatusTable.format(engine.status(), agents.problems()));
         case "/history" -> history(words);
         case "/reset" -> reset(words);
-        default -> err.println("Unknown command " + words[0] + ". Commands: " + String.join(", ", COMMANDS));
+        default ->
+            err.println(
+                "Unknown command " + words[0] + ". Commands: " + String.join(", ", COMMANDS));
       }
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
@@ -106,7 +107,9 @@ final class ChatLoop {
     if (words[1].equals("all")) {
       List<String> closed = engine.resetAll();
       out.println(
-          closed.isEmpty() ? "No active sessions to reset." : "Reset: " + String.join(", ", closed) + ".");
+          closed.isEmpty()
+              ? "No active sessions to reset."
+              : "Reset: " + String.join(", ", closed) + ".");
     } else if (engine.reset(words[1])) {
       out.println("Reset " + words[1] + ": its next request starts a fresh session.");
     } else {

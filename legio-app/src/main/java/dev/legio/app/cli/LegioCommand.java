@@ -1,15 +1,15 @@
 package dev.legio.app.cli;
 
-import dev.legio.app.LegioApp;
 import dev.legio.agents.AgentConfigException;
+import dev.legio.app.LegioApp;
 import dev.legio.config.ConfigException;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.MessageLogException;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceException;
-import java.io.PrintWriter;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;

@@ -29,8 +29,7 @@ final class ServeCommand implements Callable<Integer> {
     LegioApp app = root.app();
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
-    SessionMaintenance maintenance =
-        new SessionMaintenance(app.engine(), s, root.context.clock());
+    SessionMaintenance maintenance = new SessionMaintenance(app.engine(), s, root.context.clock());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

@@ -3,8 +3,9 @@ package dev.legio.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.Main;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code legio say}, {@code status}, {@code reset} and {@code chat} end to end, in-process, with the
- * built-in offline model. Every command opens and closes its own Legio, so two commands in a row
- * are a restart.
+ * {@code legio say}, {@code status}, {@code reset} and {@code chat} end to end, in-process, with
+ * the built-in offline model. Every command opens and closes its own Legio, so two commands in a
+ * row are a restart.
  */
 class SessionCommandsTest {
   @TempDir Path dir;
@@ -116,7 +117,7 @@ class SessionCommandsTest {
   }
 
   @Test
-  void chatDispatchesLinesAndRunsTheSlashCommands() {
+  void chatDispatchesLinesAndRunsTheSlashCommands() throws Exception {
     String typed =
         String.join(
             "\n",
@@ -130,18 +131,19 @@ class SessionCommandsTest {
             "@vorenus again",
             "/quit",
             "");
+    // A keyboard that stays open after the last line, as a real one does (JLine treats the end
+    // of its input as the terminal closing).
+    PipedInputStream keyboard = new PipedInputStream(1 << 16);
+    PipedOutputStream keys = new PipedOutputStream(keyboard);
+    keys.write(typed.getBytes(StandardCharsets.UTF_8));
+    keys.flush();
     ByteArrayOutputStream screen = new ByteArrayOutputStream();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code =
         Main.run(
             new String[] {castra, "chat"},
-            new LegioCommand.Context(
-                env,
-                dir,
-                Clock.systemUTC(),
-                new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)),
-                screen),
+            new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
             new PrintWriter(out, true),
             new PrintWriter(err, true));
     String shown = screen.toString(StandardCharsets.UTF_8);

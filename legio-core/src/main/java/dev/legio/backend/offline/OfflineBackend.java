@@ -116,8 +116,7 @@ public final class OfflineBackend implements ModelBackend {
       }
       out.append(r.contextNotice() ? "; context restored from the praetorium" : "");
       out.append(r.statusBlock() ? "; agent status attached" : "");
-      out.append(
-          ". Configure a model back-end under [backend] in legio.toml for real answers.");
+      out.append(". Configure a model back-end under [backend] in legio.toml for real answers.");
       return out.toString();
     }
 
