@@ -198,13 +198,10 @@ public final class SessionEngine implements AutoCloseable {
     return "[" + owner + "] An error occurred during processing.";
   }
 
-  /** The legatus and every centurio, sorted. */
+  /** The legatus and every centurio folder, sorted. */
   public Set<String> knownAgents() {
-    Set<String> names = new TreeSet<>();
+    Set<String> names = new TreeSet<>(agents.centurioNames());
     names.add(Names.LEGATUS);
-    for (AgentProfile p : agents.centuriones()) {
-      names.add(p.name());
-    }
     return names;
   }
 

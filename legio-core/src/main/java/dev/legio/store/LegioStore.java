@@ -2,6 +2,7 @@ package dev.legio.store;
 
 import dev.legio.log.MessageLog;
 import dev.legio.log.jdbc.JdbcDatabase;
+import dev.legio.log.jdbc.JdbcMessageLog;
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.session.SessionStore;
 import dev.legio.session.jdbc.JdbcSessionStore;
@@ -19,13 +20,15 @@ import java.time.Clock;
  */
 public final class LegioStore implements AutoCloseable {
   private final JdbcDatabase database;
-  private final MessageLog messageLog;
+  private final JdbcMessageLog messageLog;
   private final SessionStore sessions;
 
   private LegioStore(JdbcDatabase database, long maxTextBytes, Clock clock) {
     this.database = database;
     this.messageLog = database.openMessageLog(maxTextBytes, clock);
-    this.sessions = new JdbcSessionStore(database.pool(), database.values());
+    // Session writes go through the log's writer: one connection writes the database.
+    this.sessions =
+        new JdbcSessionStore(database.pool(), database.values(), messageLog.sharedWriter());
   }
 
   /** Opens (creating and migrating if needed) the SQLite database {@code options.file()}. */

@@ -118,7 +118,7 @@ public final class JdbcDatabase implements Closeable {
    * A message log on this database. Closing the log stops its writer; the database stays open until
    * it is closed itself.
    */
-  public MessageLog openMessageLog(long maxTextBytes, Clock clock) {
+  public JdbcMessageLog openMessageLog(long maxTextBytes, Clock clock) {
     return new JdbcMessageLog(dialect, pool, writes, List.of(), maxTextBytes, clock);
   }
 

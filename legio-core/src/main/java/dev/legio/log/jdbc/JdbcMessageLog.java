@@ -111,6 +111,17 @@ public final class JdbcMessageLog implements MessageLog {
 
   // ---------------------------------------------------------------- writes
 
+  /** This log's writer, for other stores on the same database (see {@link SharedWriter}). */
+  public SharedWriter sharedWriter() {
+    return (sql, binder) ->
+        writer.write(
+            tx -> {
+              PreparedStatement statement = tx.prepare(sql);
+              binder.bind(statement);
+              return statement.executeUpdate();
+            });
+  }
+
   @Override
   public Message append(NewMessage message) {
     return appendAll(List.of(message)).get(0);

@@ -1,6 +1,7 @@
 package dev.legio.session.jdbc;
 
 import dev.legio.log.Timestamps;
+import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
@@ -75,6 +76,7 @@ public final class JdbcSessionStore implements SessionStore {
           + " WHERE session_leases.lease_until < ? OR session_leases.holder = excluded.holder";
 
   private final DataSource pool;
+  private final SharedWriter writer;
   private final SqlValues values;
 
   /**
@@ -82,6 +84,15 @@ public final class JdbcSessionStore implements SessionStore {
    * @param values how that database stores ids and timestamps
    */
   public JdbcSessionStore(DataSource pool, SqlValues values) {
+    this(pool, values, null);
+  }
+
+  /**
+   * @param writer where writes run (the message log's writer, so that one connection writes the
+   *     database); null: on pool connections in auto-commit mode
+   */
+  public JdbcSessionStore(DataSource pool, SqlValues values, SharedWriter writer) {
+    this.writer = writer;
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
   }
@@ -248,6 +259,16 @@ public final class JdbcSessionStore implements SessionStore {
 
   /** Runs one statement in auto-commit mode; returns the update count. */
   private int update(String action, String sql, Binder binder) {
+    if (writer != null) {
+      try {
+        return writer.executeUpdate(sql, binder::bind);
+      } catch (RuntimeException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        throw failure(
+            action,
+            cause instanceof SQLException sql2 ? sql2 : new SQLException(e.getMessage(), e));
+      }
+    }
     try (Connection connection = pool.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);

@@ -1,0 +1,27 @@
+package dev.legio.log.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * Lets other stores on the same database run their writes on the message log's single writer
+ * connection, in its group-committed transactions. On SQLite this keeps one writer for the whole
+ * file (no lock hand-overs between connections, no busy waits); on PostgreSQL it shares commits,
+ * and so fsyncs, with the log's appends.
+ */
+@FunctionalInterface
+public interface SharedWriter {
+
+  /** Binds the parameters of a prepared statement. */
+  @FunctionalInterface
+  interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  /**
+   * Runs one INSERT, UPDATE or DELETE in a write transaction and returns its update count once
+   * committed. The statement must touch nothing but the database (it may be run again if another
+   * write in the same transaction fails).
+   */
+  int executeUpdate(String sql, Binder binder);
+}
