@@ -21,19 +21,14 @@ import dev.legio.session.SessionSettings;
 import dev.legio.store.LegioStore;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * {@code legio bench dispatch}: the session engine's own cost per turn, and the tokens its context
@@ -98,7 +93,7 @@ public final class DispatchBenchmark {
         measure(store, workspace, agents);
       }
     } finally {
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
   }
 
@@ -135,13 +130,19 @@ public final class DispatchBenchmark {
       print("messages", store.messageLog().size());
       print("agents", agents.length);
       print("turns", settings.turns());
-      print("dispatch_overhead_p50_ms", fmt(percentile(overhead, 50)));
-      print("dispatch_overhead_p99_ms", fmt(percentile(overhead, 99)));
-      print("legatus_overhead_p50_ms", fmt(percentile(legatus, 50)));
-      print("legatus_overhead_p99_ms", fmt(percentile(legatus, 99)));
+      print(
+          "dispatch_overhead_p50_ms",
+          BenchSupport.fmt(BenchSupport.percentileMillis(overhead, 50)));
+      print(
+          "dispatch_overhead_p99_ms",
+          BenchSupport.fmt(BenchSupport.percentileMillis(overhead, 99)));
+      print(
+          "legatus_overhead_p50_ms", BenchSupport.fmt(BenchSupport.percentileMillis(legatus, 50)));
+      print(
+          "legatus_overhead_p99_ms", BenchSupport.fmt(BenchSupport.percentileMillis(legatus, 99)));
       print("tokens_injected", tokens.injected);
       print("tokens_baseline", tokens.baseline);
-      print("tokens_saved_ratio", fmt(1 - (double) tokens.injected / tokens.baseline));
+      print("tokens_saved_ratio", BenchSupport.fmt(1 - (double) tokens.injected / tokens.baseline));
       out.flush();
     }
   }
@@ -276,28 +277,7 @@ public final class DispatchBenchmark {
     }
   }
 
-  private static double percentile(long[] nanos, int p) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, index)] / 1e6;
-  }
-
   private void print(String key, Object value) {
     out.println(key + "=" + value);
-  }
-
-  private static String fmt(double value) {
-    return value >= 100
-        ? String.format(Locale.ROOT, "%.0f", value)
-        : String.format(Locale.ROOT, "%.3f", value);
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

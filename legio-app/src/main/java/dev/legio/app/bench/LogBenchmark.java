@@ -5,7 +5,6 @@ import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
 import dev.legio.log.jdbc.JdbcMessageLogs;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,14 +14,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
 
 /**
  * {@code legio bench log}: builds a log with a realistic audience mix in a fresh store and prints
@@ -89,7 +84,7 @@ public final class LogBenchmark {
                   dir.resolve("praetorium.db"), 1 << 20, false, 4, Clock.systemUTC()))) {
         measure(log);
       } finally {
-        deleteTree(dir);
+        BenchSupport.deleteTree(dir);
       }
     } else {
       String base = settings.dbUrl() == null ? DEFAULT_PG : settings.dbUrl();
@@ -125,17 +120,19 @@ public final class LogBenchmark {
     print("store", settings.store());
     print("messages", settings.messages());
     print("agents", settings.agents());
-    print("build_s", fmt(buildSeconds));
-    print("append_per_s", fmt(single));
-    print("append_concurrent_per_s", fmt(concurrent));
-    print("group_commit_speedup", fmt(concurrent / single));
-    print("visible_p50_ms", fmt(indexed.percentile(50)));
-    print("visible_p99_ms", fmt(indexed.percentile(99)));
+    print("build_s", BenchSupport.fmt(buildSeconds));
+    print("append_per_s", BenchSupport.fmt(single));
+    print("append_concurrent_per_s", BenchSupport.fmt(concurrent));
+    print("group_commit_speedup", BenchSupport.fmt(concurrent / single));
+    print("visible_p50_ms", BenchSupport.fmt(indexed.percentile(50)));
+    print("visible_p99_ms", BenchSupport.fmt(indexed.percentile(99)));
     print("short_results", indexed.shortResults);
-    print("baseline_visible_p50_ms", fmt(baseline.percentile(50)));
-    print("baseline_visible_p99_ms", fmt(baseline.percentile(99)));
+    print("baseline_visible_p50_ms", BenchSupport.fmt(baseline.percentile(50)));
+    print("baseline_visible_p99_ms", BenchSupport.fmt(baseline.percentile(99)));
     print("baseline_short_results", baseline.shortResults);
-    print("visible_p99_vs_baseline", fmt(indexed.percentile(99) / baseline.percentile(99)));
+    print(
+        "visible_p99_vs_baseline",
+        BenchSupport.fmt(indexed.percentile(99) / baseline.percentile(99)));
     out.flush();
   }
 
@@ -212,10 +209,7 @@ public final class LogBenchmark {
 
   private record Timings(long[] nanos, long shortResults) {
     double percentile(int p) {
-      long[] sorted = nanos.clone();
-      Arrays.sort(sorted);
-      int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-      return sorted[Math.max(0, index)] / 1e6;
+      return BenchSupport.percentileMillis(nanos, p);
     }
   }
 
@@ -246,24 +240,10 @@ public final class LogBenchmark {
     out.println(key + "=" + value);
   }
 
-  private static String fmt(double value) {
-    return value >= 100
-        ? String.format(Locale.ROOT, "%.0f", value)
-        : String.format(Locale.ROOT, "%.3f", value);
-  }
-
   private static void execute(String url, String sql) throws SQLException {
     try (Connection c = DriverManager.getConnection(url);
         Statement s = c.createStatement()) {
       s.execute(sql);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }
