@@ -297,7 +297,8 @@ public final class SessionEngine implements AutoCloseable {
       int historyWindow,
       long maxInputTokens,
       Duration idleTimeout,
-      String role) {}
+      String role,
+      List<AgentProfile> centuriones) {}
 
   private Resolved resolve(Slot slot) {
     return switch (slot.kind) {
@@ -320,11 +321,13 @@ public final class SessionEngine implements AutoCloseable {
             p.historyWindow().orElse(settings.historyWindow()),
             p.maxInputTokens().orElse(settings.maxInputTokens()),
             settings.idleTimeout(),
-            SessionSpec.OPERATOR_ROLE);
+            SessionSpec.OPERATOR_ROLE,
+            List.of());
       }
       case LEGATUS -> {
         AgentProfile p = agents.legatus();
-        Roster roster = Roster.of(agents.centuriones());
+        List<AgentProfile> centuriones = agents.centuriones();
+        Roster roster = Roster.of(centuriones);
         yield new Resolved(
             p.description(),
             p.prompt() + "\n\n" + roster.xml(),
@@ -334,7 +337,8 @@ public final class SessionEngine implements AutoCloseable {
             p.historyWindow().orElse(settings.historyWindow()),
             p.maxInputTokens().orElse(settings.maxInputTokens()),
             settings.idleTimeout(),
-            SessionSpec.OPERATOR_ROLE);
+            SessionSpec.OPERATOR_ROLE,
+            centuriones);
       }
       case CHANNEL -> {
         AgentProfile p = agents.legatus();
@@ -355,7 +359,8 @@ public final class SessionEngine implements AutoCloseable {
             p.historyWindow().orElse(settings.historyWindow()),
             settings.channels().contextThresholdTokens(),
             settings.channels().idleTimeout(),
-            role);
+            role,
+            List.of());
       }
     };
   }
@@ -388,9 +393,7 @@ public final class SessionEngine implements AutoCloseable {
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Message reply =
           messageLog.append(
-              NewMessage.of(
-                      owner.contains(":") ? Names.LEGATUS : owner, replyAudience(slot), answer)
-                  .replyingTo(request.id()));
+              NewMessage.of(speaker(slot), replyAudience(slot), answer).replyingTo(request.id()));
       Instant done = clock.instant();
       slot.record =
           slot.record.afterTurn(
@@ -413,6 +416,11 @@ public final class SessionEngine implements AutoCloseable {
     } finally {
       store.releaseLease(owner, holder);
     }
+  }
+
+  /** Who answers in the log for this slot: the agent, or the legatus for a channel. */
+  private static String speaker(Slot slot) {
+    return slot.kind == Kind.CHANNEL ? Names.LEGATUS : slot.owner;
   }
 
   private Audience replyAudience(Slot slot) {
@@ -439,11 +447,7 @@ public final class SessionEngine implements AutoCloseable {
       id =
           messageLog
               .append(
-                  NewMessage.of(
-                          slot.owner.contains(":") ? Names.LEGATUS : slot.owner,
-                          replyAudience(slot),
-                          text)
-                      .replyingTo(request.id()))
+                  NewMessage.of(speaker(slot), replyAudience(slot), text).replyingTo(request.id()))
               .id();
     } catch (RuntimeException e) {
       log.warn("{}: could not record the interruption", slot.owner, e);
@@ -572,7 +576,7 @@ public final class SessionEngine implements AutoCloseable {
       List<Message> history =
           messageLog.visibleTo(viewer, after, request.sequence(), r.historyWindow());
       if (!fresh) {
-        String speaker = slot.kind == Kind.CENTURIO ? slot.owner : Names.LEGATUS;
+        String speaker = speaker(slot);
         if (history.size() == r.historyWindow()
             && !history.isEmpty()
             && !messageLog.visibleTo(viewer, after, history.get(0).sequence(), 1).isEmpty()) {
@@ -593,15 +597,15 @@ public final class SessionEngine implements AutoCloseable {
       }
     }
     if (slot.kind == Kind.LEGATUS) {
-      parts.add(Roster.statusXml(centurioActivity()));
+      parts.add(Roster.statusXml(activityOf(r.centuriones())));
     }
     parts.add(request.text());
     return String.join("\n\n", parts);
   }
 
-  private Map<String, String> centurioActivity() {
+  private Map<String, String> activityOf(List<AgentProfile> centuriones) {
     Map<String, String> status = new TreeMap<>();
-    for (AgentProfile p : agents.centuriones()) {
+    for (AgentProfile p : centuriones) {
       Slot slot = agentSlots.get(p.name());
       status.put(p.name(), slot == null ? "idle" : slot.activity);
     }

@@ -104,16 +104,6 @@ final class ChatLoop {
     if (words.length != 2) {
       throw new IllegalArgumentException("Usage: /reset NAME, or /reset all");
     }
-    if (words[1].equals("all")) {
-      List<String> closed = engine.resetAll();
-      out.println(
-          closed.isEmpty()
-              ? "No active sessions to reset."
-              : "Reset: " + String.join(", ", closed) + ".");
-    } else if (engine.reset(words[1])) {
-      out.println("Reset " + words[1] + ": its next request starts a fresh session.");
-    } else {
-      out.println(words[1] + " has no active session; nothing to reset.");
-    }
+    out.println(ResetCommand.describe(engine, words[1]));
   }
 }

@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.session.SessionEngine;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,18 +27,21 @@ final class ResetCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
-      if (name.equals("all")) {
-        List<String> closed = app.engine().resetAll();
-        root.out.println(
-            closed.isEmpty()
-                ? "No active sessions to reset."
-                : "Reset: " + String.join(", ", closed) + ".");
-      } else if (app.engine().reset(name)) {
-        root.out.println("Reset " + name + ": its next request starts a fresh session.");
-      } else {
-        root.out.println(name + " has no active session; nothing to reset.");
-      }
+      root.out.println(describe(app.engine(), name));
       return 0;
     }
+  }
+
+  /** Resets {@code name} (or {@code all}) and says what happened; shared with chat's /reset. */
+  static String describe(SessionEngine engine, String name) {
+    if (name.equals("all")) {
+      List<String> closed = engine.resetAll();
+      return closed.isEmpty()
+          ? "No active sessions to reset."
+          : "Reset: " + String.join(", ", closed) + ".";
+    }
+    return engine.reset(name)
+        ? "Reset " + name + ": its next request starts a fresh session."
+        : name + " has no active session; nothing to reset.";
   }
 }
