@@ -82,6 +82,10 @@ public final class SessionEngine implements AutoCloseable {
   private final Map<String, Slot> agentSlots = new ConcurrentHashMap<>();
   private final LinkedHashMap<String, Slot> channelSlots = new LinkedHashMap<>(16, 0.75f, true);
   private final Map<RebuildReason, AtomicLong> rebuildCounts = new EnumMap<>(RebuildReason.class);
+
+  /** Runs the turns of a message to several agents, one virtual thread each. */
+  private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
+
   private volatile boolean closing;
 
   public SessionEngine(
@@ -138,18 +142,30 @@ public final class SessionEngine implements AutoCloseable {
               + ".");
     }
     List<String> targets = routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets();
-    List<Future<Reply>> pending = new ArrayList<>();
+    List<Slot> slots = new ArrayList<>(targets.size());
+    List<TurnQueue.Place> places = new ArrayList<>(targets.size());
     Message request;
     synchronized (postLock) {
       ensureOpen();
       request = messageLog.append(NewMessage.of(Names.CAESAR, Audience.of(targets), text));
       for (String target : targets) {
         Slot slot = agentSlot(target);
-        long enqueued = slot.queued.get() > 0 ? System.nanoTime() : -1;
-        pending.add(slot.submit(() -> turn(slot, request, listener, enqueued)));
+        slots.add(slot);
+        places.add(slot.queue.enqueue());
       }
     }
-    List<Reply> replies = new ArrayList<>();
+    if (targets.size() == 1) {
+      // One agent: its turn runs on this thread (it waits here if the agent is busy).
+      return new Outcome(
+          request, List.of(runTurn(slots.get(0), places.get(0), request, listener)), null);
+    }
+    List<Future<Reply>> pending = new ArrayList<>(targets.size());
+    for (int i = 0; i < targets.size(); i++) {
+      Slot slot = slots.get(i);
+      TurnQueue.Place place = places.get(i);
+      pending.add(parallelTurns.submit(() -> runTurn(slot, place, request, listener)));
+    }
+    List<Reply> replies = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
       replies.add(await(pending.get(i), targets.get(i)));
     }
@@ -171,15 +187,30 @@ public final class SessionEngine implements AutoCloseable {
       return Outcome.refused("Nothing to send: the message is empty.");
     }
     Message request;
-    Future<Reply> pending;
+    Slot slot;
+    TurnQueue.Place place;
     synchronized (postLock) {
       ensureOpen();
       request = messageLog.append(NewMessage.of(channelKey, Audience.of(channelKey), text));
-      Slot slot = channelSlot(channelKey, channelKey.substring(0, colon));
-      long enqueued = slot.queued.get() > 0 ? System.nanoTime() : -1;
-      pending = slot.submit(() -> turn(slot, request, listener, enqueued));
+      slot = channelSlot(channelKey, channelKey.substring(0, colon));
+      place = slot.queue.enqueue();
     }
-    return new Outcome(request, List.of(await(pending, channelKey)), null);
+    return new Outcome(request, List.of(runTurn(slot, place, request, listener)), null);
+  }
+
+  /** Runs {@code slot}'s turn for {@code request} when its place comes; never throws. */
+  private Reply runTurn(
+      Slot slot, TurnQueue.Place place, Message request, DispatchListener listener) {
+    return slot.queue.run(
+        place,
+        () -> {
+          try {
+            return turn(slot, request, listener, place);
+          } catch (RuntimeException e) {
+            log.error("dispatch to {} failed", slot.owner, e);
+            return Reply.failure(slot.owner, "", backend.displayName(), errorText(slot.owner));
+          }
+        });
   }
 
   private Reply await(Future<Reply> future, String owner) {
@@ -219,39 +250,20 @@ public final class SessionEngine implements AutoCloseable {
     CHANNEL
   }
 
-  /** What this process holds for one owner: its live back-end session and its worker. */
+  /** What this process holds for one owner: its live back-end session and its turn queue. */
   private static final class Slot {
     final String owner;
     final Kind kind;
     final String source;
-    final ExecutorService executor;
+    final TurnQueue queue = new TurnQueue();
     BackendSession live;
     SessionRecord record;
     volatile String activity = "idle";
-
-    /** Requests submitted and not yet finished: above zero, a new request waits in the queue. */
-    final java.util.concurrent.atomic.AtomicInteger queued =
-        new java.util.concurrent.atomic.AtomicInteger();
-
-    Future<Reply> submit(java.util.concurrent.Callable<Reply> turn) {
-      queued.incrementAndGet();
-      return executor.submit(
-          () -> {
-            try {
-              return turn.call();
-            } finally {
-              queued.decrementAndGet();
-            }
-          });
-    }
 
     Slot(String owner, Kind kind, String source) {
       this.owner = owner;
       this.kind = kind;
       this.source = source;
-      this.executor =
-          Executors.newSingleThreadExecutor(
-              Thread.ofVirtual().name("legio-session-" + owner).factory());
     }
   }
 
@@ -279,8 +291,11 @@ public final class SessionEngine implements AutoCloseable {
       Slot gone = evicted;
       log.info(
           "channel sessions at their maximum; closing the least recently active {}", gone.owner);
-      gone.executor.submit(() -> closeSlot(gone, "evicted (channel session limit)", null));
-      gone.executor.shutdown();
+      TurnQueue.Place place = gone.queue.enqueue();
+      parallelTurns.submit(
+          () ->
+              gone.queue.run(
+                  place, () -> closeSlot(gone, "evicted (channel session limit)", null)));
     }
     return slot;
   }
@@ -368,14 +383,15 @@ public final class SessionEngine implements AutoCloseable {
   /**
    * One turn of {@code slot}'s session for {@code request}.
    *
-   * @param queuedSince when the request was queued behind another one for the same owner ({@link
-   *     System#nanoTime()}), or -1 when the session was free
+   * @param place the request's place in the owner's queue (to tell how long it waited)
    */
-  private Reply turn(Slot slot, Message request, DispatchListener listener, long queuedSince) {
+  private Reply turn(Slot slot, Message request, DispatchListener listener, TurnQueue.Place place) {
     String owner = slot.owner;
     String description = "";
-    Duration waited =
-        queuedSince < 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - queuedSince);
+    if (closing && Thread.currentThread().isInterrupted()) {
+      return interrupted(slot, request, description);
+    }
+    Duration waited = Duration.ofNanos(place.waitedNanos());
     if (waited.compareTo(settings.lockWait()) > 0) {
       return busy(slot, request, "it was busy for " + waited.toSeconds() + " s");
     }
@@ -682,11 +698,7 @@ public final class SessionEngine implements AutoCloseable {
 
   private boolean closeStored(String owner) {
     Slot detached = new Slot(owner, Kind.CHANNEL, owner.substring(0, owner.indexOf(':')));
-    try {
-      return closeSlot(detached, RebuildReason.RESET.description(), RebuildReason.RESET);
-    } finally {
-      detached.executor.shutdown();
-    }
+    return closeSlot(detached, RebuildReason.RESET.description(), RebuildReason.RESET);
   }
 
   private Slot channelSlotIfPresent(String key) {
@@ -695,15 +707,11 @@ public final class SessionEngine implements AutoCloseable {
     }
   }
 
-  private <T> T runOn(Slot slot, java.util.concurrent.Callable<T> task) {
+  private <T> T runOn(Slot slot, java.util.function.Supplier<T> task) {
     try {
-      return slot.executor.submit(task).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for " + slot.owner, e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "could not reset " + slot.owner + ": " + e.getCause().getMessage(), e.getCause());
+      return slot.queue.run(slot.queue.enqueue(), task);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("could not reset " + slot.owner + ": " + e.getMessage(), e);
     }
   }
 
@@ -714,12 +722,11 @@ public final class SessionEngine implements AutoCloseable {
    */
   public int reapIdle() {
     Instant now = clock.instant();
-    List<Future<Boolean>> reaped = new ArrayList<>();
-    List<Slot> slots = new ArrayList<>(agentSlots.values());
-    for (Slot slot : slots) {
-      reaped.add(slot.executor.submit(() -> reapIfIdle(slot, now, settings.idleTimeout())));
+    int closed = 0;
+    for (Slot slot : new ArrayList<>(agentSlots.values())) {
+      closed += reapIfFree(slot, now, settings.idleTimeout());
     }
-    return count(reaped);
+    return closed;
   }
 
   /**
@@ -728,16 +735,25 @@ public final class SessionEngine implements AutoCloseable {
    */
   public int cleanupChannels() {
     Instant now = clock.instant();
-    List<Future<Boolean>> closed = new ArrayList<>();
     List<Slot> slots;
     synchronized (channelSlots) {
       slots = new ArrayList<>(channelSlots.values());
     }
+    int closed = 0;
     for (Slot slot : slots) {
-      closed.add(
-          slot.executor.submit(() -> reapIfIdle(slot, now, settings.channels().idleTimeout())));
+      closed += reapIfFree(slot, now, settings.channels().idleTimeout());
     }
-    return count(closed);
+    return closed;
+  }
+
+  /** A session with a turn running or queued is not idle: it is left alone. */
+  private int reapIfFree(Slot slot, Instant now, Duration timeout) {
+    try {
+      return slot.queue.runIfFree(() -> reapIfIdle(slot, now, timeout)).orElse(false) ? 1 : 0;
+    } catch (RuntimeException e) {
+      log.warn("{}: closing an idle session failed", slot.owner, e);
+      return 0;
+    }
   }
 
   private boolean reapIfIdle(Slot slot, Instant now, Duration timeout) {
@@ -748,23 +764,6 @@ public final class SessionEngine implements AutoCloseable {
       return false;
     }
     return closeSlot(slot, RebuildReason.IDLE.description(), RebuildReason.IDLE);
-  }
-
-  private static int count(List<Future<Boolean>> results) {
-    int n = 0;
-    for (Future<Boolean> f : results) {
-      try {
-        if (f.get()) {
-          n++;
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return n;
-      } catch (ExecutionException e) {
-        log.warn("closing an idle session failed", e.getCause());
-      }
-    }
-    return n;
   }
 
   /** Deletes session records whose time to live ran out. Returns how many. */
@@ -831,23 +830,16 @@ public final class SessionEngine implements AutoCloseable {
     synchronized (channelSlots) {
       order.addAll(channelSlots.values());
     }
-    for (Slot slot : order) {
-      slot.executor.shutdown();
-    }
     long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
     for (Slot slot : order) {
-      try {
-        if (!slot.executor.awaitTermination(
-            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-          log.warn("{}: dispatch still running at shutdown; interrupting it", slot.owner);
-          slot.executor.shutdownNow();
-          slot.executor.awaitTermination(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      if (!slot.queue.awaitIdle(Math.max(0, deadline - System.nanoTime()))) {
+        log.warn("{}: dispatch still running at shutdown; interrupting it", slot.owner);
+        slot.queue.interruptAll();
+        slot.queue.awaitIdle(TimeUnit.SECONDS.toNanos(5));
       }
       closeLive(slot);
     }
+    parallelTurns.shutdown();
     log.info("session engine stopped: {} sessions closed", order.size());
   }
 }

@@ -5,19 +5,21 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs every write of a log on one thread, sharing transactions between concurrent callers (group
- * commit): while one transaction commits, new requests queue up, and the next transaction takes all
- * of them. A caller returns once its own work is committed.
+ * Runs every write of a log on one connection, sharing transactions between concurrent callers
+ * (group commit by flat combining): a caller queues its work and, if no transaction is running,
+ * runs one itself with everything queued so far; while a transaction commits, new work queues up,
+ * and the next caller to get the connection takes all of it. A caller returns once its own work is
+ * committed. A lone caller thus writes on its own thread, with no hand-off to another thread.
  *
  * <p>If any work in a shared transaction fails, the transaction is rolled back and each work is run
  * again in a transaction of its own, so one bad request never fails or half-writes the others. Work
@@ -27,13 +29,6 @@ final class GroupCommitWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
   static final int MAX_BATCH = 512;
 
-  /**
-   * How long a batch may wait for more requests. Only when the previous batch had several requests
-   * (several callers are appending) does the writer wait, and only until as many have arrived as
-   * last time: a lone caller never waits.
-   */
-  static final long GATHER_NANOS = 200_000;
-
   /** Database work run inside a write transaction. */
   @FunctionalInterface
   interface Work<R> {
@@ -42,14 +37,16 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private record Task<R>(Work<R> work, CompletableFuture<R> done) {}
 
-  private static final Task<Void> STOP = new Task<>(c -> null, new CompletableFuture<>());
-
   private final DataSource dataSource;
   private final Dialect dialect;
   private final String storeName;
-  private WriteTransaction connection; // owned by the writer thread
-  private final BlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
+  private final Queue<Task<?>> queue = new ConcurrentLinkedQueue<>();
+
+  /** Held by the caller running a transaction; guards {@link #connection} and {@link #stopped}. */
+  private final ReentrantLock combining = new ReentrantLock();
+
+  private WriteTransaction connection;
+  private boolean stopped;
   private volatile boolean closed;
 
   /**
@@ -59,7 +56,6 @@ final class GroupCommitWriter implements AutoCloseable {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.storeName = dialect.name();
-    this.thread = Thread.ofPlatform().name("legio-log-writer").daemon().start(this::loop);
   }
 
   /** Runs {@code work} in a write transaction and returns its result once committed. */
@@ -69,6 +65,18 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     Task<R> task = new Task<>(work, new CompletableFuture<>());
     queue.add(task);
+    // Whoever holds the lock runs everything queued before it commits, so a caller that gets the
+    // lock finds its own work either done or still queued.
+    while (!task.done().isDone()) {
+      combining.lock();
+      try {
+        while (!task.done().isDone()) {
+          runQueued();
+        }
+      } finally {
+        combining.unlock();
+      }
+    }
     try {
       return task.done().join();
     } catch (CompletionException e) {
@@ -80,39 +88,29 @@ final class GroupCommitWriter implements AutoCloseable {
     }
   }
 
-  private void loop() {
-    List<Task<?>> batch = new ArrayList<>(MAX_BATCH);
-    boolean stopping = false;
-    double expected = 1; // a decaying peak of recent batch sizes
-    while (!stopping || !queue.isEmpty()) {
-      try {
-        batch.add(stopping ? queue.poll() : queue.take());
-        queue.drainTo(batch, MAX_BATCH - 1);
-        long deadline = System.nanoTime() + GATHER_NANOS;
-        while (!stopping && batch.size() < (int) expected && !batch.contains(STOP)) {
-          long wait = deadline - System.nanoTime();
-          Task<?> more = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
-          if (more == null) {
-            break;
-          }
-          batch.add(more);
-          queue.drainTo(batch, MAX_BATCH - batch.size());
-        }
-      } catch (InterruptedException e) {
-        stopping = true;
-      }
-      expected = Math.max(1, Math.max(expected * 0.95, batch.size()));
-      if (batch.remove(STOP)) {
-        stopping = true;
-      }
-      batch.removeIf(java.util.Objects::isNull);
-      if (!batch.isEmpty()) {
-        runBatch(batch);
-      }
-      batch.clear();
+  /** Runs the queued work in one transaction. Called with {@link #combining} held. */
+  private void runQueued() {
+    List<Task<?>> batch = new ArrayList<>();
+    for (Task<?> next; batch.size() < MAX_BATCH && (next = queue.poll()) != null; ) {
+      batch.add(next);
     }
-    if (connection != null) {
-      connection.close();
+    if (batch.isEmpty()) {
+      return;
+    }
+    if (stopped) {
+      MessageLogException closedLog = new MessageLogException("the message log is closed");
+      batch.forEach(task -> task.done().completeExceptionally(closedLog));
+      return;
+    }
+    // An interrupt must not cut other callers' work short (on a virtual thread it would close
+    // PostgreSQL's socket mid-transaction): the batch runs uninterrupted, the flag is restored.
+    boolean interrupted = Thread.interrupted();
+    try {
+      runBatch(batch);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -192,18 +190,25 @@ final class GroupCommitWriter implements AutoCloseable {
     return failure;
   }
 
-  /** Finishes the queued work, then stops the thread. */
+  /** Finishes the queued work, then closes the connection; later writes fail. */
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
-    queue.add(STOP);
+    combining.lock();
     try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      while (!queue.isEmpty()) {
+        runQueued();
+      }
+      stopped = true;
+      if (connection != null) {
+        connection.close();
+        connection = null;
+      }
+    } finally {
+      combining.unlock();
     }
   }
 }

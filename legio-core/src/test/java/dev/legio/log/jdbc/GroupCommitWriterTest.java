@@ -1,0 +1,145 @@
+package dev.legio.log.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.legio.log.Audience;
+import dev.legio.log.MessageLogException;
+import dev.legio.log.NewMessage;
+import dev.legio.testing.MutableClock;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The log's writer, seen through the shared writer that session stores use. */
+class GroupCommitWriterTest {
+  @TempDir Path dir;
+  private JdbcMessageLog log;
+  private SharedWriter writer;
+
+  @BeforeEach
+  void open() {
+    log =
+        (JdbcMessageLog)
+            JdbcMessageLogs.openSqlite(
+                new JdbcMessageLogs.SqliteOptions(
+                    dir.resolve("praetorium.db"),
+                    4096,
+                    false,
+                    2,
+                    MutableClock.at("2026-02-15T12:00:00Z")));
+    writer = log.sharedWriter();
+    writer.executeUpdate("CREATE TABLE IF NOT EXISTS probe (n INTEGER NOT NULL)", s -> {});
+  }
+
+  @AfterEach
+  void close() {
+    log.close();
+  }
+
+  @Test
+  void aLoneCallerWritesOnItsOwnThread() {
+    Thread[] ranOn = new Thread[1];
+    writer.executeUpdate(
+        "INSERT INTO probe (n) VALUES (?)",
+        s -> {
+          ranOn[0] = Thread.currentThread();
+          s.setInt(1, 1);
+        });
+    assertThat(ranOn[0]).isSameAs(Thread.currentThread());
+  }
+
+  @Test
+  void concurrentCallersShareTransactionsAndEveryWriteLands() throws Exception {
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int base = t * 1000;
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = 0; i < 100; i++) {
+                      int n = base + i;
+                      writer.executeUpdate("INSERT INTO probe (n) VALUES (?)", s -> s.setInt(1, n));
+                      log.append(NewMessage.of("caesar", Audience.of("legatus"), "m" + n));
+                    }
+                  }));
+    }
+    for (Thread t : threads) {
+      t.join(60_000);
+    }
+    assertThat(count("SELECT COUNT(*) FROM probe")).isEqualTo(800);
+    assertThat(count("SELECT COUNT(DISTINCT n) FROM probe")).isEqualTo(800);
+    assertThat(log.size()).isEqualTo(800);
+  }
+
+  @Test
+  void aBadWriteFailsAloneAndTheOthersInItsTransactionLand() throws Exception {
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      boolean bad = t == 2;
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = 0; i < 50; i++) {
+                      try {
+                        writer.executeUpdate(
+                            bad
+                                ? "INSERT INTO probe (n) VALUES (NULL)"
+                                : "INSERT INTO probe (n) VALUES (1)",
+                            s -> {});
+                      } catch (MessageLogException e) {
+                        synchronized (failures) {
+                          failures.add(e);
+                        }
+                      }
+                    }
+                  }));
+    }
+    for (Thread t : threads) {
+      t.join(60_000);
+    }
+    assertThat(failures).hasSize(50);
+    assertThat(count("SELECT COUNT(*) FROM probe")).isEqualTo(150);
+  }
+
+  @Test
+  void anInterruptedCallerStillWritesAndKeepsItsInterrupt() {
+    Thread.currentThread().interrupt();
+    try {
+      writer.executeUpdate("INSERT INTO probe (n) VALUES (7)", s -> {});
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(count("SELECT COUNT(*) FROM probe WHERE n = 7")).isEqualTo(1);
+  }
+
+  @Test
+  void writesAfterCloseFailClearly() {
+    log.close();
+    assertThatThrownBy(() -> writer.executeUpdate("INSERT INTO probe (n) VALUES (1)", s -> {}))
+        .isInstanceOf(MessageLogException.class)
+        .hasMessageContaining("closed");
+  }
+
+  private long count(String sql) {
+    long[] n = new long[1];
+    // A read inside a write transaction sees everything committed before it.
+    writer.executeUpdate(
+        "UPDATE probe SET n = n WHERE 0",
+        s -> {
+          try (var rs = s.getConnection().createStatement().executeQuery(sql)) {
+            rs.next();
+            n[0] = rs.getLong(1);
+          }
+        });
+    return n[0];
+  }
+}
