@@ -398,6 +398,7 @@ public final class SessionEngine implements AutoCloseable {
     if (!acquireLease(owner, settings.lockWait().minus(waited))) {
       return busy(slot, request, "another Legio process holds its session");
     }
+    boolean leased = true;
     try {
       Resolved r = resolve(slot);
       description = r.description();
@@ -418,7 +419,8 @@ public final class SessionEngine implements AutoCloseable {
               request.sequence(),
               done,
               done.plus(settings.ttlFor(backend.kind())));
-      store.save(slot.record);
+      store.saveAndReleaseLease(slot.record, holder);
+      leased = false;
       slot.activity = "idle";
       return new Reply(owner, description, backend.displayName(), answer, false, reply.id());
     } catch (RuntimeException e) {
@@ -430,7 +432,9 @@ public final class SessionEngine implements AutoCloseable {
       log.error("{}: the turn for request {} failed", owner, request.id(), e);
       return Reply.failure(owner, description, backend.displayName(), errorText(owner));
     } finally {
-      store.releaseLease(owner, holder);
+      if (leased) {
+        store.releaseLease(owner, holder);
+      }
     }
   }
 

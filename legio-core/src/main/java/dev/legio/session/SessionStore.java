@@ -51,4 +51,10 @@ public interface SessionStore {
 
   /** Gives the lease up, if {@code holder} holds it. */
   void releaseLease(String owner, String holder);
+
+  /**
+   * Saves {@code record} and gives up {@code holder}'s lease on its owner in one transaction: the
+   * end of a turn, both or neither.
+   */
+  void saveAndReleaseLease(SessionRecord record, String holder);
 }

@@ -113,12 +113,16 @@ public final class JdbcMessageLog implements MessageLog {
 
   /** This log's writer, for other stores on the same database (see {@link SharedWriter}). */
   public SharedWriter sharedWriter() {
-    return (sql, binder) ->
+    return updates ->
         writer.write(
             tx -> {
-              PreparedStatement statement = tx.prepare(sql);
-              binder.bind(statement);
-              return statement.executeUpdate();
+              int[] counts = new int[updates.size()];
+              for (int i = 0; i < counts.length; i++) {
+                PreparedStatement statement = tx.prepare(updates.get(i).sql());
+                updates.get(i).binder().bind(statement);
+                counts[i] = statement.executeUpdate();
+              }
+              return counts;
             });
   }
 

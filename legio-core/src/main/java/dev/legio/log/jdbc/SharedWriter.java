@@ -2,6 +2,7 @@ package dev.legio.log.jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Lets other stores on the same database run their writes on the message log's single writer
@@ -9,7 +10,6 @@ import java.sql.SQLException;
  * file (no lock hand-overs between connections, no busy waits); on PostgreSQL it shares commits,
  * and so fsyncs, with the log's appends.
  */
-@FunctionalInterface
 public interface SharedWriter {
 
   /** Binds the parameters of a prepared statement. */
@@ -23,5 +23,16 @@ public interface SharedWriter {
    * committed. The statement must touch nothing but the database (it may be run again if another
    * write in the same transaction fails).
    */
-  int executeUpdate(String sql, Binder binder);
+  default int executeUpdate(String sql, Binder binder) {
+    return executeUpdates(List.of(new Update(sql, binder)))[0];
+  }
+
+  /** One INSERT, UPDATE or DELETE statement and its parameters. */
+  record Update(String sql, Binder binder) {}
+
+  /**
+   * Runs the statements in order in one write transaction: all of them land or none. Returns their
+   * update counts once committed. The same rules as {@link #executeUpdate} apply.
+   */
+  int[] executeUpdates(List<Update> updates);
 }

@@ -111,8 +111,24 @@ public final class JdbcSessionStore implements SessionStore {
   @Override
   public void save(SessionRecord record) {
     Objects.requireNonNull(record, "record");
+    update("saving the session of '" + record.owner() + "'", List.of(saveUpdate(record)));
+  }
+
+  @Override
+  public void saveAndReleaseLease(SessionRecord record, String holder) {
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(holder, "holder");
     update(
-        "saving the session of '" + record.owner() + "'",
+        "saving the session of '"
+            + record.owner()
+            + "' and releasing its lease held by '"
+            + holder
+            + "'",
+        List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)));
+  }
+
+  private SharedWriter.Update saveUpdate(SessionRecord record) {
+    return new SharedWriter.Update(
         SAVE,
         s -> {
           s.setString(1, record.owner());
@@ -131,6 +147,15 @@ public final class JdbcSessionStore implements SessionStore {
           s.setString(14, record.state().name().toLowerCase(Locale.ROOT));
           s.setString(15, record.closeReason());
           s.setLong(16, record.rebuilds());
+        });
+  }
+
+  private static SharedWriter.Update releaseUpdate(String owner, String holder) {
+    return new SharedWriter.Update(
+        "DELETE FROM session_leases WHERE owner = ? AND holder = ?",
+        s -> {
+          s.setString(1, owner);
+          s.setString(2, holder);
         });
   }
 
@@ -187,11 +212,7 @@ public final class JdbcSessionStore implements SessionStore {
     Objects.requireNonNull(holder, "holder");
     update(
         "releasing the lease on the session of '" + owner + "' held by '" + holder + "'",
-        "DELETE FROM session_leases WHERE owner = ? AND holder = ?",
-        s -> {
-          s.setString(1, owner);
-          s.setString(2, holder);
-        });
+        List.of(releaseUpdate(owner, holder)));
   }
 
   private void bindTimestamp(PreparedStatement statement, int index, Instant timestamp)
@@ -257,11 +278,16 @@ public final class JdbcSessionStore implements SessionStore {
     }
   }
 
-  /** Runs one statement in auto-commit mode; returns the update count. */
-  private int update(String action, String sql, Binder binder) {
+  /** Runs one statement; returns the update count. */
+  private int update(String action, String sql, SharedWriter.Binder binder) {
+    return update(action, List.of(new SharedWriter.Update(sql, binder)))[0];
+  }
+
+  /** Runs the statements in one transaction; returns their update counts. */
+  private int[] update(String action, List<SharedWriter.Update> updates) {
     if (writer != null) {
       try {
-        return writer.executeUpdate(sql, binder::bind);
+        return writer.executeUpdates(updates);
       } catch (RuntimeException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         throw failure(
@@ -269,10 +295,25 @@ public final class JdbcSessionStore implements SessionStore {
             cause instanceof SQLException sql2 ? sql2 : new SQLException(e.getMessage(), e));
       }
     }
-    try (Connection connection = pool.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
-      return statement.executeUpdate();
+    try (Connection connection = pool.getConnection()) {
+      boolean autoCommit = connection.getAutoCommit();
+      connection.setAutoCommit(false);
+      try {
+        int[] counts = new int[updates.size()];
+        for (int i = 0; i < counts.length; i++) {
+          try (PreparedStatement statement = connection.prepareStatement(updates.get(i).sql())) {
+            updates.get(i).binder().bind(statement);
+            counts[i] = statement.executeUpdate();
+          }
+        }
+        connection.commit();
+        return counts;
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        connection.setAutoCommit(autoCommit);
+      }
     } catch (SQLException e) {
       throw failure(action, e);
     }

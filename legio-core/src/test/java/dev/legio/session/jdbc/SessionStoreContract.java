@@ -331,6 +331,23 @@ public abstract class SessionStoreContract {
   }
 
   @Test
+  void saveAndReleaseLeaseSavesTheRecordAndFreesOnlyTheHoldersLease() {
+    Instant start = clock.instant();
+    sessions.tryLease("vorenus", "node-a", start, LEASE);
+    sessions.tryLease("pullo", "node-a", start, LEASE);
+    SessionRecord saved =
+        record("vorenus", start.plusSeconds(60)).afterTurn(10, 2, 42, start, start.plusSeconds(90));
+
+    sessions.saveAndReleaseLease(saved, "node-b");
+    assertThat(sessions.find("vorenus")).contains(saved);
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
+
+    sessions.saveAndReleaseLease(saved, "node-a");
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
+    assertThat(sessions.tryLease("pullo", "node-b", start, LEASE)).isFalse();
+  }
+
+  @Test
   void leasesAreIndependentOfRecordsAndOfOtherOwners() {
     Instant start = clock.instant();
 
