@@ -22,6 +22,8 @@ import dev.legio.store.LegioStore;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -39,6 +41,8 @@ import java.util.function.Consumer;
  *       dispatch ({@code SessionEngine.handle}: routing, logging the request and the reply, context
  *       building, session bookkeeping in the store) minus the time spent inside the back-end, over
  *       {@code --turns} dispatches to random agents on a log of {@code --messages} messages.
+ *   <li>{@code dispatch_cpu_p50_ms}, {@code dispatch_cpu_p99_ms}: the same turns' CPU time on the
+ *       calling thread, minus the back-end's: Legio's work without the time it waited for a CPU.
  *   <li>{@code tokens_injected}, {@code tokens_baseline}, {@code tokens_saved_ratio}: over a
  *       100-turn conversation with one agent while others keep writing to it, the tokens of context
  *       Legio sent versus a baseline that re-sends the whole history window every turn (what the
@@ -117,13 +121,16 @@ public final class DispatchBenchmark {
         dispatch(engine, backend, "@" + agents[random.nextInt(agents.length)] + " warm " + i);
       }
       long[] overhead = new long[settings.turns()];
+      long[] cpu = new long[settings.turns()];
       for (int i = 0; i < settings.turns(); i++) {
-        overhead[i] =
+        long[] both =
             dispatch(engine, backend, "@" + agents[random.nextInt(agents.length)] + " turn " + i);
+        overhead[i] = both[0];
+        cpu[i] = both[1];
       }
       long[] legatus = new long[Math.min(200, settings.turns())];
       for (int i = 0; i < legatus.length; i++) {
-        legatus[i] = dispatch(engine, backend, "status report " + i);
+        legatus[i] = dispatch(engine, backend, "status report " + i)[0];
       }
       Tokens tokens = conversation(engine, backend, store.messageLog(), agents[0], sessionSettings);
 
@@ -136,6 +143,8 @@ public final class DispatchBenchmark {
       print(
           "dispatch_overhead_p99_ms",
           BenchSupport.fmt(BenchSupport.percentileMillis(overhead, 99)));
+      print("dispatch_cpu_p50_ms", BenchSupport.fmt(BenchSupport.percentileMillis(cpu, 50)));
+      print("dispatch_cpu_p99_ms", BenchSupport.fmt(BenchSupport.percentileMillis(cpu, 99)));
       print(
           "legatus_overhead_p50_ms", BenchSupport.fmt(BenchSupport.percentileMillis(legatus, 50)));
       print(
@@ -147,17 +156,28 @@ public final class DispatchBenchmark {
     }
   }
 
-  /** Runs one dispatch; returns Legio's own time for it in nanoseconds. */
-  private static long dispatch(SessionEngine engine, TimedBackend backend, String text) {
+  /**
+   * Runs one dispatch; returns Legio's own time for it in nanoseconds: elapsed, and the CPU time of
+   * the calling thread (a message to one agent runs wholly on the caller's thread, so that is the
+   * work Legio did, whatever else the machine was running).
+   */
+  private static long[] dispatch(SessionEngine engine, TimedBackend backend, String text) {
     long inBackendBefore = backend.nanos;
+    long cpuInBackendBefore = backend.cpuNanos;
+    long cpu0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     Outcome outcome = engine.handle(text, DispatchListener.NONE);
     long total = System.nanoTime() - t0;
+    long cpu = THREADS.getCurrentThreadCpuTime() - cpu0;
     if (!outcome.ok()) {
       throw new IllegalStateException("dispatch failed: " + outcome);
     }
-    return total - (backend.nanos - inBackendBefore);
+    return new long[] {
+      total - (backend.nanos - inBackendBefore), cpu - (backend.cpuNanos - cpuInBackendBefore)
+    };
   }
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private record Tokens(long injected, long baseline) {}
 
@@ -193,6 +213,7 @@ public final class DispatchBenchmark {
   private static final class TimedBackend implements ModelBackend {
     private final ModelBackend inner;
     volatile long nanos;
+    volatile long cpuNanos;
     volatile String lastMessage;
 
     TimedBackend(ModelBackend inner) {
@@ -233,11 +254,13 @@ public final class DispatchBenchmark {
         @Override
         public TurnResult send(String userMessage, Consumer<BackendEvent> events) {
           lastMessage = userMessage;
+          long cpu0 = THREADS.getCurrentThreadCpuTime();
           long t0 = System.nanoTime();
           try {
             return session.send(userMessage, events);
           } finally {
             nanos += System.nanoTime() - t0;
+            cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu0;
           }
         }
 
