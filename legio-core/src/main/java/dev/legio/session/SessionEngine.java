@@ -624,10 +624,10 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   private Map<String, String> activityOf(List<AgentProfile> centuriones) {
+    Set<String> leased = store.leasedOwners(clock.instant());
     Map<String, String> status = new TreeMap<>();
     for (AgentProfile p : centuriones) {
-      Slot slot = agentSlots.get(p.name());
-      status.put(p.name(), slot == null ? "idle" : slot.activity);
+      status.put(p.name(), activity(agentSlots.get(p.name()), p.name(), leased));
     }
     return status;
   }
@@ -791,26 +791,40 @@ public final class SessionEngine implements AutoCloseable {
     for (SessionRecord r : store.list()) {
       records.put(r.owner(), r);
     }
+    Set<String> leased = store.leasedOwners(now);
     List<SessionStatus> out = new ArrayList<>();
     out.add(
         statusOf(
-            Names.LEGATUS, agents.legatus().description(), records.remove(Names.LEGATUS), now));
+            Names.LEGATUS,
+            agents.legatus().description(),
+            records.remove(Names.LEGATUS),
+            leased,
+            now));
     for (AgentProfile p : agents.centuriones()) {
-      out.add(statusOf(p.name(), p.description(), records.remove(p.name()), now));
+      out.add(statusOf(p.name(), p.description(), records.remove(p.name()), leased, now));
     }
     for (SessionRecord r : records.values()) {
       if (r.owner().contains(":")) {
-        out.add(statusOf(r.owner(), "channel", r, now));
+        out.add(statusOf(r.owner(), "channel", r, leased, now));
       }
     }
     return out;
   }
 
-  private SessionStatus statusOf(String owner, String description, SessionRecord r, Instant now) {
+  private SessionStatus statusOf(
+      String owner, String description, SessionRecord r, Set<String> leased, Instant now) {
     Slot slot = owner.contains(":") ? channelSlotIfPresent(owner) : agentSlots.get(owner);
-    String activity = slot == null ? "idle" : slot.activity;
     Duration age = r != null && r.active() ? Duration.between(r.createdAt(), now) : null;
-    return new SessionStatus(owner, description, activity, r, age);
+    return new SessionStatus(owner, description, activity(slot, owner, leased), r, age);
+  }
+
+  /**
+   * What an owner is doing: this process's view of its own turns, else "working" while another
+   * Legio process holds the owner's lease.
+   */
+  private static String activity(Slot slot, String owner, Set<String> leased) {
+    String local = slot == null ? "idle" : slot.activity;
+    return local.equals("idle") && leased.contains(owner) ? "working" : local;
   }
 
   // ------------------------------------------------------------------ shutdown

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where session records and session leases are kept: the same database as the message log (SQLite
@@ -48,6 +49,12 @@ public interface SessionStore {
    * out.
    */
   boolean tryLease(String owner, String holder, Instant now, Duration duration);
+
+  /**
+   * The owners whose session is leased at {@code now} (its lease has not run out), by any holder:
+   * the sessions some Legio process is driving.
+   */
+  Set<String> leasedOwners(Instant now);
 
   /** Gives the lease up, if {@code holder} holds it. */
   void releaseLease(String owner, String holder);

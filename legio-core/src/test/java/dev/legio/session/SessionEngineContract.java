@@ -2,6 +2,7 @@ package dev.legio.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ModelBackend;
@@ -639,6 +640,32 @@ abstract class SessionEngineContract {
     // A lease held past its time (a process that died) is taken over.
     clock.advance(Duration.ofMinutes(16));
     assertThat(engine.handleChannel("telegram:9", "now?", DispatchListener.NONE).ok()).isTrue();
+  }
+
+  @Test
+  void anAgentWorkingInAnotherProcessShowsAsWorkingInStatusAndToTheLegatus() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    assertThat(
+            sessions()
+                .tryLease("vorenus", "another-process", clock.instant(), Duration.ofMinutes(15)))
+        .isTrue();
+
+    assertThat(engine.status())
+        .filteredOn(s -> s.owner().equals("vorenus") || s.owner().equals("pullo"))
+        .extracting(SessionStatus::owner, SessionStatus::activity)
+        .containsExactlyInAnyOrder(tuple("vorenus", "working"), tuple("pullo", "idle"));
+    engine.handle("who is busy?", DispatchListener.NONE);
+    assertThat(backend.turnsOf("legatus").get(0).message())
+        .contains("<centurio name=\"vorenus\" status=\"working\"/>")
+        .contains("<centurio name=\"pullo\" status=\"idle\"/>");
+
+    // Once that lease runs out (the other process died), the agent is idle again.
+    clock.advance(Duration.ofMinutes(16));
+    assertThat(engine.status())
+        .filteredOn(s -> s.owner().equals("vorenus"))
+        .extracting(SessionStatus::activity)
+        .containsExactly("idle");
   }
 
   // ------------------------------------------------------------------ shutdown

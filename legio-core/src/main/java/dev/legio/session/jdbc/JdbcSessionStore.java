@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
@@ -204,6 +206,26 @@ public final class JdbcSessionStore implements SessionStore {
               bindTimestamp(s, 4, now);
             });
     return changed == 1;
+  }
+
+  @Override
+  public Set<String> leasedOwners(Instant now) {
+    Objects.requireNonNull(now, "now");
+    Set<String> owners = new TreeSet<>();
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT owner FROM session_leases WHERE lease_until >= ?")) {
+      bindTimestamp(statement, 1, now);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          owners.add(rows.getString(1));
+        }
+      }
+      return owners;
+    } catch (SQLException e) {
+      throw failure("listing the leased sessions", e);
+    }
   }
 
   @Override

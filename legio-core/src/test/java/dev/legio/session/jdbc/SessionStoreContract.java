@@ -317,6 +317,19 @@ public abstract class SessionStoreContract {
   }
 
   @Test
+  void leasedOwnersAreThoseWithALeaseThatHasNotRunOut() {
+    Instant start = clock.instant();
+    sessions.tryLease("vorenus", "node-a", start, LEASE);
+    sessions.tryLease("pullo", "node-b", start.minusSeconds(20), LEASE);
+    sessions.tryLease("telegram:1", "node-a", start, LEASE);
+    sessions.releaseLease("telegram:1", "node-a");
+
+    assertThat(sessions.leasedOwners(start)).containsExactlyInAnyOrder("vorenus", "pullo");
+    assertThat(sessions.leasedOwners(start.plusSeconds(15))).containsExactly("vorenus");
+    assertThat(sessions.leasedOwners(start.plus(LEASE).plus(MICRO))).isEmpty();
+  }
+
+  @Test
   void onlyTheHolderReleasesItsLease() {
     Instant start = clock.instant();
     sessions.tryLease("vorenus", "node-a", start, LEASE);
