@@ -132,23 +132,21 @@ public abstract sealed class MemoryAccess permits AgentMemory, LegatusMemory {
     return List.of(query.strip().toLowerCase(Locale.ROOT).split("\\s+"));
   }
 
-  /** The snippet for {@code e} if it holds every word, else null. */
+  /** The snippet for {@code e} if its name or text holds every word, else null. */
   static String match(MemoryEntry e, List<String> words) {
-    StringBuilder all = new StringBuilder(e.name());
+    StringBuilder all = new StringBuilder();
     for (MemoryEntry.Note n : e.notes()) {
-      all.append('\n').append(n.text());
+      all.append(all.isEmpty() ? "" : "\n").append(n.text());
     }
     String text = all.toString();
     String lower = text.toLowerCase(Locale.ROOT);
+    String name = e.name().toLowerCase(Locale.ROOT);
     for (String w : words) {
-      if (!lower.contains(w)) {
+      if (!lower.contains(w) && !name.contains(w)) {
         return null;
       }
     }
-    int at = lower.indexOf(words.get(0));
-    if (lower.length() != text.length()) {
-      at = Math.min(at, text.length());
-    }
+    int at = Math.max(0, Math.min(lower.indexOf(words.get(0)), text.length()));
     int from = Math.max(0, at - 60);
     int to = Math.min(text.length(), at + 100);
     String snippet = text.substring(from, to).replaceAll("\\s+", " ").strip();
