@@ -6,13 +6,28 @@ import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.MessageLog;
+import dev.legio.log.Names;
 import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.mcp.McpConfigFile;
+import dev.legio.mcp.McpTokens;
+import dev.legio.memory.Memoria;
+import dev.legio.memory.MemoryTools;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
+import dev.legio.tools.LegatusTools;
+import dev.legio.tools.ToolDefinition;
+import dev.legio.tools.Toolbox;
+import dev.legio.tools.Toolset;
 import dev.legio.workspace.Workspace;
+import java.io.File;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The composition root: reads a workspace's configuration and wires the parts from it. Every
@@ -26,6 +41,7 @@ public final class LegioApp implements AutoCloseable {
   private AgentDirectory agents;
   private ModelBackend backend;
   private SessionEngine engine;
+  private Memoria memoria;
 
   private LegioApp(Workspace workspace, LegioConfig config, Clock clock) {
     this.workspace = workspace;
@@ -89,6 +105,60 @@ public final class LegioApp implements AutoCloseable {
               messageLog(), sessions(), agents(), backend(), config.sessions(), clock);
     }
     return engine;
+  }
+
+  /** The memory stores (edicta, acta, commentarii) of the castra. */
+  public synchronized Memoria memoria() {
+    if (memoria == null) {
+      memoria = new Memoria(workspace.castra(), agents(), clock);
+    }
+    return memoria;
+  }
+
+  /**
+   * The tools of {@code caller}, served over MCP and usable in a back-end's tool-use loop: for the
+   * legatus, memoria's with its rights and its own (history, dispatch, status, ...); for a
+   * centurio, memoria's scoped to it. The log and the engine are opened on the first call that
+   * needs them.
+   */
+  public Toolset toolsFor(String caller) {
+    List<ToolDefinition> tools = new ArrayList<>();
+    if (Names.LEGATUS.equals(caller)) {
+      tools.addAll(MemoryTools.forLegatus(memoria().forLegatus(Names.LEGATUS)));
+      tools.addAll(LegatusTools.definitions(this::messageLog, this::engine));
+    } else {
+      tools.addAll(MemoryTools.forAgent(memoria().forAgent(caller)));
+    }
+    return new Toolbox(caller, tools);
+  }
+
+  /** The bearer tokens of the MCP server over HTTP. */
+  public McpTokens mcpTokens() {
+    return new McpTokens(workspace.castra());
+  }
+
+  /**
+   * The {@code --mcp-config} JSON that makes the Claude Code CLI start {@code legio mcp --agent
+   * caller} for this workspace (the same Java and class path as this process).
+   */
+  public String mcpConfigJson(String caller) {
+    return McpConfigFile.json(legioCommand(), workspace.root(), caller);
+  }
+
+  /** The command line that runs {@code legio} as this process does: java, class path, main. */
+  public static List<String> legioCommand() {
+    String program =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // Absolute entries: the child may start in another directory.
+    String classPath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .map(entry -> Path.of(entry).toAbsolutePath().toString())
+            .collect(Collectors.joining(File.pathSeparator));
+    return List.of(
+        program, "--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName());
   }
 
   /** The message log, in {@link #store()}. */

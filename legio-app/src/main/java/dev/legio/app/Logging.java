@@ -51,6 +51,8 @@ final class Logging {
 
     // The console appender filters to WARN by itself; the root level feeds the file.
     root.setLevel(Level.toLevel(level, Level.INFO));
+    // Jetty's debug output includes request headers, bearer tokens among them: never below INFO.
+    context.getLogger("org.eclipse.jetty").setLevel(Level.INFO);
     root.addAppender(appender);
     current = file;
   }

@@ -37,7 +37,8 @@ public final class ConfigLoader {
           "logging",
           "sessions",
           "channels",
-          "backend");
+          "backend",
+          "mcp");
   private static final Set<String> SESSIONS =
       Set.of(
           "max_input_tokens",
@@ -57,6 +58,7 @@ public final class ConfigLoader {
           "context_threshold_tokens",
           "roles");
   private static final Set<String> BACKEND = Set.of("kind");
+  private static final Set<String> MCP = Set.of("http_enabled", "http_bind", "http_port");
   private static final Set<String> PRAETORIUM =
       Set.of(
           "store",
@@ -167,7 +169,28 @@ public final class ConfigLoader {
             maxBytes),
         new LegioConfig.Logging(level, logFile.normalize()),
         sessions,
-        new LegioConfig.Backend(kind));
+        new LegioConfig.Backend(kind),
+        mcp(root));
+  }
+
+  private LegioConfig.Mcp mcp(ObjectNode root) {
+    LegioConfig.Mcp d = LegioConfig.Mcp.defaults();
+    ObjectNode m = table(root, "mcp");
+    checkKeys(m, MCP, "[mcp] ");
+    boolean enabled = d.httpEnabled();
+    JsonNode node = m.get("http_enabled");
+    if (node != null) {
+      if (!node.isBoolean()) {
+        throw error("[mcp] ", "http_enabled", "true or false", describe(node));
+      }
+      enabled = node.asBoolean();
+    }
+    String bind = string(m, "[mcp] ", "http_bind", d.httpBind());
+    if (bind.isBlank()) {
+      throw error("[mcp] ", "http_bind", "an address such as \"127.0.0.1\"", "\"\"");
+    }
+    int port = (int) integer(m, "[mcp] ", "http_port", d.httpPort(), 0, 65_535);
+    return new LegioConfig.Mcp(enabled, bind, port);
   }
 
   private SessionSettings sessions(ObjectNode root, int historyWindow) {

@@ -13,7 +13,23 @@ public record LegioConfig(
     Praetorium praetorium,
     Logging logging,
     SessionSettings sessions,
-    Backend backend) {
+    Backend backend,
+    Mcp mcp) {
+
+  /**
+   * The {@code [mcp]} section: the agents' tools over streamable HTTP from {@code legio serve}.
+   *
+   * @param httpEnabled whether {@code legio serve} serves MCP over HTTP
+   * @param httpBind the address to listen on (default loopback only)
+   * @param httpPort the TCP port; 0 picks a free one (printed at start)
+   */
+  public record Mcp(boolean httpEnabled, String httpBind, int httpPort) {
+    public static final int DEFAULT_PORT = 8740;
+
+    public static Mcp defaults() {
+      return new Mcp(true, "127.0.0.1", DEFAULT_PORT);
+    }
+  }
 
   /**
    * The {@code [backend]} section: which model back-end agents talk to.

@@ -142,12 +142,47 @@ public final class SessionEngine implements AutoCloseable {
               + ".");
     }
     List<String> targets = routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets();
+    return dispatch(Names.CAESAR, targets, text, listener);
+  }
+
+  /**
+   * Dispatches a message from {@code sender} to the named centuriones, as {@link #handle} does
+   * after routing (the legatus's {@code dispatch} tool). {@code text} is sent as it is: its
+   * {@code @mentions} are not parsed. Refuses an unknown agent, the legatus (whose own turn would
+   * wait for itself) and an empty text.
+   */
+  public Outcome dispatchFrom(
+      String sender, List<String> centuriones, String text, DispatchListener listener) {
+    Names.require(sender, "sender");
+    if (text == null || text.isBlank()) {
+      return Outcome.refused("Nothing to send: the message is empty.");
+    }
+    Set<String> known = agents.centurioNames();
+    for (String target : centuriones) {
+      if (!known.contains(target)) {
+        return Outcome.refused(
+            "No centurio named '"
+                + target
+                + "'. Centuriones: "
+                + String.join(", ", new TreeSet<>(known))
+                + ".");
+      }
+    }
+    if (centuriones.isEmpty()) {
+      return Outcome.refused("No centurio named: say who the message is for.");
+    }
+    return dispatch(
+        sender, List.copyOf(new java.util.LinkedHashSet<>(centuriones)), text, listener);
+  }
+
+  private Outcome dispatch(
+      String sender, List<String> targets, String text, DispatchListener listener) {
     List<Slot> slots = new ArrayList<>(targets.size());
     List<TurnQueue.Place> places = new ArrayList<>(targets.size());
     Message request;
     synchronized (postLock) {
       ensureOpen();
-      request = messageLog.append(NewMessage.of(Names.CAESAR, Audience.of(targets), text));
+      request = messageLog.append(NewMessage.of(sender, Audience.of(targets), text));
       for (String target : targets) {
         Slot slot = agentSlot(target);
         slots.add(slot);

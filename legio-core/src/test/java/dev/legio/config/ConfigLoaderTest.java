@@ -46,6 +46,22 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.sessions().channels().roleFor("viewer")).isEqualTo("operator");
     assertThat(fromTemplate.sessions().channels().roleFor("telegram")).isEqualTo("chat");
     assertThat(fromTemplate.backend().kind()).isEqualTo("offline");
+    assertThat(fromTemplate.mcp()).isEqualTo(new LegioConfig.Mcp(true, "127.0.0.1", 8740));
+  }
+
+  @Test
+  void theMcpSectionIsReadAndChecked() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write("[mcp]\nhttp_enabled = false\nhttp_bind = \"0.0.0.0\"\nhttp_port = 0\n"),
+            Map.of());
+    assertThat(config.mcp()).isEqualTo(new LegioConfig.Mcp(false, "0.0.0.0", 0));
+    assertThatThrownBy(() -> ConfigLoader.load(write("[mcp]\nhttp_port = 70000\n"), Map.of()))
+        .hasMessageContaining("[mcp] http_port: expected an integer from 0 to 65535, got 70000");
+    assertThatThrownBy(() -> ConfigLoader.load(write("[mcp]\nhttp_enabled = \"yes\"\n"), Map.of()))
+        .hasMessageContaining("[mcp] http_enabled: expected true or false, got \"yes\"");
+    assertThatThrownBy(() -> ConfigLoader.load(write("[mcp]\nport = 1\n"), Map.of()))
+        .hasMessageContaining("[mcp] unknown key 'port'");
   }
 
   @Test

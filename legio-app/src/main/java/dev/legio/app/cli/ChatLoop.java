@@ -1,23 +1,33 @@
 package dev.legio.app.cli;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
+import dev.legio.log.Names;
+import dev.legio.log.NewMessage;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.UUID;
 
 /**
  * What {@code legio chat} does with each line the user types, apart from the terminal itself: slash
  * commands, or a message to dispatch.
  */
 final class ChatLoop {
-  static final List<String> COMMANDS = List.of("/history", "/reset", "/status", "/help", "/quit");
+  static final List<String> COMMANDS =
+      List.of("/history", "/share", "/reset", "/status", "/help", "/quit");
   static final String HELP =
       """
       Type a message for the legatus, or @name to talk to an agent (@vorenus @pullo: both).
         /history [N]        the last N messages of the log (default 20)
+        /share ID @name     hand one message (an id, #sequence, or `last`: the last reply) to
+                            an agent: it sees it in its context from its next message
         /reset NAME | all   close a session; its next request starts fresh
         /status             each agent: status, session age, input tokens, messages
         /quit               leave (Ctrl-D works too)""";
@@ -28,6 +38,7 @@ final class ChatLoop {
   private final PrintWriter out;
   private final PrintWriter err;
   private final DispatchListener progress;
+  private UUID lastReply;
 
   ChatLoop(
       SessionEngine engine,
@@ -53,7 +64,12 @@ final class ChatLoop {
     if (text.startsWith("/")) {
       return command(text);
     }
-    Replies.print(engine.handle(text, progress), out, err);
+    Outcome outcome = engine.handle(text, progress);
+    Replies.print(outcome, out, err);
+    outcome.replies().stream()
+        .filter(r -> !r.failed() && r.messageId() != null)
+        .reduce((first, second) -> second)
+        .ifPresent(r -> lastReply = r.messageId());
     err.flush();
     return true;
   }
@@ -69,6 +85,7 @@ final class ChatLoop {
         case "/status" -> out.print(StatusTable.format(engine.status(), agents.problems()));
         case "/history" -> history(words);
         case "/reset" -> reset(words);
+        case "/share" -> share(words);
         default ->
             err.println(
                 "Unknown command " + words[0] + ". Commands: " + String.join(", ", COMMANDS));
@@ -98,6 +115,92 @@ final class ChatLoop {
       out.println("(the log is empty)");
     }
     messages.forEach(m -> out.print(MessageFormat.human(m)));
+  }
+
+  /**
+   * {@code /share ID @agent...}: posts the message again from caesar, addressed to the agents and
+   * replying to the original, prefixed with who wrote it. It is not dispatched: each agent finds it
+   * in the context of its next message, the way every message addressed to it arrives.
+   */
+  private void share(String[] words) {
+    String usage =
+        "Usage: /share ID @name [@name...]; ID is a message id, #sequence (see /history) or"
+            + " `last` (the last reply)";
+    if (words.length < 3) {
+      throw new IllegalArgumentException(usage);
+    }
+    Message original = findForShare(words[1], usage);
+    List<String> targets = new ArrayList<>();
+    for (int i = 2; i < words.length; i++) {
+      if (!words[i].startsWith("@") || words[i].length() == 1) {
+        throw new IllegalArgumentException(usage);
+      }
+      String name = words[i].substring(1);
+      if (Names.LEGATUS.equals(name)) {
+        throw new IllegalArgumentException("The legatus sees every message already.");
+      }
+      if (!agents.centurioNames().contains(name)) {
+        throw new IllegalArgumentException(
+            "Unknown agent @"
+                + name
+                + ". Known agents: "
+                + String.join(", ", new TreeSet<>(agents.centurioNames()))
+                + ".");
+      }
+      targets.add(name);
+    }
+    Message shared =
+        log.append(
+            NewMessage.of(
+                    Names.CAESAR,
+                    Audience.of(targets),
+                    "Caesar shares a message from "
+                        + original.sender()
+                        + " (#"
+                        + original.sequence()
+                        + "):\n\n"
+                        + original.text())
+                .replyingTo(original.id()));
+    out.println(
+        "Shared #"
+            + original.sequence()
+            + " ("
+            + original.sender()
+            + ") with "
+            + String.join(", ", targets)
+            + " as #"
+            + shared.sequence()
+            + ": it is in their context from their next message.");
+  }
+
+  private Message findForShare(String ref, String usage) {
+    if (ref.equals("last")) {
+      if (lastReply == null) {
+        throw new IllegalArgumentException("No reply yet in this chat to share. " + usage);
+      }
+      return log.find(lastReply).orElseThrow();
+    }
+    if (ref.startsWith("#")) {
+      long sequence;
+      try {
+        sequence = Long.parseLong(ref.substring(1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(usage);
+      }
+      List<Message> found = log.visibleTo(Names.CAESAR, sequence - 1, sequence + 1, 1);
+      if (found.isEmpty()) {
+        throw new IllegalArgumentException("No message #" + sequence + " in the log.");
+      }
+      return found.get(0);
+    }
+    UUID id;
+    try {
+      id = UUID.fromString(ref);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(usage);
+    }
+    return log.find(id)
+        .orElseThrow(() -> new IllegalArgumentException("No message " + id + " in the log."));
   }
 
   private void reset(String[] words) {

@@ -35,6 +35,8 @@ import picocli.CommandLine.ScopeType;
       ServeCommand.class,
       HistoryCommand.class,
       LogCommand.class,
+      MemoryCommand.class,
+      McpCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -1,6 +1,8 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.mcp.McpHttpServer;
+import dev.legio.log.Names;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionSettings;
 import java.util.concurrent.Callable;
@@ -14,8 +16,9 @@ import picocli.CommandLine.ParentCommand;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = {
-      "Run Legio as a long-lived process: the idle-session reaper, the channel-session cleanup and"
-          + " the daily deletion of expired session records.",
+      "Run Legio as a long-lived process: the idle-session reaper, the channel-session cleanup,"
+          + " the daily deletion of expired session records, and the agents' tools over MCP's"
+          + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
       "Stops cleanly on SIGTERM or Ctrl-C: background work first, then the agents' sessions, then"
           + " the legatus's, then the store."
     })
@@ -30,12 +33,16 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance = new SessionMaintenance(app.engine(), s, root.context.clock());
+    McpHttpServer mcp = startMcp(app);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   log.info("stopping: signal received");
                   try {
+                    if (mcp != null) {
+                      mcp.close();
+                    }
                     maintenance.close();
                     app.close();
                     log.info("stopped cleanly");
@@ -65,9 +72,32 @@ final class ServeCommand implements Callable<Integer> {
             + " UTC.";
     log.info(summary);
     root.out.println(summary);
+    if (mcp != null) {
+      String line =
+          "MCP over HTTP at "
+              + mcp.endpoint()
+              + " (each agent's bearer token: castra/mcp/tokens/NAME, or `legio mcp token NAME`).";
+      log.info(line);
+      root.out.println(line);
+    }
     root.out.println("Stop with Ctrl-C or SIGTERM.");
     root.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /** Starts MCP over HTTP when [mcp] http_enabled, with a token for every agent. */
+  private static McpHttpServer startMcp(LegioApp app) {
+    if (!app.config().mcp().httpEnabled()) {
+      return null;
+    }
+    for (String agent : app.engine().knownAgents()) {
+      app.mcpTokens().tokenFor(agent);
+    }
+    return McpHttpServer.start(
+        app.config().mcp(),
+        app.mcpTokens(),
+        app::toolsFor,
+        caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller));
   }
 }

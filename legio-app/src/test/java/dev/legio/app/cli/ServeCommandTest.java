@@ -3,13 +3,21 @@ package dev.legio.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.Main;
+import dev.legio.mcp.McpToolServer;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +29,7 @@ class ServeCommandTest {
   @TempDir Path dir;
 
   @Test
-  void serveSaysWhatItServesAndStopsCleanlyOnSigterm() throws Exception {
+  void serveSaysWhatItServesServesMcpOverHttpAndStopsCleanlyOnSigterm() throws Exception {
     Path ws = dir.resolve("legion");
     StringWriter sink = new StringWriter();
     assertThat(
@@ -32,6 +40,9 @@ class ServeCommandTest {
                 new PrintWriter(sink),
                 new PrintWriter(sink)))
         .isZero();
+    // Any free port for MCP over HTTP, so that the test never collides with a running Legio.
+    Path toml = ws.resolve("legio.toml");
+    Files.writeString(toml, Files.readString(toml).replace("http_port = 8740", "http_port = 0"));
     String java = ProcessHandle.current().info().command().orElse("java");
     Process serve =
         new ProcessBuilder(
@@ -58,6 +69,34 @@ class ServeCommandTest {
           .startsWith("Legio is serving " + ws)
           .contains("store sqlite", "back-end offline model", "agents legatus, pullo, vorenus")
           .contains("reaped every 60 s (timeout 30 min)", "daily at 02:00 UTC");
+      String mcpLine = output.readLine();
+      while (mcpLine != null && !mcpLine.startsWith("MCP over HTTP at")) {
+        mcpLine = output.readLine();
+      }
+      assertThat(mcpLine).startsWith("MCP over HTTP at http://127.0.0.1:");
+      URI endpoint = URI.create(mcpLine.split(" ")[4]);
+      String token = Files.readString(ws.resolve("castra/mcp/tokens/legatus")).strip();
+      try (McpSyncClient legatus =
+          McpClient.sync(
+                  HttpClientStreamableHttpTransport.builder("http://" + endpoint.getAuthority())
+                      .endpoint(endpoint.getPath())
+                      .jsonMapper(McpToolServer.JSON_MAPPER)
+                      .requestBuilder(
+                          HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
+                      .build())
+              .requestTimeout(Duration.ofSeconds(30))
+              .build()) {
+        legatus.initialize();
+        assertThat(legatus.listTools().tools())
+            .extracting(McpSchema.Tool::name)
+            .contains("dispatch", "publish_edictum", "list_commentarii");
+        McpSchema.CallToolResult reply =
+            legatus.callTool(
+                new McpSchema.CallToolRequest(
+                    "dispatch", Map.of("centurio_name", "pullo", "text", "Dig in")));
+        assertThat(((McpSchema.TextContent) reply.content().get(0)).text())
+            .contains("pullo received: \"Dig in\"");
+      }
 
       serve.destroy(); // SIGTERM
       assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
