@@ -45,7 +45,8 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.sessions().channels().contextThresholdTokens()).isEqualTo(160_000);
     assertThat(fromTemplate.sessions().channels().roleFor("viewer")).isEqualTo("operator");
     assertThat(fromTemplate.sessions().channels().roleFor("telegram")).isEqualTo("chat");
-    assertThat(fromTemplate.backend().kind()).isEqualTo("offline");
+    assertThat(fromTemplate.backend().kind()).isEqualTo("auto");
+    assertThat(fromTemplate.backend()).isEqualTo(LegioConfig.Backend.of("auto"));
   }
 
   @Test
@@ -69,7 +70,7 @@ class ConfigLoaderTest {
         .hasMessageContaining("[channels.roles] telegram: expected one of \"operator\", \"chat\"");
     Path badKind = write("[backend]\nkind = \"gpt\"\n");
     assertThatThrownBy(() -> ConfigLoader.load(badKind, Map.of()))
-        .hasMessageContaining("[backend] kind: expected one of \"offline\"");
+        .hasMessageContaining("[backend] kind: expected one of \"auto\", \"offline\"");
   }
 
   @Test
