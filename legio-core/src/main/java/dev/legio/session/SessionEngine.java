@@ -23,6 +23,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -402,6 +403,10 @@ public final class SessionEngine implements AutoCloseable {
               request.sequence(),
               done,
               done.plus(settings.ttlFor(backend.kind())));
+      if (!Objects.equals(slot.live.backendSessionId(), slot.record.backendSessionId())) {
+        // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
+        slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
+      }
       store.save(slot.record);
       slot.activity = "idle";
       return new Reply(owner, description, backend.displayName(), answer, false, reply.id());
