@@ -1,8 +1,15 @@
 package dev.legio.app;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.BackendDetector;
 import dev.legio.backend.ModelBackend;
+import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.anthropic.AnthropicBackend;
+import dev.legio.backend.http.RetryPolicy;
 import dev.legio.backend.offline.OfflineBackend;
+import dev.legio.backend.ollama.OllamaBackend;
+import dev.legio.backend.openai.OpenAiBackend;
+import dev.legio.config.ConfigException;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.MessageLog;
@@ -28,24 +35,31 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: reads a workspace's configuration and wires the parts from it. Every
  * command gets its parts from here; nothing else constructs stores.
  */
 public final class LegioApp implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LegioApp.class);
+
   private final Workspace workspace;
   private final LegioConfig config;
+  private final Map<String, String> env;
   private final Clock clock;
+  private String backendChoice;
   private LegioStore store;
   private AgentDirectory agents;
   private ModelBackend backend;
   private SessionEngine engine;
   private Memoria memoria;
 
-  private LegioApp(Workspace workspace, LegioConfig config, Clock clock) {
+  private LegioApp(Workspace workspace, LegioConfig config, Map<String, String> env, Clock clock) {
     this.workspace = workspace;
     this.config = config;
+    this.env = env;
     this.clock = clock;
   }
 
@@ -54,7 +68,7 @@ public final class LegioApp implements AutoCloseable {
     workspace.requireInitialised();
     LegioConfig config = ConfigLoader.load(workspace.configFile(), env);
     Logging.toFile(config.logging().file(), config.logging().level());
-    return new LegioApp(workspace, config, clock);
+    return new LegioApp(workspace, config, env, clock);
   }
 
   public Workspace workspace() {
@@ -84,17 +98,58 @@ public final class LegioApp implements AutoCloseable {
     return agents;
   }
 
-  /** The model back-end chosen by {@code [backend] kind}. */
+  /**
+   * The model back-end chosen by {@code [backend] kind}; for {@code auto}, the one {@link
+   * BackendDetector} picks (see {@link #backendChoice()}).
+   */
   public synchronized ModelBackend backend() {
     if (backend == null) {
-      backend =
-          switch (config.backend().kind()) {
-            case OfflineBackend.KIND -> new OfflineBackend();
-            default ->
-                throw new IllegalStateException("unknown back-end " + config.backend().kind());
-          };
+      LegioConfig.Backend b = config.backend();
+      String kind = b.kind();
+      if (kind.equals(LegioConfig.Backend.AUTO)) {
+        BackendDetector.Choice choice =
+            BackendDetector.forEnvironment(env)
+                .detect(
+                    LegioConfig.Backend.apiKeyVariable(b.apiKeyEnv(), AnthropicBackend.KIND),
+                    b.baseUrl());
+        kind = choice.kind();
+        backendChoice = choice.reason();
+        log.info(backendChoice);
+      } else {
+        backendChoice = "back-end: " + kind + " ([backend] kind in legio.toml)";
+      }
+      backend = backend(kind, b);
     }
     return backend;
+  }
+
+  /** Which back-end {@link #backend()} chose and why, once it has; null before. */
+  public synchronized String backendChoice() {
+    return backendChoice;
+  }
+
+  private ModelBackend backend(String kind, LegioConfig.Backend b) {
+    // The memory tools (issue 6) plug in here; until then the HTTP back-ends offer no tools.
+    ToolExecutor.Factory tools = ToolExecutor.Factory.NONE;
+    RetryPolicy.Sleeper sleeper = RetryPolicy.Sleeper.REAL;
+    return switch (kind) {
+      case OfflineBackend.KIND -> new OfflineBackend();
+      case AnthropicBackend.KIND ->
+          AnthropicBackend.create(b, conversations(), tools, clock, sleeper);
+      case OpenAiBackend.KIND -> OpenAiBackend.create(b, conversations(), tools, clock, sleeper);
+      case OllamaBackend.KIND -> OllamaBackend.create(b, conversations(), tools, clock, sleeper);
+      default ->
+          throw new ConfigException(
+              "[backend] kind = \""
+                  + kind
+                  + "\" is not available in this build; choose \"offline\", \"anthropic\","
+                  + " \"openai\" or \"ollama\"");
+    };
+  }
+
+  /** The conversations the HTTP back-ends keep, in {@link #store()}. */
+  public dev.legio.backend.http.ConversationStore conversations() {
+    return store().conversations();
   }
 
   /** The session engine over the store, the agents and the back-end, created on first use. */

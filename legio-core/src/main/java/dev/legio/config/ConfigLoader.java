@@ -57,7 +57,23 @@ public final class ConfigLoader {
           "cleanup_interval_minutes",
           "context_threshold_tokens",
           "roles");
-  private static final Set<String> BACKEND = Set.of("kind");
+  private static final Set<String> BACKEND =
+      Set.of(
+          "kind",
+          "model",
+          "base_url",
+          "api_key_env",
+          "connect_timeout_seconds",
+          "request_timeout_seconds",
+          "max_retries",
+          "max_output_tokens",
+          "summarise_after_tokens",
+          "count_tokens",
+          "keep_alive",
+          "context_windows");
+  private static final String[] KINDS = {
+    "auto", "offline", "claude-cli", "anthropic", "openai", "ollama"
+  };
   private static final Set<String> MCP = Set.of("http_enabled", "http_bind", "http_port");
   private static final Set<String> PRAETORIUM =
       Set.of(
@@ -152,9 +168,7 @@ public final class ConfigLoader {
     Path logFile = base.resolve(string(logging, "[logging] ", "file", "castra/logs/legio.log"));
 
     SessionSettings sessions = sessions(root, historyWindow);
-    ObjectNode backendTable = table(root, "backend");
-    checkKeys(backendTable, BACKEND, "[backend] ");
-    String kind = choice(backendTable, "[backend] ", "kind", "offline", "offline");
+    LegioConfig.Backend backend = backend(root);
 
     return new LegioConfig(
         historyWindow,
@@ -169,7 +183,7 @@ public final class ConfigLoader {
             maxBytes),
         new LegioConfig.Logging(level, logFile.normalize()),
         sessions,
-        new LegioConfig.Backend(kind),
+        backend,
         mcp(root));
   }
 
@@ -191,6 +205,67 @@ public final class ConfigLoader {
     }
     int port = (int) integer(m, "[mcp] ", "http_port", d.httpPort(), 0, 65_535);
     return new LegioConfig.Mcp(enabled, bind, port);
+  }
+
+  private LegioConfig.Backend backend(ObjectNode root) {
+    ObjectNode b = table(root, "backend");
+    String section = "[backend] ";
+    checkKeys(b, BACKEND, section);
+    LegioConfig.Backend d = LegioConfig.Backend.of(LegioConfig.Backend.AUTO);
+    String kind = choice(b, section, "kind", d.kind(), KINDS);
+    String model = string(b, section, "model", d.model()).strip();
+    String baseUrl = string(b, section, "base_url", d.baseUrl()).strip();
+    if (!baseUrl.isEmpty() && !baseUrl.matches("(?i)https?://\\S+")) {
+      throw error(
+          section, "base_url", "an http:// or https:// URL, or \"\"", "\"" + baseUrl + "\"");
+    }
+    String keyEnv = string(b, section, "api_key_env", d.apiKeyEnv()).strip();
+    long connect =
+        integer(b, section, "connect_timeout_seconds", d.connectTimeout().toSeconds(), 1, 600);
+    long request =
+        integer(b, section, "request_timeout_seconds", d.requestTimeout().toSeconds(), 1, 86_400);
+    int retries = (int) integer(b, section, "max_retries", d.maxRetries(), 0, 10);
+    int maxOutput =
+        (int) integer(b, section, "max_output_tokens", d.maxOutputTokens(), 1, 1_000_000);
+    long summarise =
+        integer(b, section, "summarise_after_tokens", d.summariseAfterTokens(), 0, 100_000_000);
+    JsonNode count = b.get("count_tokens");
+    if (count != null && !count.isBoolean()) {
+      throw error(section, "count_tokens", "true or false", describe(count));
+    }
+    boolean countTokens = count != null ? count.asBoolean() : d.countTokens();
+    String keepAlive = string(b, section, "keep_alive", d.keepAlive()).strip();
+    if (!keepAlive.matches("-?\\d+[smh]?|-1")) {
+      throw error(
+          section,
+          "keep_alive",
+          "a duration like \"5m\", \"1h\", \"0\" or \"-1\"",
+          "\"" + keepAlive + "\"");
+    }
+    ObjectNode windowTable = tableIn(b, "context_windows", "[backend.context_windows]");
+    Map<String, Integer> windows = new java.util.TreeMap<>();
+    for (Iterator<String> names = windowTable.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      windows.put(
+          name,
+          (int) integer(windowTable, "[backend.context_windows] ", name, 0, 1_000, 100_000_000));
+    }
+    String variable = LegioConfig.Backend.apiKeyVariable(keyEnv, kind);
+    String key = variable == null ? null : env.get(variable);
+    return new LegioConfig.Backend(
+        kind,
+        model,
+        baseUrl,
+        keyEnv,
+        key == null || key.isBlank() ? null : key.strip(),
+        Duration.ofSeconds(connect),
+        Duration.ofSeconds(request),
+        retries,
+        maxOutput,
+        summarise,
+        Map.copyOf(windows),
+        keepAlive,
+        countTokens);
   }
 
   private SessionSettings sessions(ObjectNode root, int historyWindow) {

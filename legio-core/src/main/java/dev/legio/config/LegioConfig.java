@@ -2,6 +2,8 @@ package dev.legio.config;
 
 import dev.legio.session.SessionSettings;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * Legio's configuration, read from {@code legio.toml} (see the template written by {@code legio
@@ -32,11 +34,144 @@ public record LegioConfig(
   }
 
   /**
-   * The {@code [backend]} section: which model back-end agents talk to.
+   * The {@code [backend]} section: which model back-end agents talk to, and how the HTTP back-ends
+   * ({@code anthropic}, {@code openai}, {@code ollama}) reach their API.
    *
-   * @param kind {@code offline} (the built-in model; the only kind in this release)
+   * @param kind {@code auto} (detect: see {@code BackendDetector}), {@code offline}, {@code
+   *     claude-cli}, {@code anthropic}, {@code openai} or {@code ollama}
+   * @param model the model; empty: the kind's default
+   * @param baseUrl where the API is; empty: the kind's default
+   * @param apiKeyEnv the environment variable holding the API key; empty: the kind's usual one
+   *     ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY})
+   * @param apiKey the API key read from that variable; null when unset. Never logged or shown.
+   * @param summariseAfterTokens summarise a conversation past this many tokens; 0: at 80% of the
+   *     model's context window
+   * @param contextWindows {@code [backend.context_windows]}: model name (or prefix) → tokens
+   * @param keepAlive Ollama's {@code keep_alive}
+   * @param countTokens Anthropic: count the conversation's tokens exactly before each turn
    */
-  public record Backend(String kind) {}
+  public record Backend(
+      String kind,
+      String model,
+      String baseUrl,
+      String apiKeyEnv,
+      String apiKey,
+      Duration connectTimeout,
+      Duration requestTimeout,
+      int maxRetries,
+      int maxOutputTokens,
+      long summariseAfterTokens,
+      Map<String, Integer> contextWindows,
+      String keepAlive,
+      boolean countTokens) {
+
+    public static final String AUTO = "auto";
+
+    /** The defaults, with {@code kind}. */
+    public static Backend of(String kind) {
+      return new Backend(
+          kind,
+          "",
+          "",
+          "",
+          null,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(600),
+          3,
+          8192,
+          0,
+          Map.of(),
+          "5m",
+          false);
+    }
+
+    /** This section with another kind (and the same settings otherwise). */
+    public Backend withKind(String other) {
+      return new Backend(
+          other,
+          model,
+          baseUrl,
+          apiKeyEnv,
+          apiKey,
+          connectTimeout,
+          requestTimeout,
+          maxRetries,
+          maxOutputTokens,
+          summariseAfterTokens,
+          contextWindows,
+          keepAlive,
+          countTokens);
+    }
+
+    /** This section with another API key (tests, and keys found by detection). */
+    public Backend withApiKey(String key) {
+      return new Backend(
+          kind,
+          model,
+          baseUrl,
+          apiKeyEnv,
+          key,
+          connectTimeout,
+          requestTimeout,
+          maxRetries,
+          maxOutputTokens,
+          summariseAfterTokens,
+          contextWindows,
+          keepAlive,
+          countTokens);
+    }
+
+    /** This section with another base URL. */
+    public Backend withBaseUrl(String url) {
+      return new Backend(
+          kind,
+          model,
+          url,
+          apiKeyEnv,
+          apiKey,
+          connectTimeout,
+          requestTimeout,
+          maxRetries,
+          maxOutputTokens,
+          summariseAfterTokens,
+          contextWindows,
+          keepAlive,
+          countTokens);
+    }
+
+    /** The environment variable the API key of {@code forKind} is read from, or null if none. */
+    public static String apiKeyVariable(String configured, String forKind) {
+      if (configured != null && !configured.isEmpty()) {
+        return configured;
+      }
+      return switch (forKind) {
+        case "anthropic", AUTO -> "ANTHROPIC_API_KEY";
+        case "openai" -> "OPENAI_API_KEY";
+        default -> null;
+      };
+    }
+
+    @Override
+    public String toString() {
+      return ("Backend[kind=%s, model=%s, baseUrl=%s, apiKeyEnv=%s, apiKey=%s, connectTimeout=%s,"
+              + " requestTimeout=%s, maxRetries=%d, maxOutputTokens=%d, summariseAfterTokens=%d,"
+              + " contextWindows=%s, keepAlive=%s, countTokens=%s]")
+          .formatted(
+              kind,
+              model,
+              baseUrl,
+              apiKeyEnv,
+              apiKey == null ? "(unset)" : "***",
+              connectTimeout,
+              requestTimeout,
+              maxRetries,
+              maxOutputTokens,
+              summariseAfterTokens,
+              contextWindows,
+              keepAlive,
+              countTokens);
+    }
+  }
 
   /** Where the message log is stored. */
   public enum Store {

@@ -23,6 +23,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -454,6 +455,10 @@ public final class SessionEngine implements AutoCloseable {
               request.sequence(),
               done,
               done.plus(settings.ttlFor(backend.kind())));
+      if (!Objects.equals(slot.live.backendSessionId(), slot.record.backendSessionId())) {
+        // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
+        slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
+      }
       store.saveAndReleaseLease(slot.record, holder);
       leased = false;
       slot.activity = "idle";

@@ -1,5 +1,7 @@
 package dev.legio.store;
 
+import dev.legio.backend.http.ConversationStore;
+import dev.legio.backend.http.jdbc.JdbcConversationStore;
 import dev.legio.log.MessageLog;
 import dev.legio.log.jdbc.JdbcDatabase;
 import dev.legio.log.jdbc.JdbcMessageLog;
@@ -9,10 +11,10 @@ import dev.legio.session.jdbc.JdbcSessionStore;
 import java.time.Clock;
 
 /**
- * Everything Legio keeps in its database, opened once: the {@link MessageLog} and the {@link
- * SessionStore}, sharing one SQLite file or PostgreSQL database, its connection pool and its
- * migrations. Several processes may open the same database; the log's sequence numbers and the
- * session leases hold between them.
+ * Everything Legio keeps in its database, opened once: the {@link MessageLog}, the {@link
+ * SessionStore} and the {@link ConversationStore} (conversations of the HTTP back-ends), sharing
+ * one SQLite file or PostgreSQL database, its connection pool and its migrations. Several processes
+ * may open the same database; the log's sequence numbers and the session leases hold between them.
  *
  * <p>Close the store, not its parts: closing the store stops the log's writer and then closes the
  * pool, after which neither part may be used. (Closing {@link #messageLog()} alone only stops its
@@ -22,6 +24,7 @@ public final class LegioStore implements AutoCloseable {
   private final JdbcDatabase database;
   private final JdbcMessageLog messageLog;
   private final SessionStore sessions;
+  private final ConversationStore conversations;
 
   private LegioStore(JdbcDatabase database, long maxTextBytes, Clock clock) {
     this.database = database;
@@ -29,6 +32,8 @@ public final class LegioStore implements AutoCloseable {
     // Session writes go through the log's writer: one connection writes the database.
     this.sessions =
         new JdbcSessionStore(database.pool(), database.values(), messageLog.sharedWriter());
+    this.conversations =
+        new JdbcConversationStore(database.pool(), database.values(), messageLog.sharedWriter());
   }
 
   /** Opens (creating and migrating if needed) the SQLite database {@code options.file()}. */
@@ -49,6 +54,11 @@ public final class LegioStore implements AutoCloseable {
 
   public SessionStore sessions() {
     return sessions;
+  }
+
+  /** The conversations Legio holds for the HTTP back-ends. */
+  public ConversationStore conversations() {
+    return conversations;
   }
 
   /** Stops the log's writer (after its queued writes), then closes the pool. Idempotent. */

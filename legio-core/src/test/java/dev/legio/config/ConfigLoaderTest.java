@@ -45,7 +45,8 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.sessions().channels().contextThresholdTokens()).isEqualTo(160_000);
     assertThat(fromTemplate.sessions().channels().roleFor("viewer")).isEqualTo("operator");
     assertThat(fromTemplate.sessions().channels().roleFor("telegram")).isEqualTo("chat");
-    assertThat(fromTemplate.backend().kind()).isEqualTo("offline");
+    assertThat(fromTemplate.backend().kind()).isEqualTo("auto");
+    assertThat(fromTemplate.backend()).isEqualTo(LegioConfig.Backend.of("auto"));
     assertThat(fromTemplate.mcp()).isEqualTo(new LegioConfig.Mcp(true, "127.0.0.1", 8740));
   }
 
@@ -85,7 +86,59 @@ class ConfigLoaderTest {
         .hasMessageContaining("[channels.roles] telegram: expected one of \"operator\", \"chat\"");
     Path badKind = write("[backend]\nkind = \"gpt\"\n");
     assertThatThrownBy(() -> ConfigLoader.load(badKind, Map.of()))
-        .hasMessageContaining("[backend] kind: expected one of \"offline\"");
+        .hasMessageContaining("[backend] kind: expected one of \"auto\", \"offline\"");
+  }
+
+  @Test
+  void backendKeysAreReadAndTheApiKeyComesOnlyFromTheEnvironment() throws Exception {
+    Path file =
+        write(
+            "[backend]\nkind = \"openai\"\nmodel = \"qwen2.5\"\n"
+                + "base_url = \"http://gpu:8000/v1\"\napi_key_env = \"VLLM_KEY\"\n"
+                + "connect_timeout_seconds = 3\nrequest_timeout_seconds = 90\nmax_retries = 0\n"
+                + "summarise_after_tokens = 50000\ncount_tokens = true\nkeep_alive = \"1h\"\n"
+                + "[backend.context_windows]\n\"qwen2.5\" = 32768\n");
+    LegioConfig.Backend b =
+        ConfigLoader.load(file, Map.of("VLLM_KEY", "sk-vllm-secret", "OPENAI_API_KEY", "no"))
+            .backend();
+    assertThat(b.kind()).isEqualTo("openai");
+    assertThat(b.model()).isEqualTo("qwen2.5");
+    assertThat(b.baseUrl()).isEqualTo("http://gpu:8000/v1");
+    assertThat(b.apiKey()).isEqualTo("sk-vllm-secret");
+    assertThat(b.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(b.requestTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(b.maxRetries()).isZero();
+    assertThat(b.summariseAfterTokens()).isEqualTo(50_000);
+    assertThat(b.countTokens()).isTrue();
+    assertThat(b.keepAlive()).isEqualTo("1h");
+    assertThat(b.contextWindows()).containsEntry("qwen2.5", 32768);
+    assertThat(b.toString()).doesNotContain("sk-vllm-secret");
+
+    LegioConfig.Backend anthropic =
+        ConfigLoader.load(
+                write("[backend]\nkind = \"anthropic\"\n"), Map.of("ANTHROPIC_API_KEY", "sk-ant-1"))
+            .backend();
+    assertThat(anthropic.apiKey()).isEqualTo("sk-ant-1");
+    LegioConfig.Backend ollama =
+        ConfigLoader.load(write("[backend]\nkind = \"ollama\"\n"), Map.of("ANTHROPIC_API_KEY", "x"))
+            .backend();
+    assertThat(ollama.apiKey()).isNull();
+  }
+
+  @Test
+  void badBackendValuesNameTheKey() throws Exception {
+    Path url = write("[backend]\nbase_url = \"localhost:11434\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(url, Map.of()))
+        .hasMessageContaining("[backend] base_url: expected an http:// or https:// URL");
+    Path keepAlive = write("[backend]\nkeep_alive = \"forever\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(keepAlive, Map.of()))
+        .hasMessageContaining("[backend] keep_alive: expected a duration");
+    Path window = write("[backend.context_windows]\nllama = \"big\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(window, Map.of()))
+        .hasMessageContaining("[backend.context_windows] llama: expected an integer");
+    Path count = write("[backend]\ncount_tokens = \"yes\"\n");
+    assertThatThrownBy(() -> ConfigLoader.load(count, Map.of()))
+        .hasMessageContaining("[backend] count_tokens: expected true or false");
   }
 
   @Test

@@ -1,0 +1,139 @@
+package dev.legio.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.config.ConfigException;
+import dev.legio.session.DispatchListener;
+import dev.legio.session.Outcome;
+import dev.legio.testing.LoopbackHttpServer;
+import dev.legio.testing.LoopbackHttpServer.Reply;
+import dev.legio.testing.MutableClock;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP back-ends wired by LegioApp, driven through the session engine. */
+class HttpBackendAppTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private final LoopbackHttpServer ollama = LoopbackHttpServer.start();
+  private final MutableClock clock = MutableClock.at("2026-03-01T09:00:00Z");
+
+  @AfterEach
+  void stop() {
+    ollama.close();
+  }
+
+  private Workspace workspace(String backendToml) throws Exception {
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    Path toml = workspace.configFile();
+    String text = Files.readString(toml);
+    int start = text.indexOf("[backend]");
+    int end = text.indexOf("[sessions]");
+    Files.writeString(toml, text.substring(0, start) + backendToml + "\n" + text.substring(end));
+    return workspace;
+  }
+
+  private static Reply answer(long promptEval, long eval, String text) {
+    ObjectNode piece = JSON.createObjectNode().put("model", "llama3.2").put("done", false);
+    piece.putObject("message").put("role", "assistant").put("content", text);
+    ObjectNode done = JSON.createObjectNode().put("model", "llama3.2").put("done", true);
+    done.putObject("message").put("role", "assistant").put("content", "");
+    done.put("prompt_eval_count", promptEval).put("eval_count", eval);
+    return Reply.stream("application/x-ndjson", List.of(piece + "\n", done + "\n"));
+  }
+
+  private JsonNode messagesOf(int request) {
+    return ollama.requests().get(request).json().get("messages");
+  }
+
+  @Test
+  void anOllamaSessionIsSummarisedRecordedAndResumedAfterARestart() throws Exception {
+    Workspace workspace =
+        workspace(
+            "[backend]\nkind = \"ollama\"\nbase_url = \""
+                + ollama.baseUrl()
+                + "\"\nmax_retries = 0\n[backend.context_windows]\n\"llama3.2\" = 2000\n");
+    ollama.enqueue(
+        answer(1500, 200, "The road is clear."),
+        answer(1700, 50, "Pullo scouted the north road; it is clear."),
+        answer(300, 10, "Two."));
+    String first;
+    try (LegioApp app = LegioApp.open(workspace, Map.of(), clock)) {
+      assertThat(app.backend().kind()).isEqualTo("ollama");
+      assertThat(app.backendChoice()).contains("[backend] kind");
+      Outcome one = app.engine().handle("@pullo Scout the north road", DispatchListener.NONE);
+      assertThat(one.ok()).isTrue();
+      assertThat(one.replies().get(0).text()).contains("The road is clear.");
+      first = app.sessions().find("pullo").orElseThrow().backendSessionId();
+      assertThat(first).isNotNull();
+
+      Outcome two = app.engine().handle("@pullo And now?", DispatchListener.NONE);
+      assertThat(two.replies().get(0).text()).contains("Two.");
+    }
+    // The summary started a new conversation; its id is now the session's.
+    assertThat(messagesOf(2)).hasSize(3);
+    assertThat(messagesOf(2).at("/1/content").asText())
+        .contains("Pullo scouted the north road; it is clear.");
+
+    ollama.enqueue(answer(400, 10, "Three."));
+    try (LegioApp app = LegioApp.open(workspace, Map.of(), clock)) {
+      String second = app.sessions().find("pullo").orElseThrow().backendSessionId();
+      assertThat(second).isNotEqualTo(first);
+      assertThat(
+              app.conversations()
+                  .find(java.util.UUID.fromString(second))
+                  .orElseThrow()
+                  .previousId())
+          .hasToString(first);
+
+      Outcome three = app.engine().handle("@pullo Report again", DispatchListener.NONE);
+      assertThat(three.replies().get(0).text()).contains("Three.");
+      assertThat(app.sessions().find("pullo").orElseThrow().backendSessionId()).isEqualTo(second);
+    }
+    // After the restart the same conversation went out again, with the new message at the end.
+    JsonNode before = messagesOf(2);
+    JsonNode after = messagesOf(3);
+    assertThat(after).hasSize(5);
+    for (int i = 0; i < before.size(); i++) {
+      assertThat(after.get(i)).isEqualTo(before.get(i));
+    }
+    assertThat(after.at("/3/content").asText()).isEqualTo("Two.");
+    assertThat(after.at("/4/content").asText()).contains("Report again");
+  }
+
+  @Test
+  void autoPicksAnthropicWhenItsKeyIsSetAndSaysWhy() throws Exception {
+    Workspace workspace = workspace("[backend]\nkind = \"auto\"\n");
+    try (LegioApp app =
+        LegioApp.open(workspace, Map.of("ANTHROPIC_API_KEY", "sk-ant-secret-1234"), clock)) {
+      assertThat(app.backend().kind()).isEqualTo("anthropic");
+      assertThat(app.backend().canResume()).isTrue();
+      assertThat(app.backendChoice())
+          .contains("ANTHROPIC_API_KEY is set")
+          .doesNotContain("sk-ant-secret-1234");
+    }
+  }
+
+  @Test
+  void anthropicWithoutAKeyIsAConfigurationError() throws Exception {
+    Workspace workspace = workspace("[backend]\nkind = \"anthropic\"\n");
+    try (LegioApp app = LegioApp.open(workspace, Map.of(), clock)) {
+      assertThatThrownBy(app::backend)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("ANTHROPIC_API_KEY");
+    }
+  }
+}

@@ -1,0 +1,439 @@
+package dev.legio.backend.http;
+
+import com.fasterxml.uuid.Generators;
+import dev.legio.backend.BackendEvent;
+import dev.legio.backend.BackendException;
+import dev.legio.backend.BackendSession;
+import dev.legio.backend.ModelBackend;
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.TurnResult;
+import dev.legio.backend.Usage;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A back-end over a chat API that keeps no conversation itself (Anthropic's Messages API,
+ * OpenAI-compatible servers, Ollama): Legio is the session. The conversation (system prompt, an
+ * optional summary, and every turn with its tool calls and results) is kept in a {@link
+ * ConversationStore} and sent with each request, so after a restart the very same conversation is
+ * sent again. The vendor's wire protocol is a {@link ChatClient}.
+ *
+ * <p>Rules of a turn ({@link BackendSession#send}):
+ *
+ * <ol>
+ *   <li>When the stored conversation has passed its threshold ({@link
+ *       HttpBackendSettings#summariseThreshold}), the same model first summarises it; a new
+ *       conversation starts, seeded with the summary (a system message after the system prompt),
+ *       and its id becomes the session's {@link BackendSession#backendSessionId()}. If summarising
+ *       fails, the turn goes on with the whole conversation.
+ *   <li>The request carries the conversation, the new user message and the session's tools. When
+ *       the model calls tools, they run ({@link BackendEvent.ToolCall} is reported) and their
+ *       results go back to the model, until it answers without calling any, at most {@code
+ *       maxToolRounds} times.
+ *   <li>Connection failures, time-outs, 429 and 5xx are retried as the {@link RetryPolicy} says
+ *       (status lines report each retry), but never once answer text has been streamed. Anything
+ *       else fails the turn with a {@link BackendException} saying what happened, with the server's
+ *       own message.
+ *   <li>Only a completed turn is stored, whole; a failed turn leaves the stored conversation as it
+ *       was, so the next turn (or a restart) sends exactly what was sent before.
+ * </ol>
+ *
+ * <p>The API key is never written to logs or errors.
+ */
+public final class HttpBackend implements ModelBackend {
+  private static final Logger log = LoggerFactory.getLogger(HttpBackend.class);
+
+  /** What the model is asked when its conversation is summarised. */
+  public static final String SUMMARY_INSTRUCTION =
+      "Summarise this conversation so that you can continue it from the summary alone: the"
+          + " requests, what you found, did and decided, the facts, names and numbers that matter,"
+          + " and what is still open. Write only the summary.";
+
+  private final String kind;
+  private final String displayName;
+  private final ChatClient client;
+  private final ConversationStore conversations;
+  private final ToolExecutor.Factory tools;
+  private final HttpBackendSettings settings;
+  private final Clock clock;
+  private final String secret;
+
+  /**
+   * @param kind the configuration name ({@code anthropic}, {@code openai}, {@code ollama})
+   * @param displayName how replies name the back-end
+   * @param secret the API key, masked wherever a message could show it; null if none
+   */
+  public HttpBackend(
+      String kind,
+      String displayName,
+      ChatClient client,
+      ConversationStore conversations,
+      ToolExecutor.Factory tools,
+      HttpBackendSettings settings,
+      Clock clock,
+      String secret) {
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.displayName = Objects.requireNonNull(displayName, "displayName");
+    this.client = Objects.requireNonNull(client, "client");
+    this.conversations = Objects.requireNonNull(conversations, "conversations");
+    this.tools = Objects.requireNonNull(tools, "tools");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.secret = secret;
+  }
+
+  @Override
+  public String kind() {
+    return kind;
+  }
+
+  @Override
+  public String displayName() {
+    return displayName;
+  }
+
+  /** True: the conversation is in Legio's store; its id resumes it. */
+  @Override
+  public boolean canResume() {
+    return true;
+  }
+
+  public HttpBackendSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public BackendSession open(SessionSpec spec) {
+    String model = spec.model() == null || spec.model().isBlank() ? settings.model() : spec.model();
+    ToolExecutor sessionTools = tools.forSession(spec);
+    if (spec.resumeId() != null) {
+      Optional<Conversation> found = find(spec.resumeId());
+      if (found.isPresent() && found.get().backend().equals(kind)) {
+        return new Session(found.get(), model, sessionTools, true);
+      }
+      log.info(
+          "{}: conversation {} is not in the store; starting a new one",
+          spec.owner(),
+          spec.resumeId());
+    }
+    Conversation fresh = newConversation(spec.owner(), model, spec.systemPrompt(), null, null);
+    return new Session(fresh, model, sessionTools, false);
+  }
+
+  private Optional<Conversation> find(String id) {
+    UUID uuid;
+    try {
+      uuid = UUID.fromString(id);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    return conversations.find(uuid);
+  }
+
+  private Conversation newConversation(
+      String owner, String model, String systemPrompt, String summary, UUID previousId) {
+    Conversation c =
+        new Conversation(
+            Generators.timeBasedEpochGenerator().generate(),
+            owner,
+            kind,
+            model,
+            systemPrompt,
+            summary,
+            previousId,
+            clock.instant(),
+            List.of());
+    conversations.create(c);
+    return c;
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  private final class Session implements BackendSession {
+    private final String model;
+    private final ToolExecutor tools;
+    private final boolean resumed;
+    private Conversation conversation;
+    private volatile boolean closed;
+
+    Session(Conversation conversation, String model, ToolExecutor tools, boolean resumed) {
+      this.conversation = conversation;
+      this.model = model;
+      this.tools = tools;
+      this.resumed = resumed;
+    }
+
+    @Override
+    public String backendSessionId() {
+      return conversation.id().toString();
+    }
+
+    @Override
+    public boolean resumed() {
+      return resumed;
+    }
+
+    @Override
+    public synchronized TurnResult send(String userMessage, Consumer<BackendEvent> events) {
+      if (closed) {
+        throw new BackendException("the " + displayName + " session was closed");
+      }
+      events.accept(new BackendEvent.Status("⏳ Thinking..."));
+      summariseIfLong(userMessage, events);
+
+      List<ChatMessage> turn = new ArrayList<>();
+      turn.add(new ChatMessage.User(userMessage));
+      List<String> texts = new ArrayList<>();
+      Usage total = new Usage(0, 0, 0, 0, false);
+      ChatReply reply;
+      int round = 0;
+      while (true) {
+        reply = call(request(turn, tools.definitions()), events, true);
+        total = add(total, reply.usage());
+        turn.add(new ChatMessage.Assistant(reply.text(), reply.toolUses()));
+        if (!reply.text().isBlank()) {
+          texts.add(reply.text().strip());
+        }
+        if (reply.toolUses().isEmpty()) {
+          break;
+        }
+        if (++round > settings.maxToolRounds()) {
+          throw new BackendException(
+              displayName
+                  + ": the model was still calling tools after "
+                  + settings.maxToolRounds()
+                  + " rounds; the turn was stopped and not stored. Ask again, more narrowly.");
+        }
+        for (ChatMessage.ToolUse use : reply.toolUses()) {
+          events.accept(new BackendEvent.ToolCall(use.name(), use.inputJson()));
+          ToolExecutor.Result result = runTool(use);
+          turn.add(new ChatMessage.ToolResult(use.id(), use.name(), result.text(), result.error()));
+        }
+      }
+      long contextTokens =
+          reply.usage().estimated()
+              ? conversation.estimateTokens() + estimate(turn)
+              : reply.contextTokens();
+      ConversationTurn done =
+          new ConversationTurn(
+              conversation.turns().size(), turn, total, contextTokens, clock.instant());
+      try {
+        conversations.appendTurn(conversation.id(), done);
+      } catch (ConversationStoreException e) {
+        throw new BackendException(
+            displayName
+                + ": the answer could not be stored, so the turn does not count: "
+                + e.getMessage(),
+            e);
+      }
+      conversation = conversation.with(done);
+      return new TurnResult(String.join("\n\n", texts), total);
+    }
+
+    private ToolExecutor.Result runTool(ChatMessage.ToolUse use) {
+      try {
+        ToolExecutor.Result result = tools.execute(use.name(), use.inputJson());
+        return result == null ? ToolExecutor.Result.error("the tool returned nothing") : result;
+      } catch (RuntimeException e) {
+        log.warn("{}: tool {} failed", conversation.owner(), use.name(), e);
+        return ToolExecutor.Result.error("the tool failed: " + e.getMessage());
+      }
+    }
+
+    private ChatRequest request(
+        List<ChatMessage> newMessages, List<dev.legio.backend.ToolDefinition> offered) {
+      List<ChatMessage> messages = new ArrayList<>(conversation.messages());
+      messages.addAll(newMessages);
+      return new ChatRequest(
+          model, conversation.systemPrompt(), conversation.summary(), messages, offered);
+    }
+
+    /**
+     * Summarises the conversation into a new one when it has grown past its threshold. A failure is
+     * logged and the turn goes on with the whole conversation.
+     */
+    private void summariseIfLong(String userMessage, Consumer<BackendEvent> events) {
+      if (conversation.turns().isEmpty()) {
+        return;
+      }
+      long threshold = settings.summariseThreshold(model);
+      long size = conversation.contextTokens() + Usage.estimateTokens(userMessage);
+      if (settings.countTokens()) {
+        OptionalLong exact = countTokens(userMessage);
+        if (exact.isPresent()) {
+          size = exact.getAsLong();
+        }
+      }
+      if (size < threshold) {
+        return;
+      }
+      events.accept(new BackendEvent.Status("📜 Summarising the conversation..."));
+      try {
+        ChatReply summary =
+            call(
+                request(List.of(new ChatMessage.User(SUMMARY_INSTRUCTION)), List.of()),
+                e -> {},
+                false);
+        if (summary.text().isBlank()) {
+          log.warn(
+              "{}: the summary came back empty; keeping the whole conversation",
+              conversation.owner());
+          return;
+        }
+        Conversation previous = conversation;
+        conversation =
+            newConversation(
+                previous.owner(),
+                model,
+                previous.systemPrompt(),
+                summary.text().strip(),
+                previous.id());
+        log.info(
+            "{}: conversation {} ({} tokens, threshold {}) summarised into {}",
+            previous.owner(),
+            previous.id(),
+            size,
+            threshold,
+            conversation.id());
+      } catch (BackendException | ConversationStoreException e) {
+        log.warn(
+            "{}: summarising conversation {} failed; going on with the whole conversation: {}",
+            conversation.owner(),
+            conversation.id(),
+            e.getMessage());
+      }
+    }
+
+    private OptionalLong countTokens(String userMessage) {
+      try {
+        return client.countTokens(
+            request(List.of(new ChatMessage.User(userMessage)), tools.definitions()));
+      } catch (HttpFailure e) {
+        log.warn("{}: counting tokens failed: {}", conversation.owner(), redact(e.getMessage()));
+        return OptionalLong.empty();
+      }
+    }
+
+    /** One request, retried as the policy says. */
+    private ChatReply call(ChatRequest request, Consumer<BackendEvent> events, boolean stream) {
+      RetryPolicy retry = settings.retry();
+      for (int attempt = 0; ; attempt++) {
+        boolean[] streamed = {false};
+        try {
+          return client.send(
+              request,
+              piece -> {
+                streamed[0] = true;
+                if (stream) {
+                  events.accept(new BackendEvent.Text(piece));
+                }
+              });
+        } catch (HttpFailure failure) {
+          Duration delay = streamed[0] ? null : retry.delayBefore(attempt, failure);
+          if (delay == null) {
+            throw failed(failure, attempt, streamed[0]);
+          }
+          log.info(
+              "{}: {} ({}); retry {} of {} in {} ms",
+              conversation.owner(),
+              failure.kind().description(),
+              redact(failure.getMessage()),
+              attempt + 1,
+              retry.maxRetries(),
+              delay.toMillis());
+          events.accept(
+              new BackendEvent.Status(
+                  "⏳ "
+                      + failure.kind().description()
+                      + "; retrying in "
+                      + Math.max(1, (delay.toMillis() + 999) / 1000)
+                      + " s"));
+          try {
+            retry.sleeper().sleep(delay);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendException(displayName + ": interrupted while waiting to retry");
+          }
+        }
+      }
+    }
+
+    private BackendException failed(HttpFailure failure, int retries, boolean streamed) {
+      StringBuilder m = new StringBuilder(displayName).append(" at ").append(client.baseUrl());
+      HttpFailure.Kind kind = failure.kind();
+      if (streamed && kind.retryable()) {
+        // Whatever broke the stream, the answer is incomplete: it cannot be retried or kept.
+        m.append(": the answer broke off while it was streaming");
+        kind = HttpFailure.Kind.MALFORMED;
+      } else {
+        m.append(": ").append(kind.description());
+      }
+      if (failure.status() > 0) {
+        m.append(" (HTTP ").append(failure.status()).append(')');
+      }
+      if (retries > 0) {
+        m.append(" after ").append(retries + 1).append(" attempts");
+      }
+      m.append(": ").append(failure.getMessage());
+      if (failure.retryAfter() != null && failure.kind().retryable()) {
+        m.append(" (the server asked to wait ")
+            .append(failure.retryAfter().toSeconds())
+            .append(" s)");
+      }
+      m.append(hint(kind));
+      return new BackendException(redact(m.toString()), failure);
+    }
+
+    private String hint(HttpFailure.Kind failure) {
+      return switch (failure) {
+        case CONNECT -> ". Is the server running? Check [backend] base_url in legio.toml.";
+        case TIMEOUT ->
+            ". Raise [backend] request_timeout_seconds (or connect_timeout_seconds) if the model"
+                + " needs longer.";
+        case AUTH -> ". Check the API key in the environment variable [backend] api_key_env names.";
+        case RATE_LIMITED, SERVER -> ". Try again later.";
+        case REQUEST -> ". Check [backend] model and the agent's front matter.";
+        case MALFORMED -> ". The turn was not stored; send the message again.";
+      };
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
+
+  private String redact(String text) {
+    return Secrets.redact(text, secret);
+  }
+
+  private static Usage add(Usage a, Usage b) {
+    return new Usage(
+        a.inputTokens() + b.inputTokens(),
+        a.outputTokens() + b.outputTokens(),
+        a.cacheReadTokens() + b.cacheReadTokens(),
+        a.cacheCreationTokens() + b.cacheCreationTokens(),
+        a.estimated() || b.estimated());
+  }
+
+  private static long estimate(List<ChatMessage> messages) {
+    long chars = 0;
+    for (ChatMessage m : messages) {
+      chars += m.text().length() + 16;
+    }
+    return (chars + 3) / 4;
+  }
+}

@@ -1,0 +1,139 @@
+package dev.legio.backend.http;
+
+import java.time.Duration;
+
+/**
+ * Why one request to a model's HTTP API failed, as a {@link ChatClient} reports it. The session
+ * decides from {@link #kind()} whether to try again; the message never holds a secret.
+ */
+public final class HttpFailure extends RuntimeException {
+
+  /** What went wrong. */
+  public enum Kind {
+    /** The server could not be reached (connection refused, unknown host). */
+    CONNECT(true, "the server could not be reached"),
+    /** The server took longer than the time-out. */
+    TIMEOUT(true, "the request timed out"),
+    /** HTTP 429. */
+    RATE_LIMITED(true, "rate limited"),
+    /** HTTP 5xx (and Anthropic's 529 "overloaded"). */
+    SERVER(true, "server error"),
+    /** HTTP 401 or 403. */
+    AUTH(false, "the API key was refused"),
+    /** Any other 4xx: the request was wrong (unknown model, too long, ...). */
+    REQUEST(false, "the request was refused"),
+    /** The answer could not be read: not the protocol, or it broke off. */
+    MALFORMED(false, "the answer could not be read");
+
+    private final boolean retryable;
+    private final String description;
+
+    Kind(boolean retryable, String description) {
+      this.retryable = retryable;
+      this.description = description;
+    }
+
+    public boolean retryable() {
+      return retryable;
+    }
+
+    public String description() {
+      return description;
+    }
+  }
+
+  private final Kind kind;
+  private final int status;
+  private final Duration retryAfter;
+
+  /**
+   * @param status the HTTP status, or 0 when there was no response
+   * @param retryAfter how long the server asked to wait ({@code retry-after}), or null
+   * @param message what happened, with the server's own message where it sent one
+   */
+  public HttpFailure(Kind kind, int status, Duration retryAfter, String message, Throwable cause) {
+    super(message, cause);
+    this.kind = kind;
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+
+  public static HttpFailure of(Kind kind, String message) {
+    return new HttpFailure(kind, 0, null, message, null);
+  }
+
+  /** The failure an HTTP status stands for. */
+  public static Kind kindOf(int status) {
+    if (status == 429) {
+      return Kind.RATE_LIMITED;
+    }
+    if (status == 401 || status == 403) {
+      return Kind.AUTH;
+    }
+    if (status >= 500) {
+      return Kind.SERVER;
+    }
+    return Kind.REQUEST;
+  }
+
+  /**
+   * Reads a {@code retry-after} header: seconds (possibly fractional), or null when absent or not a
+   * number (an HTTP date is rare from these APIs and is treated as absent).
+   */
+  public static Duration parseRetryAfter(String header) {
+    if (header == null || header.isBlank()) {
+      return null;
+    }
+    try {
+      double seconds = Double.parseDouble(header.strip());
+      return seconds < 0 ? null : Duration.ofMillis((long) Math.ceil(seconds * 1000));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The failure an I/O problem stands for, found in {@code problem} or its causes: a refused or
+   * unresolvable connection is {@link Kind#CONNECT}, a time-out {@link Kind#TIMEOUT}, any other I/O
+   * error before an answer {@link Kind#CONNECT} too (a dropped connection is worth a retry), and
+   * anything that is not I/O {@link Kind#MALFORMED}.
+   */
+  public static HttpFailure fromProblem(Throwable problem) {
+    for (Throwable t = problem; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException
+          || t instanceof java.net.UnknownHostException
+          || t instanceof java.net.NoRouteToHostException) {
+        return new HttpFailure(Kind.CONNECT, 0, null, describe(t), problem);
+      }
+      if (t instanceof java.net.SocketTimeoutException
+          || t instanceof java.net.http.HttpTimeoutException
+          || (t instanceof java.io.InterruptedIOException
+              && String.valueOf(t.getMessage()).contains("timeout"))) {
+        return new HttpFailure(Kind.TIMEOUT, 0, null, describe(t), problem);
+      }
+    }
+    for (Throwable t = problem; t != null; t = t.getCause()) {
+      if (t instanceof java.io.IOException) {
+        return new HttpFailure(Kind.CONNECT, 0, null, describe(t), problem);
+      }
+    }
+    return new HttpFailure(Kind.MALFORMED, 0, null, describe(problem), problem);
+  }
+
+  private static String describe(Throwable t) {
+    String message = t.getMessage();
+    return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public Duration retryAfter() {
+    return retryAfter;
+  }
+}

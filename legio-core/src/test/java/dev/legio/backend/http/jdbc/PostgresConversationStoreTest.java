@@ -1,0 +1,27 @@
+package dev.legio.backend.http.jdbc;
+
+import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.PostgresTestDatabase;
+
+class PostgresConversationStoreTest extends ConversationStoreContract {
+  private PostgresTestDatabase database;
+
+  @Override
+  protected LegioStore open(MutableClock clock) {
+    if (database == null) {
+      database = PostgresTestDatabase.create();
+    }
+    return LegioStore.openPostgres(
+        new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
+  }
+
+  @Override
+  protected void afterStoresClosed() {
+    if (database != null) {
+      database.close();
+      database = null;
+    }
+  }
+}

@@ -1,0 +1,409 @@
+package dev.legio.backend.ollama;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.backend.BackendException;
+import dev.legio.backend.BackendSession;
+import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.TurnResult;
+import dev.legio.backend.http.ChatRequest;
+import dev.legio.backend.http.Conversation;
+import dev.legio.backend.http.HttpBackend;
+import dev.legio.backend.http.HttpBackendHarness;
+import dev.legio.config.LegioConfig;
+import dev.legio.testing.LoopbackHttpServer.Reply;
+import dev.legio.testing.ScriptedTools;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OllamaBackendTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private HttpBackendHarness h;
+  private final List<HttpBackend> backends = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    h = new HttpBackendHarness(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    backends.forEach(HttpBackend::close);
+    h.close();
+  }
+
+  private LegioConfig.Backend config() {
+    return LegioConfig.Backend.of("ollama").withBaseUrl(h.server.baseUrl());
+  }
+
+  private static LegioConfig.Backend with(
+      LegioConfig.Backend c, long summariseAfter, Map<String, Integer> windows) {
+    return new LegioConfig.Backend(
+        c.kind(),
+        c.model(),
+        c.baseUrl(),
+        c.apiKeyEnv(),
+        c.apiKey(),
+        c.connectTimeout(),
+        c.requestTimeout(),
+        c.maxRetries(),
+        c.maxOutputTokens(),
+        summariseAfter,
+        windows,
+        c.keepAlive(),
+        c.countTokens());
+  }
+
+  private HttpBackend backend(LegioConfig.Backend config, ToolExecutor tools) {
+    HttpBackend b =
+        OllamaBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
+    backends.add(b);
+    return b;
+  }
+
+  private HttpBackend backend() {
+    return backend(config(), ToolExecutor.NONE);
+  }
+
+  private static String line(String content) {
+    ObjectNode c = JSON.createObjectNode().put("model", "llama3.2");
+    c.put("created_at", "2026-03-01T09:00:00Z");
+    c.putObject("message").put("role", "assistant").put("content", content);
+    return c.put("done", false) + "\n";
+  }
+
+  private static String done(Long promptEval, long eval) {
+    ObjectNode c = JSON.createObjectNode().put("model", "llama3.2");
+    c.putObject("message").put("role", "assistant").put("content", "");
+    c.put("done", true).put("done_reason", "stop");
+    if (promptEval != null) {
+      c.put("prompt_eval_count", promptEval);
+    }
+    return c.put("eval_count", eval) + "\n";
+  }
+
+  private static Reply answer(long promptEval, long eval, String... pieces) {
+    List<String> lines = new ArrayList<>();
+    for (String p : pieces) {
+      lines.add(line(p));
+    }
+    lines.add(done(promptEval, eval));
+    return Reply.stream("application/x-ndjson", lines);
+  }
+
+  private static Reply toolCall(String name, String argumentsJson) throws Exception {
+    ObjectNode c = JSON.createObjectNode().put("model", "llama3.2");
+    ObjectNode m = c.putObject("message").put("role", "assistant").put("content", "");
+    ObjectNode f = m.putArray("tool_calls").addObject().putObject("function");
+    f.put("name", name).set("arguments", JSON.readTree(argumentsJson));
+    c.put("done", false);
+    return Reply.stream("application/x-ndjson", List.of(c + "\n", done(30L, 10)));
+  }
+
+  @Test
+  void aTurnStreamsNdjsonAndReportsPromptAndEvalCountsAsUsage() {
+    h.server.enqueue(answer(26, 5, "Ave, ", "Caesar."));
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    HttpBackendHarness.Events events = new HttpBackendHarness.Events();
+
+    TurnResult result = session.send("Report", events);
+
+    assertThat(result.text()).isEqualTo("Ave, Caesar.");
+    assertThat(events.text()).isEqualTo("Ave, Caesar.");
+    assertThat(result.usage().inputTokens()).isEqualTo(26);
+    assertThat(result.usage().outputTokens()).isEqualTo(5);
+    assertThat(result.usage().estimated()).isFalse();
+    JsonNode body = h.server.requests().get(0).json();
+    assertThat(h.server.requests().get(0).path()).isEqualTo("/api/chat");
+    assertThat(body.get("model").asText()).isEqualTo("llama3.2");
+    assertThat(body.get("stream").asBoolean()).isTrue();
+    assertThat(body.get("keep_alive").asText()).isEqualTo("5m");
+    assertThat(body.at("/options/num_ctx").asInt()).isEqualTo(8192);
+    assertThat(body.get("messages")).hasSize(2);
+    assertThat(body.at("/messages/0/role").asText()).isEqualTo("system");
+    assertThat(body.at("/messages/0/content").asText()).isEqualTo("You are vorenus, a centurio.");
+    assertThat(body.at("/messages/1/content").asText()).isEqualTo("Report");
+    assertThat(h.stored(session).contextTokens()).isEqualTo(31);
+  }
+
+  @Test
+  void theAgentsModelAndTheConfiguredWindowAreSent() {
+    h.server.enqueue(answer(1, 1, "ok"));
+    HttpBackend backend = backend(with(config(), 0, Map.of("qwen2.5", 32768)), ToolExecutor.NONE);
+    BackendSession session =
+        backend.open(
+            new dev.legio.backend.SessionSpec("pullo", "p", "qwen2.5:14b", "operator", null));
+    session.send("x", new HttpBackendHarness.Events());
+    JsonNode body = h.server.requests().get(0).json();
+    assertThat(body.get("model").asText()).isEqualTo("qwen2.5:14b");
+    assertThat(body.at("/options/num_ctx").asInt()).isEqualTo(32768);
+  }
+
+  @Test
+  void withoutPromptEvalCountTheInputIsEstimated() {
+    h.server.enqueue(answer(0, 3, "cached"));
+    h.server.enqueue(Reply.stream("application/x-ndjson", List.of(line("again"), done(null, 2))));
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    session.send("first", new HttpBackendHarness.Events());
+    TurnResult second = session.send("second", new HttpBackendHarness.Events());
+    assertThat(second.usage().estimated()).isTrue();
+    assertThat(second.usage().inputTokens()).isPositive();
+    assertThat(second.usage().outputTokens()).isEqualTo(2);
+  }
+
+  @Test
+  void aRestartBetweenTurnsSendsExactlyTheSameConversation() {
+    h.server.enqueue(answer(10, 2, "One."), answer(20, 2, "Two."));
+    HttpBackend before = backend();
+    BackendSession session = before.open(HttpBackendHarness.spec("vorenus", null));
+    session.send("first", new HttpBackendHarness.Events());
+    String id = session.backendSessionId();
+    before.close();
+    h.restart();
+
+    BackendSession resumed = backend().open(HttpBackendHarness.spec("vorenus", id));
+    resumed.send("second", new HttpBackendHarness.Events());
+
+    assertThat(resumed.resumed()).isTrue();
+    JsonNode first = h.server.requests().get(0).json().get("messages");
+    JsonNode second = h.server.requests().get(1).json().get("messages");
+    assertThat(second.get(0)).isEqualTo(first.get(0));
+    assertThat(second.get(1)).isEqualTo(first.get(1));
+    assertThat(second.get(2).get("role").asText()).isEqualTo("assistant");
+    assertThat(second.get(2).get("content").asText()).isEqualTo("One.");
+    assertThat(second.get(3).get("content").asText()).isEqualTo("second");
+  }
+
+  @Test
+  void toolCallsRunAndTheirResultsGoBackAsToolMessages() throws Exception {
+    h.server.enqueue(
+        toolCall("memoria_search", "{\"query\":\"grain\"}"), answer(40, 4, "Grain for 9 days."));
+    ScriptedTools tools =
+        new ScriptedTools(ScriptedTools.memoriaSearch())
+            .answer("memoria_search", in -> ToolExecutor.Result.ok("acta: grain 9 days"));
+    BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
+    HttpBackendHarness.Events events = new HttpBackendHarness.Events();
+
+    assertThat(session.send("Grain?", events).text()).isEqualTo("Grain for 9 days.");
+
+    assertThat(tools.calls)
+        .containsExactly(new ScriptedTools.Call("memoria_search", "{\"query\":\"grain\"}"));
+    assertThat(events.toolCalls()).extracting(c -> c.name()).containsExactly("memoria_search");
+    JsonNode first = h.server.requests().get(0).json();
+    assertThat(first.at("/tools/0/function/name").asText()).isEqualTo("memoria_search");
+    assertThat(first.at("/tools/0/function/parameters/properties/query/type").asText())
+        .isEqualTo("string");
+    JsonNode messages = h.server.requests().get(1).json().get("messages");
+    assertThat(messages.at("/2/tool_calls/0/function/arguments/query").asText()).isEqualTo("grain");
+    assertThat(messages.at("/3/role").asText()).isEqualTo("tool");
+    assertThat(messages.at("/3/tool_name").asText()).isEqualTo("memoria_search");
+    assertThat(messages.at("/3/content").asText()).isEqualTo("acta: grain 9 days");
+  }
+
+  @Test
+  void aToolThatFailsTellsTheModelWhy() throws Exception {
+    h.server.enqueue(toolCall("memoria_forget", "{}"), answer(40, 4, "I cannot forget."));
+    ScriptedTools tools = new ScriptedTools(ScriptedTools.memoriaSearch());
+    BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
+    session.send("Forget it", new HttpBackendHarness.Events());
+    JsonNode messages = h.server.requests().get(1).json().get("messages");
+    assertThat(messages.at("/3/content").asText())
+        .isEqualTo("Error: there is no tool named 'memoria_forget'");
+  }
+
+  @Test
+  void aModelThatNeverStopsCallingToolsFailsTheTurnAndStoresNothing() throws Exception {
+    for (int i = 0; i < 17; i++) {
+      h.server.enqueue(toolCall("memoria_search", "{\"query\":\"again\"}"));
+    }
+    ScriptedTools tools =
+        new ScriptedTools(ScriptedTools.memoriaSearch())
+            .answer("memoria_search", in -> ToolExecutor.Result.ok("nothing"));
+    BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
+
+    assertThatThrownBy(() -> session.send("loop", new HttpBackendHarness.Events()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("still calling tools after 16 rounds");
+    assertThat(tools.calls).hasSize(16);
+    assertThat(h.stored(session).turns()).isEmpty();
+  }
+
+  @Test
+  void pastEightyPercentOfTheWindowTheHistoryIsSummarisedIntoANewConversation() {
+    // Window 1000 tokens: summarise at 800. The first turn leaves 700 + 150 = 850.
+    h.server.enqueue(
+        answer(700, 150, "Long report."),
+        answer(900, 60, "Summary: vorenus scouted the road; all clear."),
+        answer(120, 5, "Next."));
+    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), ToolExecutor.NONE);
+    BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
+    session.send("Scout", new HttpBackendHarness.Events());
+    String before = session.backendSessionId();
+    HttpBackendHarness.Events events = new HttpBackendHarness.Events();
+
+    TurnResult result = session.send("And now?", events);
+
+    assertThat(result.text()).isEqualTo("Next.");
+    assertThat(events.statuses()).anyMatch(s -> s.contains("Summarising"));
+    assertThat(events.text()).isEqualTo("Next.");
+    JsonNode summarising = h.server.requests().get(1).json();
+    assertThat(summarising.has("tools")).isFalse();
+    assertThat(summarising.get("messages")).hasSize(4);
+    assertThat(summarising.at("/messages/3/content").asText())
+        .isEqualTo(HttpBackend.SUMMARY_INSTRUCTION);
+
+    JsonNode next = h.server.requests().get(2).json().get("messages");
+    assertThat(next).hasSize(3);
+    assertThat(next.at("/0/content").asText()).isEqualTo("You are vorenus, a centurio.");
+    assertThat(next.at("/1/role").asText()).isEqualTo("system");
+    assertThat(next.at("/1/content").asText())
+        .startsWith(ChatRequest.SUMMARY_INTRODUCTION)
+        .contains("Summary: vorenus scouted the road; all clear.");
+    assertThat(next.at("/2/content").asText()).isEqualTo("And now?");
+
+    assertThat(session.backendSessionId()).isNotEqualTo(before);
+    Conversation now = h.stored(session);
+    assertThat(now.previousId()).isEqualTo(UUID.fromString(before));
+    assertThat(now.summary()).isEqualTo("Summary: vorenus scouted the road; all clear.");
+    assertThat(now.turns()).hasSize(1);
+    assertThat(h.conversations().find(UUID.fromString(before)).orElseThrow().turns()).hasSize(1);
+  }
+
+  @Test
+  void summariseAfterTokensSummarisesEarlierThanTheWindow() {
+    h.server.enqueue(answer(400, 150, "A."), answer(500, 20, "S."), answer(50, 1, "B."));
+    HttpBackend backend = backend(with(config(), 500, Map.of()), ToolExecutor.NONE);
+    BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
+    session.send("one", new HttpBackendHarness.Events());
+    String first = session.backendSessionId();
+    session.send("two", new HttpBackendHarness.Events());
+    assertThat(h.server.requests()).hasSize(3);
+    assertThat(session.backendSessionId()).isNotEqualTo(first);
+
+    // A restart resumes the summarised conversation, summary included.
+    h.server.enqueue(answer(60, 1, "C."));
+    BackendSession resumed =
+        backend(with(config(), 500, Map.of()), ToolExecutor.NONE)
+            .open(HttpBackendHarness.spec("vorenus", session.backendSessionId()));
+    resumed.send("three", new HttpBackendHarness.Events());
+    JsonNode messages = h.server.requests().get(3).json().get("messages");
+    assertThat(messages.at("/1/content").asText()).contains("S.");
+    assertThat(messages).hasSize(5);
+  }
+
+  @Test
+  void whenSummarisingFailsTheTurnGoesOnWithTheWholeConversation() {
+    h.server.enqueue(
+        answer(700, 150, "Long."),
+        Reply.json(400, "{\"error\":\"context too long\"}"),
+        answer(860, 3, "Still here."));
+    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), ToolExecutor.NONE);
+    BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
+    session.send("one", new HttpBackendHarness.Events());
+    String id = session.backendSessionId();
+
+    assertThat(session.send("two", new HttpBackendHarness.Events()).text())
+        .isEqualTo("Still here.");
+    assertThat(session.backendSessionId()).isEqualTo(id);
+    assertThat(h.server.requests().get(2).json().get("messages")).hasSize(4);
+  }
+
+  @Test
+  void anErrorLineInTheStreamIsAServerErrorRetriedThenFailingTheTurn() {
+    for (int i = 0; i < 4; i++) {
+      h.server.enqueue(
+          Reply.stream(
+              "application/x-ndjson", List.of("{\"error\":\"model runner has crashed\"}\n")));
+    }
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("after 4 attempts")
+        .hasMessageContaining("model runner has crashed");
+  }
+
+  @Test
+  void aStreamThatStopsBeforeDoneIsMalformedAndNothingIsStored() {
+    h.server.enqueue(Reply.stream("application/x-ndjson", List.of(line("par"), line("tial"))));
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("no done");
+    assertThat(h.stored(session).turns()).isEmpty();
+  }
+
+  @Test
+  void aLineThatIsNotJsonIsMalformed() {
+    h.server.enqueue(Reply.stream("application/x-ndjson", List.of("{\"message\": {\"conte\n")));
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("not JSON");
+    assertThat(h.sleeper.waits).isEmpty();
+  }
+
+  @Test
+  void anUnknownModelIsAClientErrorWithOllamasMessage() {
+    h.server.enqueue(
+        Reply.json(404, "{\"error\":\"model \\\"llama9\\\" not found, try pulling it first\"}"));
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("HTTP 404")
+        .hasMessageContaining("model \"llama9\" not found, try pulling it first");
+    assertThat(h.server.requests()).hasSize(1);
+  }
+
+  @Test
+  void a500IsRetriedAndThenSucceeds() {
+    h.server.enqueue(Reply.json(500, "{\"error\":\"busy\"}"), answer(5, 1, "ok"));
+    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    assertThat(session.send("go", new HttpBackendHarness.Events()).text()).isEqualTo("ok");
+    assertThat(h.sleeper.waits).containsExactly(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void aStalledStreamTimesOut() {
+    LegioConfig.Backend c = config();
+    LegioConfig.Backend quick =
+        new LegioConfig.Backend(
+            c.kind(),
+            c.model(),
+            c.baseUrl(),
+            c.apiKeyEnv(),
+            c.apiKey(),
+            Duration.ofSeconds(2),
+            Duration.ofMillis(400),
+            0,
+            c.maxOutputTokens(),
+            0,
+            Map.of(),
+            c.keepAlive(),
+            false);
+    h.server.enqueue(
+        new Reply.Stream(
+            "application/x-ndjson",
+            List.of(line("slow"), line("er")),
+            Duration.ofMillis(1500),
+            false));
+    BackendSession session =
+        backend(quick, ToolExecutor.NONE).open(HttpBackendHarness.spec("vorenus", null));
+    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("took longer than");
+  }
+}

@@ -1,0 +1,48 @@
+package dev.legio.testing;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.stream.Collectors;
+import org.slf4j.LoggerFactory;
+
+/** Captures what Legio logs (messages and stack traces) while a test runs. Close to stop. */
+public final class LogCapture implements AutoCloseable {
+  private final Logger legio = (Logger) LoggerFactory.getLogger("dev.legio");
+  private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+  private final Level level;
+  private final boolean additive;
+
+  /** Captures everything Legio's classes log, down to DEBUG (and keeps it off the console). */
+  public LogCapture() {
+    level = legio.getLevel();
+    additive = legio.isAdditive();
+    appender.start();
+    legio.addAppender(appender);
+    legio.setLevel(Level.DEBUG);
+    legio.setAdditive(false);
+  }
+
+  /** Everything logged so far, as text: messages, exceptions and their causes. */
+  public String text() {
+    return appender.list.stream().map(LogCapture::render).collect(Collectors.joining("\n"));
+  }
+
+  private static String render(ILoggingEvent event) {
+    StringBuilder out = new StringBuilder(event.getFormattedMessage());
+    for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+      out.append("\n").append(t.getClassName()).append(": ").append(t.getMessage());
+    }
+    return out.toString();
+  }
+
+  @Override
+  public void close() {
+    legio.detachAppender(appender);
+    legio.setLevel(level);
+    legio.setAdditive(additive);
+    appender.stop();
+  }
+}
