@@ -10,6 +10,9 @@ import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
+import dev.legio.transcript.FileTranscriptStore;
+import dev.legio.transcript.TranscriptRecorder;
+import dev.legio.transcript.TranscriptStore;
 import dev.legio.workspace.Workspace;
 import java.time.Clock;
 import java.util.Map;
@@ -26,6 +29,7 @@ public final class LegioApp implements AutoCloseable {
   private AgentDirectory agents;
   private ModelBackend backend;
   private SessionEngine engine;
+  private TranscriptStore transcripts;
 
   private LegioApp(Workspace workspace, LegioConfig config, Clock clock) {
     this.workspace = workspace;
@@ -86,9 +90,26 @@ public final class LegioApp implements AutoCloseable {
     if (engine == null) {
       engine =
           new SessionEngine(
-              messageLog(), sessions(), agents(), backend(), config.sessions(), clock);
+              messageLog(),
+              sessions(),
+              agents(),
+              backend(),
+              config.sessions(),
+              clock,
+              new TranscriptRecorder(transcripts()));
     }
     return engine;
+  }
+
+  /**
+   * The sessions' transcripts: {@code [transcripts] dir}, in the folder Claude Code would use for
+   * the workspace's root as working directory.
+   */
+  public synchronized TranscriptStore transcripts() {
+    if (transcripts == null) {
+      transcripts = new FileTranscriptStore(config.transcripts().dir(), workspace.root(), clock);
+    }
+    return transcripts;
   }
 
   /** The message log, in {@link #store()}. */

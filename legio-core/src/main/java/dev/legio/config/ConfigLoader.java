@@ -37,7 +37,8 @@ public final class ConfigLoader {
           "logging",
           "sessions",
           "channels",
-          "backend");
+          "backend",
+          "transcripts");
   private static final Set<String> SESSIONS =
       Set.of(
           "max_input_tokens",
@@ -68,6 +69,7 @@ public final class ConfigLoader {
           "pool_size",
           "max_message_bytes");
   private static final Set<String> LOGGING = Set.of("level", "file");
+  private static final Set<String> TRANSCRIPTS = Set.of("dir");
 
   private final Path file;
   private final Map<String, String> env;
@@ -153,6 +155,10 @@ public final class ConfigLoader {
     ObjectNode backendTable = table(root, "backend");
     checkKeys(backendTable, BACKEND, "[backend] ");
     String kind = choice(backendTable, "[backend] ", "kind", "offline", "offline");
+    ObjectNode transcriptsTable = table(root, "transcripts");
+    checkKeys(transcriptsTable, TRANSCRIPTS, "[transcripts] ");
+    Path transcriptsDir =
+        base.resolve(string(transcriptsTable, "[transcripts] ", "dir", "castra/transcripts"));
 
     return new LegioConfig(
         historyWindow,
@@ -167,7 +173,8 @@ public final class ConfigLoader {
             maxBytes),
         new LegioConfig.Logging(level, logFile.normalize()),
         sessions,
-        new LegioConfig.Backend(kind));
+        new LegioConfig.Backend(kind),
+        new LegioConfig.Transcripts(transcriptsDir.normalize()));
   }
 
   private SessionSettings sessions(ObjectNode root, int historyWindow) {

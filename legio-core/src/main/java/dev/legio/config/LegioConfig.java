@@ -13,7 +13,16 @@ public record LegioConfig(
     Praetorium praetorium,
     Logging logging,
     SessionSettings sessions,
-    Backend backend) {
+    Backend backend,
+    Transcripts transcripts) {
+
+  /**
+   * The {@code [transcripts]} section: where sessions' transcripts are written.
+   *
+   * @param dir the transcripts folder; each working directory gets a folder in it, named as Claude
+   *     Code names its project folders
+   */
+  public record Transcripts(Path dir) {}
 
   /**
    * The {@code [backend]} section: which model back-end agents talk to.

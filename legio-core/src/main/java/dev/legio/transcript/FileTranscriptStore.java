@@ -322,7 +322,7 @@ public final class FileTranscriptStore implements TranscriptStore {
   public Transcript load(String sessionId) {
     List<Path> parts = parts(checkId(sessionId));
     if (parts.isEmpty()) {
-      throw new TranscriptException(
+      throw new NoSuchTranscriptException(
           "no transcript for session "
               + sessionId
               + " in "
@@ -455,20 +455,6 @@ public final class FileTranscriptStore implements TranscriptStore {
           "cannot delete the transcript of session " + sessionId + ": " + e.getMessage(), e);
     } finally {
       local.unlock();
-    }
-    return removed;
-  }
-
-  /**
-   * Deletes every session whose transcript last changed before {@code cutoff}; returns their ids.
-   */
-  public List<String> prune(Instant cutoff) {
-    List<String> removed = new ArrayList<>();
-    for (TranscriptInfo info : list()) {
-      if (info.lastModified().isBefore(cutoff)) {
-        delete(info.sessionId());
-        removed.add(info.sessionId());
-      }
     }
     return removed;
   }

@@ -1,5 +1,7 @@
 package dev.legio.transcript;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -44,7 +46,8 @@ public interface TranscriptStore {
   /**
    * Loads a session's transcript (all its parts).
    *
-   * @throws TranscriptException when there is no such transcript or it cannot be read
+   * @throws NoSuchTranscriptException when the session has no transcript
+   * @throws TranscriptException when it cannot be read
    */
   Transcript load(String sessionId);
 
@@ -53,4 +56,16 @@ public interface TranscriptStore {
 
   /** Deletes every part of a session's transcript; returns how many files were removed. */
   int delete(String sessionId);
+
+  /** Deletes every session whose transcript last changed before {@code cutoff}; returns them. */
+  default List<TranscriptInfo> prune(Instant cutoff) {
+    List<TranscriptInfo> removed = new ArrayList<>();
+    for (TranscriptInfo info : list()) {
+      if (info.lastModified().isBefore(cutoff)) {
+        delete(info.sessionId());
+        removed.add(info);
+      }
+    }
+    return removed;
+  }
 }

@@ -46,6 +46,17 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.sessions().channels().roleFor("viewer")).isEqualTo("operator");
     assertThat(fromTemplate.sessions().channels().roleFor("telegram")).isEqualTo("chat");
     assertThat(fromTemplate.backend().kind()).isEqualTo("offline");
+    assertThat(fromTemplate.transcripts().dir()).isEqualTo(dir.resolve("castra/transcripts"));
+  }
+
+  @Test
+  void theTranscriptsFolderIsReadRelativeToTheFile() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(write("[transcripts]\ndir = \"../shared/t\"\n"), Map.of());
+    assertThat(config.transcripts().dir()).isEqualTo(dir.getParent().resolve("shared/t"));
+    assertThatThrownBy(() -> ConfigLoader.load(write("[transcripts]\nfolder = \"x\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[transcripts] unknown key 'folder'");
   }
 
   @Test

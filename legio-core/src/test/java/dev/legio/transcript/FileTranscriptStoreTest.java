@@ -304,7 +304,9 @@ class FileTranscriptStoreTest {
       Files.setLastModifiedTime(
           p, java.nio.file.attribute.FileTime.from(now.minus(Duration.ofDays(40))));
     }
-    assertThat(store.prune(now.minus(Duration.ofDays(30)))).containsExactly("old");
+    assertThat(store.prune(now.minus(Duration.ofDays(30))))
+        .extracting(TranscriptInfo::sessionId)
+        .containsExactly("old");
     assertThat(store.parts("old")).isEmpty();
     assertThat(store.list()).extracting(TranscriptInfo::sessionId).containsExactly("new");
   }

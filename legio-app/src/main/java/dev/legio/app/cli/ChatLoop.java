@@ -4,6 +4,7 @@ import dev.legio.agents.AgentDirectory;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.Mentions;
 import dev.legio.session.SessionEngine;
 import java.io.PrintWriter;
 import java.util.List;
@@ -28,6 +29,7 @@ final class ChatLoop {
   private final PrintWriter out;
   private final PrintWriter err;
   private final DispatchListener progress;
+  private final String defaultAgent;
 
   ChatLoop(
       SessionEngine engine,
@@ -36,6 +38,22 @@ final class ChatLoop {
       PrintWriter out,
       PrintWriter err,
       DispatchListener progress) {
+    this(engine, log, agents, out, err, progress, null);
+  }
+
+  /**
+   * @param defaultAgent where a line with no {@code @mention} goes (a resumed session's agent), or
+   *     null for the legatus
+   */
+  ChatLoop(
+      SessionEngine engine,
+      MessageLog log,
+      AgentDirectory agents,
+      PrintWriter out,
+      PrintWriter err,
+      DispatchListener progress,
+      String defaultAgent) {
+    this.defaultAgent = defaultAgent;
     this.engine = engine;
     this.log = log;
     this.agents = agents;
@@ -52,6 +70,11 @@ final class ChatLoop {
     }
     if (text.startsWith("/")) {
       return command(text);
+    }
+    if (defaultAgent != null
+        && Mentions.parse(text, engine.knownAgents()).targets().isEmpty()
+        && Mentions.parse(text, engine.knownAgents()).unknown().isEmpty()) {
+      text = "@" + defaultAgent + " " + text;
     }
     Replies.print(engine.handle(text, progress), out, err);
     err.flush();
