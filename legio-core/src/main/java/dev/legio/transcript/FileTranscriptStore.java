@@ -438,15 +438,25 @@ public final class FileTranscriptStore implements TranscriptStore {
 
   @Override
   public int delete(String sessionId) {
-    List<Path> parts = parts(checkId(sessionId));
+    checkId(sessionId);
     int removed = 0;
     ReentrantLock local = STRIPES[Math.floorMod(file(sessionId).hashCode(), STRIPES.length)];
     local.lock();
     try {
-      // Later parts first, so an interrupted delete never leaves parts without their first.
-      for (int i = parts.size() - 1; i >= 0; i--) {
-        if (Files.deleteIfExists(parts.get(i))) {
-          removed++;
+      if (parts(sessionId).isEmpty()) {
+        return 0;
+      }
+      // Under the append lock, so that no append of another process is half-way through.
+      try (FileChannel lockChannel =
+              FileChannel.open(
+                  lockFile(sessionId), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = lockChannel.lock()) {
+        List<Path> parts = parts(sessionId);
+        // Later parts first, so an interrupted delete never leaves parts without their first.
+        for (int i = parts.size() - 1; i >= 0; i--) {
+          if (Files.deleteIfExists(parts.get(i))) {
+            removed++;
+          }
         }
       }
       Files.deleteIfExists(lockFile(sessionId));

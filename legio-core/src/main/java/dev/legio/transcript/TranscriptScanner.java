@@ -1,6 +1,7 @@
 package dev.legio.transcript;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
@@ -169,8 +170,9 @@ final class TranscriptScanner {
             pos = end;
             break;
           }
-          valueStart = pos + (int) p.currentTokenLocation().getByteOffset();
-          int startLine = p.currentTokenLocation().getLineNr();
+          JsonLocation start = p.currentTokenLocation();
+          valueStart = pos + (int) start.getByteOffset();
+          int startLine = start.getLineNr();
           if (t != JsonToken.START_OBJECT) {
             throw new NotALine();
           }
@@ -197,8 +199,9 @@ final class TranscriptScanner {
               }
             }
           }
-          int after = pos + (int) p.currentLocation().getByteOffset();
-          if (p.currentLocation().getLineNr() != startLine) {
+          JsonLocation last = p.currentLocation();
+          int after = pos + (int) last.getByteOffset();
+          if (last.getLineNr() != startLine) {
             throw new NotALine(); // one value over several lines
           }
           int i = after;
