@@ -26,6 +26,9 @@ import dev.legio.tools.LegatusTools;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.Toolbox;
 import dev.legio.tools.Toolset;
+import dev.legio.transcript.FileTranscriptStore;
+import dev.legio.transcript.TranscriptRecorder;
+import dev.legio.transcript.TranscriptStore;
 import dev.legio.workspace.Workspace;
 import java.io.File;
 import java.nio.file.Path;
@@ -55,6 +58,7 @@ public final class LegioApp implements AutoCloseable {
   private ModelBackend backend;
   private SessionEngine engine;
   private Memoria memoria;
+  private TranscriptStore transcripts;
 
   private LegioApp(Workspace workspace, LegioConfig config, Map<String, String> env, Clock clock) {
     this.workspace = workspace;
@@ -157,7 +161,13 @@ public final class LegioApp implements AutoCloseable {
     if (engine == null) {
       engine =
           new SessionEngine(
-              messageLog(), sessions(), agents(), backend(), config.sessions(), clock);
+              messageLog(),
+              sessions(),
+              agents(),
+              backend(),
+              config.sessions(),
+              clock,
+              new TranscriptRecorder(transcripts()));
     }
     return engine;
   }
@@ -214,6 +224,17 @@ public final class LegioApp implements AutoCloseable {
             .collect(Collectors.joining(File.pathSeparator));
     return List.of(
         program, "--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName());
+  }
+
+  /**
+   * The sessions' transcripts: {@code [transcripts] dir}, in the folder Claude Code would use for
+   * the workspace's root as working directory.
+   */
+  public synchronized TranscriptStore transcripts() {
+    if (transcripts == null) {
+      transcripts = new FileTranscriptStore(config.transcripts().dir(), workspace.root(), clock);
+    }
+    return transcripts;
   }
 
   /** The message log, in {@link #store()}. */

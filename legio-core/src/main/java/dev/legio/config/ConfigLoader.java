@@ -38,7 +38,8 @@ public final class ConfigLoader {
           "sessions",
           "channels",
           "backend",
-          "mcp");
+          "mcp",
+          "transcripts");
   private static final Set<String> SESSIONS =
       Set.of(
           "max_input_tokens",
@@ -86,6 +87,7 @@ public final class ConfigLoader {
           "pool_size",
           "max_message_bytes");
   private static final Set<String> LOGGING = Set.of("level", "file");
+  private static final Set<String> TRANSCRIPTS = Set.of("dir");
 
   private final Path file;
   private final Map<String, String> env;
@@ -169,6 +171,10 @@ public final class ConfigLoader {
 
     SessionSettings sessions = sessions(root, historyWindow);
     LegioConfig.Backend backend = backend(root);
+    ObjectNode transcriptsTable = table(root, "transcripts");
+    checkKeys(transcriptsTable, TRANSCRIPTS, "[transcripts] ");
+    Path transcriptsDir =
+        base.resolve(string(transcriptsTable, "[transcripts] ", "dir", "castra/transcripts"));
 
     return new LegioConfig(
         historyWindow,
@@ -184,7 +190,8 @@ public final class ConfigLoader {
         new LegioConfig.Logging(level, logFile.normalize()),
         sessions,
         backend,
-        mcp(root));
+        mcp(root),
+        new LegioConfig.Transcripts(transcriptsDir.normalize()));
   }
 
   private LegioConfig.Mcp mcp(ObjectNode root) {

@@ -16,7 +16,16 @@ public record LegioConfig(
     Logging logging,
     SessionSettings sessions,
     Backend backend,
-    Mcp mcp) {
+    Mcp mcp,
+    Transcripts transcripts) {
+
+  /**
+   * The {@code [transcripts]} section: where sessions' transcripts are written.
+   *
+   * @param dir the transcripts folder; each working directory gets a folder in it, named as Claude
+   *     Code names its project folders
+   */
+  public record Transcripts(Path dir) {}
 
   /**
    * The {@code [mcp]} section: the agents' tools over streamable HTTP from {@code legio serve}.

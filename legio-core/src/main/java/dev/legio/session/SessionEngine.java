@@ -78,6 +78,7 @@ public final class SessionEngine implements AutoCloseable {
   private final ModelBackend backend;
   private final SessionSettings settings;
   private final Clock clock;
+  private final TurnListener turnListener;
   private final String holder = "legio-" + UUID.randomUUID();
   private final Object postLock = new Object();
   private final Map<String, Slot> agentSlots = new ConcurrentHashMap<>();
@@ -96,6 +97,19 @@ public final class SessionEngine implements AutoCloseable {
       ModelBackend backend,
       SessionSettings settings,
       Clock clock) {
+    this(messageLog, store, agents, backend, settings, clock, TurnListener.NONE);
+  }
+
+  /** An engine that tells {@code turnListener} about every completed turn. */
+  public SessionEngine(
+      MessageLog messageLog,
+      SessionStore store,
+      AgentDirectory agents,
+      ModelBackend backend,
+      SessionSettings settings,
+      Clock clock,
+      TurnListener turnListener) {
+    this.turnListener = turnListener;
     this.messageLog = messageLog;
     this.store = store;
     this.agents = agents;
@@ -462,6 +476,16 @@ public final class SessionEngine implements AutoCloseable {
       store.saveAndReleaseLease(slot.record, holder);
       leased = false;
       slot.activity = "idle";
+      notifyTurn(
+          new CompletedTurn(
+              owner,
+              slot.record.sessionId(),
+              fresh,
+              message,
+              answer,
+              r.model(),
+              result.usage(),
+              done));
       return new Reply(owner, description, backend.displayName(), answer, false, reply.id());
     } catch (RuntimeException e) {
       slot.activity = "error";
@@ -475,6 +499,14 @@ public final class SessionEngine implements AutoCloseable {
       if (leased) {
         store.releaseLease(owner, holder);
       }
+    }
+  }
+
+  private void notifyTurn(CompletedTurn turn) {
+    try {
+      turnListener.turnCompleted(turn);
+    } catch (RuntimeException e) {
+      log.warn("{}: the turn listener failed (the turn itself succeeded)", turn.owner(), e);
     }
   }
 

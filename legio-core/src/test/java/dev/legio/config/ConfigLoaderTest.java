@@ -48,6 +48,7 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.backend().kind()).isEqualTo("auto");
     assertThat(fromTemplate.backend()).isEqualTo(LegioConfig.Backend.of("auto"));
     assertThat(fromTemplate.mcp()).isEqualTo(new LegioConfig.Mcp(true, "127.0.0.1", 8740));
+    assertThat(fromTemplate.transcripts().dir()).isEqualTo(dir.resolve("castra/transcripts"));
   }
 
   @Test
@@ -63,6 +64,16 @@ class ConfigLoaderTest {
         .hasMessageContaining("[mcp] http_enabled: expected true or false, got \"yes\"");
     assertThatThrownBy(() -> ConfigLoader.load(write("[mcp]\nport = 1\n"), Map.of()))
         .hasMessageContaining("[mcp] unknown key 'port'");
+  }
+
+  @Test
+  void theTranscriptsFolderIsReadRelativeToTheFile() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(write("[transcripts]\ndir = \"../shared/t\"\n"), Map.of());
+    assertThat(config.transcripts().dir()).isEqualTo(dir.getParent().resolve("shared/t"));
+    assertThatThrownBy(() -> ConfigLoader.load(write("[transcripts]\nfolder = \"x\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[transcripts] unknown key 'folder'");
   }
 
   @Test

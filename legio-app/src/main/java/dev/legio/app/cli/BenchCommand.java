@@ -2,6 +2,7 @@ package dev.legio.app.cli;
 
 import dev.legio.app.bench.DispatchBenchmark;
 import dev.legio.app.bench.LogBenchmark;
+import dev.legio.app.bench.TranscriptBenchmark;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +12,11 @@ import picocli.CommandLine.ParentCommand;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks that print key=value figures (see docs/BENCHMARKS.md).",
-    subcommands = {BenchCommand.Log.class, BenchCommand.Dispatch.class})
+    subcommands = {
+      BenchCommand.Log.class,
+      BenchCommand.Dispatch.class,
+      BenchCommand.Transcripts.class
+    })
 final class BenchCommand implements Runnable {
   @ParentCommand LegioCommand root;
 
@@ -127,6 +132,33 @@ final class BenchCommand implements Runnable {
               new DispatchBenchmark.Settings(messages, agents, turns),
               bench.root.out,
               bench.root.err)
+          .run();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "transcripts",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Write a transcript of --size-mb MB in 4 parts (1% tombstones), then measure appends, loads"
+            + " (MB/s, peak heap) and, with python3 on the PATH, the same two-pass load in Python"
+            + " as the baseline."
+      })
+  static final class Transcripts implements Callable<Integer> {
+    @ParentCommand BenchCommand bench;
+
+    @Option(
+        names = "--size-mb",
+        defaultValue = "200",
+        paramLabel = "MB",
+        description = "Size of the transcript, in MB (default: ${DEFAULT-VALUE}).")
+    int sizeMb;
+
+    @Override
+    public Integer call() throws Exception {
+      new TranscriptBenchmark(
+              new TranscriptBenchmark.Settings(sizeMb), bench.root.out, bench.root.err)
           .run();
       return 0;
     }

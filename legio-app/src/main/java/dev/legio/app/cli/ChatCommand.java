@@ -2,7 +2,11 @@ package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
 import dev.legio.backend.BackendEvent;
+import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.SessionRecord;
+import dev.legio.transcript.Transcript;
+import dev.legio.transcript.TranscriptEntry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -18,6 +22,7 @@ import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(
@@ -29,7 +34,20 @@ import picocli.CommandLine.ParentCommand;
           + " /commands. Type /help for the commands."
     })
 final class ChatCommand implements Callable<Integer> {
+  private static final int RESUME_SHOWN = 10;
+  private static final int RESUME_CHARS = 600;
+
   @ParentCommand LegioCommand root;
+
+  @Option(
+      names = "--resume",
+      arity = "0..1",
+      fallbackValue = "",
+      paramLabel = "ID",
+      description =
+          "Continue a session: show the end of its transcript, and send lines without an @mention"
+              + " to its agent. Without ID: the most recently changed session.")
+  String resume;
 
   @Override
   public Integer call() {
@@ -57,8 +75,10 @@ final class ChatCommand implements Callable<Integer> {
               }
             }
           };
+      String resumedAgent = resume == null ? null : resume(app, screen);
       ChatLoop loop =
-          new ChatLoop(app.engine(), app.messageLog(), app.agents(), screen, screen, progress);
+          new ChatLoop(
+              app.engine(), app.messageLog(), app.agents(), screen, screen, progress, resumedAgent);
       screen.println(
           "Legio chat: "
               + app.workspace().root()
@@ -85,6 +105,53 @@ final class ChatCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Shows the end of the transcript being resumed; returns the agent its lines go to (null: the
+   * legatus, as without --resume).
+   */
+  private String resume(LegioApp app, PrintWriter screen) {
+    Transcript t = SessionsCommand.find(app.transcripts(), resume);
+    List<TranscriptEntry> entries = t.entries();
+    String owner = t.owner();
+    screen.println(
+        "Resuming session "
+            + t.sessionId()
+            + (owner == null ? "" : " of " + MessageFormat.safeText(owner))
+            + " ("
+            + entries.size()
+            + " messages; the last "
+            + Math.min(RESUME_SHOWN, entries.size())
+            + " below).");
+    for (TranscriptEntry e :
+        entries.subList(Math.max(0, entries.size() - RESUME_SHOWN), entries.size())) {
+      SessionsCommand.print(e, screen, RESUME_CHARS);
+    }
+    if (t.report().hasProblems()) {
+      screen.println("(" + t.report().problems() + ")");
+    }
+    String agent = owner != null && app.engine().knownAgents().contains(owner) ? owner : null;
+    if (agent != null && !agent.equals(Names.LEGATUS)) {
+      boolean live =
+          app.sessions()
+              .find(agent)
+              .filter(SessionRecord::active)
+              .map(r -> r.sessionId().toString().equals(t.sessionId()))
+              .orElse(false);
+      screen.println(
+          "Lines without an @mention go to "
+              + agent
+              + (live
+                  ? ", in this session."
+                  : "; its session has since been closed, so the next turn starts a new one with"
+                      + " the context restored from the praetorium."));
+    } else if (owner != null && agent == null) {
+      screen.println(
+          "(" + MessageFormat.safeText(owner) + " is not an agent here: lines go to the legatus.)");
+    }
+    screen.flush();
+    return Names.LEGATUS.equals(agent) ? null : agent;
   }
 
   private Terminal terminal() throws IOException {

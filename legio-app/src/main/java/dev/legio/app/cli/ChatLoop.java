@@ -7,6 +7,7 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
 import java.io.PrintWriter;
@@ -39,6 +40,7 @@ final class ChatLoop {
   private final PrintWriter err;
   private final DispatchListener progress;
   private UUID lastReply;
+  private final String defaultAgent;
 
   ChatLoop(
       SessionEngine engine,
@@ -47,6 +49,22 @@ final class ChatLoop {
       PrintWriter out,
       PrintWriter err,
       DispatchListener progress) {
+    this(engine, log, agents, out, err, progress, null);
+  }
+
+  /**
+   * @param defaultAgent where a line with no {@code @mention} goes (a resumed session's agent), or
+   *     null for the legatus
+   */
+  ChatLoop(
+      SessionEngine engine,
+      MessageLog log,
+      AgentDirectory agents,
+      PrintWriter out,
+      PrintWriter err,
+      DispatchListener progress,
+      String defaultAgent) {
+    this.defaultAgent = defaultAgent;
     this.engine = engine;
     this.log = log;
     this.agents = agents;
@@ -63,6 +81,11 @@ final class ChatLoop {
     }
     if (text.startsWith("/")) {
       return command(text);
+    }
+    if (defaultAgent != null
+        && Mentions.parse(text, engine.knownAgents()).targets().isEmpty()
+        && Mentions.parse(text, engine.knownAgents()).unknown().isEmpty()) {
+      text = "@" + defaultAgent + " " + text;
     }
     Outcome outcome = engine.handle(text, progress);
     Replies.print(outcome, out, err);

@@ -5,6 +5,8 @@ import dev.legio.app.LegioApp;
 import dev.legio.config.ConfigException;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.MessageLogException;
+import dev.legio.transcript.NoSuchTranscriptException;
+import dev.legio.transcript.TranscriptException;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceException;
 import java.io.InputStream;
@@ -33,6 +35,7 @@ import picocli.CommandLine.ScopeType;
       StatusCommand.class,
       ResetCommand.class,
       ServeCommand.class,
+      SessionsCommand.class,
       HistoryCommand.class,
       LogCommand.class,
       MemoryCommand.class,
@@ -96,12 +99,16 @@ public final class LegioCommand implements Runnable {
               || e instanceof ConfigException
               || e instanceof WorkspaceException
               || e instanceof IllegalArgumentException
+              || e instanceof NoSuchTranscriptException
               || e instanceof AgentConfigException) {
             cl.getErr().println("legio: " + e.getMessage());
             return USAGE;
           }
           log.error("{} failed", cl.getCommandName(), e);
-          String message = e instanceof MessageLogException ? e.getMessage() : e.toString();
+          String message =
+              e instanceof MessageLogException || e instanceof TranscriptException
+                  ? e.getMessage()
+                  : e.toString();
           cl.getErr().println("legio: " + message + " (details in the log file)");
           return FAILURE;
         });

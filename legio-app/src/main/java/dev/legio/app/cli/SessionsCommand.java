@@ -1,0 +1,230 @@
+package dev.legio.app.cli;
+
+import dev.legio.app.LegioApp;
+import dev.legio.transcript.Transcript;
+import dev.legio.transcript.TranscriptEntry;
+import dev.legio.transcript.TranscriptInfo;
+import dev.legio.transcript.TranscriptStore;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code legio sessions ...}: the sessions' transcripts. */
+@Command(
+    name = "sessions",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The sessions' transcripts (JSON Lines in Claude Code's format, under [transcripts] dir).",
+      "A transcript in several parts (_part2, _part3, ...) is one session to every command."
+    },
+    subcommands = {
+      SessionsCommand.ListSessions.class,
+      SessionsCommand.Show.class,
+      SessionsCommand.Remove.class,
+      SessionsCommand.Prune.class
+    })
+final class SessionsCommand implements Runnable {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+
+  @ParentCommand LegioCommand root;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** {@code 1.2 MB}, {@code 340 KB}, {@code 12 B}. */
+  static String size(long bytes) {
+    if (bytes >= 1_000_000) {
+      return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+    }
+    if (bytes >= 1_000) {
+      return String.format(Locale.ROOT, "%.1f KB", bytes / 1e3);
+    }
+    return bytes + " B";
+  }
+
+  static String time(Instant instant) {
+    return instant == null ? "-" : TIME.format(instant);
+  }
+
+  /** One entry as a person reads it: time, role, then the text indented (cut after maxChars). */
+  static void print(TranscriptEntry e, PrintWriter out, int maxChars) {
+    StringBuilder head = new StringBuilder(time(e.timestamp())).append("  ").append(e.role());
+    if (e.isSummary() && e.messagesCompacted() > 0) {
+      head.append(" (replaces ").append(e.messagesCompacted()).append(" messages)");
+    }
+    out.println(head);
+    String text = e.text();
+    if (maxChars > 0 && text.length() > maxChars) {
+      text = text.substring(0, maxChars) + "… (" + (text.length() - maxChars) + " more characters)";
+    }
+    for (String line : MessageFormat.safeText(text).split("\n", -1)) {
+      out.println("    " + line);
+    }
+  }
+
+  /** The transcript of {@code id}, or of the most recently changed session when id is empty. */
+  static Transcript find(TranscriptStore store, String id) {
+    if (id == null || id.isEmpty()) {
+      List<TranscriptInfo> all = store.list();
+      if (all.isEmpty()) {
+        throw new IllegalArgumentException("there are no sessions with a transcript yet");
+      }
+      return store.load(all.get(0).sessionId());
+    }
+    return store.load(id);
+  }
+
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = "Every session with a transcript, most recently changed first.")
+  static final class ListSessions implements Callable<Integer> {
+    @ParentCommand SessionsCommand sessions;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = sessions.root.out;
+      try (LegioApp app = sessions.root.app()) {
+        List<TranscriptInfo> all = app.transcripts().list();
+        if (all.isEmpty()) {
+          out.println("No session transcripts yet.");
+          return 0;
+        }
+        String format = "%-36s  %-16s  %8s  %-20s  %s%n";
+        out.printf(Locale.ROOT, format, "ID", "OWNER", "MESSAGES", "CREATED", "SIZE");
+        for (TranscriptInfo i : all) {
+          String size = size(i.bytes()) + (i.parts() > 1 ? " (" + i.parts() + " parts)" : "");
+          out.printf(
+              Locale.ROOT,
+              format,
+              i.sessionId(),
+              i.owner() == null ? "-" : MessageFormat.safeText(i.owner()),
+              i.messages(),
+              time(i.created()),
+              size);
+        }
+        return 0;
+      }
+    }
+  }
+
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
+      description = "A session's transcript: every message and summary, oldest first.")
+  static final class Show implements Callable<Integer> {
+    @ParentCommand SessionsCommand sessions;
+
+    @Parameters(paramLabel = "ID", description = "The session id (see `legio sessions list`).")
+    String id;
+
+    @Option(names = "--tail", paramLabel = "N", description = "Only the last N entries.")
+    Integer tail;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = sessions.root.out;
+      try (LegioApp app = sessions.root.app()) {
+        Transcript t = app.transcripts().load(id);
+        List<TranscriptEntry> entries = t.entries();
+        if (tail != null) {
+          if (tail < 1) {
+            throw new IllegalArgumentException("--tail must be at least 1");
+          }
+          entries = entries.subList(Math.max(0, entries.size() - tail), entries.size());
+        }
+        out.println(
+            "Session "
+                + t.sessionId()
+                + (t.owner() == null ? "" : " of " + MessageFormat.safeText(t.owner()))
+                + ": "
+                + t.entries().size()
+                + " messages in "
+                + t.report().parts()
+                + " part(s), "
+                + size(t.report().bytes()));
+        for (TranscriptEntry e : entries) {
+          print(e, out, 0);
+        }
+        if (t.report().hasProblems()) {
+          sessions.root.err.println("legio: " + t.report().problems());
+        }
+        return 0;
+      }
+    }
+  }
+
+  @Command(
+      name = "rm",
+      mixinStandardHelpOptions = true,
+      description = "Delete a session's transcript, all its parts.")
+  static final class Remove implements Callable<Integer> {
+    @ParentCommand SessionsCommand sessions;
+
+    @Parameters(paramLabel = "ID", description = "The session id (see `legio sessions list`).")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (LegioApp app = sessions.root.app()) {
+        int parts = app.transcripts().delete(id);
+        if (parts == 0) {
+          sessions.root.err.println("legio: no transcript for session " + id);
+          return LegioCommand.USAGE;
+        }
+        sessions.root.out.println(
+            "Deleted session " + id + " (" + parts + (parts == 1 ? " part)" : " parts)"));
+        return 0;
+      }
+    }
+  }
+
+  @Command(
+      name = "prune",
+      mixinStandardHelpOptions = true,
+      description = "Delete the transcripts of sessions unchanged for longer than an age.")
+  static final class Prune implements Callable<Integer> {
+    @ParentCommand SessionsCommand sessions;
+
+    @Option(
+        names = "--older-than",
+        required = true,
+        paramLabel = "AGE",
+        description = "An age: 30d, 12h, 45m, or ISO-8601 (P30D).")
+    String olderThan;
+
+    @Override
+    public Integer call() {
+      Duration age = Durations.parse(olderThan);
+      try (LegioApp app = sessions.root.app()) {
+        Instant cutoff = sessions.root.context.clock().instant().minus(age);
+        List<TranscriptInfo> removed = app.transcripts().prune(cutoff);
+        long bytes = removed.stream().mapToLong(TranscriptInfo::bytes).sum();
+        sessions.root.out.println(
+            "Deleted "
+                + removed.size()
+                + (removed.size() == 1 ? " session" : " sessions")
+                + " unchanged since "
+                + time(cutoff)
+                + " ("
+                + size(bytes)
+                + ").");
+        return 0;
+      }
+    }
+  }
+}

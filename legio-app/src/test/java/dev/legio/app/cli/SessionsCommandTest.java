@@ -1,0 +1,182 @@
+package dev.legio.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.Main;
+import dev.legio.testing.MutableClock;
+import dev.legio.transcript.FileTranscriptStore;
+import dev.legio.transcript.NewEntry;
+import dev.legio.transcript.Transcript;
+import dev.legio.transcript.TranscriptEntry;
+import java.io.ByteArrayOutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legio sessions list/show/rm/prune} and {@code legio chat --resume}, end to end with the
+ * offline model: the session engine writes every turn to its session's transcript.
+ */
+class SessionsCommandTest {
+  @TempDir Path dir;
+  private final Map<String, String> env = new HashMap<>();
+  private Path workspace;
+  private String castra;
+
+  record Result(int code, String out, String err) {}
+
+  private Result legio(Clock clock, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        Main.run(
+            args,
+            new LegioCommand.Context(env, dir, clock),
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private Result legio(String... args) {
+    return legio(Clock.systemUTC(), args);
+  }
+
+  @BeforeEach
+  void init() {
+    assertThat(legio("init", "legion").code()).isZero();
+    workspace = dir.resolve("legion");
+    castra = "--castra=" + workspace;
+  }
+
+  private FileTranscriptStore transcripts() {
+    return new FileTranscriptStore(
+        workspace.resolve("castra/transcripts"), workspace, Clock.systemUTC());
+  }
+
+  @Test
+  void everyTurnIsWrittenToItsSessionsTranscriptInTheWorkspaceFolder() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@vorenus scout the north road").code()).isZero();
+    assertThat(legio(castra, "say", "-q", "hello legatus").code()).isZero();
+
+    String folder = workspace.toAbsolutePath().toString().replaceAll("[^A-Za-z0-9]", "-");
+    try (Stream<Path> files = Files.list(workspace.resolve("castra/transcripts").resolve(folder))) {
+      assertThat(files.filter(f -> f.toString().endsWith(".jsonl"))).hasSize(2);
+    }
+    Result list = legio(castra, "sessions", "list");
+    assertThat(list.code()).as(list.err()).isZero();
+    assertThat(list.out()).contains("ID", "OWNER", "MESSAGES", "CREATED", "SIZE");
+    assertThat(list.out().lines().skip(1).toList())
+        .hasSize(2)
+        .anySatisfy(l -> assertThat(l).contains("vorenus").containsPattern(" 2 "))
+        .anySatisfy(l -> assertThat(l).contains("legatus"));
+
+    String id =
+        transcripts().list().stream()
+            .filter(i -> "vorenus".equals(i.owner()))
+            .findFirst()
+            .orElseThrow()
+            .sessionId();
+    Transcript t = transcripts().load(id);
+    assertThat(t.entries()).extracting(TranscriptEntry::type).containsExactly("user", "assistant");
+    assertThat(t.entries().get(0).text()).endsWith("@vorenus scout the north road");
+    assertThat(t.entries().get(1).text()).contains("vorenus received");
+    assertThat(t.entries().get(1).parentUuid()).isEqualTo(t.entries().get(0).uuid());
+
+    Result show = legio(castra, "sessions", "show", id);
+    assertThat(show.code()).as(show.err()).isZero();
+    assertThat(show.out())
+        .contains("Session " + id + " of vorenus: 2 messages in 1 part(s)")
+        .contains("  user\n", "  assistant\n", "    @vorenus scout the north road");
+
+    Result rm = legio(castra, "sessions", "rm", id);
+    assertThat(rm.out()).contains("Deleted session " + id + " (1 part)");
+    assertThat(legio(castra, "sessions", "list").out()).doesNotContain(id);
+    Result again = legio(castra, "sessions", "rm", id);
+    assertThat(again.code()).isEqualTo(LegioCommand.USAGE);
+    assertThat(again.err()).contains("no transcript for session " + id);
+  }
+
+  @Test
+  void listingAndDeletingTreatAllPartsAsOneSession() {
+    FileTranscriptStore small =
+        new FileTranscriptStore(
+            workspace.resolve("castra/transcripts"), workspace, Clock.systemUTC(), 1_000, 100_000);
+    for (int i = 0; i < 10; i++) {
+      small.append("long-one", List.of(NewEntry.user(null, "m".repeat(300))));
+    }
+    int parts = small.info("long-one").parts();
+    assertThat(parts).isGreaterThan(2);
+
+    Result list = legio(castra, "sessions", "list");
+    assertThat(list.out()).containsOnlyOnce("long-one").contains("(" + parts + " parts)");
+    assertThat(legio(castra, "sessions", "rm", "long-one").out())
+        .contains("Deleted session long-one (" + parts + " parts)");
+    assertThat(small.list()).isEmpty();
+  }
+
+  @Test
+  void badIdsAreRefusedWithTheRule() {
+    Result r = legio(castra, "sessions", "show", "../../etc/passwd");
+    assertThat(r.code()).isEqualTo(LegioCommand.USAGE);
+    assertThat(r.err()).contains("is not a session id", "no path separators");
+    Result missing = legio(castra, "sessions", "show", "nothing-here");
+    assertThat(missing.code()).isEqualTo(LegioCommand.USAGE);
+    assertThat(missing.err()).contains("no transcript for session nothing-here");
+  }
+
+  @Test
+  void pruneDeletesSessionsUnchangedForLongerThanTheAge() {
+    transcripts().append("recent", List.of(NewEntry.user(null, "x")));
+    MutableClock later = new MutableClock(Instant.now().plus(Duration.ofDays(31)));
+    Result keep = legio(later, castra, "sessions", "prune", "--older-than", "40d");
+    assertThat(keep.out()).startsWith("Deleted 0 sessions");
+    Result prune = legio(later, castra, "sessions", "prune", "--older-than", "30d");
+    assertThat(prune.code()).as(prune.err()).isZero();
+    assertThat(prune.out()).startsWith("Deleted 1 session unchanged since");
+    assertThat(transcripts().list()).isEmpty();
+    assertThat(legio(castra, "sessions", "prune", "--older-than", "soon").err())
+        .contains("is not an age");
+  }
+
+  @Test
+  void chatResumeShowsTheEndOfTheTranscriptAndSendsPlainLinesToItsAgent() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo guard the gate").code()).isZero();
+    String id = transcripts().list().get(0).sessionId();
+
+    PipedInputStream keyboard = new PipedInputStream(1 << 16);
+    PipedOutputStream keys = new PipedOutputStream(keyboard);
+    keys.write("anything to report?\n/quit\n".getBytes(StandardCharsets.UTF_8));
+    keys.flush();
+    ByteArrayOutputStream screen = new ByteArrayOutputStream();
+    StringWriter err = new StringWriter();
+    int code =
+        Main.run(
+            new String[] {castra, "chat", "--resume"},
+            new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true));
+    String shown = screen.toString(StandardCharsets.UTF_8);
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(shown)
+        .contains("Resuming session " + id + " of pullo (2 messages; the last 2 below).")
+        .contains("    @pullo guard the gate")
+        .contains("Lines without an @mention go to pullo")
+        .contains("⚔️ pullo — ")
+        .contains("pullo received: \"@pullo anything to report?\"");
+  }
+}

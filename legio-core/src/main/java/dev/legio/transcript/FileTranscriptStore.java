@@ -1,0 +1,471 @@
+package dev.legio.transcript;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Transcripts as files, laid out as Claude Code lays out its sessions: {@code <dir>/<project
+ * folder>/<sessionId>.jsonl}, where the project folder is the working directory with every
+ * character other than an ASCII letter or digit replaced by {@code -} ({@code /home/me/demo} →
+ * {@code -home-me-demo}). Pointing {@code dir} at Claude Code's {@code ~/.claude/projects} with the
+ * same working directory makes the two share transcripts.
+ *
+ * <p>Parts: an append that would take the current file past {@code partLimitBytes} goes to {@code
+ * <id>_part2.jsonl}, then {@code _part3}, and so on; an append that would take all parts together
+ * past {@code totalLimitBytes} fails and writes nothing.
+ *
+ * <p>Locking: appends to one session take a lock on {@code .<id>.lock} beside the transcript (a
+ * {@link FileChannel} lock, which other processes respect; Legio's own threads wait on an
+ * in-process lock first). Each line is written whole with one write, so readers in other processes
+ * see whole lines or a partial last line, which loading skips.
+ */
+public final class FileTranscriptStore implements TranscriptStore {
+  public static final long DEFAULT_PART_LIMIT_BYTES = 50_000_000L;
+  public static final long DEFAULT_TOTAL_LIMIT_BYTES = 200_000_000L;
+
+  /** What Legio writes as {@code version} (Claude Code writes its own version there). */
+  public static final String VERSION = "legio";
+
+  private static final String SUFFIX = ".jsonl";
+  private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+  private static final Pattern PART = Pattern.compile("(.+)_part([0-9]{1,6})\\.jsonl");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  /** In-process locks, shared by every store in this JVM (file locks are held per process). */
+  private static final ReentrantLock[] STRIPES = new ReentrantLock[256];
+
+  static {
+    for (int i = 0; i < STRIPES.length; i++) {
+      STRIPES[i] = new ReentrantLock();
+    }
+  }
+
+  private final Path folder;
+  private final String cwd;
+  private final Clock clock;
+  private final long partLimit;
+  private final long totalLimit;
+
+  /** A store with parts of 50 MB and 200 MB in all. */
+  public FileTranscriptStore(Path dir, Path cwd, Clock clock) {
+    this(dir, cwd, clock, DEFAULT_PART_LIMIT_BYTES, DEFAULT_TOTAL_LIMIT_BYTES);
+  }
+
+  /**
+   * @param dir the transcripts folder (holding one folder per working directory)
+   * @param cwd the working directory the sessions belong to, written in every entry
+   * @param partLimitBytes the largest a part may grow (at most 2 GB)
+   * @param totalLimitBytes the largest all parts together may grow
+   */
+  public FileTranscriptStore(
+      Path dir, Path cwd, Clock clock, long partLimitBytes, long totalLimitBytes) {
+    if (partLimitBytes < 1 || partLimitBytes > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("partLimitBytes must be from 1 to 2 GB");
+    }
+    if (totalLimitBytes < partLimitBytes) {
+      throw new IllegalArgumentException("totalLimitBytes must be at least partLimitBytes");
+    }
+    Path absolute = cwd.toAbsolutePath().normalize();
+    this.cwd = absolute.toString();
+    this.folder = dir.toAbsolutePath().normalize().resolve(projectFolderName(this.cwd));
+    this.clock = clock;
+    this.partLimit = partLimitBytes;
+    this.totalLimit = totalLimitBytes;
+  }
+
+  /** Claude Code's folder name for a working directory: not [A-Za-z0-9] becomes {@code -}. */
+  public static String projectFolderName(String cwd) {
+    StringBuilder out = new StringBuilder(cwd.length());
+    for (int i = 0; i < cwd.length(); i++) {
+      char c = cwd.charAt(i);
+      boolean keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      out.append(keep ? c : '-');
+    }
+    return out.toString();
+  }
+
+  /** The folder holding this store's transcripts. */
+  public Path folder() {
+    return folder;
+  }
+
+  /** The file of a session's first part. */
+  public Path file(String sessionId) {
+    return folder.resolve(checkId(sessionId) + SUFFIX);
+  }
+
+  /**
+   * Checks that {@code sessionId} can name a file here.
+   *
+   * @throws IllegalArgumentException saying what is wrong with it
+   */
+  public static String checkId(String sessionId) {
+    if (sessionId == null || sessionId.isEmpty()) {
+      throw new IllegalArgumentException("a session id is required");
+    }
+    if (!SESSION_ID.matcher(sessionId).matches()) {
+      throw new IllegalArgumentException(
+          "'"
+              + printable(sessionId)
+              + "' is not a session id: use 1 to 128 letters, digits, '-', '_' or '.', with no"
+              + " path separators");
+    }
+    if (sessionId.contains("..") || sessionId.startsWith(".")) {
+      throw new IllegalArgumentException(
+          "'" + sessionId + "' is not a session id: it must not start with '.' or contain '..'");
+    }
+    if (PART.matcher(sessionId + SUFFIX).matches()) {
+      throw new IllegalArgumentException(
+          "'" + sessionId + "' is not a session id: names ending in _partN are parts of another");
+    }
+    return sessionId;
+  }
+
+  private static String printable(String s) {
+    String shown = s.length() > 60 ? s.substring(0, 60) + "…" : s;
+    return shown.replaceAll("\\p{Cntrl}", "?");
+  }
+
+  // ------------------------------------------------------------------ appending
+
+  @Override
+  public void append(String sessionId, List<? extends NewEntry> entries) {
+    checkId(sessionId);
+    if (entries.isEmpty()) {
+      return;
+    }
+    String timestamp = TIMESTAMP.format(clock.instant());
+    List<byte[]> lines = new ArrayList<>(entries.size());
+    long batch = 0;
+    for (NewEntry entry : entries) {
+      byte[] line = line(entry, sessionId, timestamp);
+      if (line.length + 1 > partLimit) {
+        throw new TranscriptException(
+            "an entry of "
+                + line.length
+                + " bytes is larger than a transcript part may be ("
+                + partLimit
+                + " bytes); nothing was written to session "
+                + sessionId);
+      }
+      lines.add(line);
+      batch += line.length + 1;
+    }
+    ReentrantLock local = STRIPES[Math.floorMod(file(sessionId).hashCode(), STRIPES.length)];
+    local.lock();
+    try {
+      Files.createDirectories(folder);
+      try (FileChannel lockChannel =
+              FileChannel.open(
+                  lockFile(sessionId), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = lockChannel.lock()) {
+        writeLocked(sessionId, lines, batch);
+      }
+    } catch (IOException e) {
+      throw new TranscriptException(
+          "cannot append to the transcript of session " + sessionId + ": " + e.getMessage(), e);
+    } finally {
+      local.unlock();
+    }
+  }
+
+  private void writeLocked(String sessionId, List<byte[]> lines, long batch) throws IOException {
+    List<Path> parts = parts(sessionId);
+    long total = 0;
+    for (Path p : parts) {
+      total += Files.size(p);
+    }
+    if (total + batch + 1 > totalLimit) {
+      throw new TranscriptFullException(
+          "the transcript of session "
+              + sessionId
+              + " would pass its limit of "
+              + totalLimit
+              + " bytes ("
+              + total
+              + " bytes in "
+              + parts.size()
+              + " part(s)); nothing was written. Start a new session or compact this one.");
+    }
+    int partNumber = Math.max(1, parts.size());
+    Path current = partPath(sessionId, partNumber);
+    FileChannel channel = openForAppend(current);
+    try {
+      long size = channel.size();
+      boolean freshLine = size == 0 || endsWithNewline(current);
+      for (byte[] line : lines) {
+        int needed = line.length + 1 + (freshLine ? 0 : 1);
+        if (size > 0 && size + needed > partLimit) {
+          channel.close();
+          partNumber++;
+          current = partPath(sessionId, partNumber);
+          channel = openForAppend(current);
+          size = channel.size();
+          freshLine = size == 0 || endsWithNewline(current);
+          needed = line.length + 1 + (freshLine ? 0 : 1);
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(needed);
+        if (!freshLine) {
+          buffer.put((byte) '\n'); // a line cut short by a crash stays apart from this one
+        }
+        buffer.put(line).put((byte) '\n').flip();
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        size += needed;
+        freshLine = true;
+      }
+    } finally {
+      channel.close();
+    }
+  }
+
+  private static FileChannel openForAppend(Path file) throws IOException {
+    return FileChannel.open(
+        file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+  }
+
+  private static boolean endsWithNewline(Path file) throws IOException {
+    try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer last = ByteBuffer.allocate(1);
+      return reader.read(last, reader.size() - 1) == 1 && last.get(0) == '\n';
+    }
+  }
+
+  private byte[] line(NewEntry entry, String sessionId, String timestamp) {
+    ByteArrayBuilder out = new ByteArrayBuilder(256);
+    try (JsonGenerator g = JSON.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+      g.writeStartObject();
+      switch (entry) {
+        case NewEntry.Message m -> {
+          g.writeStringField("type", m.type());
+          g.writeStringField("uuid", m.uuid().toString());
+          nullable(g, "parentUuid", m.parentUuid());
+          common(g, sessionId, timestamp);
+          g.writeFieldName("message");
+          JSON.writeTree(g, m.message());
+        }
+        case NewEntry.Tombstone t -> {
+          g.writeStringField("type", "tombstone");
+          g.writeStringField("uuid", t.uuid().toString());
+          g.writeStringField("deletedUuid", t.deletedUuid().toString());
+          g.writeStringField("sessionId", sessionId);
+          g.writeStringField("timestamp", timestamp);
+        }
+        case NewEntry.Summary s -> {
+          g.writeStringField("type", "summary");
+          g.writeStringField("uuid", s.uuid().toString());
+          nullable(g, "parentUuid", s.parentUuid());
+          common(g, sessionId, timestamp);
+          g.writeNumberField("messagesCompacted", s.messagesCompacted());
+          g.writeStringField("summary", s.summary());
+        }
+        case NewEntry.AgentName a -> {
+          g.writeStringField("type", "agent-name");
+          g.writeStringField("agentName", a.agentName());
+          g.writeStringField("sessionId", sessionId);
+        }
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private void common(JsonGenerator g, String sessionId, String timestamp) throws IOException {
+    g.writeBooleanField("isSidechain", false);
+    g.writeStringField("userType", "external");
+    g.writeStringField("cwd", cwd);
+    g.writeStringField("sessionId", sessionId);
+    g.writeStringField("version", VERSION);
+    g.writeStringField("timestamp", timestamp);
+  }
+
+  private static void nullable(JsonGenerator g, String name, Object value) throws IOException {
+    if (value == null) {
+      g.writeNullField(name);
+    } else {
+      g.writeStringField(name, value.toString());
+    }
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  @Override
+  public Transcript load(String sessionId) {
+    List<Path> parts = parts(checkId(sessionId));
+    if (parts.isEmpty()) {
+      throw new NoSuchTranscriptException(
+          "no transcript for session "
+              + sessionId
+              + " in "
+              + folder
+              + " (see `legio sessions list`)");
+    }
+    List<TranscriptScanner.Part> read = new ArrayList<>(parts.size());
+    for (Path p : parts) {
+      read.add(readPart(p));
+    }
+    return TranscriptScanner.load(sessionId, read);
+  }
+
+  private static TranscriptScanner.Part readPart(Path p) {
+    try (FileChannel channel = FileChannel.open(p, StandardOpenOption.READ)) {
+      long size = channel.size();
+      if (size > Integer.MAX_VALUE - 16) {
+        throw new TranscriptException(
+            p + " is " + size + " bytes: a transcript part cannot be larger than 2 GB");
+      }
+      byte[] bytes = new byte[(int) size];
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        if (channel.read(buffer, buffer.position()) < 0) {
+          break; // truncated meanwhile: read what there is
+        }
+      }
+      return new TranscriptScanner.Part(p.toString(), bytes, buffer.position());
+    } catch (IOException e) {
+      throw new TranscriptException("cannot read " + p + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The session's files in order: the first, then _part2, _part3, ... while they exist. */
+  List<Path> parts(String sessionId) {
+    List<Path> out = new ArrayList<>();
+    for (int n = 1; ; n++) {
+      Path p = partPath(sessionId, n);
+      if (!Files.exists(p)) {
+        return out;
+      }
+      out.add(p);
+    }
+  }
+
+  private Path partPath(String sessionId, int n) {
+    return folder.resolve(n == 1 ? sessionId + SUFFIX : sessionId + "_part" + n + SUFFIX);
+  }
+
+  private Path lockFile(String sessionId) {
+    return folder.resolve("." + sessionId + ".lock");
+  }
+
+  @Override
+  public List<TranscriptInfo> list() {
+    Map<String, List<Path>> sessions = new TreeMap<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*" + SUFFIX)) {
+      for (Path f : files) {
+        String name = f.getFileName().toString();
+        Matcher part = PART.matcher(name);
+        String id = part.matches() ? part.group(1) : name.substring(0, name.length() - 6);
+        sessions.computeIfAbsent(id, k -> new ArrayList<>()).add(f);
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw new TranscriptException("cannot list " + folder + ": " + e.getMessage(), e);
+    }
+    List<TranscriptInfo> out = new ArrayList<>();
+    for (String id : sessions.keySet()) {
+      try {
+        checkId(id);
+      } catch (IllegalArgumentException e) {
+        continue; // not a session file of ours
+      }
+      TranscriptInfo info = info(id);
+      if (info != null) {
+        out.add(info);
+      }
+    }
+    out.sort(Comparator.comparing(TranscriptInfo::lastModified).reversed());
+    return out;
+  }
+
+  /** One session's listing, or null when it has no first part. */
+  public TranscriptInfo info(String sessionId) {
+    List<Path> parts = parts(checkId(sessionId));
+    if (parts.isEmpty()) {
+      return null;
+    }
+    Transcript t = load(sessionId);
+    try {
+      long bytes = 0;
+      Instant modified = Instant.EPOCH;
+      for (Path p : parts) {
+        bytes += Files.size(p);
+        Instant m = Files.getLastModifiedTime(p).toInstant();
+        if (m.isAfter(modified)) {
+          modified = m;
+        }
+      }
+      Instant created = t.entries().isEmpty() ? null : t.entries().get(0).timestamp();
+      if (created == null) {
+        created = Files.getLastModifiedTime(parts.get(0)).toInstant();
+      }
+      return new TranscriptInfo(
+          sessionId, t.owner(), t.entries().size(), created, modified, bytes, parts.size());
+    } catch (IOException e) {
+      throw new TranscriptException(
+          "cannot read the transcript of session " + sessionId + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public int delete(String sessionId) {
+    checkId(sessionId);
+    int removed = 0;
+    ReentrantLock local = STRIPES[Math.floorMod(file(sessionId).hashCode(), STRIPES.length)];
+    local.lock();
+    try {
+      if (parts(sessionId).isEmpty()) {
+        return 0;
+      }
+      // Under the append lock, so that no append of another process is half-way through.
+      try (FileChannel lockChannel =
+              FileChannel.open(
+                  lockFile(sessionId), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = lockChannel.lock()) {
+        List<Path> parts = parts(sessionId);
+        // Later parts first, so an interrupted delete never leaves parts without their first.
+        for (int i = parts.size() - 1; i >= 0; i--) {
+          if (Files.deleteIfExists(parts.get(i))) {
+            removed++;
+          }
+        }
+      }
+      Files.deleteIfExists(lockFile(sessionId));
+    } catch (IOException e) {
+      throw new TranscriptException(
+          "cannot delete the transcript of session " + sessionId + ": " + e.getMessage(), e);
+    } finally {
+      local.unlock();
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,12 @@
+package dev.legio.transcript;
+
+/** A transcript could not be read or written; the message says which and why. */
+public class TranscriptException extends RuntimeException {
+  public TranscriptException(String message) {
+    super(message);
+  }
+
+  public TranscriptException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,23 @@
+package dev.legio.transcript;
+
+import java.time.Instant;
+
+/**
+ * One session's transcript as a listing shows it.
+ *
+ * @param owner the agent or channel the session belongs to (Claude Code's {@code agent-name}
+ *     entry), or null when the transcript does not say (one the Claude Code CLI wrote)
+ * @param messages the messages and summaries a load returns (tombstoned ones not counted)
+ * @param created the timestamp of its first entry, or the first part's modification time
+ * @param lastModified the latest modification time of its parts
+ * @param bytes the size of all its parts
+ * @param parts how many files it has
+ */
+public record TranscriptInfo(
+    String sessionId,
+    String owner,
+    int messages,
+    Instant created,
+    Instant lastModified,
+    long bytes,
+    int parts) {}

@@ -1,0 +1,57 @@
+package dev.legio.transcript;
+
+import dev.legio.session.CompletedTurn;
+import dev.legio.session.TurnListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes every turn of the session engine to its session's transcript: the message sent to the
+ * model as a {@code user} entry and its answer as an {@code assistant} entry, chained by {@code
+ * parentUuid} as Claude Code chains them. A session's transcript is named by its session id and
+ * starts with an {@code agent-name} entry naming its owner.
+ */
+public final class TranscriptRecorder implements TurnListener {
+  private final TranscriptStore store;
+
+  /** Each session's last entry, so that the next turn chains to it without reading the file. */
+  private final Map<String, UUID> last = new ConcurrentHashMap<>();
+
+  public TranscriptRecorder(TranscriptStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public void turnCompleted(CompletedTurn turn) {
+    String id = turn.sessionId().toString();
+    List<NewEntry> entries = new ArrayList<>(3);
+    UUID parent = last.get(id);
+    if (parent == null) {
+      try {
+        parent = parse(store.load(id).lastUuid());
+      } catch (NoSuchTranscriptException e) {
+        entries.add(NewEntry.agentName(turn.owner()));
+      }
+    }
+    NewEntry.Message request = NewEntry.user(parent, turn.sent());
+    NewEntry.Message reply = NewEntry.assistant(request.uuid(), turn.reply(), turn.model());
+    entries.add(request);
+    entries.add(reply);
+    store.append(id, entries);
+    last.put(id, reply.uuid());
+  }
+
+  private static UUID parse(String uuid) {
+    if (uuid == null) {
+      return null;
+    }
+    try {
+      return UUID.fromString(uuid);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+}

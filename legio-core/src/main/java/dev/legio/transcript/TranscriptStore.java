@@ -1,0 +1,71 @@
+package dev.legio.transcript;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where sessions' transcripts live: append-only JSON Lines in Claude Code's session format, one
+ * transcript per session id.
+ *
+ * <p>Rules (each pinned by a test in {@code FileTranscriptStoreTest}):
+ *
+ * <ul>
+ *   <li>Append-only: entries are only ever added at the end. Removing a message is an appended
+ *       {@linkplain NewEntry.Tombstone tombstone}; replacing older messages by a summary is an
+ *       appended {@linkplain NewEntry.Summary summary}. Nothing is rewritten.
+ *   <li>Every entry is one line, written whole under a lock that other threads and processes
+ *       appending to the same transcript respect: lines never interleave or tear. A line left
+ *       partial by a crash is skipped when loading and reported; the next append starts on a fresh
+ *       line.
+ *   <li>Loading reads the tombstones first, then the messages minus the tombstoned ones, in the
+ *       order they were written; summaries are included. Lines of a type it does not know, and
+ *       malformed lines, are skipped and counted in the {@link LoadReport}: they are never fatal.
+ *   <li>Message bodies are parsed on demand ({@link TranscriptEntry#json()}); loading itself reads
+ *       only each line's type and ids.
+ *   <li>A transcript has size limits (in the file store: parts of 50 MB, 200 MB in all). An append
+ *       that would pass the total limit fails with {@link TranscriptFullException} and writes
+ *       nothing. Listing, loading and deleting treat all parts of a session as one transcript.
+ *   <li>Session ids are file names: letters, digits, {@code -}, {@code _} and {@code .} only, no
+ *       {@code ..}, not ending in {@code _partN}. Anything else is refused with {@link
+ *       IllegalArgumentException} before any file is touched.
+ *   <li>Safe for concurrent use by several threads and processes.
+ * </ul>
+ */
+public interface TranscriptStore {
+
+  /**
+   * Appends {@code entries} to the end of the session's transcript, creating it if needed, in the
+   * given order. Either every entry is written or, when the size limit would be passed, none.
+   *
+   * @throws TranscriptFullException when the entries would take the transcript past its limit
+   * @throws TranscriptException when the transcript cannot be written
+   */
+  void append(String sessionId, List<? extends NewEntry> entries);
+
+  /**
+   * Loads a session's transcript (all its parts).
+   *
+   * @throws NoSuchTranscriptException when the session has no transcript
+   * @throws TranscriptException when it cannot be read
+   */
+  Transcript load(String sessionId);
+
+  /** Every session with a transcript, newest first (by last change). */
+  List<TranscriptInfo> list();
+
+  /** Deletes every part of a session's transcript; returns how many files were removed. */
+  int delete(String sessionId);
+
+  /** Deletes every session whose transcript last changed before {@code cutoff}; returns them. */
+  default List<TranscriptInfo> prune(Instant cutoff) {
+    List<TranscriptInfo> removed = new ArrayList<>();
+    for (TranscriptInfo info : list()) {
+      if (info.lastModified().isBefore(cutoff)) {
+        delete(info.sessionId());
+        removed.add(info);
+      }
+    }
+    return removed;
+  }
+}

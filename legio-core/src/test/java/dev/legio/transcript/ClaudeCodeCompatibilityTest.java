@@ -1,0 +1,160 @@
+package dev.legio.transcript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.legio.testing.FakeMessagesApi;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Transcripts are compatible both ways with the real Claude Code CLI, run against a loopback fake
+ * of the Messages API: Legio loads what the CLI writes, and {@code claude --resume} continues a
+ * transcript Legio wrote (the fake sees the earlier turns).
+ *
+ * <p>Needs {@code node} and the CLI: {@code LEGIO_CLAUDE_CODE_CLI} (the path of its {@code
+ * cli.js}), else {@code ~/.cache/legio/claude-code/node_modules/@anthropic-ai/claude-code/cli.js}
+ * (where {@code npm install --prefix ~/.cache/legio/claude-code @anthropic-ai/claude-code} puts
+ * it). Skipped with a message when either is missing.
+ */
+class ClaudeCodeCompatibilityTest {
+  @TempDir Path dir;
+  private Path cli;
+  private Path config;
+  private Path project;
+
+  @BeforeEach
+  void findTheCli() throws IOException {
+    String configured = System.getenv("LEGIO_CLAUDE_CODE_CLI");
+    cli =
+        configured != null && !configured.isBlank()
+            ? Path.of(configured)
+            : Path.of(
+                System.getProperty("user.home"),
+                ".cache/legio/claude-code/node_modules/@anthropic-ai/claude-code/cli.js");
+    assumeTrue(Files.isRegularFile(cli), "Claude Code CLI not installed at " + cli + "; skipped");
+    assumeTrue(nodeRuns(), "node is not on the PATH; skipped");
+    config = Files.createDirectories(dir.resolve("claude-config"));
+    project = Files.createDirectories(dir.resolve("project"));
+  }
+
+  private static boolean nodeRuns() {
+    try {
+      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException | InterruptedException e) {
+      return false;
+    }
+  }
+
+  /** Runs {@code claude -p ...} in the project folder against the fake; returns its output. */
+  private String claude(FakeMessagesApi api, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("node", cli.toString(), "-p"));
+    command.addAll(List.of(args));
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true);
+    Map<String, String> env = builder.environment();
+    env.keySet().removeIf(k -> k.startsWith("ANTHROPIC_") || k.startsWith("CLAUDE"));
+    env.put("HOME", dir.resolve("home").toString());
+    env.put("CLAUDE_CONFIG_DIR", config.toString());
+    env.put("ANTHROPIC_BASE_URL", api.baseUrl().toString());
+    env.put("ANTHROPIC_API_KEY", "sk-ant-test-not-a-secret");
+    env.put("DISABLE_TELEMETRY", "1");
+    env.put("DISABLE_AUTOUPDATER", "1");
+    env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    Process p = builder.start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("claude finished").isTrue();
+    assertThat(p.exitValue()).as(output).isZero();
+    return output;
+  }
+
+  private FileTranscriptStore store() {
+    return new FileTranscriptStore(config.resolve("projects"), project, Clock.systemUTC());
+  }
+
+  @Test
+  void legioLoadsWhatTheCliWrites() throws Exception {
+    String id = UUID.randomUUID().toString();
+    try (FakeMessagesApi api = FakeMessagesApi.start()) {
+      api.enqueue(FakeMessagesApi.Reply.text("The north road is clear."));
+      String out = claude(api, "--session-id", id, "Scout the north road");
+      assertThat(out).contains("The north road is clear.");
+      api.enqueue(FakeMessagesApi.Reply.text("The bridge still stands."));
+      claude(api, "--resume", id, "And the bridge?");
+    }
+
+    FileTranscriptStore store = store();
+    assertThat(Files.isRegularFile(store.file(id))).as("the CLI wrote " + store.file(id)).isTrue();
+    Transcript t = store.load(id);
+    List<TranscriptEntry> conversation =
+        t.entries().stream().filter(e -> !e.type().equals("attachment")).toList();
+    assertThat(conversation)
+        .extracting(TranscriptEntry::role, TranscriptEntry::text)
+        .contains(
+            org.assertj.core.groups.Tuple.tuple("user", "Scout the north road"),
+            org.assertj.core.groups.Tuple.tuple("assistant", "The north road is clear."),
+            org.assertj.core.groups.Tuple.tuple("user", "And the bridge?"),
+            org.assertj.core.groups.Tuple.tuple("assistant", "The bridge still stands."));
+    assertThat(t.report().malformedLines()).isZero();
+    assertThat(t.report().partialLastLine()).isFalse();
+    // queue-operation, last-prompt, ...: known, not messages
+    assertThat(t.report().metadata()).isPositive();
+    assertThat(t.report().unknownTypes()).as("line types Legio does not know yet").isEmpty();
+    for (TranscriptEntry e : t.entries()) {
+      assertThat(e.json().get("sessionId").asText()).isEqualTo(id);
+      assertThat(e.json().get("cwd").asText()).isEqualTo(project.toString());
+    }
+    assertThat(store.list()).extracting(TranscriptInfo::sessionId).containsExactly(id);
+  }
+
+  @Test
+  void theCliResumesATranscriptLegioWrote() throws Exception {
+    String id = UUID.randomUUID().toString();
+    FileTranscriptStore store = store();
+    NewEntry.Message user = NewEntry.user(null, "Remember this: the watchword is swordfish.");
+    NewEntry.Message reply = NewEntry.assistant(user.uuid(), "Noted: swordfish.", null);
+    store.append(id, List.of(NewEntry.agentName("vorenus"), user, reply));
+
+    try (FakeMessagesApi api = FakeMessagesApi.start()) {
+      api.enqueue(FakeMessagesApi.Reply.text("The watchword is swordfish."));
+      String out = claude(api, "--resume", id, "What is the watchword?");
+      assertThat(out).contains("The watchword is swordfish.");
+
+      FakeMessagesApi.Request request =
+          api.requests().stream()
+              .filter(FakeMessagesApi.Request::isMessages)
+              .reduce((a, b) -> b)
+              .orElseThrow();
+      String sent = String.join("\n", request.messageTexts());
+      assertThat(sent)
+          .contains("Remember this: the watchword is swordfish.")
+          .contains("Noted: swordfish.");
+      assertThat(request.lastUserText()).contains("What is the watchword?");
+    }
+
+    // The CLI appended its turn to the same transcript; Legio still loads all of it.
+    Transcript t = store.load(id);
+    assertThat(t.owner()).isEqualTo("vorenus");
+    assertThat(t.entries())
+        .extracting(TranscriptEntry::text)
+        .contains(
+            "Remember this: the watchword is swordfish.",
+            "Noted: swordfish.",
+            "What is the watchword?",
+            "The watchword is swordfish.");
+    assertThat(t.report().malformedLines()).isZero();
+  }
+}

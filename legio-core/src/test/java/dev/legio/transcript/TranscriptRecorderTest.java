@@ -1,0 +1,62 @@
+package dev.legio.transcript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.backend.Usage;
+import dev.legio.session.CompletedTurn;
+import dev.legio.testing.MutableClock;
+import java.nio.file.Path;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TranscriptRecorderTest {
+  @TempDir Path dir;
+  final MutableClock clock = MutableClock.at("2026-04-03T10:00:00Z");
+
+  private FileTranscriptStore store() {
+    return new FileTranscriptStore(dir, dir.resolve("castra-root"), clock);
+  }
+
+  private CompletedTurn turn(UUID session, String owner, String sent, String reply) {
+    return new CompletedTurn(
+        owner, session, false, sent, reply, "model-x", Usage.NONE, clock.instant());
+  }
+
+  @Test
+  void turnsAreChainedInTheSessionsTranscriptAcrossRestarts() {
+    UUID session = UUID.randomUUID();
+    new TranscriptRecorder(store()).turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    TranscriptRecorder same = new TranscriptRecorder(store());
+    same.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+    same.turnCompleted(turn(session, "vorenus", "q3", "a3"));
+    // A restart: a new recorder finds the chain's end in the file.
+    new TranscriptRecorder(store()).turnCompleted(turn(session, "vorenus", "q4", "a4"));
+
+    Transcript t = store().load(session.toString());
+    assertThat(t.owner()).isEqualTo("vorenus");
+    assertThat(t.report().metadata()).as("one agent-name entry").isEqualTo(1);
+    assertThat(t.entries())
+        .extracting(TranscriptEntry::text)
+        .containsExactly("q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4");
+    assertThat(t.entries().get(0).parentUuid()).isNull();
+    for (int i = 1; i < t.entries().size(); i++) {
+      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
+    }
+    assertThat(t.entries().get(1).message().path("model").asText()).isEqualTo("model-x");
+  }
+
+  @Test
+  void eachSessionHasItsOwnTranscript() {
+    TranscriptRecorder recorder = new TranscriptRecorder(store());
+    UUID first = UUID.randomUUID();
+    UUID second = UUID.randomUUID();
+    recorder.turnCompleted(turn(first, "pullo", "a", "b"));
+    recorder.turnCompleted(turn(second, "telegram:42", "c", "d"));
+    assertThat(store().list())
+        .extracting(TranscriptInfo::sessionId, TranscriptInfo::owner, TranscriptInfo::messages)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(first.toString(), "pullo", 2),
+            org.assertj.core.groups.Tuple.tuple(second.toString(), "telegram:42", 2));
+  }
+}
