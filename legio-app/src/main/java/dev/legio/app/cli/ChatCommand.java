@@ -82,8 +82,8 @@ final class ChatCommand implements Callable<Integer> {
       screen.println(
           "Legio chat: "
               + app.workspace().root()
-              + " · back-end: "
-              + app.engine().backend().displayName()
+              + " · "
+              + app.backendChoice()
               + " · agents: "
               + String.join(", ", app.engine().knownAgents())
               + ". /help for commands.");

@@ -18,6 +18,7 @@ final class StatusCommand implements Callable<Integer> {
   public Integer call() {
     try (LegioApp app = root.app()) {
       root.out.print(StatusTable.format(app.engine().status(), app.agents().problems()));
+      root.out.println(app.backendChoice());
       root.out.flush();
       return 0;
     }

@@ -94,6 +94,8 @@ class SessionCommandsTest {
     Result status = legio(castra, "status");
     assertThat(status.code()).isZero();
     assertThat(status.out()).startsWith("AGENT");
+    // Which back-end and why, as chosen when [backend] kind is set or detected.
+    assertThat(status.out()).containsPattern("(?m)^back-end: offline \\(");
     String vorenus = line(status.out(), "vorenus");
     // The second say was a restart on a back-end that cannot resume: a new session, rebuilt once.
     assertThat(vorenus).contains("idle", "active", "offline").matches(".*\\s1\\s+1\\s+offline$");
