@@ -19,6 +19,8 @@ import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionSettings;
 import dev.legio.store.LegioStore;
+import dev.legio.transcript.FileTranscriptStore;
+import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.io.PrintWriter;
@@ -39,8 +41,9 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code dispatch_overhead_p50_ms}, {@code dispatch_overhead_p99_ms}: the time of a whole
  *       dispatch ({@code SessionEngine.handle}: routing, logging the request and the reply, context
- *       building, session bookkeeping in the store) minus the time spent inside the back-end, over
- *       {@code --turns} dispatches to random agents on a log of {@code --messages} messages.
+ *       building, session bookkeeping in the store, the turn's transcript entries) minus the time
+ *       spent inside the back-end, over {@code --turns} dispatches to random agents on a log of
+ *       {@code --messages} messages.
  *   <li>{@code dispatch_cpu_p50_ms}, {@code dispatch_cpu_p99_ms}: the same turns' CPU time on the
  *       calling thread, minus the back-end's: Legio's work without the time it waited for a CPU.
  *   <li>{@code tokens_injected}, {@code tokens_baseline}, {@code tokens_saved_ratio}: over a
@@ -111,7 +114,13 @@ public final class DispatchBenchmark {
             new AgentDirectory(workspace.castra()),
             backend,
             sessionSettings,
-            Clock.systemUTC())) {
+            Clock.systemUTC(),
+            // As LegioApp wires it: every turn is also written to its session's transcript.
+            new TranscriptRecorder(
+                new FileTranscriptStore(
+                    workspace.castra().resolve("transcripts"),
+                    workspace.root(),
+                    Clock.systemUTC())))) {
       Random random = new Random(5);
       // Warm-up: every agent's first (bootstrap) dispatch, and the JIT.
       for (String agent : agents) {
