@@ -46,8 +46,8 @@ public record SessionSettings(
    * @param cleanupInterval how often idle channel sessions are looked for
    * @param contextThresholdTokens cumulative input tokens after which the channel's session is
    *     reset on its next message
-   * @param roleBySource the role each source gets ({@code operator}: every tool; {@code chat}:
-   *     restricted); sources not listed get {@code chat}
+   * @param roleBySource the role each source gets ({@code operator}: the legatus's tools; {@code
+   *     chat}: restricted); sources not listed get {@code chat}
    */
   public record Channels(
       int maxSessions,
