@@ -106,6 +106,20 @@ public record SessionSettings(
     return ttl != null ? ttl : ttlByBackend.getOrDefault("default", Duration.ofDays(30));
   }
 
+  /**
+   * The longest time to live of any back-end's session records: a stored conversation inactive for
+   * longer than this can belong to no session record that is still kept.
+   */
+  public Duration longestTtl() {
+    Duration longest = ttlFor("default");
+    for (Duration ttl : ttlByBackend.values()) {
+      if (ttl.compareTo(longest) > 0) {
+        longest = ttl;
+      }
+    }
+    return longest;
+  }
+
   public SessionSettings withLockWait(Duration wait) {
     return new SessionSettings(
         historyWindow,
