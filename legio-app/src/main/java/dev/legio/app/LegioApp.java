@@ -3,7 +3,8 @@ package dev.legio.app;
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.BackendDetector;
 import dev.legio.backend.ModelBackend;
-import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.SessionTools;
 import dev.legio.backend.anthropic.AnthropicBackend;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.backend.offline.OfflineBackend;
@@ -133,8 +134,7 @@ public final class LegioApp implements AutoCloseable {
   }
 
   private ModelBackend backend(String kind, LegioConfig.Backend b) {
-    // The memory tools (issue 6) plug in here; until then the HTTP back-ends offer no tools.
-    ToolExecutor.Factory tools = ToolExecutor.Factory.NONE;
+    SessionTools tools = this::sessionTools;
     RetryPolicy.Sleeper sleeper = RetryPolicy.Sleeper.REAL;
     return switch (kind) {
       case OfflineBackend.KIND -> new OfflineBackend();
@@ -187,14 +187,46 @@ public final class LegioApp implements AutoCloseable {
    * needs them.
    */
   public Toolset toolsFor(String caller) {
-    List<ToolDefinition> tools = new ArrayList<>();
     if (Names.LEGATUS.equals(caller)) {
-      tools.addAll(MemoryTools.forLegatus(memoria().forLegatus(Names.LEGATUS)));
-      tools.addAll(LegatusTools.definitions(this::messageLog, this::engine));
-    } else {
-      tools.addAll(MemoryTools.forAgent(memoria().forAgent(caller)));
+      return new Toolbox(caller, legatusTools());
     }
-    return new Toolbox(caller, tools);
+    return new Toolbox(caller, MemoryTools.forAgent(memoria().forAgent(caller)));
+  }
+
+  /**
+   * The tools of one session of an HTTP back-end, by its owner and role:
+   *
+   * <ul>
+   *   <li>role {@code chat} (a public chat channel, see {@code [channels.roles]}): reading only,
+   *       {@link MemoryTools#forReader}: edicta and acta, no commentarii, no history, nothing that
+   *       writes or acts;
+   *   <li>role {@code operator} on a channel ({@code telegram:123}): the legatus's tools, since the
+   *       channel speaks for the legatus;
+   *   <li>otherwise (the legatus, a centurio): {@link #toolsFor} the owner.
+   * </ul>
+   *
+   * Any role other than {@code operator} is treated as {@code chat}.
+   */
+  public Toolset sessionTools(SessionSpec spec) {
+    String owner = spec.owner();
+    if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
+      return new Toolbox(owner, MemoryTools.forReader(memoria().forLegatus(Names.LEGATUS)));
+    }
+    if (isChannel(owner)) {
+      return new Toolbox(owner, legatusTools());
+    }
+    return toolsFor(owner);
+  }
+
+  private static boolean isChannel(String owner) {
+    return owner.contains(":");
+  }
+
+  private List<ToolDefinition> legatusTools() {
+    List<ToolDefinition> tools = new ArrayList<>();
+    tools.addAll(MemoryTools.forLegatus(memoria().forLegatus(Names.LEGATUS)));
+    tools.addAll(LegatusTools.definitions(this::messageLog, this::engine));
+    return tools;
   }
 
   /** The bearer tokens of the MCP server over HTTP. */

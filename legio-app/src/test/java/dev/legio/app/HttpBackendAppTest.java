@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.config.ConfigException;
+import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Outcome;
 import dev.legio.testing.LoopbackHttpServer;
@@ -53,6 +54,31 @@ class HttpBackendAppTest {
     done.putObject("message").put("role", "assistant").put("content", "");
     done.put("prompt_eval_count", promptEval).put("eval_count", eval);
     return Reply.stream("application/x-ndjson", List.of(piece + "\n", done + "\n"));
+  }
+
+  private static Reply toolCall(String name, String argumentsJson) throws Exception {
+    ObjectNode call = JSON.createObjectNode().put("model", "llama3.2").put("done", false);
+    ObjectNode m = call.putObject("message").put("role", "assistant").put("content", "");
+    m.putArray("tool_calls")
+        .addObject()
+        .putObject("function")
+        .put("name", name)
+        .set("arguments", JSON.readTree(argumentsJson));
+    ObjectNode done = JSON.createObjectNode().put("model", "llama3.2").put("done", true);
+    done.putObject("message").put("role", "assistant").put("content", "");
+    done.put("prompt_eval_count", 30).put("eval_count", 10);
+    return Reply.stream("application/x-ndjson", List.of(call + "\n", done + "\n"));
+  }
+
+  private List<String> toolsOffered(int request) {
+    List<String> names = new java.util.ArrayList<>();
+    ollama
+        .requests()
+        .get(request)
+        .json()
+        .path("tools")
+        .forEach(t -> names.add(t.at("/function/name").asText()));
+    return names;
   }
 
   private JsonNode messagesOf(int request) {
@@ -112,6 +138,50 @@ class HttpBackendAppTest {
     }
     assertThat(after.at("/3/content").asText()).isEqualTo("Two.");
     assertThat(after.at("/4/content").asText()).contains("Report again");
+  }
+
+  @Test
+  void aChatChannelsModelCallsListEdictaAndTheResultReachesItsNextRequest() throws Exception {
+    Workspace workspace =
+        workspace(
+            "[backend]\nkind = \"ollama\"\nbase_url = \""
+                + ollama.baseUrl()
+                + "\"\nmax_retries = 0\n");
+    ollama.enqueue(
+        toolCall("list_edicta", "{}"),
+        answer(80, 12, "One edictum is in force: never force-push."),
+        answer(40, 5, "Ave."));
+    try (LegioApp app = LegioApp.open(workspace, Map.of(), clock)) {
+      app.memoria()
+          .forLegatus(Names.LEGATUS)
+          .publishEdictum("no-force-push", "Never force-push to main.");
+
+      Outcome chat =
+          app.engine().handleChannel("telegram:42", "What are the rules?", DispatchListener.NONE);
+      assertThat(chat.ok()).isTrue();
+      assertThat(chat.replies().get(0).text())
+          .contains("One edictum is in force: never force-push.");
+
+      // telegram is a chat source: reading tools only, offered with every request of the turn.
+      List<String> chatTools =
+          List.of("list_edicta", "read_edictum", "list_acta", "read_actum", "search_memoria");
+      assertThat(toolsOffered(0)).containsExactlyElementsOf(chatTools);
+      assertThat(toolsOffered(1)).containsExactlyElementsOf(chatTools);
+      JsonNode messages = messagesOf(1);
+      JsonNode last = messages.get(messages.size() - 1);
+      assertThat(last.get("role").asText()).isEqualTo("tool");
+      assertThat(last.get("tool_name").asText()).isEqualTo("list_edicta");
+      assertThat(last.get("content").asText())
+          .startsWith("<edicta>")
+          .contains("<edictum name=\"no-force-push\" author=\"legatus\"");
+      assertThat(messages.get(messages.size() - 2).at("/tool_calls/0/function/name").asText())
+          .isEqualTo("list_edicta");
+
+      // viewer is an operator source: the legatus's tools.
+      Outcome viewer = app.engine().handleChannel("viewer:1", "Status?", DispatchListener.NONE);
+      assertThat(viewer.ok()).isTrue();
+      assertThat(toolsOffered(2)).contains("publish_edictum", "dispatch", "get_history");
+    }
   }
 
   @Test

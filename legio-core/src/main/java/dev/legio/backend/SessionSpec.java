@@ -8,8 +8,8 @@ import java.util.Objects;
  * @param owner the agent or channel the session belongs to ({@code vorenus}, {@code telegram:1})
  * @param systemPrompt the system prompt
  * @param model the model to use, or null for the back-end's default
- * @param role what the session may do: {@link #OPERATOR_ROLE} (every tool) or {@link #CHAT_ROLE} (a
- *     public chat channel: restricted tools)
+ * @param role what the session may do: {@link #OPERATOR_ROLE} (the owner's full toolset) or {@link
+ *     #CHAT_ROLE} (a public chat channel: restricted tools)
  * @param resumeId the back-end's id of a conversation to continue, or null to start a new one
  */
 public record SessionSpec(

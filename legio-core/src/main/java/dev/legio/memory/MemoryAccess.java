@@ -55,11 +55,25 @@ public abstract sealed class MemoryAccess permits AgentMemory, LegatusMemory {
    * ignored), edicta first, then acta, then commentarii; at most {@code limit}.
    */
   public List<SearchHit> search(String query, int limit) {
+    return search(query, limit, true);
+  }
+
+  /**
+   * Like {@link #search} over edicta and acta only, never commentarii: for a reader who may see
+   * only what every agent shares (a {@code chat} channel).
+   */
+  public List<SearchHit> searchShared(String query, int limit) {
+    return search(query, limit, false);
+  }
+
+  private List<SearchHit> search(String query, int limit, boolean withCommentarii) {
     List<String> words = words(query);
     List<SearchHit> hits = new ArrayList<>();
     List<MemoryEntry> candidates = new ArrayList<>(listEdicta(true));
     candidates.addAll(listActa());
-    candidates.addAll(readableCommentarii());
+    if (withCommentarii) {
+      candidates.addAll(readableCommentarii());
+    }
     for (MemoryEntry e : candidates) {
       if (hits.size() >= limit) {
         break;

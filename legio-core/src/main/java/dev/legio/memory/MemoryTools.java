@@ -23,6 +23,9 @@ import java.util.List;
  *       agent parameter)</td><td>any agent's ({@code centurio_name} required)</td></tr>
  *   <tr><td>search_memoria</td><td>edicta, acta, its own commentarii</td><td>everything</td></tr>
  * </table>
+ *
+ * <p>{@link #forReader} is a third, read-only set for a caller who may only read what every agent
+ * shares (a {@code chat} channel): list and read edicta and acta, and search them.
  */
 public final class MemoryTools {
   private static final String NAME_RULE =
@@ -118,6 +121,26 @@ public final class MemoryTools {
     return order(tools);
   }
 
+  /**
+   * Reading tools only, over what every agent shares: {@code list_edicta}, {@code read_edictum},
+   * {@code list_acta}, {@code read_actum} and {@code search_memoria} over edicta and acta (never
+   * commentarii). Nothing here writes.
+   */
+  public static List<ToolDefinition> forReader(MemoryAccess memory) {
+    List<ToolDefinition> tools = new ArrayList<>();
+    for (ToolDefinition t : common(memory)) {
+      if (!t.name().startsWith("publish_")) {
+        tools.add(t);
+      }
+    }
+    tools.add(
+        searchTool(
+            "Search the edicta and acta for entries holding every word of the query, case"
+                + " ignored.",
+            (query, limit) -> memory.searchShared(query, limit)));
+    return order(tools);
+  }
+
   private static List<ToolDefinition> common(MemoryAccess memory) {
     return List.of(
         new ToolDefinition(
@@ -155,16 +178,23 @@ public final class MemoryTools {
   }
 
   private static ToolDefinition search(MemoryAccess memory) {
-    return new ToolDefinition(
-        "search_memoria",
+    return searchTool(
         "Search the memoria you may read (edicta, acta, commentarii) for entries holding every"
             + " word of the query, case ignored.",
+        memory::search);
+  }
+
+  private static ToolDefinition searchTool(
+      String description, java.util.function.BiFunction<String, Integer, List<SearchHit>> search) {
+    return new ToolDefinition(
+        "search_memoria",
+        description,
         List.of(
             ToolParameter.required("query", STRING, "One or more words."),
             ToolParameter.optional("limit", INTEGER, "Most results (default 20).").between(1, 200)),
         in ->
             MemoryXml.searchResults(
-                in.string("query"), memory.search(in.string("query"), in.integer("limit", 20))));
+                in.string("query"), search.apply(in.string("query"), in.integer("limit", 20))));
   }
 
   private static final List<String> ORDER =

@@ -1,5 +1,6 @@
 package dev.legio.session;
 
+import dev.legio.backend.http.ConversationStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The background work of a long-running Legio: the idle reaper (every {@link
  * SessionSettings#reaperInterval()}), the channel cleanup (every {@link
- * SessionSettings.Channels#cleanupInterval()}) and the daily deletion of expired session records
- * (at {@link SessionSettings#cleanupAt()} UTC). A failing run is logged and the schedule goes on.
+ * SessionSettings.Channels#cleanupInterval()}) and the daily cleanup (at {@link
+ * SessionSettings#cleanupAt()} UTC, {@link #dailyCleanup()}): expired session records, then the
+ * HTTP back-ends' stored conversations inactive for longer than the longest session TTL. A failing
+ * run is logged and the schedule goes on.
  */
 public final class SessionMaintenance implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SessionMaintenance.class);
@@ -24,14 +27,28 @@ public final class SessionMaintenance implements AutoCloseable {
   private final SessionEngine engine;
   private final SessionSettings settings;
   private final Clock clock;
+  private final ConversationStore conversations;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           Thread.ofPlatform().name("legio-maintenance").daemon().factory());
 
+  /** Maintenance without stored conversations to clean up. */
   public SessionMaintenance(SessionEngine engine, SessionSettings settings, Clock clock) {
+    this(engine, settings, clock, null);
+  }
+
+  /**
+   * @param conversations the HTTP back-ends' conversations, cleaned up daily; null if none
+   */
+  public SessionMaintenance(
+      SessionEngine engine,
+      SessionSettings settings,
+      Clock clock,
+      ConversationStore conversations) {
     this.engine = engine;
     this.settings = settings;
     this.clock = clock;
+    this.conversations = conversations;
   }
 
   /** Starts the schedules. */
@@ -60,11 +77,30 @@ public final class SessionMaintenance implements AutoCloseable {
         "expired session records will be deleted at {} UTC (in {})", settings.cleanupAt(), delay);
     scheduler.schedule(
         () -> {
-          run("session record cleanup", engine::deleteExpiredRecords);
+          dailyCleanup();
           scheduleDailyCleanup();
         },
         delay.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The daily cleanup, run now: deletes the expired session records, then the stored conversations
+   * with no activity since now minus {@link SessionSettings#longestTtl()} (a session record that is
+   * still kept may resume only a conversation younger than that). Each part is logged on failure
+   * without stopping the other.
+   */
+  public void dailyCleanup() {
+    run("session record cleanup", engine::deleteExpiredRecords);
+    if (conversations != null) {
+      run("conversation cleanup", this::deleteInactiveConversations);
+    }
+  }
+
+  private void deleteInactiveConversations() {
+    Duration ttl = settings.longestTtl();
+    int deleted = conversations.deleteInactiveBefore(clock.instant().minus(ttl));
+    log.info("deleted {} conversations inactive for more than {} days", deleted, ttl.toDays());
   }
 
   /** The time from {@code now} to the next {@code at} (UTC); a full day when {@code now} is it. */

@@ -46,8 +46,8 @@ public record SessionSettings(
    * @param cleanupInterval how often idle channel sessions are looked for
    * @param contextThresholdTokens cumulative input tokens after which the channel's session is
    *     reset on its next message
-   * @param roleBySource the role each source gets ({@code operator}: every tool; {@code chat}:
-   *     restricted); sources not listed get {@code chat}
+   * @param roleBySource the role each source gets ({@code operator}: the legatus's tools; {@code
+   *     chat}: restricted); sources not listed get {@code chat}
    */
   public record Channels(
       int maxSessions,
@@ -104,6 +104,20 @@ public record SessionSettings(
   public Duration ttlFor(String backend) {
     Duration ttl = ttlByBackend.get(backend);
     return ttl != null ? ttl : ttlByBackend.getOrDefault("default", Duration.ofDays(30));
+  }
+
+  /**
+   * The longest time to live of any back-end's session records: a stored conversation inactive for
+   * longer than this can belong to no session record that is still kept.
+   */
+  public Duration longestTtl() {
+    Duration longest = ttlFor("default");
+    for (Duration ttl : ttlByBackend.values()) {
+      if (ttl.compareTo(longest) > 0) {
+        longest = ttl;
+      }
+    }
+    return longest;
   }
 
   public SessionSettings withLockWait(Duration wait) {

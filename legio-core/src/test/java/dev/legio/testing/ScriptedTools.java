@@ -1,56 +1,58 @@
 package dev.legio.testing;
 
-import dev.legio.backend.ToolDefinition;
-import dev.legio.backend.ToolExecutor;
+import static dev.legio.tools.ToolParameter.Type.STRING;
+
+import dev.legio.tools.ToolDefinition;
+import dev.legio.tools.ToolInput;
+import dev.legio.tools.ToolParameter;
+import dev.legio.tools.ToolResult;
+import dev.legio.tools.Toolbox;
+import dev.legio.tools.Toolset;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * A {@link ToolExecutor} for tests of the tool-use loop: it offers the tools it was given, records
- * every call, and answers each tool with a scripted function of the input (an unknown tool gets an
- * error result, as a real executor's would).
+ * A {@link Toolset} for tests of the tool-use loop: a real {@link Toolbox} of the definitions it
+ * was given (so input is checked and unknown tools are refused as in production), which records
+ * every call the model made.
  */
-public final class ScriptedTools implements ToolExecutor {
+public final class ScriptedTools implements Toolset {
   /** A call the model made. */
   public record Call(String name, String inputJson) {}
 
-  private final List<ToolDefinition> definitions;
-  private final Map<String, Function<String, Result>> answers = new ConcurrentHashMap<>();
+  private final Toolbox toolbox;
   public final List<Call> calls = new CopyOnWriteArrayList<>();
 
   public ScriptedTools(ToolDefinition... definitions) {
-    this.definitions = List.of(definitions);
+    this.toolbox = new Toolbox("scripted", List.of(definitions));
   }
 
-  /** Answers calls of {@code name} with {@code answer(inputJson)}. */
-  public ScriptedTools answer(String name, Function<String, Result> answer) {
-    answers.put(name, answer);
-    return this;
-  }
-
-  /** A memory-search tool with a one-field schema, the shape Legio's memory tools have. */
-  public static ToolDefinition memoriaSearch() {
+  /**
+   * A memory-search tool with one required string parameter, {@code query}, the shape of Legio's
+   * {@code search_memoria}, answering with {@code answer(query)}.
+   */
+  public static ToolDefinition memoriaSearch(Function<String, String> answer) {
     return new ToolDefinition(
         "memoria_search",
         "Search Legio's memory stores",
-        "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\"}},"
-            + "\"required\":[\"query\"]}");
+        List.of(ToolParameter.required("query", STRING, "One or more words.")),
+        (ToolInput in) -> answer.apply(in.string("query")));
+  }
+
+  /** {@link #memoriaSearch(Function)} that finds nothing. */
+  public static ToolDefinition memoriaSearch() {
+    return memoriaSearch(query -> "nothing found for " + query);
   }
 
   @Override
-  public List<ToolDefinition> definitions() {
-    return definitions;
+  public List<ToolDefinition> tools() {
+    return toolbox.tools();
   }
 
   @Override
-  public Result execute(String name, String inputJson) {
+  public ToolResult call(String name, String inputJson) {
     calls.add(new Call(name, inputJson));
-    Function<String, Result> answer = answers.get(name);
-    return answer == null
-        ? Result.error("there is no tool named '" + name + "'")
-        : answer.apply(inputJson);
+    return toolbox.call(name, inputJson);
   }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description = {
       "Run Legio as a long-lived process: the idle-session reaper, the channel-session cleanup,"
-          + " the daily deletion of expired session records, and the agents' tools over MCP's"
+          + " the daily deletion of expired session records and old conversations, and the agents' tools over MCP's"
           + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
       "Stops cleanly on SIGTERM or Ctrl-C: background work first, then the agents' sessions, then"
           + " the legatus's, then the store."
@@ -32,7 +32,8 @@ final class ServeCommand implements Callable<Integer> {
     LegioApp app = root.app();
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
-    SessionMaintenance maintenance = new SessionMaintenance(app.engine(), s, root.context.clock());
+    SessionMaintenance maintenance =
+        new SessionMaintenance(app.engine(), s, root.context.clock(), app.conversations());
     McpHttpServer mcp = startMcp(app);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -67,7 +68,7 @@ final class ServeCommand implements Callable<Integer> {
             + s.idleTimeout().toMinutes()
             + " min), channel cleanup every "
             + s.channels().cleanupInterval().toMinutes()
-            + " min, expired records deleted daily at "
+            + " min, expired records and conversations deleted daily at "
             + s.cleanupAt()
             + " UTC.";
     log.info(summary);

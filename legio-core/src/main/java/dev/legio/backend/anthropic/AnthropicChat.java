@@ -22,13 +22,13 @@ import com.anthropic.models.messages.ToolUseBlockParam;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.legio.backend.ToolDefinition;
 import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatClient;
 import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.ChatReply;
 import dev.legio.backend.http.ChatRequest;
 import dev.legio.backend.http.HttpFailure;
+import dev.legio.tools.ToolDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -284,7 +284,7 @@ public final class AnthropicChat implements ChatClient {
   }
 
   private static Tool tool(ToolDefinition definition, boolean cached) {
-    Map<String, Object> schema = object(definition.inputSchemaJson());
+    Map<String, Object> schema = definition.inputSchemaMap();
     Tool.InputSchema.Builder input = Tool.InputSchema.builder();
     schema.forEach(
         (k, v) -> {

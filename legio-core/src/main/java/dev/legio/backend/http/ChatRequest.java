@@ -1,6 +1,6 @@
 package dev.legio.backend.http;
 
-import dev.legio.backend.ToolDefinition;
+import dev.legio.tools.ToolDefinition;
 import java.util.List;
 import java.util.Objects;
 

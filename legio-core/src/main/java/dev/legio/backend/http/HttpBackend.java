@@ -6,9 +6,12 @@ import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
-import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.SessionTools;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.Usage;
+import dev.legio.tools.ToolDefinition;
+import dev.legio.tools.ToolResult;
+import dev.legio.tools.Toolset;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,7 +66,7 @@ public final class HttpBackend implements ModelBackend {
   private final String displayName;
   private final ChatClient client;
   private final ConversationStore conversations;
-  private final ToolExecutor.Factory tools;
+  private final SessionTools tools;
   private final HttpBackendSettings settings;
   private final Clock clock;
   private final String secret;
@@ -78,7 +81,7 @@ public final class HttpBackend implements ModelBackend {
       String displayName,
       ChatClient client,
       ConversationStore conversations,
-      ToolExecutor.Factory tools,
+      SessionTools tools,
       HttpBackendSettings settings,
       Clock clock,
       String secret) {
@@ -115,7 +118,7 @@ public final class HttpBackend implements ModelBackend {
   @Override
   public BackendSession open(SessionSpec spec) {
     String model = spec.model() == null || spec.model().isBlank() ? settings.model() : spec.model();
-    ToolExecutor sessionTools = tools.forSession(spec);
+    Toolset sessionTools = tools.forSession(spec);
     if (spec.resumeId() != null) {
       Optional<Conversation> found = find(spec.resumeId());
       if (found.isPresent() && found.get().backend().equals(kind)) {
@@ -164,12 +167,12 @@ public final class HttpBackend implements ModelBackend {
 
   private final class Session implements BackendSession {
     private final String model;
-    private final ToolExecutor tools;
+    private final Toolset tools;
     private final boolean resumed;
     private Conversation conversation;
     private volatile boolean closed;
 
-    Session(Conversation conversation, String model, ToolExecutor tools, boolean resumed) {
+    Session(Conversation conversation, String model, Toolset tools, boolean resumed) {
       this.conversation = conversation;
       this.model = model;
       this.tools = tools;
@@ -201,7 +204,7 @@ public final class HttpBackend implements ModelBackend {
       ChatReply reply;
       int round = 0;
       while (true) {
-        reply = call(request(turn, tools.definitions()), events, true);
+        reply = call(request(turn, tools.tools()), events, true);
         total = add(total, reply.usage());
         turn.add(new ChatMessage.Assistant(reply.text(), reply.toolUses()));
         if (!reply.text().isBlank()) {
@@ -219,7 +222,7 @@ public final class HttpBackend implements ModelBackend {
         }
         for (ChatMessage.ToolUse use : reply.toolUses()) {
           events.accept(new BackendEvent.ToolCall(use.name(), use.inputJson()));
-          ToolExecutor.Result result = runTool(use);
+          ToolResult result = runTool(use);
           turn.add(new ChatMessage.ToolResult(use.id(), use.name(), result.text(), result.error()));
         }
       }
@@ -243,18 +246,20 @@ public final class HttpBackend implements ModelBackend {
       return new TurnResult(String.join("\n\n", texts), total);
     }
 
-    private ToolExecutor.Result runTool(ChatMessage.ToolUse use) {
+    /**
+     * Runs one call; a toolset that breaks its promise not to throw still gives an error result.
+     */
+    private ToolResult runTool(ChatMessage.ToolUse use) {
       try {
-        ToolExecutor.Result result = tools.execute(use.name(), use.inputJson());
-        return result == null ? ToolExecutor.Result.error("the tool returned nothing") : result;
+        ToolResult result = tools.call(use.name(), use.inputJson());
+        return result == null ? ToolResult.error("the tool returned nothing") : result;
       } catch (RuntimeException e) {
         log.warn("{}: tool {} failed", conversation.owner(), use.name(), e);
-        return ToolExecutor.Result.error("the tool failed: " + e.getMessage());
+        return ToolResult.error("the tool failed: " + e.getMessage());
       }
     }
 
-    private ChatRequest request(
-        List<ChatMessage> newMessages, List<dev.legio.backend.ToolDefinition> offered) {
+    private ChatRequest request(List<ChatMessage> newMessages, List<ToolDefinition> offered) {
       List<ChatMessage> messages = new ArrayList<>(conversation.messages());
       messages.addAll(newMessages);
       return new ChatRequest(
@@ -320,7 +325,7 @@ public final class HttpBackend implements ModelBackend {
     private OptionalLong countTokens(String userMessage) {
       try {
         return client.countTokens(
-            request(List.of(new ChatMessage.User(userMessage)), tools.definitions()));
+            request(List.of(new ChatMessage.User(userMessage)), tools.tools()));
       } catch (HttpFailure e) {
         log.warn("{}: counting tokens failed: {}", conversation.owner(), redact(e.getMessage()));
         return OptionalLong.empty();

@@ -1,6 +1,6 @@
 package dev.legio.backend.ollama;
 
-import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.SessionTools;
 import dev.legio.backend.http.ContextWindows;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.HttpBackend;
@@ -20,7 +20,7 @@ public final class OllamaBackend {
   public static HttpBackend create(
       LegioConfig.Backend config,
       ConversationStore conversations,
-      ToolExecutor.Factory tools,
+      SessionTools tools,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
     ContextWindows windows = ContextWindows.ollama(config.contextWindows());

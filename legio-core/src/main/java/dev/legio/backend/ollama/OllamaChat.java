@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.legio.backend.ToolDefinition;
 import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatClient;
 import dev.legio.backend.http.ChatMessage;
@@ -13,6 +12,7 @@ import dev.legio.backend.http.ChatReply;
 import dev.legio.backend.http.ChatRequest;
 import dev.legio.backend.http.ContextWindows;
 import dev.legio.backend.http.HttpFailure;
+import dev.legio.tools.ToolDefinition;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -227,7 +227,7 @@ public final class OllamaChat implements ChatClient {
         ObjectNode function = tools.addObject().put("type", "function").putObject("function");
         function.put("name", tool.name());
         function.put("description", tool.description());
-        function.set("parameters", parseObject(tool.inputSchemaJson()));
+        function.set("parameters", tool.inputSchema());
       }
     }
     return body;

@@ -1,6 +1,6 @@
 package dev.legio.backend.openai;
 
-import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.SessionTools;
 import dev.legio.backend.http.ContextWindows;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.HttpBackend;
@@ -25,7 +25,7 @@ public final class OpenAiBackend {
   public static HttpBackend create(
       LegioConfig.Backend config,
       ConversationStore conversations,
-      ToolExecutor.Factory tools,
+      SessionTools tools,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
     String baseUrl = HttpBackendSettings.baseUrl(config, OpenAiChat.DEFAULT_BASE_URL);

@@ -1,8 +1,5 @@
 package dev.legio.backend.openai;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
@@ -20,13 +17,13 @@ import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import com.openai.models.completions.CompletionUsage;
-import dev.legio.backend.ToolDefinition;
 import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatClient;
 import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.ChatReply;
 import dev.legio.backend.http.ChatRequest;
 import dev.legio.backend.http.HttpFailure;
+import dev.legio.tools.ToolDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -48,9 +45,6 @@ import java.util.function.Consumer;
  */
 public final class OpenAiChat implements ChatClient {
   public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
 
   private final OpenAIClient client;
   private final String baseUrl;
@@ -192,7 +186,8 @@ public final class OpenAiChat implements ChatClient {
     }
     for (ToolDefinition tool : request.tools()) {
       FunctionParameters.Builder parameters = FunctionParameters.builder();
-      schema(tool).forEach((k, v) -> parameters.putAdditionalProperty(k, JsonValue.from(v)));
+      tool.inputSchemaMap()
+          .forEach((k, v) -> parameters.putAdditionalProperty(k, JsonValue.from(v)));
       b.addTool(
           ChatCompletionFunctionTool.builder()
               .function(
@@ -204,15 +199,6 @@ public final class OpenAiChat implements ChatClient {
               .build());
     }
     return b.build();
-  }
-
-  static Map<String, Object> schema(ToolDefinition tool) {
-    try {
-      return JSON.readValue(tool.inputSchemaJson(), OBJECT);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          "the input schema of tool '" + tool.name() + "' is not a JSON object", e);
-    }
   }
 
   private static HttpFailure serviceFailure(OpenAIServiceException e) {

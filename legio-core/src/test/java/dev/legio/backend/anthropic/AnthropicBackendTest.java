@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
-import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.SessionTools;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.HttpBackend;
 import dev.legio.backend.http.HttpBackendHarness;
@@ -18,6 +18,7 @@ import dev.legio.testing.FakeMessagesApi.Reply;
 import dev.legio.testing.LogCapture;
 import dev.legio.testing.LoopbackHttpServer;
 import dev.legio.testing.ScriptedTools;
+import dev.legio.tools.Toolset;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ class AnthropicBackendTest {
         .withApiKey(KEY);
   }
 
-  private HttpBackend backend(LegioConfig.Backend config, ToolExecutor tools) {
+  private HttpBackend backend(LegioConfig.Backend config, Toolset tools) {
     HttpBackend b =
         AnthropicBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
     backends.add(b);
@@ -63,7 +64,7 @@ class AnthropicBackendTest {
   }
 
   private HttpBackend backend() {
-    return backend(config(), ToolExecutor.NONE);
+    return backend(config(), new ScriptedTools());
   }
 
   private List<FakeMessagesApi.Request> messagesRequests() {
@@ -140,8 +141,7 @@ class AnthropicBackendTest {
             new Block.ToolUse("toolu_01", "memoria_search", "{\"query\":\"grain\"}")),
         Reply.text("Grain for nine days."));
     ScriptedTools tools =
-        new ScriptedTools(ScriptedTools.memoriaSearch())
-            .answer("memoria_search", in -> ToolExecutor.Result.ok("acta: grain 9 days"));
+        new ScriptedTools(ScriptedTools.memoriaSearch(query -> "acta: grain 9 days"));
     BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
@@ -244,7 +244,7 @@ class AnthropicBackendTest {
                   "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
                       + "\"delta\":{\"type\":\"text_delta\",\"text\":\"Half\"}}\n\n")));
       BackendSession session =
-          backend(config().withBaseUrl(raw.baseUrl()), ToolExecutor.NONE)
+          backend(config().withBaseUrl(raw.baseUrl()), new ScriptedTools())
               .open(HttpBackendHarness.spec("vorenus", null));
       HttpBackendHarness.Events events = new HttpBackendHarness.Events();
       assertThatThrownBy(() -> session.send("go", events))
@@ -281,7 +281,7 @@ class AnthropicBackendTest {
         Reply.text("Summary."),
         Reply.text("Next."));
     BackendSession session =
-        backend(counting, ToolExecutor.NONE).open(HttpBackendHarness.spec("vorenus", null));
+        backend(counting, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
     session.send("first", new HttpBackendHarness.Events());
     String before = session.backendSessionId();
 
@@ -315,7 +315,7 @@ class AnthropicBackendTest {
                 AnthropicBackend.create(
                     LegioConfig.Backend.of("anthropic"),
                     h.conversations(),
-                    ToolExecutor.Factory.NONE,
+                    SessionTools.NONE,
                     h.clock,
                     h.sleeper))
         .isInstanceOf(ConfigException.class)

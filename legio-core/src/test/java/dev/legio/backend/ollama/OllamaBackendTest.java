@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
-import dev.legio.backend.ToolExecutor;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.ChatRequest;
 import dev.legio.backend.http.Conversation;
@@ -17,6 +16,7 @@ import dev.legio.backend.http.HttpBackendHarness;
 import dev.legio.config.LegioConfig;
 import dev.legio.testing.LoopbackHttpServer.Reply;
 import dev.legio.testing.ScriptedTools;
+import dev.legio.tools.Toolset;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ class OllamaBackendTest {
         c.countTokens());
   }
 
-  private HttpBackend backend(LegioConfig.Backend config, ToolExecutor tools) {
+  private HttpBackend backend(LegioConfig.Backend config, Toolset tools) {
     HttpBackend b =
         OllamaBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
     backends.add(b);
@@ -76,7 +76,7 @@ class OllamaBackendTest {
   }
 
   private HttpBackend backend() {
-    return backend(config(), ToolExecutor.NONE);
+    return backend(config(), new ScriptedTools());
   }
 
   private static String line(String content) {
@@ -143,7 +143,7 @@ class OllamaBackendTest {
   @Test
   void theAgentsModelAndTheConfiguredWindowAreSent() {
     h.server.enqueue(answer(1, 1, "ok"));
-    HttpBackend backend = backend(with(config(), 0, Map.of("qwen2.5", 32768)), ToolExecutor.NONE);
+    HttpBackend backend = backend(with(config(), 0, Map.of("qwen2.5", 32768)), new ScriptedTools());
     BackendSession session =
         backend.open(
             new dev.legio.backend.SessionSpec("pullo", "p", "qwen2.5:14b", "operator", null));
@@ -193,8 +193,7 @@ class OllamaBackendTest {
     h.server.enqueue(
         toolCall("memoria_search", "{\"query\":\"grain\"}"), answer(40, 4, "Grain for 9 days."));
     ScriptedTools tools =
-        new ScriptedTools(ScriptedTools.memoriaSearch())
-            .answer("memoria_search", in -> ToolExecutor.Result.ok("acta: grain 9 days"));
+        new ScriptedTools(ScriptedTools.memoriaSearch(query -> "acta: grain 9 days"));
     BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
@@ -222,7 +221,8 @@ class OllamaBackendTest {
     session.send("Forget it", new HttpBackendHarness.Events());
     JsonNode messages = h.server.requests().get(1).json().get("messages");
     assertThat(messages.at("/3/content").asText())
-        .isEqualTo("Error: there is no tool named 'memoria_forget'");
+        .startsWith("Error: no tool named 'memoria_forget'")
+        .endsWith("Tools: memoria_search");
   }
 
   @Test
@@ -230,9 +230,7 @@ class OllamaBackendTest {
     for (int i = 0; i < 17; i++) {
       h.server.enqueue(toolCall("memoria_search", "{\"query\":\"again\"}"));
     }
-    ScriptedTools tools =
-        new ScriptedTools(ScriptedTools.memoriaSearch())
-            .answer("memoria_search", in -> ToolExecutor.Result.ok("nothing"));
+    ScriptedTools tools = new ScriptedTools(ScriptedTools.memoriaSearch(query -> "nothing"));
     BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
 
     assertThatThrownBy(() -> session.send("loop", new HttpBackendHarness.Events()))
@@ -249,7 +247,7 @@ class OllamaBackendTest {
         answer(700, 150, "Long report."),
         answer(900, 60, "Summary: vorenus scouted the road; all clear."),
         answer(120, 5, "Next."));
-    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), ToolExecutor.NONE);
+    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), new ScriptedTools());
     BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("Scout", new HttpBackendHarness.Events());
     String before = session.backendSessionId();
@@ -286,7 +284,7 @@ class OllamaBackendTest {
   @Test
   void summariseAfterTokensSummarisesEarlierThanTheWindow() {
     h.server.enqueue(answer(400, 150, "A."), answer(500, 20, "S."), answer(50, 1, "B."));
-    HttpBackend backend = backend(with(config(), 500, Map.of()), ToolExecutor.NONE);
+    HttpBackend backend = backend(with(config(), 500, Map.of()), new ScriptedTools());
     BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("one", new HttpBackendHarness.Events());
     String first = session.backendSessionId();
@@ -297,7 +295,7 @@ class OllamaBackendTest {
     // A restart resumes the summarised conversation, summary included.
     h.server.enqueue(answer(60, 1, "C."));
     BackendSession resumed =
-        backend(with(config(), 500, Map.of()), ToolExecutor.NONE)
+        backend(with(config(), 500, Map.of()), new ScriptedTools())
             .open(HttpBackendHarness.spec("vorenus", session.backendSessionId()));
     resumed.send("three", new HttpBackendHarness.Events());
     JsonNode messages = h.server.requests().get(3).json().get("messages");
@@ -311,7 +309,7 @@ class OllamaBackendTest {
         answer(700, 150, "Long."),
         Reply.json(400, "{\"error\":\"context too long\"}"),
         answer(860, 3, "Still here."));
-    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), ToolExecutor.NONE);
+    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), new ScriptedTools());
     BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("one", new HttpBackendHarness.Events());
     String id = session.backendSessionId();
@@ -401,7 +399,7 @@ class OllamaBackendTest {
             Duration.ofMillis(1500),
             false));
     BackendSession session =
-        backend(quick, ToolExecutor.NONE).open(HttpBackendHarness.spec("vorenus", null));
+        backend(quick, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
     assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
         .isInstanceOf(BackendException.class)
         .hasMessageContaining("took longer than");

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
-import dev.legio.backend.ToolExecutor;
+import dev.legio.backend.SessionTools;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.HttpBackend;
@@ -20,6 +20,7 @@ import dev.legio.testing.LogCapture;
 import dev.legio.testing.LoopbackHttpServer;
 import dev.legio.testing.LoopbackHttpServer.Reply;
 import dev.legio.testing.ScriptedTools;
+import dev.legio.tools.Toolset;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class OpenAiBackendTest {
     return LegioConfig.Backend.of("openai").withBaseUrl(h.server.baseUrl() + "/v1").withApiKey(KEY);
   }
 
-  private HttpBackend backend(LegioConfig.Backend config, ToolExecutor tools) {
+  private HttpBackend backend(LegioConfig.Backend config, Toolset tools) {
     HttpBackend b =
         OpenAiBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
     backends.add(b);
@@ -61,7 +62,7 @@ class OpenAiBackendTest {
   }
 
   private HttpBackend backend() {
-    return backend(config(), ToolExecutor.NONE);
+    return backend(config(), new ScriptedTools());
   }
 
   /** One chat.completion.chunk as an SSE event. */
@@ -210,8 +211,7 @@ class OpenAiBackendTest {
                 "data: [DONE]\n\n")),
         answer("The road was clear on the ides."));
     ScriptedTools tools =
-        new ScriptedTools(ScriptedTools.memoriaSearch())
-            .answer("memoria_search", input -> ToolExecutor.Result.ok("acta: road clear (ides)"));
+        new ScriptedTools(ScriptedTools.memoriaSearch(query -> "acta: road clear (ides)"));
     BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
@@ -334,7 +334,7 @@ class OpenAiBackendTest {
             .withBaseUrl("http://127.0.0.1:" + LoopbackHttpServer.closedPort() + "/v1")
             .withApiKey(KEY);
     BackendSession session =
-        backend(config, ToolExecutor.NONE).open(HttpBackendHarness.spec("vorenus", null));
+        backend(config, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
 
     assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
         .isInstanceOf(BackendException.class)
@@ -363,7 +363,7 @@ class OpenAiBackendTest {
             c.countTokens());
     h.server.enqueue(Reply.stall(Duration.ofSeconds(3)));
     BackendSession session =
-        backend(quick, ToolExecutor.NONE).open(HttpBackendHarness.spec("vorenus", null));
+        backend(quick, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
 
     assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
         .isInstanceOf(BackendException.class)
@@ -398,7 +398,7 @@ class OpenAiBackendTest {
                 OpenAiBackend.create(
                     LegioConfig.Backend.of("openai"),
                     h.conversations(),
-                    ToolExecutor.Factory.NONE,
+                    SessionTools.NONE,
                     h.clock,
                     h.sleeper))
         .isInstanceOf(ConfigException.class)
