@@ -2,7 +2,11 @@ package dev.legio.app;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ModelBackend;
+import dev.legio.backend.claudecli.ClaudeCliBackend;
+import dev.legio.backend.claudecli.ClaudeCliBinary;
+import dev.legio.backend.claudecli.McpConfigSource;
 import dev.legio.backend.offline.OfflineBackend;
+import dev.legio.config.ConfigException;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.MessageLog;
@@ -11,6 +15,7 @@ import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
 import dev.legio.workspace.Workspace;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 
@@ -21,15 +26,17 @@ import java.util.Map;
 public final class LegioApp implements AutoCloseable {
   private final Workspace workspace;
   private final LegioConfig config;
+  private final Map<String, String> env;
   private final Clock clock;
   private LegioStore store;
   private AgentDirectory agents;
   private ModelBackend backend;
   private SessionEngine engine;
 
-  private LegioApp(Workspace workspace, LegioConfig config, Clock clock) {
+  private LegioApp(Workspace workspace, LegioConfig config, Map<String, String> env, Clock clock) {
     this.workspace = workspace;
     this.config = config;
+    this.env = env;
     this.clock = clock;
   }
 
@@ -38,7 +45,7 @@ public final class LegioApp implements AutoCloseable {
     workspace.requireInitialised();
     LegioConfig config = ConfigLoader.load(workspace.configFile(), env);
     Logging.toFile(config.logging().file(), config.logging().level());
-    return new LegioApp(workspace, config, clock);
+    return new LegioApp(workspace, config, Map.copyOf(env), clock);
   }
 
   public Workspace workspace() {
@@ -74,11 +81,31 @@ public final class LegioApp implements AutoCloseable {
       backend =
           switch (config.backend().kind()) {
             case OfflineBackend.KIND -> new OfflineBackend();
+            case ClaudeCliBackend.KIND -> claudeCli(config.backend().claudeCli());
             default ->
                 throw new IllegalStateException("unknown back-end " + config.backend().kind());
           };
     }
     return backend;
+  }
+
+  private ModelBackend claudeCli(LegioConfig.ClaudeCli c) {
+    Path executable;
+    try {
+      executable = ClaudeCliBinary.locate(c.binary(), env);
+    } catch (ClaudeCliBinary.NotFoundException e) {
+      throw new ConfigException(workspace.configFile() + ": " + e.getMessage());
+    }
+    return new ClaudeCliBackend(
+        new ClaudeCliBackend.Options(
+            executable,
+            c.perTurn() ? ClaudeCliBackend.Mode.PER_TURN : ClaudeCliBackend.Mode.PERSISTENT,
+            c.permissionMode(),
+            c.allowedTools(),
+            c.turnTimeout(),
+            workspace.root(),
+            Map.of("DISABLE_AUTOUPDATER", "1"),
+            c.mcpConfig() == null ? McpConfigSource.none() : McpConfigSource.file(c.mcpConfig())));
   }
 
   /** The session engine over the store, the agents and the back-end, created on first use. */

@@ -18,9 +18,31 @@ public record LegioConfig(
   /**
    * The {@code [backend]} section: which model back-end agents talk to.
    *
-   * @param kind {@code offline} (the built-in model; the only kind in this release)
+   * @param kind {@code offline} (the built-in model) or {@code claude-cli}
+   * @param claudeCli the {@code [backend.claude_cli]} sub-table (used when kind is {@code
+   *     claude-cli})
    */
-  public record Backend(String kind) {}
+  public record Backend(String kind, ClaudeCli claudeCli) {}
+
+  /**
+   * The {@code [backend.claude_cli]} sub-table: how the Claude Code CLI is run.
+   *
+   * @param binary the {@code claude} executable: a path, or a name looked up on the PATH ({@code
+   *     "claude"} also falls back to Legio's npm cache folder)
+   * @param perTurn true for one process per turn ({@code mode = "per_turn"}), false for one
+   *     long-lived process per session ({@code mode = "persistent"})
+   * @param permissionMode the CLI's {@code --permission-mode}; empty: the CLI's default
+   * @param allowedTools the CLI's {@code --allowedTools}
+   * @param turnTimeout the longest one turn may take before the process is stopped
+   * @param mcpConfig an MCP configuration file passed with {@code --mcp-config}, or null
+   */
+  public record ClaudeCli(
+      String binary,
+      boolean perTurn,
+      String permissionMode,
+      java.util.List<String> allowedTools,
+      java.time.Duration turnTimeout,
+      Path mcpConfig) {}
 
   /** Where the message log is stored. */
   public enum Store {

@@ -46,6 +46,57 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.sessions().channels().roleFor("viewer")).isEqualTo("operator");
     assertThat(fromTemplate.sessions().channels().roleFor("telegram")).isEqualTo("chat");
     assertThat(fromTemplate.backend().kind()).isEqualTo("offline");
+    LegioConfig.ClaudeCli cli = fromTemplate.backend().claudeCli();
+    assertThat(cli.binary()).isEqualTo("claude");
+    assertThat(cli.perTurn()).isFalse();
+    assertThat(cli.permissionMode()).isEqualTo("default");
+    assertThat(cli.allowedTools()).isEmpty();
+    assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(600));
+    assertThat(cli.mcpConfig()).isNull();
+  }
+
+  @Test
+  void claudeCliSettingsAreReadAndChecked() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write(
+                """
+                [backend]
+                kind = "claude-cli"
+                [backend.claude_cli]
+                binary = "tools/claude"
+                mode = "per_turn"
+                permission_mode = "acceptEdits"
+                allowed_tools = ["Read", "mcp__memoria"]
+                turn_timeout_seconds = 90
+                mcp_config = "castra/mcp.json"
+                """),
+            Map.of());
+    LegioConfig.ClaudeCli cli = config.backend().claudeCli();
+    assertThat(config.backend().kind()).isEqualTo("claude-cli");
+    assertThat(cli.binary()).isEqualTo(dir.resolve("tools/claude").toString());
+    assertThat(cli.perTurn()).isTrue();
+    assertThat(cli.permissionMode()).isEqualTo("acceptEdits");
+    assertThat(cli.allowedTools()).containsExactly("Read", "mcp__memoria");
+    assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(cli.mcpConfig()).isEqualTo(dir.resolve("castra/mcp.json"));
+
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(write("[backend.claude_cli]\nmode = \"sometimes\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[backend.claude_cli] mode")
+        .hasMessageContaining("\"persistent\", \"per_turn\"");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(
+                    write("[backend.claude_cli]\nallowed_tools = \"Read\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[backend.claude_cli] allowed_tools");
+    assertThatThrownBy(
+            () -> ConfigLoader.load(write("[backend.claude_cli]\nmodel = \"x\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("unknown key 'model'");
   }
 
   @Test
