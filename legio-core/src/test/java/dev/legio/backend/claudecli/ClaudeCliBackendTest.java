@@ -237,16 +237,17 @@ class ClaudeCliBackendTest {
 
   @Test
   void aHangingTurnTimesOutKillsTheProcessAndTheNextTurnResumes() throws Exception {
-    api.enqueue(Reply.hang(), Reply.text("back again"));
-    ClaudeCliBackend backend = backend(Mode.PERSISTENT, Duration.ofSeconds(4));
+    api.enqueue(Reply.text("first"), Reply.hang(), Reply.text("back again"));
+    ClaudeCliBackend backend = backend(Mode.PERSISTENT, Duration.ofSeconds(10));
     try (BackendSession session = backend.open(spec(null))) {
+      send(session, "remember the eagle");
       List<ProcessHandle> seen = new CopyOnWriteArrayList<>();
-      Thread watcher = whenTheApiIsCalled(() -> seen.addAll(backend.processHandles()));
+      Thread watcher = whenTheApiIsCalled(2, () -> seen.addAll(backend.processHandles()));
       long t0 = System.nanoTime();
       assertThatThrownBy(() -> send(session, "hello"))
           .isInstanceOf(BackendException.class)
-          .hasMessageContaining("did not answer within 4 s");
-      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
+          .hasMessageContaining("did not answer within 10 s");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(25));
       watcher.join();
       assertThat(seen).hasSize(1).noneMatch(ProcessHandle::isAlive);
       assertThat(backend.runningProcesses()).isZero();
@@ -254,16 +255,19 @@ class ClaudeCliBackendTest {
 
       assertThat(send(session, "are you there?").text()).isEqualTo("back again");
     }
+    // the new process resumed the conversation
+    assertThat(conversationOf(api.scriptedRequests().get(2))).contains("remember the eagle");
   }
 
   @Test
   void aProcessThatDiesFailsTheTurnAndTheNextTurnStartsAnother() throws Exception {
-    api.enqueue(Reply.hang(), Reply.text("alive"));
+    api.enqueue(Reply.text("first"), Reply.hang(), Reply.text("alive"));
     ClaudeCliBackend backend = backend(Mode.PERSISTENT);
     try (BackendSession session = backend.open(spec(null))) {
+      send(session, "remember the eagle");
       Thread killer =
           whenTheApiIsCalled(
-              () -> backend.processHandles().forEach(ProcessHandle::destroyForcibly));
+              2, () -> backend.processHandles().forEach(ProcessHandle::destroyForcibly));
       assertThatThrownBy(() -> send(session, "hello"))
           .isInstanceOf(BackendException.class)
           .hasMessageContaining("ended before answering");
@@ -272,6 +276,7 @@ class ClaudeCliBackendTest {
 
       assertThat(send(session, "again").text()).isEqualTo("alive");
     }
+    assertThat(conversationOf(api.scriptedRequests().get(2))).contains("remember the eagle");
   }
 
   @Test
@@ -292,13 +297,17 @@ class ClaudeCliBackendTest {
     assertThat(running).noneMatch(ProcessHandle::isAlive);
   }
 
-  /** Runs {@code action} on another thread as soon as the fake receives a scripted request. */
-  private Thread whenTheApiIsCalled(Runnable action) {
+  private static String conversationOf(FakeMessagesApi.Request r) {
+    return String.join("\n", r.messageTexts());
+  }
+
+  /** Runs {@code action} on another thread once the fake has received {@code n} requests. */
+  private Thread whenTheApiIsCalled(int n, Runnable action) {
     return Thread.ofVirtual()
         .start(
             () -> {
               long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-              while (api.scriptedRequests().isEmpty() && System.nanoTime() < deadline) {
+              while (api.scriptedRequests().size() < n && System.nanoTime() < deadline) {
                 try {
                   Thread.sleep(20);
                 } catch (InterruptedException e) {
