@@ -6,6 +6,9 @@ import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.SessionTools;
 import dev.legio.backend.anthropic.AnthropicBackend;
+import dev.legio.backend.claudecli.ClaudeCliBackend;
+import dev.legio.backend.claudecli.ClaudeCliBinary;
+import dev.legio.backend.claudecli.McpConfigSource;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.backend.ollama.OllamaBackend;
@@ -18,6 +21,7 @@ import dev.legio.log.Names;
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.mcp.McpConfigFile;
 import dev.legio.mcp.McpTokens;
+import dev.legio.mcp.McpToolServer;
 import dev.legio.memory.Memoria;
 import dev.legio.memory.MemoryTools;
 import dev.legio.session.SessionEngine;
@@ -38,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,7 +78,7 @@ public final class LegioApp implements AutoCloseable {
     workspace.requireInitialised();
     LegioConfig config = ConfigLoader.load(workspace.configFile(), env);
     Logging.toFile(config.logging().file(), config.logging().level());
-    return new LegioApp(workspace, config, env, clock);
+    return new LegioApp(workspace, config, Map.copyOf(env), clock);
   }
 
   public Workspace workspace() {
@@ -142,18 +147,67 @@ public final class LegioApp implements AutoCloseable {
           AnthropicBackend.create(b, conversations(), tools, clock, sleeper);
       case OpenAiBackend.KIND -> OpenAiBackend.create(b, conversations(), tools, clock, sleeper);
       case OllamaBackend.KIND -> OllamaBackend.create(b, conversations(), tools, clock, sleeper);
+      case ClaudeCliBackend.KIND -> claudeCli(config.claudeCli());
       default ->
           throw new ConfigException(
               "[backend] kind = \""
                   + kind
-                  + "\" is not available in this build; choose \"offline\", \"anthropic\","
-                  + " \"openai\" or \"ollama\"");
+                  + "\" is not a back-end; choose \"auto\", \"offline\", \"claude-cli\","
+                  + " \"anthropic\", \"openai\" or \"ollama\"");
     };
   }
 
   /** The conversations the HTTP back-ends keep, in {@link #store()}. */
   public dev.legio.backend.http.ConversationStore conversations() {
     return store().conversations();
+  }
+
+  private ModelBackend claudeCli(LegioConfig.ClaudeCli c) {
+    Path executable;
+    try {
+      executable = ClaudeCliBinary.locate(c.binary(), env);
+    } catch (ClaudeCliBinary.NotFoundException e) {
+      throw new ConfigException(workspace.configFile() + ": " + e.getMessage());
+    }
+    return new ClaudeCliBackend(
+        new ClaudeCliBackend.Options(
+            executable,
+            c.perTurn() ? ClaudeCliBackend.Mode.PER_TURN : ClaudeCliBackend.Mode.PERSISTENT,
+            c.permissionMode(),
+            c.allowedTools(),
+            c.turnTimeout(),
+            workspace.root(),
+            Map.of("DISABLE_AUTOUPDATER", "1"),
+            c.mcpConfig() == null ? memoriaOverMcp() : McpConfigSource.file(c.mcpConfig())));
+  }
+
+  /**
+   * Each Claude Code CLI session's memory tools: the CLI starts {@code legio mcp --agent CALLER}
+   * over stdio, with every tool of that server allowed. An agent gets its own tools; the legatus
+   * and operator channels the legatus's; public chat channels none (their CLI runs without Legio's
+   * tools).
+   */
+  private McpConfigSource memoriaOverMcp() {
+    return new McpConfigSource() {
+      @Override
+      public Optional<String> forSession(SessionSpec spec) {
+        return mcpCaller(spec).map(LegioApp.this::mcpConfigJson);
+      }
+
+      @Override
+      public List<String> allowedTools(SessionSpec spec) {
+        return mcpCaller(spec)
+            .map(c -> List.of("mcp__" + McpToolServer.serverName(c)))
+            .orElse(List.of());
+      }
+    };
+  }
+
+  private static Optional<String> mcpCaller(SessionSpec spec) {
+    if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
+      return Optional.empty();
+    }
+    return Optional.of(spec.owner().contains(":") ? Names.LEGATUS : spec.owner());
   }
 
   /** The session engine over the store, the agents and the back-end, created on first use. */

@@ -1,14 +1,19 @@
 package dev.legio.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.legio.backend.claudecli.ClaudeCliBackend;
+import dev.legio.config.ConfigException;
 import dev.legio.log.Audience;
 import dev.legio.log.NewMessage;
 import dev.legio.session.SessionRecord;
 import dev.legio.testing.MutableClock;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -61,6 +66,43 @@ class LegioAppTest {
               app.sessions()
                   .tryLease("vorenus", "other-node", clock.instant(), Duration.ofMinutes(1)))
           .isFalse();
+    }
+  }
+
+  @Test
+  void claudeCliIsChosenByConfigAndAMissingBinarySaysHowToGetOne() throws Exception {
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    Path fakeClaude = dir.resolve("bin/claude");
+    Files.createDirectories(fakeClaude.getParent());
+    Files.writeString(fakeClaude, "#!/bin/sh\n");
+    Files.setPosixFilePermissions(fakeClaude, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path config = workspace.configFile();
+    Files.writeString(
+        config,
+        Files.readString(config)
+            .replace("kind = \"offline\"", "kind = \"claude-cli\"")
+            .replace("mode = \"persistent\"", "mode = \"per_turn\""));
+    MutableClock clock = MutableClock.at("2026-02-15T12:00:00Z");
+
+    try (LegioApp app =
+        LegioApp.open(workspace, Map.of("PATH", fakeClaude.getParent().toString()), clock)) {
+      ClaudeCliBackend backend = (ClaudeCliBackend) app.backend();
+      assertThat(backend.kind()).isEqualTo("claude-cli");
+      assertThat(backend.canResume()).isTrue();
+      assertThat(backend.options().executable()).isEqualTo(fakeClaude);
+      assertThat(backend.options().mode()).isEqualTo(ClaudeCliBackend.Mode.PER_TURN);
+      assertThat(backend.options().workingDirectory()).isEqualTo(workspace.root());
+    }
+
+    Map<String, String> nothing =
+        Map.of("PATH", dir.resolve("empty").toString(), "LEGIO_CLAUDE_CLI_DIR", dir.toString());
+    try (LegioApp app = LegioApp.open(workspace, nothing, clock)) {
+      assertThatThrownBy(app::backend)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("legio.toml")
+          .hasMessageContaining("bin/install-claude-cli")
+          .hasMessageContaining("[backend] kind");
     }
   }
 }

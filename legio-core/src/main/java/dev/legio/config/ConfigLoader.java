@@ -71,11 +71,20 @@ public final class ConfigLoader {
           "summarise_after_tokens",
           "count_tokens",
           "keep_alive",
-          "context_windows");
+          "context_windows",
+          "claude_cli");
   private static final String[] KINDS = {
     "auto", "offline", "claude-cli", "anthropic", "openai", "ollama"
   };
   private static final Set<String> MCP = Set.of("http_enabled", "http_bind", "http_port");
+  private static final Set<String> CLAUDE_CLI =
+      Set.of(
+          "binary",
+          "mode",
+          "permission_mode",
+          "allowed_tools",
+          "turn_timeout_seconds",
+          "mcp_config");
   private static final Set<String> PRAETORIUM =
       Set.of(
           "store",
@@ -171,6 +180,7 @@ public final class ConfigLoader {
 
     SessionSettings sessions = sessions(root, historyWindow);
     LegioConfig.Backend backend = backend(root);
+    LegioConfig.ClaudeCli claudeCli = claudeCli(table(root, "backend"), base);
     ObjectNode transcriptsTable = table(root, "transcripts");
     checkKeys(transcriptsTable, TRANSCRIPTS, "[transcripts] ");
     Path transcriptsDir =
@@ -190,6 +200,7 @@ public final class ConfigLoader {
         new LegioConfig.Logging(level, logFile.normalize()),
         sessions,
         backend,
+        claudeCli,
         mcp(root),
         new LegioConfig.Transcripts(transcriptsDir.normalize()));
   }
@@ -273,6 +284,69 @@ public final class ConfigLoader {
         Map.copyOf(windows),
         keepAlive,
         countTokens);
+  }
+
+  private LegioConfig.ClaudeCli claudeCli(ObjectNode backendTable, Path base) {
+    String section = "[backend.claude_cli] ";
+    ObjectNode t = tableIn(backendTable, "claude_cli", "[backend.claude_cli]");
+    checkKeys(t, CLAUDE_CLI, section);
+    String binary = string(t, section, "binary", "claude");
+    if (binary.isBlank()) {
+      throw error(section, "binary", "a path or a command name", "\"\"");
+    }
+    if (binary.contains("/")) {
+      binary = base.resolve(binary).normalize().toString();
+    }
+    String mode = choice(t, section, "mode", "persistent", "persistent", "per_turn");
+    String permission =
+        choice(
+            t,
+            section,
+            "permission_mode",
+            "default",
+            "default",
+            "acceptedits",
+            "bypasspermissions",
+            "plan",
+            "dontask");
+    List<String> allowed = strings(t, section, "allowed_tools");
+    long timeout = integer(t, section, "turn_timeout_seconds", 600, 1, 86_400);
+    String mcp = string(t, section, "mcp_config", "");
+    return new LegioConfig.ClaudeCli(
+        binary,
+        mode.equals("per_turn"),
+        PERMISSION_MODES.get(permission),
+        allowed,
+        Duration.ofSeconds(timeout),
+        mcp.isBlank() ? null : base.resolve(mcp).normalize());
+  }
+
+  /** The CLI's spelling of each permission mode (the config accepts any case). */
+  private static final Map<String, String> PERMISSION_MODES =
+      Map.of(
+          "default", "default",
+          "acceptedits", "acceptEdits",
+          "bypasspermissions", "bypassPermissions",
+          "plan", "plan",
+          "dontask", "dontAsk");
+
+  private List<String> strings(ObjectNode table, String section, String key) {
+    JsonNode node = table.get(key);
+    if (node == null) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    if (node.isArray()) {
+      for (JsonNode item : node) {
+        if (!item.isTextual() || item.asText().isBlank()) {
+          throw error(section, key, "an array of non-empty strings", describe(node));
+        }
+        out.add(item.asText());
+      }
+      return List.copyOf(out);
+    }
+    throw error(
+        section, key, "an array of strings, e.g. [\"Read\", \"mcp__memoria\"]", describe(node));
   }
 
   private SessionSettings sessions(ObjectNode root, int historyWindow) {

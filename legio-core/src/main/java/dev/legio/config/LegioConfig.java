@@ -16,6 +16,7 @@ public record LegioConfig(
     Logging logging,
     SessionSettings sessions,
     Backend backend,
+    ClaudeCli claudeCli,
     Mcp mcp,
     Transcripts transcripts) {
 
@@ -181,6 +182,27 @@ public record LegioConfig(
               countTokens);
     }
   }
+
+  /**
+   * The {@code [backend.claude_cli]} sub-table: how the Claude Code CLI is run (when {@code
+   * [backend] kind} is or detects {@code claude-cli}).
+   *
+   * @param binary the {@code claude} executable: a path, or a name looked up on the PATH ({@code
+   *     "claude"} also falls back to Legio's npm cache folder)
+   * @param perTurn true for one process per turn ({@code mode = "per_turn"}), false for one
+   *     long-lived process per session ({@code mode = "persistent"})
+   * @param permissionMode the CLI's {@code --permission-mode}; empty: the CLI's default
+   * @param allowedTools the CLI's {@code --allowedTools}
+   * @param turnTimeout the longest one turn may take before the process is stopped
+   * @param mcpConfig an MCP configuration file passed with {@code --mcp-config}, or null
+   */
+  public record ClaudeCli(
+      String binary,
+      boolean perTurn,
+      String permissionMode,
+      java.util.List<String> allowedTools,
+      java.time.Duration turnTimeout,
+      Path mcpConfig) {}
 
   /** Where the message log is stored. */
   public enum Store {

@@ -15,7 +15,12 @@ public enum RebuildReason {
   /** Legio restarted and the back-end could not resume the conversation. */
   RESTART("restart without resume"),
   /** The back-end changed (another kind was configured). */
-  BACKEND_CHANGED("back-end changed");
+  BACKEND_CHANGED("back-end changed"),
+  /**
+   * The back-end lost the conversation during a turn (it no longer had it, or it outgrew the
+   * context window); the turn was sent again to a new session.
+   */
+  BACKEND_LOST("back-end lost the conversation");
 
   private final String description;
 

@@ -6,6 +6,7 @@ import dev.legio.agents.AgentProfile;
 import dev.legio.agents.Roster;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ModelBackend;
+import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
 import dev.legio.log.Audience;
@@ -456,7 +457,19 @@ public final class SessionEngine implements AutoCloseable {
       boolean fresh = prepare(slot, r, store.find(owner).orElse(null), now);
       String message = compose(slot, r, fresh, request);
       slot.activity = "working";
-      TurnResult result = slot.live.send(message, event -> listener.onEvent(owner, event));
+      TurnResult result;
+      try {
+        result = slot.live.send(message, event -> listener.onEvent(owner, event));
+      } catch (SessionLostException e) {
+        // The back-end lost the conversation: start a new one, bootstrapped from the log.
+        log.warn("{}: {}", owner, e.getMessage());
+        long rebuilds = slot.record.rebuilds() + 1;
+        countRebuild(owner, RebuildReason.BACKEND_LOST, rebuilds);
+        prepare(slot, r, slot.record.withRebuilds(rebuilds).closed("backend lost"), now);
+        fresh = true;
+        message = compose(slot, r, true, request);
+        result = slot.live.send(message, event -> listener.onEvent(owner, event));
+      }
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Message reply =
           messageLog.append(

@@ -49,6 +49,13 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.backend()).isEqualTo(LegioConfig.Backend.of("auto"));
     assertThat(fromTemplate.mcp()).isEqualTo(new LegioConfig.Mcp(true, "127.0.0.1", 8740));
     assertThat(fromTemplate.transcripts().dir()).isEqualTo(dir.resolve("castra/transcripts"));
+    LegioConfig.ClaudeCli cli = fromTemplate.claudeCli();
+    assertThat(cli.binary()).isEqualTo("claude");
+    assertThat(cli.perTurn()).isFalse();
+    assertThat(cli.permissionMode()).isEqualTo("default");
+    assertThat(cli.allowedTools()).isEmpty();
+    assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(600));
+    assertThat(cli.mcpConfig()).isNull();
   }
 
   @Test
@@ -74,6 +81,50 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.load(write("[transcripts]\nfolder = \"x\"\n"), Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("[transcripts] unknown key 'folder'");
+  }
+
+  @Test
+  void claudeCliSettingsAreReadAndChecked() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write(
+                """
+                [backend]
+                kind = "claude-cli"
+                [backend.claude_cli]
+                binary = "tools/claude"
+                mode = "per_turn"
+                permission_mode = "acceptEdits"
+                allowed_tools = ["Read", "mcp__memoria"]
+                turn_timeout_seconds = 90
+                mcp_config = "castra/mcp.json"
+                """),
+            Map.of());
+    LegioConfig.ClaudeCli cli = config.claudeCli();
+    assertThat(config.backend().kind()).isEqualTo("claude-cli");
+    assertThat(cli.binary()).isEqualTo(dir.resolve("tools/claude").toString());
+    assertThat(cli.perTurn()).isTrue();
+    assertThat(cli.permissionMode()).isEqualTo("acceptEdits");
+    assertThat(cli.allowedTools()).containsExactly("Read", "mcp__memoria");
+    assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(cli.mcpConfig()).isEqualTo(dir.resolve("castra/mcp.json"));
+
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(write("[backend.claude_cli]\nmode = \"sometimes\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[backend.claude_cli] mode")
+        .hasMessageContaining("\"persistent\", \"per_turn\"");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(
+                    write("[backend.claude_cli]\nallowed_tools = \"Read\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[backend.claude_cli] allowed_tools");
+    assertThatThrownBy(
+            () -> ConfigLoader.load(write("[backend.claude_cli]\nmodel = \"x\"\n"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("unknown key 'model'");
   }
 
   @Test

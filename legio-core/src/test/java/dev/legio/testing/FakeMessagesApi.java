@@ -53,6 +53,7 @@ import java.util.function.Predicate;
  *       {@link Reply#rateLimited()}, {@link Reply#overloaded()}), an error event in the middle of a
  *       stream ({@link Reply#streamError}), a delay ({@link Reply#delayed}) or a hang that lasts
  *       until {@link #releaseHangs()} or {@link #close()} ({@link Reply#hang()}).
+ *   <li>{@code HEAD} anything answers 200 with no body (clients check connectivity that way).
  *   <li>{@code POST /v1/messages/count_tokens} answers an estimate (one token per four characters
  *       of the body); {@code GET /v1/models} lists two models; anything else gets a 404 with
  *       Anthropic's error body. All of them are recorded.
@@ -411,7 +412,10 @@ public final class FakeMessagesApi implements AutoCloseable {
               body,
               json);
       requests.add(request);
-      if (request.isMessages()) {
+      if ("HEAD".equals(request.method())) {
+        // a client's connectivity check
+        exchange.sendResponseHeaders(200, -1);
+      } else if (request.isMessages()) {
         answerMessages(exchange, request);
       } else if ("POST".equals(request.method())
           && (MESSAGES_PATH + "/count_tokens").equals(request.path())) {

@@ -1,8 +1,10 @@
 package dev.legio.app.cli;
 
+import dev.legio.app.bench.ClaudeCliBenchmark;
 import dev.legio.app.bench.DispatchBenchmark;
 import dev.legio.app.bench.LogBenchmark;
 import dev.legio.app.bench.TranscriptBenchmark;
+import dev.legio.backend.claudecli.ClaudeCliBinary;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -126,8 +128,40 @@ final class BenchCommand implements Runnable {
         description = "Dispatches to time (default: ${DEFAULT-VALUE}).")
     int turns;
 
+    @Option(
+        names = "--backend",
+        defaultValue = "offline",
+        paramLabel = "KIND",
+        description =
+            "offline (the engine's own cost, default) or claude-cli: the time per turn of Legio"
+                + " plus the Claude Code CLI, persistent and per-turn, against a loopback"
+                + " Messages API (prints turn_overhead_ms_persistent and"
+                + " turn_overhead_ms_per_turn).")
+    String backend;
+
+    @Option(
+        names = "--cli-turns",
+        defaultValue = "10",
+        paramLabel = "N",
+        description =
+            "Turns to time per mode with --backend claude-cli (default: ${DEFAULT-VALUE}).")
+    int cliTurns;
+
     @Override
     public Integer call() throws Exception {
+      if (backend.equals("claude-cli")) {
+        try {
+          new ClaudeCliBenchmark(cliTurns, bench.root.context.env(), bench.root.out, bench.root.err)
+              .run();
+        } catch (ClaudeCliBinary.NotFoundException e) {
+          throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return 0;
+      }
+      if (!backend.equals("offline")) {
+        throw new IllegalArgumentException(
+            "--backend must be offline or claude-cli, got '" + backend + "'");
+      }
       new DispatchBenchmark(
               new DispatchBenchmark.Settings(messages, agents, turns),
               bench.root.out,

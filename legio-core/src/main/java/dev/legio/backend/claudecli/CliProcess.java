@@ -1,0 +1,192 @@
+package dev.legio.backend.claudecli;
+
+import dev.legio.backend.BackendException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running {@code claude} process: its stdin, its stdout as a queue of lines, and the tail of
+ * its stderr for error messages. Killing it kills its descendants too (MCP servers, shell commands
+ * the model ran), so nothing it started outlives it.
+ */
+final class CliProcess implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CliProcess.class);
+  private static final int STDERR_LINES = 40;
+
+  /** A line of stdout, or the end of it. */
+  sealed interface Line {
+    record Out(String text) implements Line {}
+
+    record End() implements Line {}
+  }
+
+  private final Process process;
+  private final ProcessRegistry registry;
+  private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
+  private final Deque<String> stderr = new ArrayDeque<>();
+  private final OutputStream stdin;
+  private final String label;
+
+  private CliProcess(Process process, ProcessRegistry registry, String label) {
+    this.process = process;
+    this.registry = registry;
+    this.label = label;
+    this.stdin = process.getOutputStream();
+    Thread.ofVirtual()
+        .name("claude-out-" + label)
+        .start(
+            () -> {
+              try (BufferedReader reader =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                  lines.add(new Line.Out(line));
+                }
+              } catch (IOException e) {
+                log.debug("{}: stdout closed: {}", label, e.toString());
+              } finally {
+                lines.add(new Line.End());
+              }
+            });
+    Thread.ofVirtual()
+        .name("claude-err-" + label)
+        .start(
+            () -> {
+              try (BufferedReader reader =
+                  new BufferedReader(
+                      new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                  log.debug("{} stderr: {}", label, line);
+                  synchronized (stderr) {
+                    stderr.addLast(line);
+                    if (stderr.size() > STDERR_LINES) {
+                      stderr.removeFirst();
+                    }
+                  }
+                }
+              } catch (IOException e) {
+                log.debug("{}: stderr closed: {}", label, e.toString());
+              }
+            });
+  }
+
+  /** Starts {@code command} in {@code directory} with {@code environment} added to Legio's own. */
+  static CliProcess start(
+      List<String> command,
+      Path directory,
+      Map<String, String> environment,
+      ProcessRegistry registry,
+      String label) {
+    ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+    builder.environment().putAll(environment);
+    try {
+      Process process = builder.start();
+      registry.add(process);
+      log.debug("{}: started claude (pid {})", label, process.pid());
+      return new CliProcess(process, registry, label);
+    } catch (IOException e) {
+      throw new BackendException(
+          "could not start the Claude Code CLI (" + command.get(0) + "): " + e.getMessage(), e);
+    }
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Writes one line to stdin and flushes it. */
+  void writeLine(String line) {
+    try {
+      stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      stdin.flush();
+    } catch (IOException e) {
+      throw new BackendException(
+          "the Claude Code CLI (" + label + ") stopped reading its input: " + describeExit(), e);
+    }
+  }
+
+  /** Closes stdin: the CLI finishes what it is doing and exits. */
+  void closeInput() {
+    try {
+      stdin.close();
+    } catch (IOException e) {
+      log.debug("{}: closing stdin: {}", label, e.toString());
+    }
+  }
+
+  /** The next line of stdout, waiting until {@code deadlineNanos} ({@link System#nanoTime()}). */
+  Optional<Line> next(long deadlineNanos) throws InterruptedException {
+    long wait = deadlineNanos - System.nanoTime();
+    return Optional.ofNullable(lines.poll(Math.max(0, wait), TimeUnit.NANOSECONDS));
+  }
+
+  /** The last lines the process wrote to stderr, joined (empty when none). */
+  String stderrTail() {
+    synchronized (stderr) {
+      return String.join("\n", stderr);
+    }
+  }
+
+  /** Waits briefly for the process to exit and describes how it ended, with its stderr. */
+  String describeExit() {
+    try {
+      process.waitFor(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    // let the stderr reader catch up with the last lines
+    String tail = stderrTail();
+    String how = process.isAlive() ? "still running" : "exit code " + process.exitValue();
+    return how + (tail.isBlank() ? "" : "; it said: " + tail.strip());
+  }
+
+  /** Waits up to {@code millis} for the process to exit on its own, then kills it and its tree. */
+  void stop(long millis) {
+    closeInput();
+    try {
+      if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
+        kill();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      kill();
+    }
+    killDescendants(process.toHandle());
+    registry.remove(process);
+  }
+
+  /** Kills the process and everything it started, now. */
+  void kill() {
+    ProcessRegistry.killTree(process.toHandle());
+    registry.remove(process);
+  }
+
+  private static void killDescendants(ProcessHandle handle) {
+    handle.descendants().forEach(ProcessHandle::destroyForcibly);
+  }
+
+  @Override
+  public void close() {
+    stop(2_000);
+  }
+}

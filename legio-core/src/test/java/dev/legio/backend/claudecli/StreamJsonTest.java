@@ -1,0 +1,77 @@
+package dev.legio.backend.claudecli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.backend.claudecli.StreamJson.Failure;
+import org.junit.jupiter.api.Test;
+
+class StreamJsonTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void linesThatAreNotJsonObjectsAreSkipped() {
+    assertThat(StreamJson.parse("Warning: something odd", "t")).isEmpty();
+    assertThat(StreamJson.parse("[1,2]", "t")).isEmpty();
+    assertThat(StreamJson.parse("", "t")).isEmpty();
+    assertThat(StreamJson.parse("{\"type\":\"result\"}", "t")).isPresent();
+  }
+
+  @Test
+  void toolCallsReadAsLegioStatusLines() throws Exception {
+    var none = JSON.readTree("{}");
+    assertThat(StreamJson.toolStatus("mcp__memoria_vorenus__read_edictum", none))
+        .isEqualTo("⏳ Reading edicta...");
+    assertThat(StreamJson.toolStatus("list_acta", none)).isEqualTo("⏳ Reading acta...");
+    assertThat(StreamJson.toolStatus("mcp__memoria__write_commentarium", none))
+        .isEqualTo("⏳ Writing commentarii...");
+    assertThat(
+            StreamJson.toolStatus(
+                "mcp__legatus_tools__dispatch", JSON.readTree("{\"centurio\":\"vorenus\"}")))
+        .isEqualTo("⏳ Dispatching to vorenus...");
+    assertThat(StreamJson.toolStatus("Bash", none)).isEqualTo("⏳ Using Bash...");
+  }
+
+  @Test
+  void textPreviewsAreTheFirstEightyCharactersOnOneLine() {
+    String long100 = "a".repeat(100);
+    assertThat(StreamJson.preview(long100, 80)).isEqualTo("a".repeat(80) + "…");
+    assertThat(StreamJson.preview("two\n  lines", 80)).isEqualTo("two lines");
+  }
+
+  @Test
+  void failuresAreClassifiedByWhatTheCliSaid() throws Exception {
+    assertThat(
+            StreamJson.classify("No conversation found with session ID: 1234", JSON.readTree("{}")))
+        .isEqualTo(Failure.SESSION_NOT_FOUND);
+    assertThat(StreamJson.classify("Error: Session ID 1234 is already in use.", null))
+        .isEqualTo(Failure.SESSION_IN_USE);
+    assertThat(
+            StreamJson.classify(
+                "Prompt is too long", JSON.readTree("{\"terminal_reason\":\"prompt_too_long\"}")))
+        .isEqualTo(Failure.CONTEXT_OVERFLOW);
+    assertThat(StreamJson.classify("API Error: 500 Internal server error", null))
+        .isEqualTo(Failure.OTHER);
+  }
+
+  @Test
+  void usageCountsCachedInputAsInput() throws Exception {
+    var usage =
+        StreamJson.usage(
+            JSON.readTree(
+                "{\"usage\":{\"input_tokens\":10,\"cache_read_input_tokens\":200,"
+                    + "\"cache_creation_input_tokens\":30,\"output_tokens\":7}}"));
+    assertThat(usage.inputTokens()).isEqualTo(240);
+    assertThat(usage.cacheReadTokens()).isEqualTo(200);
+    assertThat(usage.cacheCreationTokens()).isEqualTo(30);
+    assertThat(usage.outputTokens()).isEqualTo(7);
+  }
+
+  @Test
+  void theUserLineIsStreamJson() throws Exception {
+    var line = JSON.readTree(StreamJson.userMessage("say \"hi\"\nplease"));
+    assertThat(line.path("type").asText()).isEqualTo("user");
+    assertThat(line.at("/message/role").asText()).isEqualTo("user");
+    assertThat(line.at("/message/content").asText()).isEqualTo("say \"hi\"\nplease");
+  }
+}
