@@ -81,7 +81,7 @@ class LegioAppTest {
     Files.writeString(
         config,
         Files.readString(config)
-            .replace("kind = \"offline\"", "kind = \"claude-cli\"")
+            .replace("kind = \"auto\"", "kind = \"claude-cli\"")
             .replace("mode = \"persistent\"", "mode = \"per_turn\""));
     MutableClock clock = MutableClock.at("2026-02-15T12:00:00Z");
 
