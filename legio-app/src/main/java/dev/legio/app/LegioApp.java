@@ -187,7 +187,7 @@ public final class LegioApp implements AutoCloseable {
    * and operator channels the legatus's; public chat channels none (their CLI runs without Legio's
    * tools).
    */
-  private McpConfigSource memoriaOverMcp() {
+  public McpConfigSource memoriaOverMcp() {
     return new McpConfigSource() {
       @Override
       public Optional<String> forSession(SessionSpec spec) {

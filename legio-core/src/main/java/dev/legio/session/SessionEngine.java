@@ -86,6 +86,10 @@ public final class SessionEngine implements AutoCloseable {
   private final LinkedHashMap<String, Slot> channelSlots = new LinkedHashMap<>(16, 0.75f, true);
   private final Map<RebuildReason, AtomicLong> rebuildCounts = new EnumMap<>(RebuildReason.class);
 
+  /** Tells the turn listener about completed turns, off the turns' path. */
+  private final ExecutorService listenerThread =
+      Executors.newSingleThreadExecutor(Thread.ofVirtual().name("legio-turn-listener").factory());
+
   /** Runs the turns of a message to several agents, one virtual thread each. */
   private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -101,7 +105,11 @@ public final class SessionEngine implements AutoCloseable {
     this(messageLog, store, agents, backend, settings, clock, TurnListener.NONE);
   }
 
-  /** An engine that tells {@code turnListener} about every completed turn. */
+  /**
+   * An engine that tells {@code turnListener} about every completed turn: on a thread of its own,
+   * off the turn's path, one turn at a time in the order the turns completed; {@link #close} waits
+   * for the turns it has not heard of yet.
+   */
   public SessionEngine(
       MessageLog messageLog,
       SessionStore store,
@@ -516,10 +524,21 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   private void notifyTurn(CompletedTurn turn) {
+    if (turnListener == TurnListener.NONE) {
+      return;
+    }
+    Runnable tell =
+        () -> {
+          try {
+            turnListener.turnCompleted(turn);
+          } catch (RuntimeException e) {
+            log.warn("{}: the turn listener failed (the turn itself succeeded)", turn.owner(), e);
+          }
+        };
     try {
-      turnListener.turnCompleted(turn);
-    } catch (RuntimeException e) {
-      log.warn("{}: the turn listener failed (the turn itself succeeded)", turn.owner(), e);
+      listenerThread.execute(tell);
+    } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+      tell.run(); // a turn that outlived the shutdown grace: tell the listener here
     }
   }
 
@@ -943,6 +962,15 @@ public final class SessionEngine implements AutoCloseable {
       closeLive(slot);
     }
     parallelTurns.shutdown();
+    listenerThread.shutdown();
+    try {
+      if (!listenerThread.awaitTermination(
+          settings.shutdownGrace().toNanos(), TimeUnit.NANOSECONDS)) {
+        log.warn("the turn listener (transcripts) did not finish within the shutdown grace");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     log.info("session engine stopped: {} sessions closed", order.size());
   }
 }

@@ -668,6 +668,39 @@ abstract class SessionEngineContract {
         .containsExactly("idle");
   }
 
+  @Test
+  void theTurnListenerHearsEveryTurnInOrderOffTheTurnsPathAndCloseWaitsForIt() throws Exception {
+    java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+    List<String> heard = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    TurnListener slow =
+        turn -> {
+          try {
+            gate.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          heard.add(turn.owner() + ": " + turn.reply());
+        };
+    SessionEngine engine =
+        new SessionEngine(
+            log(),
+            sessions(),
+            new AgentDirectory(workspace.castra()),
+            ScriptedBackend.forgetful(),
+            settings,
+            clock,
+            slow);
+
+    // The turns return while the listener is still busy with the first.
+    assertThat(engine.handle("@vorenus one", DispatchListener.NONE).ok()).isTrue();
+    assertThat(engine.handle("@vorenus two", DispatchListener.NONE).ok()).isTrue();
+    assertThat(heard).isEmpty();
+
+    gate.countDown();
+    engine.close();
+    assertThat(heard).containsExactly("vorenus: vorenus answer 1", "vorenus: vorenus answer 2");
+  }
+
   // ------------------------------------------------------------------ shutdown
 
   @Test
