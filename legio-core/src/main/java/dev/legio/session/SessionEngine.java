@@ -479,9 +479,6 @@ public final class SessionEngine implements AutoCloseable {
         result = slot.live.send(message, event -> listener.onEvent(owner, event));
       }
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
-      Message reply =
-          messageLog.append(
-              NewMessage.of(speaker(slot), replyAudience(slot), answer).replyingTo(request.id()));
       Instant done = clock.instant();
       slot.record =
           slot.record.afterTurn(
@@ -494,7 +491,12 @@ public final class SessionEngine implements AutoCloseable {
         // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
         slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
       }
-      store.saveAndReleaseLease(slot.record, holder);
+      Message reply =
+          store.finishTurn(
+              messageLog,
+              NewMessage.of(speaker(slot), replyAudience(slot), answer).replyingTo(request.id()),
+              slot.record,
+              holder);
       leased = false;
       slot.activity = "idle";
       notifyTurn(

@@ -1,5 +1,8 @@
 package dev.legio.session;
 
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -64,4 +67,16 @@ public interface SessionStore {
    * end of a turn, both or neither.
    */
   void saveAndReleaseLease(SessionRecord record, String holder);
+
+  /**
+   * Ends a turn: appends {@code reply} to {@code log}, saves {@code record} and gives up {@code
+   * holder}'s lease. A store on the same database as {@code log} does it in one transaction (all
+   * three land or none, and one commit instead of two); others one after the other.
+   */
+  default Message finishTurn(
+      MessageLog log, NewMessage reply, SessionRecord record, String holder) {
+    Message stored = log.append(reply);
+    saveAndReleaseLease(record, holder);
+    return stored;
+  }
 }

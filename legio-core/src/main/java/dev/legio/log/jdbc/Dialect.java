@@ -16,9 +16,9 @@ interface Dialect extends SqlValues {
   void configureWriter(Connection connection) throws SQLException;
 
   /** Starts a write transaction; once it returns, this writer alone may write until commit. */
-  void begin(Connection connection) throws SQLException;
+  void begin(WriteTransaction tx) throws SQLException;
 
-  void commit(Connection connection) throws SQLException;
+  void commit(WriteTransaction tx) throws SQLException;
 
   void rollback(Connection connection) throws SQLException;
 

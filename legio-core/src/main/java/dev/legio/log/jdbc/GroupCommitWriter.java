@@ -9,6 +9,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -35,7 +36,8 @@ final class GroupCommitWriter implements AutoCloseable {
     R run(WriteTransaction tx) throws SQLException;
   }
 
-  private record Task<R>(Work<R> work, CompletableFuture<R> done) {}
+  /** Queued work, its result, and the thread waiting for it (woken when it is done). */
+  private record Task<R>(Work<R> work, CompletableFuture<R> done, Thread waiter) {}
 
   private final DataSource dataSource;
   private final Dialect dialect;
@@ -63,18 +65,26 @@ final class GroupCommitWriter implements AutoCloseable {
     if (closed) {
       throw new MessageLogException("the message log is closed");
     }
-    Task<R> task = new Task<>(work, new CompletableFuture<>());
+    Task<R> task = new Task<>(work, new CompletableFuture<>(), Thread.currentThread());
     queue.add(task);
-    // Whoever holds the lock runs everything queued before it commits, so a caller that gets the
-    // lock finds its own work either done or still queued.
+    // Whoever holds the lock runs everything queued before it commits. A caller that cannot get
+    // the lock parks until its work is done (the combiner wakes it) or until a combiner leaving
+    // with work still queued hands the lock's role over to it.
     while (!task.done().isDone()) {
-      combining.lock();
-      try {
-        while (!task.done().isDone()) {
-          runQueued();
+      if (combining.tryLock()) {
+        try {
+          while (!task.done().isDone()) {
+            runQueued();
+          }
+        } finally {
+          combining.unlock();
         }
-      } finally {
-        combining.unlock();
+        Task<?> next = queue.peek();
+        if (next != null) {
+          LockSupport.unpark(next.waiter());
+        }
+      } else {
+        LockSupport.park(this);
       }
     }
     try {
@@ -99,7 +109,7 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     if (stopped) {
       MessageLogException closedLog = new MessageLogException("the message log is closed");
-      batch.forEach(task -> task.done().completeExceptionally(closedLog));
+      batch.forEach(task -> fail(task, closedLog));
       return;
     }
     // An interrupt must not cut other callers' work short (on a virtual thread it would close
@@ -126,7 +136,7 @@ final class GroupCommitWriter implements AutoCloseable {
           });
     } catch (Throwable failure) {
       if (batch.size() == 1) {
-        batch.get(0).done().completeExceptionally(translate(failure));
+        fail(batch.get(0), translate(failure));
       } else {
         // One request spoiled the shared transaction: give each its own.
         for (Task<?> task : batch) {
@@ -142,15 +152,23 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private <R> void runAlone(Task<R> task) {
     try {
-      task.done().complete(inTransaction(task.work()));
+      R result = inTransaction(task.work());
+      task.done().complete(result);
+      LockSupport.unpark(task.waiter());
     } catch (Throwable failure) {
-      task.done().completeExceptionally(translate(failure));
+      fail(task, translate(failure));
     }
   }
 
   @SuppressWarnings("unchecked")
   private static <R> void complete(Task<R> task, Object result) {
     task.done().complete((R) result);
+    LockSupport.unpark(task.waiter());
+  }
+
+  private static void fail(Task<?> task, Throwable failure) {
+    task.done().completeExceptionally(failure);
+    LockSupport.unpark(task.waiter());
   }
 
   private <R> R inTransaction(Work<R> work) throws SQLException {
@@ -161,9 +179,9 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     Connection c = connection.connection();
     try {
-      dialect.begin(c);
+      dialect.begin(connection);
       R result = work.run(connection);
-      dialect.commit(c);
+      dialect.commit(connection);
       return result;
     } catch (Throwable failure) {
       connection.discardBatches();

@@ -113,17 +113,33 @@ public final class JdbcMessageLog implements MessageLog {
 
   /** This log's writer, for other stores on the same database (see {@link SharedWriter}). */
   public SharedWriter sharedWriter() {
-    return updates ->
-        writer.write(
-            tx -> {
-              int[] counts = new int[updates.size()];
-              for (int i = 0; i < counts.length; i++) {
-                PreparedStatement statement = tx.prepare(updates.get(i).sql());
-                updates.get(i).binder().bind(statement);
-                counts[i] = statement.executeUpdate();
-              }
-              return counts;
-            });
+    return new SharedWriter() {
+      @Override
+      public int[] executeUpdates(List<Update> updates) {
+        return writer.write(tx -> runUpdates(tx, updates));
+      }
+
+      @Override
+      public boolean writes(MessageLog log) {
+        return log == JdbcMessageLog.this;
+      }
+
+      @Override
+      public Message appendWith(NewMessage message, List<Update> updates) {
+        return appendAll(List.of(message), updates).get(0);
+      }
+    };
+  }
+
+  private static int[] runUpdates(WriteTransaction tx, List<SharedWriter.Update> updates)
+      throws SQLException {
+    int[] counts = new int[updates.size()];
+    for (int i = 0; i < counts.length; i++) {
+      PreparedStatement statement = tx.prepare(updates.get(i).sql());
+      updates.get(i).binder().bind(statement);
+      counts[i] = statement.executeUpdate();
+    }
+    return counts;
   }
 
   @Override
@@ -133,6 +149,11 @@ public final class JdbcMessageLog implements MessageLog {
 
   @Override
   public List<Message> appendAll(List<NewMessage> messages) {
+    return appendAll(messages, List.of());
+  }
+
+  /** Appends {@code messages} and runs {@code alongside} in the same transaction. */
+  private List<Message> appendAll(List<NewMessage> messages, List<SharedWriter.Update> alongside) {
     List<Dialect.Row> rows = new ArrayList<>(messages.size());
     for (NewMessage m : messages) {
       checkText(m.text());
@@ -175,6 +196,7 @@ public final class JdbcMessageLog implements MessageLog {
                     row.timestamp(),
                     row.replyTo()));
           }
+          runUpdates(tx, alongside);
           return stored;
         });
   }

@@ -61,13 +61,13 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public void begin(Connection connection) {
+  public void begin(WriteTransaction tx) {
     // The driver begins a transaction with the first statement.
   }
 
   @Override
-  public void commit(Connection connection) throws SQLException {
-    connection.commit();
+  public void commit(WriteTransaction tx) throws SQLException {
+    tx.connection().commit();
   }
 
   @Override

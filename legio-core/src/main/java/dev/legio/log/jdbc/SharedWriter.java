@@ -1,5 +1,8 @@
 package dev.legio.log.jdbc;
 
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
@@ -23,6 +26,7 @@ public interface SharedWriter {
    * committed. The statement must touch nothing but the database (it may be run again if another
    * write in the same transaction fails).
    */
+  /** Runs one statement; see {@link #executeUpdates}. */
   default int executeUpdate(String sql, Binder binder) {
     return executeUpdates(List.of(new Update(sql, binder)))[0];
   }
@@ -35,4 +39,13 @@ public interface SharedWriter {
    * update counts once committed. The same rules as {@link #executeUpdate} apply.
    */
   int[] executeUpdates(List<Update> updates);
+
+  /** True when this is the writer of {@code log} (so {@link #appendWith} can append to it). */
+  boolean writes(MessageLog log);
+
+  /**
+   * Appends {@code message} to this writer's log and runs {@code updates} in the same transaction:
+   * all land or none. Returns the message as stored.
+   */
+  Message appendWith(NewMessage message, List<Update> updates);
 }

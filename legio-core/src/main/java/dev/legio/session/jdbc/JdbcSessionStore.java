@@ -1,5 +1,8 @@
 package dev.legio.session.jdbc;
 
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
 import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
@@ -127,6 +130,18 @@ public final class JdbcSessionStore implements SessionStore {
             + holder
             + "'",
         List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)));
+  }
+
+  @Override
+  public Message finishTurn(MessageLog log, NewMessage reply, SessionRecord record, String holder) {
+    if (writer == null || !writer.writes(log)) {
+      return SessionStore.super.finishTurn(log, reply, record, holder);
+    }
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(holder, "holder");
+    // A failure is the log's (MessageLogException), saying what went wrong; nothing landed.
+    return writer.appendWith(
+        reply, List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)));
   }
 
   private SharedWriter.Update saveUpdate(SessionRecord record) {

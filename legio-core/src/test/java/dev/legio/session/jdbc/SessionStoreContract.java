@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.legio.log.Audience;
+import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
 import dev.legio.session.SessionRecord;
@@ -358,6 +359,44 @@ public abstract class SessionStoreContract {
     sessions.saveAndReleaseLease(saved, "node-a");
     assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
     assertThat(sessions.tryLease("pullo", "node-b", start, LEASE)).isFalse();
+  }
+
+  @Test
+  void finishTurnLogsTheReplySavesTheRecordAndFreesTheLeaseTogether() {
+    Instant start = clock.instant();
+    MessageLog log = opened.get(0).messageLog();
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "report"));
+    sessions.tryLease("vorenus", "node-a", start, LEASE);
+    SessionRecord saved =
+        record("vorenus", start.plusSeconds(60))
+            .afterTurn(10, 2, request.sequence(), start, start.plusSeconds(90));
+
+    Message reply =
+        sessions.finishTurn(
+            log,
+            NewMessage.of("vorenus", Audience.of("caesar"), "all quiet").replyingTo(request.id()),
+            saved,
+            "node-a");
+    assertThat(log.find(reply.id())).contains(reply);
+    assertThat(log.size()).isEqualTo(2);
+    assertThat(sessions.find("vorenus")).contains(saved);
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
+
+    // A reply the log refuses (it answers a message that does not exist) changes nothing.
+    SessionRecord later = saved.afterTurn(5, 1, request.sequence() + 1, start, start);
+    assertThatThrownBy(
+            () ->
+                sessions.finishTurn(
+                    log,
+                    NewMessage.of("vorenus", Audience.of("caesar"), "lost")
+                        .replyingTo(java.util.UUID.randomUUID()),
+                    later,
+                    "node-b"))
+        .isInstanceOf(RuntimeException.class)
+        .hasMessageContaining("reply_to");
+    assertThat(log.size()).isEqualTo(2);
+    assertThat(sessions.find("vorenus")).contains(saved);
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isFalse();
   }
 
   @Test
