@@ -67,6 +67,7 @@ public final class FileTranscriptStore implements TranscriptStore {
   }
 
   private final Path folder;
+  private volatile boolean folderReady;
   private final String cwd;
   private final Clock clock;
   private final long partLimit;
@@ -180,7 +181,10 @@ public final class FileTranscriptStore implements TranscriptStore {
     ReentrantLock local = STRIPES[Math.floorMod(file(sessionId).hashCode(), STRIPES.length)];
     local.lock();
     try {
-      Files.createDirectories(folder);
+      if (!folderReady) {
+        Files.createDirectories(folder);
+        folderReady = true;
+      }
       try (FileChannel lockChannel =
               FileChannel.open(
                   lockFile(sessionId), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -218,7 +222,7 @@ public final class FileTranscriptStore implements TranscriptStore {
     FileChannel channel = openForAppend(current);
     try {
       long size = channel.size();
-      boolean freshLine = size == 0 || endsWithNewline(current);
+      boolean freshLine = size == 0 || endsWithNewline(channel, size);
       for (byte[] line : lines) {
         int needed = line.length + 1 + (freshLine ? 0 : 1);
         if (size > 0 && size + needed > partLimit) {
@@ -227,7 +231,7 @@ public final class FileTranscriptStore implements TranscriptStore {
           current = partPath(sessionId, partNumber);
           channel = openForAppend(current);
           size = channel.size();
-          freshLine = size == 0 || endsWithNewline(current);
+          freshLine = size == 0 || endsWithNewline(channel, size);
           needed = line.length + 1 + (freshLine ? 0 : 1);
         }
         ByteBuffer buffer = ByteBuffer.allocate(needed);
@@ -235,8 +239,9 @@ public final class FileTranscriptStore implements TranscriptStore {
           buffer.put((byte) '\n'); // a line cut short by a crash stays apart from this one
         }
         buffer.put(line).put((byte) '\n').flip();
+        long at = size;
         while (buffer.hasRemaining()) {
-          channel.write(buffer);
+          at += channel.write(buffer, at);
         }
         size += needed;
         freshLine = true;
@@ -246,16 +251,18 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
   }
 
+  /**
+   * Opens a part for reading its last byte and writing at its end. Writes go at the size read under
+   * the lock (not in append mode), so one channel does both.
+   */
   private static FileChannel openForAppend(Path file) throws IOException {
     return FileChannel.open(
-        file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
   }
 
-  private static boolean endsWithNewline(Path file) throws IOException {
-    try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer last = ByteBuffer.allocate(1);
-      return reader.read(last, reader.size() - 1) == 1 && last.get(0) == '\n';
-    }
+  private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
+    ByteBuffer last = ByteBuffer.allocate(1);
+    return channel.read(last, size - 1) == 1 && last.get(0) == '\n';
   }
 
   private byte[] line(NewEntry entry, String sessionId, String timestamp) {

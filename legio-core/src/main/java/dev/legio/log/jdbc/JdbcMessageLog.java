@@ -93,6 +93,7 @@ public final class JdbcMessageLog implements MessageLog {
   private final List<Closeable> resources;
   private final long maxTextBytes;
   private final Clock clock;
+  private final ReadStatements readStatements = new ReadStatements();
 
   JdbcMessageLog(
       Dialect dialect,
@@ -449,8 +450,8 @@ public final class JdbcMessageLog implements MessageLog {
   }
 
   private List<Message> query(String sql, Binder binder) {
-    try (Connection connection = readers.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
+    try (Connection connection = readers.getConnection()) {
+      PreparedStatement statement = readStatements.prepare(connection, sql);
       binder.bind(statement);
       List<Message> result = new ArrayList<>();
       try (ResultSet rows = statement.executeQuery()) {
