@@ -204,25 +204,36 @@ public final class SessionEngine implements AutoCloseable {
     List<Slot> slots = new ArrayList<>(targets.size());
     List<TurnQueue.Place> places = new ArrayList<>(targets.size());
     Message request;
+    boolean leased = false;
     synchronized (postLock) {
       ensureOpen();
-      request = messageLog.append(NewMessage.of(sender, Audience.of(targets), text));
-      for (String target : targets) {
-        Slot slot = agentSlot(target);
+      NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
+      if (targets.size() == 1) {
+        Slot slot = agentSlot(targets.get(0));
+        LoggedRequest logged = logRequest(message, slot);
+        request = logged.request();
+        leased = logged.leased();
         slots.add(slot);
         places.add(slot.queue.enqueue());
+      } else {
+        request = messageLog.append(message);
+        for (String target : targets) {
+          Slot slot = agentSlot(target);
+          slots.add(slot);
+          places.add(slot.queue.enqueue());
+        }
       }
     }
     if (targets.size() == 1) {
       // One agent: its turn runs on this thread (it waits here if the agent is busy).
       return new Outcome(
-          request, List.of(runTurn(slots.get(0), places.get(0), request, listener)), null);
+          request, List.of(runTurn(slots.get(0), places.get(0), request, listener, leased)), null);
     }
     List<Future<Reply>> pending = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
       Slot slot = slots.get(i);
       TurnQueue.Place place = places.get(i);
-      pending.add(parallelTurns.submit(() -> runTurn(slot, place, request, listener)));
+      pending.add(parallelTurns.submit(() -> runTurn(slot, place, request, listener, false)));
     }
     List<Reply> replies = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
@@ -245,26 +256,55 @@ public final class SessionEngine implements AutoCloseable {
     if (text == null || text.isBlank()) {
       return Outcome.refused("Nothing to send: the message is empty.");
     }
-    Message request;
+    LoggedRequest logged;
     Slot slot;
     TurnQueue.Place place;
     synchronized (postLock) {
       ensureOpen();
-      request = messageLog.append(NewMessage.of(channelKey, Audience.of(channelKey), text));
       slot = channelSlot(channelKey, channelKey.substring(0, colon));
+      logged = logRequest(NewMessage.of(channelKey, Audience.of(channelKey), text), slot);
       place = slot.queue.enqueue();
     }
-    return new Outcome(request, List.of(runTurn(slot, place, request, listener)), null);
+    return new Outcome(
+        logged.request(),
+        List.of(runTurn(slot, place, logged.request(), listener, logged.leased())),
+        null);
   }
 
-  /** Runs {@code slot}'s turn for {@code request} when its place comes; never throws. */
+  private record LoggedRequest(Message request, boolean leased) {}
+
+  /**
+   * Logs a request for one owner. When nothing of this process runs or waits for that owner, the
+   * owner's lease is taken in the same transaction (one commit instead of two); otherwise the turn
+   * takes it when its place comes (a turn before it will release it). Called under {@link
+   * #postLock}, so no other turn is queued in between.
+   */
+  private LoggedRequest logRequest(NewMessage message, Slot slot) {
+    if (!slot.queue.idle()) {
+      return new LoggedRequest(messageLog.append(message), false);
+    }
+    SessionStore.LeasedRequest logged =
+        store.appendAndTryLease(
+            messageLog, message, slot.owner, holder, clock.instant(), settings.leaseDuration());
+    return new LoggedRequest(logged.message(), logged.leased());
+  }
+
+  /**
+   * Runs {@code slot}'s turn for {@code request} when its place comes; never throws.
+   *
+   * @param leased true when the owner's lease was taken with the request
+   */
   private Reply runTurn(
-      Slot slot, TurnQueue.Place place, Message request, DispatchListener listener) {
+      Slot slot,
+      TurnQueue.Place place,
+      Message request,
+      DispatchListener listener,
+      boolean leased) {
     return slot.queue.run(
         place,
         () -> {
           try {
-            return turn(slot, request, listener, place);
+            return turn(slot, request, listener, place, leased);
           } catch (RuntimeException e) {
             log.error("dispatch to {} failed", slot.owner, e);
             return Reply.failure(slot.owner, "", backend.displayName(), errorText(slot.owner));
@@ -444,17 +484,24 @@ public final class SessionEngine implements AutoCloseable {
    *
    * @param place the request's place in the owner's queue (to tell how long it waited)
    */
-  private Reply turn(Slot slot, Message request, DispatchListener listener, TurnQueue.Place place) {
+  private Reply turn(
+      Slot slot,
+      Message request,
+      DispatchListener listener,
+      TurnQueue.Place place,
+      boolean preLeased) {
     String owner = slot.owner;
     String description = "";
     if (closing && Thread.currentThread().isInterrupted()) {
+      releaseIf(preLeased, owner);
       return interrupted(slot, request, description);
     }
     Duration waited = Duration.ofNanos(place.waitedNanos());
     if (waited.compareTo(settings.lockWait()) > 0) {
+      releaseIf(preLeased, owner);
       return busy(slot, request, "it was busy for " + waited.toSeconds() + " s");
     }
-    if (!acquireLease(owner, settings.lockWait().minus(waited))) {
+    if (!preLeased && !acquireLease(owner, settings.lockWait().minus(waited))) {
       return busy(slot, request, "another Legio process holds its session");
     }
     boolean leased = true;
@@ -579,6 +626,12 @@ public final class SessionEngine implements AutoCloseable {
       log.warn("{}: could not record the interruption", slot.owner, e);
     }
     return new Reply(slot.owner, description, backend.displayName(), text, true, id);
+  }
+
+  private void releaseIf(boolean leased, String owner) {
+    if (leased) {
+      store.releaseLease(owner, holder);
+    }
   }
 
   private boolean acquireLease(String owner, Duration wait) {

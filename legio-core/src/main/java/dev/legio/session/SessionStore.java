@@ -68,6 +68,25 @@ public interface SessionStore {
    */
   void saveAndReleaseLease(SessionRecord record, String holder);
 
+  /** A request logged, and whether the lease on its owner's session was taken with it. */
+  record LeasedRequest(Message message, boolean leased) {}
+
+  /**
+   * Appends {@code message} to {@code log} and tries to take the lease on {@code owner}'s session
+   * for {@code holder} (as {@link #tryLease}). A store on the same database as {@code log} does
+   * both in one transaction; others one after the other. The message is logged either way.
+   */
+  default LeasedRequest appendAndTryLease(
+      MessageLog log,
+      NewMessage message,
+      String owner,
+      String holder,
+      Instant now,
+      Duration duration) {
+    Message stored = log.append(message);
+    return new LeasedRequest(stored, tryLease(owner, holder, now, duration));
+  }
+
   /**
    * Ends a turn: appends {@code reply} to {@code log}, saves {@code record} and gives up {@code
    * holder}'s lease. A store on the same database as {@code log} does it in one transaction (all

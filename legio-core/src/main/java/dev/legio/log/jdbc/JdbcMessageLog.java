@@ -126,8 +126,9 @@ public final class JdbcMessageLog implements MessageLog {
       }
 
       @Override
-      public Message appendWith(NewMessage message, List<Update> updates) {
-        return appendAll(List.of(message), updates).get(0);
+      public Appended appendWith(NewMessage message, List<Update> updates) {
+        Batch batch = appendAll(List.of(message), updates);
+        return new Appended(batch.stored().get(0), batch.counts());
       }
     };
   }
@@ -150,11 +151,14 @@ public final class JdbcMessageLog implements MessageLog {
 
   @Override
   public List<Message> appendAll(List<NewMessage> messages) {
-    return appendAll(messages, List.of());
+    return appendAll(messages, List.of()).stored();
   }
 
+  /** Messages as stored, and the update counts of the statements run with them. */
+  private record Batch(List<Message> stored, int[] counts) {}
+
   /** Appends {@code messages} and runs {@code alongside} in the same transaction. */
-  private List<Message> appendAll(List<NewMessage> messages, List<SharedWriter.Update> alongside) {
+  private Batch appendAll(List<NewMessage> messages, List<SharedWriter.Update> alongside) {
     List<Dialect.Row> rows = new ArrayList<>(messages.size());
     for (NewMessage m : messages) {
       checkText(m.text());
@@ -197,8 +201,7 @@ public final class JdbcMessageLog implements MessageLog {
                     row.timestamp(),
                     row.replyTo()));
           }
-          runUpdates(tx, alongside);
-          return stored;
+          return new Batch(stored, runUpdates(tx, alongside));
         });
   }
 

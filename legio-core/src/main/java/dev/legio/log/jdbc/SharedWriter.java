@@ -43,9 +43,12 @@ public interface SharedWriter {
   /** True when this is the writer of {@code log} (so {@link #appendWith} can append to it). */
   boolean writes(MessageLog log);
 
+  /** A message as stored, and the update counts of the statements run with it. */
+  record Appended(Message message, int[] counts) {}
+
   /**
    * Appends {@code message} to this writer's log and runs {@code updates} in the same transaction:
-   * all land or none. Returns the message as stored.
+   * all land or none.
    */
-  Message appendWith(NewMessage message, List<Update> updates);
+  Appended appendWith(NewMessage message, List<Update> updates);
 }

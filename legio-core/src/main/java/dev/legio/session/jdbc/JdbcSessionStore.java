@@ -142,8 +142,9 @@ public final class JdbcSessionStore implements SessionStore {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(holder, "holder");
     // A failure is the log's (MessageLogException), saying what went wrong; nothing landed.
-    return writer.appendWith(
-        reply, List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)));
+    return writer
+        .appendWith(reply, List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)))
+        .message();
   }
 
   private SharedWriter.Update saveUpdate(SessionRecord record) {
@@ -204,6 +205,30 @@ public final class JdbcSessionStore implements SessionStore {
 
   @Override
   public boolean tryLease(String owner, String holder, Instant now, Duration duration) {
+    return update(
+            "leasing the session of '" + owner + "' for '" + holder + "'",
+            List.of(leaseUpdate(owner, holder, now, duration)))[0]
+        == 1;
+  }
+
+  @Override
+  public LeasedRequest appendAndTryLease(
+      MessageLog log,
+      NewMessage message,
+      String owner,
+      String holder,
+      Instant now,
+      Duration duration) {
+    SharedWriter.Update lease = leaseUpdate(owner, holder, now, duration);
+    if (writer == null || !writer.writes(log)) {
+      return SessionStore.super.appendAndTryLease(log, message, owner, holder, now, duration);
+    }
+    SharedWriter.Appended appended = writer.appendWith(message, List.of(lease));
+    return new LeasedRequest(appended.message(), appended.counts()[0] == 1);
+  }
+
+  private SharedWriter.Update leaseUpdate(
+      String owner, String holder, Instant now, Duration duration) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(holder, "holder");
     Objects.requireNonNull(now, "now");
@@ -212,17 +237,14 @@ public final class JdbcSessionStore implements SessionStore {
           "a lease must last a positive time, not " + duration + ": pass the lease's duration");
     }
     Instant until = now.plus(duration);
-    int changed =
-        update(
-            "leasing the session of '" + owner + "' for '" + holder + "'",
-            LEASE,
-            s -> {
-              s.setString(1, owner);
-              s.setString(2, holder);
-              bindTimestamp(s, 3, until);
-              bindTimestamp(s, 4, now);
-            });
-    return changed == 1;
+    return new SharedWriter.Update(
+        LEASE,
+        s -> {
+          s.setString(1, owner);
+          s.setString(2, holder);
+          bindTimestamp(s, 3, until);
+          bindTimestamp(s, 4, now);
+        });
   }
 
   @Override

@@ -362,6 +362,40 @@ public abstract class SessionStoreContract {
   }
 
   @Test
+  void appendAndTryLeaseLogsTheRequestAndTakesTheLeaseOnlyWhenItIsFree() {
+    Instant start = clock.instant();
+    MessageLog log = opened.get(0).messageLog();
+
+    SessionStore.LeasedRequest first =
+        sessions.appendAndTryLease(
+            log,
+            NewMessage.of("caesar", Audience.of("vorenus"), "one"),
+            "vorenus",
+            "node-a",
+            start,
+            LEASE);
+    assertThat(first.leased()).isTrue();
+    assertThat(log.find(first.message().id())).contains(first.message());
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
+
+    // Held by another: the request is logged all the same, the lease stays with its holder.
+    SessionStore.LeasedRequest second =
+        sessions.appendAndTryLease(
+            log,
+            NewMessage.of("caesar", Audience.of("vorenus"), "two"),
+            "vorenus",
+            "node-b",
+            start,
+            LEASE);
+    assertThat(second.leased()).isFalse();
+    assertThat(log.size()).isEqualTo(2);
+    sessions.releaseLease("vorenus", "node-b");
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
+    sessions.releaseLease("vorenus", "node-a");
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
+  }
+
+  @Test
   void finishTurnLogsTheReplySavesTheRecordAndFreesTheLeaseTogether() {
     Instant start = clock.instant();
     MessageLog log = opened.get(0).messageLog();
