@@ -43,6 +43,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +63,7 @@ public final class LegioApp implements AutoCloseable {
   private LegioStore store;
   private AgentDirectory agents;
   private ModelBackend backend;
+  private final Map<String, ModelBackend> backendsByKind = new ConcurrentHashMap<>();
   private SessionEngine engine;
   private Memoria memoria;
   private TranscriptStore transcripts;
@@ -136,6 +138,27 @@ public final class LegioApp implements AutoCloseable {
   /** Which back-end {@link #backend()} chose and why, once it has; null before. */
   public synchronized String backendChoice() {
     return backendChoice;
+  }
+
+  /**
+   * The back-end of {@code kind} for agents that name it in their front matter ({@code backend:
+   * ollama}): the main one when it is of that kind, else one built on first use with that kind's
+   * defaults (its URL, its usual API key variable) and closed with the app.
+   */
+  ModelBackend backendOfKind(String kind) {
+    ModelBackend main = backend();
+    if (main.kind().equals(kind)) {
+      return main;
+    }
+    return backendsByKind.computeIfAbsent(
+        kind,
+        k -> {
+          String variable = LegioConfig.Backend.apiKeyVariable("", k);
+          String key = variable == null ? null : env.get(variable);
+          log.info("back-end {} started for the agents that name it in their prompt.md", k);
+          return backend(
+              k, LegioConfig.Backend.of(k).withApiKey(key == null || key.isBlank() ? null : key));
+        });
   }
 
   private ModelBackend backend(String kind, LegioConfig.Backend b) {
@@ -221,7 +244,8 @@ public final class LegioApp implements AutoCloseable {
               backend(),
               config.sessions(),
               clock,
-              new TranscriptRecorder(transcripts()));
+              new TranscriptRecorder(transcripts()),
+              this::backendOfKind);
     }
     return engine;
   }
@@ -381,6 +405,8 @@ public final class LegioApp implements AutoCloseable {
       backend.close();
       backend = null;
     }
+    backendsByKind.values().forEach(ModelBackend::close);
+    backendsByKind.clear();
     if (store != null) {
       store.close();
       store = null;

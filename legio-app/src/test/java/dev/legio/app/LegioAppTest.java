@@ -105,4 +105,29 @@ class LegioAppTest {
           .hasMessageContaining("[backend] kind");
     }
   }
+
+  @Test
+  void anAgentThatNamesItsOwnBackEndIsAnsweredByItWhileTheOthersUseTheConfiguredOne()
+      throws Exception {
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    Path config = workspace.configFile();
+    Files.writeString(
+        config, Files.readString(config).replace("kind = \"auto\"", "kind = \"ollama\""));
+    Path vorenus = workspace.castra().resolve("centuriones/vorenus/prompt.md");
+    Files.writeString(
+        vorenus, Files.readString(vorenus).replaceFirst("---\n", "---\nbackend: offline\n"));
+
+    try (LegioApp app =
+        LegioApp.open(workspace, Map.of(), MutableClock.at("2026-02-15T12:00:00Z"))) {
+      assertThat(app.backend().kind()).isEqualTo("ollama");
+      dev.legio.session.Outcome outcome =
+          app.engine().handle("@vorenus Report", dev.legio.session.DispatchListener.NONE);
+
+      assertThat(outcome.ok()).isTrue();
+      assertThat(outcome.replies().get(0).backendName()).startsWith("offline");
+      assertThat(outcome.replies().get(0).text()).contains("vorenus received");
+      assertThat(app.sessions().find("vorenus").orElseThrow().backend()).isEqualTo("offline");
+    }
+  }
 }

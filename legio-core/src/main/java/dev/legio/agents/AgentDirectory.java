@@ -111,6 +111,7 @@ public final class AgentDirectory {
                     Names.LEGATUS,
                     DEFAULT_LEGATUS_DESCRIPTION,
                     null,
+                    null,
                     OptionalInt.empty(),
                     OptionalLong.empty(),
                     DEFAULT_LEGATUS_PROMPT,

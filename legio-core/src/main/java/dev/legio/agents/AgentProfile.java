@@ -24,6 +24,8 @@ import java.util.OptionalLong;
  * @param name the folder name ({@code legatus} for the legatus)
  * @param description one line for the roster; empty when the front matter has none
  * @param model the model to use, or null for the back-end's default
+ * @param backend the back-end kind this agent's sessions use ({@code ollama}, ...), or null for
+ *     {@code [backend] kind}
  * @param prompt the text after the front matter (the system prompt)
  * @param promptHash hex SHA-256 of the whole file's bytes
  * @param file the prompt file
@@ -32,6 +34,7 @@ public record AgentProfile(
     String name,
     String description,
     String model,
+    String backend,
     OptionalInt historyWindow,
     OptionalLong maxInputTokens,
     String prompt,

@@ -31,9 +31,11 @@ import java.util.stream.Collectors;
  *       LF in the prompt.
  *   <li>Front matter is present when the first line is {@code ---}; it runs to the next {@code ---}
  *       line and is YAML. Its keys: {@code description} (string), {@code model} (non-empty string),
- *       {@code history_window} (integer 0 to 10000) and {@code max_input_tokens} (integer of at
- *       least 1000), all optional. A key given as {@code null} (written without a value) counts as
- *       absent. An unknown or repeated key, a wrong type or a value out of range is an error.
+ *       {@code backend} (a back-end kind: this agent's sessions use it instead of {@code [backend]
+ *       kind}), {@code history_window} (integer 0 to 10000) and {@code max_input_tokens} (integer
+ *       of at least 1000), all optional. A key given as {@code null} (written without a value)
+ *       counts as absent. An unknown or repeated key, a wrong type or a value out of range is an
+ *       error.
  *   <li>The description is one line: surrounding whitespace is removed and line breaks inside
  *       become spaces. It is empty when not given.
  *   <li>The prompt is the text after the closing {@code ---}, leading blank lines removed; a file
@@ -48,7 +50,11 @@ public final class PromptFile {
 
   /** The front matter keys, sorted. */
   public static final List<String> KEYS =
-      List.of("description", "history_window", "max_input_tokens", "model");
+      List.of("backend", "description", "history_window", "max_input_tokens", "model");
+
+  /** The back-end kinds an agent may name with {@code backend}. */
+  public static final List<String> BACKEND_KINDS =
+      List.of("offline", "claude-cli", "anthropic", "openai", "ollama");
 
   private static final String FENCE = "---";
   private static final YAMLMapper YAML =
@@ -77,7 +83,7 @@ public final class PromptFile {
     List<String> lines = Arrays.asList(text.split("\n", -1));
     if (!lines.get(0).stripTrailing().equals(FENCE)) {
       return new AgentProfile(
-          name, "", null, OptionalInt.empty(), OptionalLong.empty(), text, hash, file);
+          name, "", null, null, OptionalInt.empty(), OptionalLong.empty(), text, hash, file);
     }
     int close = 1;
     while (close < lines.size() && !lines.get(close).stripTrailing().equals(FENCE)) {
@@ -102,12 +108,21 @@ public final class PromptFile {
     if (model != null && model.isBlank()) {
       throw error(file, "model", "a non-empty string", front.get("model"));
     }
+    String backend = string(file, front, "backend");
+    if (backend != null && !BACKEND_KINDS.contains(backend)) {
+      throw error(
+          file,
+          "backend",
+          "one of " + String.join(", ", BACKEND_KINDS.stream().map(k -> "\"" + k + "\"").toList()),
+          front.get("backend"));
+    }
     Long historyWindow = integer(file, front, "history_window", 0, 10_000);
     Long maxInputTokens = integer(file, front, "max_input_tokens", 1_000, Long.MAX_VALUE);
     return new AgentProfile(
         name,
         description == null ? "" : description.strip().replaceAll("\\s*\\R\\s*", " "),
         model,
+        backend,
         historyWindow == null ? OptionalInt.empty() : OptionalInt.of(historyWindow.intValue()),
         maxInputTokens == null ? OptionalLong.empty() : OptionalLong.of(maxInputTokens),
         prompt,

@@ -37,6 +37,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +81,7 @@ public final class SessionEngine implements AutoCloseable {
   private final SessionSettings settings;
   private final Clock clock;
   private final TurnListener turnListener;
+  private final Function<String, ModelBackend> backendsByKind;
   private final String holder = "legio-" + UUID.randomUUID();
   private final Object postLock = new Object();
   private final Map<String, Slot> agentSlots = new ConcurrentHashMap<>();
@@ -118,6 +120,24 @@ public final class SessionEngine implements AutoCloseable {
       SessionSettings settings,
       Clock clock,
       TurnListener turnListener) {
+    this(messageLog, store, agents, backend, settings, clock, turnListener, null);
+  }
+
+  /**
+   * An engine whose agents may name their own back-end kind in their prompt's front matter ({@code
+   * backend: ollama}); {@code backendsByKind} gives the back-end of each such kind (null: only
+   * {@code backend} is available, and an agent naming another kind fails its turns).
+   */
+  public SessionEngine(
+      MessageLog messageLog,
+      SessionStore store,
+      AgentDirectory agents,
+      ModelBackend backend,
+      SessionSettings settings,
+      Clock clock,
+      TurnListener turnListener,
+      Function<String, ModelBackend> backendsByKind) {
+    this.backendsByKind = backendsByKind;
     this.turnListener = turnListener;
     this.messageLog = messageLog;
     this.store = store;
@@ -403,6 +423,7 @@ public final class SessionEngine implements AutoCloseable {
 
   /** What a turn needs to know about its owner, resolved afresh for every turn. */
   private record Resolved(
+      ModelBackend backend,
       String description,
       String systemPrompt,
       String model,
@@ -413,6 +434,26 @@ public final class SessionEngine implements AutoCloseable {
       Duration idleTimeout,
       String role,
       List<AgentProfile> centuriones) {}
+
+  /**
+   * The back-end of {@code profile}'s sessions: its own kind when it names one, else the default.
+   */
+  private ModelBackend backendFor(AgentProfile profile) {
+    String kind = profile.backend();
+    if (kind == null || kind.equals(backend.kind())) {
+      return backend;
+    }
+    if (backendsByKind == null) {
+      throw new IllegalStateException(
+          profile.file()
+              + " names back-end '"
+              + kind
+              + "', but this engine has only '"
+              + backend.kind()
+              + "'");
+    }
+    return backendsByKind.apply(kind);
+  }
 
   private Resolved resolve(Slot slot) {
     return switch (slot.kind) {
@@ -427,6 +468,7 @@ public final class SessionEngine implements AutoCloseable {
                                 + slot.owner
                                 + " has no readable prompt.md under castra/centuriones/"));
         yield new Resolved(
+            backendFor(p),
             p.description(),
             p.prompt(),
             p.model(),
@@ -443,6 +485,7 @@ public final class SessionEngine implements AutoCloseable {
         List<AgentProfile> centuriones = agents.centuriones();
         Roster roster = Roster.of(centuriones);
         yield new Resolved(
+            backendFor(p),
             p.description(),
             p.prompt() + "\n\n" + roster.xml(),
             p.model(),
@@ -458,6 +501,7 @@ public final class SessionEngine implements AutoCloseable {
         AgentProfile p = agents.legatus();
         String role = settings.channels().roleFor(slot.source);
         yield new Resolved(
+            backendFor(p),
             p.description(),
             p.prompt()
                 + "\n\nYou are talking with Caesar through the "
@@ -533,7 +577,7 @@ public final class SessionEngine implements AutoCloseable {
               result.usage().outputTokens(),
               request.sequence(),
               done,
-              done.plus(settings.ttlFor(backend.kind())));
+              done.plus(settings.ttlFor(r.backend().kind())));
       if (!Objects.equals(slot.live.backendSessionId(), slot.record.backendSessionId())) {
         // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
         slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
@@ -556,7 +600,7 @@ public final class SessionEngine implements AutoCloseable {
               r.model(),
               result.usage(),
               done));
-      return new Reply(owner, description, backend.displayName(), answer, false, reply.id());
+      return new Reply(owner, description, r.backend().displayName(), answer, false, reply.id());
     } catch (RuntimeException e) {
       slot.activity = "error";
       if (closing) {
@@ -672,8 +716,8 @@ public final class SessionEngine implements AutoCloseable {
       if (reason == null) {
         // Legio restarted, or another process replaced the session: resume it if we can.
         closeLive(slot);
-        if (backend.canResume() && stored.backendSessionId() != null) {
-          opened = backend.open(spec(slot, r, stored.backendSessionId()));
+        if (r.backend().canResume() && stored.backendSessionId() != null) {
+          opened = r.backend().open(spec(slot, r, stored.backendSessionId()));
           if (opened.resumed()) {
             log.info("{}: resumed back-end session {}", slot.owner, stored.backendSessionId());
             slot.live = opened;
@@ -691,14 +735,14 @@ public final class SessionEngine implements AutoCloseable {
       countRebuild(slot.owner, reason, rebuilds);
     }
     if (opened == null) {
-      opened = backend.open(spec(slot, r, null));
+      opened = r.backend().open(spec(slot, r, null));
     }
     slot.live = opened;
     slot.record =
         new SessionRecord(
             slot.owner,
             Generators.timeBasedEpochGenerator().generate(),
-            backend.kind(),
+            r.backend().kind(),
             opened.backendSessionId(),
             r.promptHash(),
             r.rosterHash(),
@@ -708,7 +752,7 @@ public final class SessionEngine implements AutoCloseable {
             0,
             now,
             now,
-            now.plus(settings.ttlFor(backend.kind())),
+            now.plus(settings.ttlFor(r.backend().kind())),
             SessionRecord.State.ACTIVE,
             null,
             rebuilds);
@@ -717,7 +761,7 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   private RebuildReason rebuildReason(SessionRecord stored, Resolved r, Instant now) {
-    if (!stored.backend().equals(backend.kind())) {
+    if (!stored.backend().equals(r.backend().kind())) {
       return RebuildReason.BACKEND_CHANGED;
     }
     if (!stored.promptHash().equals(r.promptHash())) {

@@ -34,6 +34,7 @@ class PromptFileTest {
             ---
             description: Technology analysis specialist.
             model: claude-sonnet-4-5   # a comment
+            backend: ollama
             history_window: 20
             max_input_tokens: 100000
             ---
@@ -46,10 +47,20 @@ class PromptFileTest {
     assertThat(p.name()).isEqualTo("vorenus");
     assertThat(p.description()).isEqualTo("Technology analysis specialist.");
     assertThat(p.model()).isEqualTo("claude-sonnet-4-5");
+    assertThat(p.backend()).isEqualTo("ollama");
     assertThat(p.historyWindow()).hasValue(20);
     assertThat(p.maxInputTokens()).hasValue(100_000);
     assertThat(p.prompt()).isEqualTo("# Vorenus\nYou are Lucius Vorenus.\n");
     assertThat(p.file()).isEqualTo(dir.resolve("prompt.md"));
+  }
+
+  @Test
+  void anUnknownBackEndKindIsRefusedListingTheKinds() {
+    assertThatThrownBy(() -> parse("---\nbackend: gpt\n---\nHello\n"))
+        .isInstanceOf(AgentConfigException.class)
+        .hasMessageContaining("backend")
+        .hasMessageContaining("\"offline\", \"claude-cli\", \"anthropic\", \"openai\", \"ollama\"")
+        .hasMessageContaining("gpt");
   }
 
   @Test
@@ -126,8 +137,8 @@ class PromptFileTest {
         .isInstanceOf(AgentConfigException.class)
         .hasMessage(
             file()
-                + ": unknown front matter key 'colour'; known keys: description, history_window,"
-                + " max_input_tokens, model");
+                + ": unknown front matter key 'colour'; known keys: backend, description,"
+                + " history_window, max_input_tokens, model");
   }
 
   @Test

@@ -24,6 +24,7 @@ class RosterTest {
         name,
         description,
         null,
+        null,
         OptionalInt.empty(),
         OptionalLong.empty(),
         prompt,

@@ -386,6 +386,40 @@ abstract class SessionEngineContract {
   }
 
   @Test
+  void anAgentNamingItsOwnBackEndTalksToItAndSwitchingBackRebuilds() throws Exception {
+    ScriptedBackend main = ScriptedBackend.forgetful();
+    ScriptedBackend ollama = ScriptedBackend.forgetful();
+    ollama.kind = "ollama";
+    SessionEngine engine =
+        new SessionEngine(
+            log(),
+            sessions(),
+            new AgentDirectory(workspace.castra()),
+            main,
+            settings,
+            clock,
+            TurnListener.NONE,
+            kind -> {
+              assertThat(kind).isEqualTo("ollama");
+              return ollama;
+            });
+    engines.add(engine);
+    writePrompt("vorenus", "description: Analyst\nbackend: ollama", "You analyse.");
+
+    engine.handle("@vorenus one", DispatchListener.NONE);
+    engine.handle("@pullo two", DispatchListener.NONE);
+    assertThat(ollama.opened).extracting(SessionSpec::owner).containsExactly("vorenus");
+    assertThat(main.opened).extracting(SessionSpec::owner).containsExactly("pullo");
+    assertThat(sessions().find("vorenus").orElseThrow().backend()).isEqualTo("ollama");
+
+    writePrompt("vorenus", "description: Analyst", "You analyse.");
+    engine.handle("@vorenus three", DispatchListener.NONE);
+    assertThat(main.opened).extracting(SessionSpec::owner).containsExactly("pullo", "vorenus");
+    assertThat(hasNotice(main.turnsOf("vorenus").get(0).message())).isTrue();
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.BACKEND_CHANGED, 1L);
+  }
+
+  @Test
   void passingTheInputTokenLimitRebuildsBeforeTheNextDispatch() throws Exception {
     writePrompt("vorenus", "description: Analyst\nmax_input_tokens: 25000", "You analyse.");
     ScriptedBackend backend = ScriptedBackend.forgetful();

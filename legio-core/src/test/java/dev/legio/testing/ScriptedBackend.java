@@ -45,6 +45,9 @@ public final class ScriptedBackend implements ModelBackend {
   public volatile Consumer<Turn> duringTurn = turn -> {};
   public volatile Function<Turn, String> answer = null;
 
+  /** The kind this back-end reports ({@code [backend] kind}, or an agent's {@code backend}). */
+  public volatile String kind = "scripted";
+
   private ScriptedBackend(boolean resumable, Conversations conversations) {
     this.resumable = resumable;
     this.conversations = conversations;
@@ -62,7 +65,7 @@ public final class ScriptedBackend implements ModelBackend {
 
   @Override
   public String kind() {
-    return "scripted";
+    return kind;
   }
 
   @Override
