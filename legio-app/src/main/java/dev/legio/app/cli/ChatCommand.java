@@ -101,6 +101,7 @@ final class ChatCommand implements Callable<Integer> {
           break;
         }
       }
+      screen.flush(); // before the terminal closes: nothing shown is left in a buffer
       return 0;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);
