@@ -88,8 +88,9 @@ public final class SessionEngine implements AutoCloseable {
   private final LinkedHashMap<String, Slot> channelSlots = new LinkedHashMap<>(16, 0.75f, true);
   private final Map<RebuildReason, AtomicLong> rebuildCounts = new EnumMap<>(RebuildReason.class);
 
-  /** Tells the turn listener about completed turns, off the turns' path; null for none. */
-  private final TurnNotifier notifier;
+  /** Tells the turn listener about completed turns, off the turns' path. */
+  private final ExecutorService listenerThread =
+      Executors.newSingleThreadExecutor(Thread.ofVirtual().name("legio-turn-listener").factory());
 
   /** Runs the turns of a message to several agents, one virtual thread each. */
   private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
@@ -138,7 +139,6 @@ public final class SessionEngine implements AutoCloseable {
       Function<String, ModelBackend> backendsByKind) {
     this.backendsByKind = backendsByKind;
     this.turnListener = turnListener;
-    this.notifier = turnListener == TurnListener.NONE ? null : new TurnNotifier(turnListener);
     this.messageLog = messageLog;
     this.store = store;
     this.agents = agents;
@@ -617,8 +617,21 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   private void notifyTurn(CompletedTurn turn) {
-    if (notifier != null) {
-      notifier.completed(turn);
+    if (turnListener == TurnListener.NONE) {
+      return;
+    }
+    Runnable tell =
+        () -> {
+          try {
+            turnListener.turnCompleted(turn);
+          } catch (RuntimeException e) {
+            log.warn("{}: the turn listener failed (the turn itself succeeded)", turn.owner(), e);
+          }
+        };
+    try {
+      listenerThread.execute(tell);
+    } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+      tell.run(); // a turn that outlived the shutdown grace: tell the listener here
     }
   }
 
@@ -1048,8 +1061,14 @@ public final class SessionEngine implements AutoCloseable {
       closeLive(slot);
     }
     parallelTurns.shutdown();
-    if (notifier != null) {
-      notifier.close(settings.shutdownGrace());
+    listenerThread.shutdown();
+    try {
+      if (!listenerThread.awaitTermination(
+          settings.shutdownGrace().toNanos(), TimeUnit.NANOSECONDS)) {
+        log.warn("the turn listener (transcripts) did not finish within the shutdown grace");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     log.info("session engine stopped: {} sessions closed", order.size());
   }

@@ -3,8 +3,6 @@ package dev.legio.transcript;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.TurnListener;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -28,48 +26,22 @@ public final class TranscriptRecorder implements TurnListener {
 
   @Override
   public void turnCompleted(CompletedTurn turn) {
-    turnsCompleted(List.of(turn));
-  }
-
-  /** Several turns: each session's entries of all of them in one append. */
-  @Override
-  public void turnsCompleted(List<CompletedTurn> turns) {
-    Map<String, List<NewEntry>> bySession = new LinkedHashMap<>();
-    Map<String, UUID> lastOfBatch = new HashMap<>();
-    for (CompletedTurn turn : turns) {
-      String id = turn.sessionId().toString();
-      List<NewEntry> entries = bySession.computeIfAbsent(id, k -> new ArrayList<>());
-      UUID parent = lastOfBatch.containsKey(id) ? lastOfBatch.get(id) : last.get(id);
-      if (parent == null && !lastOfBatch.containsKey(id)) {
-        try {
-          parent = parse(store.load(id).lastUuid());
-        } catch (NoSuchTranscriptException e) {
-          entries.add(NewEntry.agentName(turn.owner()));
-        }
-      }
-      NewEntry.Message request = NewEntry.user(parent, turn.sent());
-      NewEntry.Message reply = NewEntry.assistant(request.uuid(), turn.reply(), turn.model());
-      entries.add(request);
-      entries.add(reply);
-      lastOfBatch.put(id, reply.uuid());
-    }
-    RuntimeException failure = null;
-    for (Map.Entry<String, List<NewEntry>> session : bySession.entrySet()) {
+    String id = turn.sessionId().toString();
+    List<NewEntry> entries = new ArrayList<>(3);
+    UUID parent = last.get(id);
+    if (parent == null) {
       try {
-        store.append(session.getKey(), session.getValue());
-        last.put(session.getKey(), lastOfBatch.get(session.getKey()));
-      } catch (RuntimeException e) {
-        // One session's transcript failing (full, unwritable) does not keep the others'.
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
+        parent = parse(store.load(id).lastUuid());
+      } catch (NoSuchTranscriptException e) {
+        entries.add(NewEntry.agentName(turn.owner()));
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
+    NewEntry.Message request = NewEntry.user(parent, turn.sent());
+    NewEntry.Message reply = NewEntry.assistant(request.uuid(), turn.reply(), turn.model());
+    entries.add(request);
+    entries.add(reply);
+    store.append(id, entries);
+    last.put(id, reply.uuid());
   }
 
   private static UUID parse(String uuid) {

@@ -59,30 +59,4 @@ class TranscriptRecorderTest {
             org.assertj.core.groups.Tuple.tuple(first.toString(), "pullo", 2),
             org.assertj.core.groups.Tuple.tuple(second.toString(), "telegram:42", 2));
   }
-
-  @Test
-  void aBatchOfTurnsFromSeveralSessionsIsWrittenChainedPerSession() {
-    TranscriptRecorder recorder = new TranscriptRecorder(store());
-    UUID first = UUID.randomUUID();
-    UUID second = UUID.randomUUID();
-    recorder.turnCompleted(turn(first, "pullo", "q0", "a0"));
-    recorder.turnsCompleted(
-        java.util.List.of(
-            turn(first, "pullo", "q1", "a1"),
-            turn(second, "vorenus", "x1", "y1"),
-            turn(first, "pullo", "q2", "a2")));
-    recorder.turnCompleted(turn(first, "pullo", "q3", "a3"));
-
-    Transcript t = store().load(first.toString());
-    assertThat(t.entries())
-        .extracting(TranscriptEntry::text)
-        .containsExactly("q0", "a0", "q1", "a1", "q2", "a2", "q3", "a3");
-    for (int i = 1; i < t.entries().size(); i++) {
-      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
-    }
-    Transcript other = store().load(second.toString());
-    assertThat(other.owner()).isEqualTo("vorenus");
-    assertThat(other.entries()).extracting(TranscriptEntry::text).containsExactly("x1", "y1");
-    assertThat(other.entries().get(0).parentUuid()).isNull();
-  }
 }
