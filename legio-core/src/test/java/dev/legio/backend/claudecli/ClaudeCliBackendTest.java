@@ -68,6 +68,37 @@ class ClaudeCliBackendTest {
     return s.send(text, e -> {});
   }
 
+  /**
+   * Waits until the CLI has written the conversation's first turn to its session file: it writes
+   * that file a moment after answering, and a process killed before then takes the conversation
+   * with it (the back-end then reports the session lost, which another test covers).
+   */
+  private void awaitConversationOnDisk(BackendSession s, String text) throws Exception {
+    String file = s.backendSessionId() + ".jsonl";
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(home)) {
+        boolean written =
+            files
+                .filter(f -> f.getFileName().toString().equals(file))
+                .anyMatch(f -> readQuietly(f).contains(text));
+        if (written) {
+          return;
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("the CLI never wrote " + file + " under " + home);
+  }
+
+  private static String readQuietly(java.nio.file.Path f) {
+    try {
+      return java.nio.file.Files.readString(f);
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Mode.class)
   void theSecondTurnCarriesTheFirst(Mode mode) {
@@ -241,6 +272,7 @@ class ClaudeCliBackendTest {
     ClaudeCliBackend backend = backend(Mode.PERSISTENT, Duration.ofSeconds(10));
     try (BackendSession session = backend.open(spec(null))) {
       send(session, "remember the eagle");
+      awaitConversationOnDisk(session, "remember the eagle");
       List<ProcessHandle> seen = new CopyOnWriteArrayList<>();
       Thread watcher = whenTheApiIsCalled(2, () -> seen.addAll(backend.processHandles()));
       long t0 = System.nanoTime();
@@ -265,6 +297,7 @@ class ClaudeCliBackendTest {
     ClaudeCliBackend backend = backend(Mode.PERSISTENT);
     try (BackendSession session = backend.open(spec(null))) {
       send(session, "remember the eagle");
+      awaitConversationOnDisk(session, "remember the eagle");
       Thread killer =
           whenTheApiIsCalled(
               2, () -> backend.processHandles().forEach(ProcessHandle::destroyForcibly));
