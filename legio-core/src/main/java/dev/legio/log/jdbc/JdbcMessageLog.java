@@ -93,7 +93,6 @@ public final class JdbcMessageLog implements MessageLog {
   private final List<Closeable> resources;
   private final long maxTextBytes;
   private final Clock clock;
-  private final ReadStatements readStatements = new ReadStatements();
 
   JdbcMessageLog(
       Dialect dialect,
@@ -453,8 +452,8 @@ public final class JdbcMessageLog implements MessageLog {
   }
 
   private List<Message> query(String sql, Binder binder) {
-    try (Connection connection = readers.getConnection()) {
-      PreparedStatement statement = readStatements.prepare(connection, sql);
+    try (Connection connection = readers.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);
       List<Message> result = new ArrayList<>();
       try (ResultSet rows = statement.executeQuery()) {

@@ -4,7 +4,6 @@ import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
 import dev.legio.log.Timestamps;
-import dev.legio.log.jdbc.ReadStatements;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.SessionRecord;
@@ -84,7 +83,6 @@ public final class JdbcSessionStore implements SessionStore {
   private final DataSource pool;
   private final SharedWriter writer;
   private final SqlValues values;
-  private final ReadStatements readStatements = new ReadStatements();
 
   /**
    * @param pool connections to a database migrated with Legio's migrations, in auto-commit mode
@@ -251,10 +249,10 @@ public final class JdbcSessionStore implements SessionStore {
   public Set<String> leasedOwners(Instant now) {
     Objects.requireNonNull(now, "now");
     Set<String> owners = new TreeSet<>();
-    try (Connection connection = pool.getConnection()) {
-      PreparedStatement statement =
-          readStatements.prepare(
-              connection, "SELECT owner FROM session_leases WHERE lease_until >= ?");
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT owner FROM session_leases WHERE lease_until >= ?")) {
       bindTimestamp(statement, 1, now);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
@@ -324,8 +322,8 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   private List<SessionRecord> query(String action, String sql, Binder binder) {
-    try (Connection connection = pool.getConnection()) {
-      PreparedStatement statement = readStatements.prepare(connection, sql);
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);
       List<SessionRecord> result = new ArrayList<>();
       try (ResultSet rows = statement.executeQuery()) {
