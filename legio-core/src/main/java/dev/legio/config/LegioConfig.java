@@ -95,24 +95,6 @@ public record LegioConfig(
           false);
     }
 
-    /** This section with another kind (and the same settings otherwise). */
-    public Backend withKind(String other) {
-      return new Backend(
-          other,
-          model,
-          baseUrl,
-          apiKeyEnv,
-          apiKey,
-          connectTimeout,
-          requestTimeout,
-          maxRetries,
-          maxOutputTokens,
-          summariseAfterTokens,
-          contextWindows,
-          keepAlive,
-          countTokens);
-    }
-
     /** This section with another API key (tests, and keys found by detection). */
     public Backend withApiKey(String key) {
       return new Backend(
