@@ -32,6 +32,29 @@ public interface ModelBackend extends AutoCloseable {
   /** Opens (or resumes) a conversation. */
   BackendSession open(SessionSpec spec);
 
+  /**
+   * True when {@link #complete} works: the back-end can answer one question outside any session.
+   */
+  default boolean canComplete() {
+    return false;
+  }
+
+  /**
+   * Asks the model one question outside any session (memory extraction and consolidation use it):
+   * nothing is kept of it, no tools are offered.
+   *
+   * @param systemPrompt the system prompt
+   * @param prompt the question, with whatever material it needs
+   * @param model the model, or null for the back-end's default
+   * @return the model's answer
+   * @throws BackendException when the request failed
+   * @throws UnsupportedOperationException when {@link #canComplete()} is false
+   */
+  default String complete(String systemPrompt, String prompt, String model) {
+    throw new UnsupportedOperationException(
+        "the " + displayName() + " cannot answer questions outside a session");
+  }
+
   /** Releases what the back-end holds (processes, connections). Idempotent. */
   @Override
   default void close() {}

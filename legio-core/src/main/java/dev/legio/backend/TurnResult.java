@@ -7,10 +7,17 @@ import java.util.Objects;
  *
  * @param text the model's answer
  * @param usage the tokens the turn cost
+ * @param context how full the session's context is after the turn; null when the back-end cannot
+ *     tell
  */
-public record TurnResult(String text, Usage usage) {
+public record TurnResult(String text, Usage usage, ContextUse context) {
   public TurnResult {
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(usage, "usage");
+  }
+
+  /** A result without context figures. */
+  public TurnResult(String text, Usage usage) {
+    this(text, usage, null);
   }
 }

@@ -39,7 +39,9 @@ public final class ConfigLoader {
           "channels",
           "backend",
           "mcp",
-          "transcripts");
+          "transcripts",
+          "context",
+          "memory");
   private static final Set<String> SESSIONS =
       Set.of(
           "max_input_tokens",
@@ -97,6 +99,23 @@ public final class ConfigLoader {
           "max_message_bytes");
   private static final Set<String> LOGGING = Set.of("level", "file");
   private static final Set<String> TRANSCRIPTS = Set.of("dir");
+  private static final Set<String> CONTEXT =
+      Set.of(
+          "auto_compact",
+          "compact_threshold",
+          "tool_result_budget",
+          "keep_recent_messages",
+          "max_compaction_failures");
+  private static final Set<String> MEMORY =
+      Set.of(
+          "dir",
+          "extraction",
+          "extraction_min_messages",
+          "extraction_min_tool_calls",
+          "dream_min_hours",
+          "dream_min_sessions",
+          "dream_lock_stale_minutes",
+          "index_max_lines");
 
   private final Path file;
   private final Map<String, String> env;
@@ -202,7 +221,72 @@ public final class ConfigLoader {
         backend,
         claudeCli,
         mcp(root),
-        new LegioConfig.Transcripts(transcriptsDir.normalize()));
+        new LegioConfig.Transcripts(transcriptsDir.normalize()),
+        context(root),
+        memory(root, base));
+  }
+
+  private LegioConfig.Context context(ObjectNode root) {
+    LegioConfig.Context d = LegioConfig.Context.defaults();
+    ObjectNode c = table(root, "context");
+    String section = "[context] ";
+    checkKeys(c, CONTEXT, section);
+    return new LegioConfig.Context(
+        bool(c, section, "auto_compact", d.autoCompact()),
+        fraction(c, section, "compact_threshold", d.compactThreshold()),
+        (int) integer(c, section, "tool_result_budget", d.toolResultBudget(), 1_000, 100_000_000),
+        (int) integer(c, section, "keep_recent_messages", d.keepRecentMessages(), 1, 10_000),
+        (int) integer(c, section, "max_compaction_failures", d.maxCompactionFailures(), 1, 100));
+  }
+
+  private LegioConfig.Memory memory(ObjectNode root, Path base) {
+    ObjectNode m = table(root, "memory");
+    String section = "[memory] ";
+    checkKeys(m, MEMORY, section);
+    LegioConfig.Memory d =
+        LegioConfig.Memory.defaults(
+            base.resolve(string(m, section, "dir", "castra/memory")).normalize());
+    return new LegioConfig.Memory(
+        d.dir(),
+        bool(m, section, "extraction", d.extraction()),
+        (int) integer(m, section, "extraction_min_messages", d.extractionMinMessages(), 1, 100_000),
+        (int)
+            integer(
+                m, section, "extraction_min_tool_calls", d.extractionMinToolCalls(), 0, 100_000),
+        (int) integer(m, section, "dream_min_hours", d.dreamMinHours(), 0, 100_000),
+        (int) integer(m, section, "dream_min_sessions", d.dreamMinSessions(), 0, 100_000),
+        Duration.ofMinutes(
+            integer(
+                m,
+                section,
+                "dream_lock_stale_minutes",
+                d.dreamLockStale().toMinutes(),
+                1,
+                100_000)),
+        (int) integer(m, section, "index_max_lines", d.indexMaxLines(), 10, 100_000));
+  }
+
+  private boolean bool(ObjectNode table, String section, String key, boolean fallback) {
+    JsonNode node = table.get(key);
+    if (node == null) {
+      return fallback;
+    }
+    if (!node.isBoolean()) {
+      throw error(section, key, "true or false", describe(node));
+    }
+    return node.asBoolean();
+  }
+
+  /** A number above 0 and at most 1. */
+  private double fraction(ObjectNode table, String section, String key, double fallback) {
+    JsonNode node = table.get(key);
+    if (node == null) {
+      return fallback;
+    }
+    if (!node.isNumber() || node.asDouble() <= 0 || node.asDouble() > 1) {
+      throw error(section, key, "a number above 0 and at most 1 (e.g. 0.9)", describe(node));
+    }
+    return node.asDouble();
   }
 
   private LegioConfig.Mcp mcp(ObjectNode root) {

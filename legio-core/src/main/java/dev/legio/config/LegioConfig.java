@@ -18,7 +18,60 @@ public record LegioConfig(
     Backend backend,
     ClaudeCli claudeCli,
     Mcp mcp,
-    Transcripts transcripts) {
+    Transcripts transcripts,
+    Context context,
+    Memory memory) {
+
+  /**
+   * The {@code [context]} section: how Legio keeps the conversations it sends to the model (the
+   * HTTP back-ends) within the model's context window.
+   *
+   * @param autoCompact summarise older messages when the conversation nears the window
+   * @param compactThreshold the share of the model's context window (0 to 1, exclusive of 0) at
+   *     which a conversation is compacted before the next turn
+   * @param toolResultBudget the characters of tool results a request may carry; beyond it the
+   *     oldest results are truncated first
+   * @param keepRecentMessages the most recent messages a compaction keeps verbatim
+   * @param maxCompactionFailures consecutive failed compactions after which auto-compact is off for
+   *     that session
+   */
+  public record Context(
+      boolean autoCompact,
+      double compactThreshold,
+      int toolResultBudget,
+      int keepRecentMessages,
+      int maxCompactionFailures) {
+    public static Context defaults() {
+      return new Context(true, 0.9, 50_000, 10, 3);
+    }
+  }
+
+  /**
+   * The {@code [memory]} section: long-term memory files ({@code MEMORY.md} per agent), their
+   * automatic extraction from sessions and their consolidation ("dream").
+   *
+   * @param dir the folder holding one folder per agent ({@code castra/memory/vorenus/MEMORY.md})
+   * @param extraction extract durable facts from agents' sessions automatically
+   * @param extractionMinMessages messages a session must have before the first extraction
+   * @param extractionMinToolCalls tool calls since the last extraction before the next one
+   * @param dreamMinHours hours since the last consolidation before the next one
+   * @param dreamMinSessions sessions changed since the last consolidation before the next one
+   * @param dreamLockStale a consolidation lock older than this is stale
+   * @param indexMaxLines the longest {@code MEMORY.md} consolidation leaves
+   */
+  public record Memory(
+      Path dir,
+      boolean extraction,
+      int extractionMinMessages,
+      int extractionMinToolCalls,
+      int dreamMinHours,
+      int dreamMinSessions,
+      Duration dreamLockStale,
+      int indexMaxLines) {
+    public static Memory defaults(Path dir) {
+      return new Memory(dir, true, 20, 3, 24, 5, Duration.ofHours(1), 200);
+    }
+  }
 
   /**
    * The {@code [transcripts]} section: where sessions' transcripts are written.

@@ -1,7 +1,10 @@
 package dev.legio.session;
 
+import dev.legio.backend.BackendEvent;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.Usage;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -13,6 +16,11 @@ import java.util.UUID;
  * @param sent what was sent to the model: the context blocks and the request
  * @param reply the model's answer
  * @param model the model asked for, or null for the back-end's default
+ * @param backendKind the kind of back-end that answered ({@code anthropic}, {@code claude-cli},
+ *     ...)
+ * @param toolCalls how many tools the model called during the turn
+ * @param compactions the compactions of the conversation that ran before the turn, in order
+ * @param context how full the session's context is after the turn; null when unknown
  */
 public record CompletedTurn(
     String owner,
@@ -22,4 +30,12 @@ public record CompletedTurn(
     String reply,
     String model,
     Usage usage,
-    Instant at) {}
+    Instant at,
+    String backendKind,
+    int toolCalls,
+    List<BackendEvent.CompactionEnded> compactions,
+    ContextUse context) {
+  public CompletedTurn {
+    compactions = compactions == null ? List.of() : List.copyOf(compactions);
+  }
+}

@@ -4,6 +4,7 @@ import com.fasterxml.uuid.Generators;
 import dev.legio.agents.AgentDirectory;
 import dev.legio.agents.AgentProfile;
 import dev.legio.agents.Roster;
+import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionLostException;
@@ -556,9 +557,10 @@ public final class SessionEngine implements AutoCloseable {
       boolean fresh = prepare(slot, r, store.find(owner).orElse(null), now);
       String message = compose(slot, r, fresh, request);
       slot.activity = "working";
+      TurnEvents events = new TurnEvents(owner, listener);
       TurnResult result;
       try {
-        result = slot.live.send(message, event -> listener.onEvent(owner, event));
+        result = slot.live.send(message, events);
       } catch (SessionLostException e) {
         // The back-end lost the conversation: start a new one, bootstrapped from the log.
         log.warn("{}: {}", owner, e.getMessage());
@@ -567,7 +569,7 @@ public final class SessionEngine implements AutoCloseable {
         prepare(slot, r, slot.record.withRebuilds(rebuilds).closed("backend lost"), now);
         fresh = true;
         message = compose(slot, r, true, request);
-        result = slot.live.send(message, event -> listener.onEvent(owner, event));
+        result = slot.live.send(message, events);
       }
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Instant done = clock.instant();
@@ -599,7 +601,11 @@ public final class SessionEngine implements AutoCloseable {
               answer,
               r.model(),
               result.usage(),
-              done));
+              done,
+              r.backend().kind(),
+              events.toolCalls,
+              events.compactions,
+              result.context()));
       return new Reply(owner, description, r.backend().displayName(), answer, false, reply.id());
     } catch (RuntimeException e) {
       slot.activity = "error";
@@ -613,6 +619,32 @@ public final class SessionEngine implements AutoCloseable {
       if (leased) {
         store.releaseLease(owner, holder);
       }
+    }
+  }
+
+  /**
+   * Passes a turn's events on to the dispatch listener, and keeps what the turn listener is told
+   * about them: the tool calls and the compactions.
+   */
+  private static final class TurnEvents implements java.util.function.Consumer<BackendEvent> {
+    private final String owner;
+    private final DispatchListener listener;
+    int toolCalls;
+    final List<BackendEvent.CompactionEnded> compactions = new ArrayList<>(0);
+
+    TurnEvents(String owner, DispatchListener listener) {
+      this.owner = owner;
+      this.listener = listener;
+    }
+
+    @Override
+    public void accept(BackendEvent event) {
+      if (event instanceof BackendEvent.ToolCall) {
+        toolCalls++;
+      } else if (event instanceof BackendEvent.CompactionEnded ended) {
+        compactions.add(ended);
+      }
+      listener.onEvent(owner, event);
     }
   }
 

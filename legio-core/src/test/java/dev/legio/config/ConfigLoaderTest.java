@@ -56,6 +56,50 @@ class ConfigLoaderTest {
     assertThat(cli.allowedTools()).isEmpty();
     assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(600));
     assertThat(cli.mcpConfig()).isNull();
+    assertThat(fromTemplate.context()).isEqualTo(new LegioConfig.Context(true, 0.9, 50_000, 10, 3));
+    assertThat(fromTemplate.memory())
+        .isEqualTo(
+            new LegioConfig.Memory(
+                dir.resolve("castra/memory"), true, 20, 3, 24, 5, Duration.ofHours(1), 200));
+  }
+
+  @Test
+  void contextAndMemorySectionsAreReadAndChecked() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write(
+                """
+                [context]
+                auto_compact = false
+                compact_threshold = 0.75
+                tool_result_budget = 20000
+                keep_recent_messages = 4
+                max_compaction_failures = 5
+                [memory]
+                dir = "mem"
+                extraction = false
+                extraction_min_messages = 6
+                extraction_min_tool_calls = 0
+                dream_min_hours = 12
+                dream_min_sessions = 2
+                dream_lock_stale_minutes = 30
+                index_max_lines = 50
+                """),
+            Map.of());
+    assertThat(config.context()).isEqualTo(new LegioConfig.Context(false, 0.75, 20_000, 4, 5));
+    assertThat(config.memory())
+        .isEqualTo(
+            new LegioConfig.Memory(
+                dir.resolve("mem"), false, 6, 0, 12, 2, Duration.ofMinutes(30), 50));
+    assertThatThrownBy(
+            () -> ConfigLoader.load(write("[context]\ncompact_threshold = 1.5\n"), Map.of()))
+        .hasMessageContaining(
+            "[context] compact_threshold: expected a number above 0 and at most 1 (e.g. 0.9),"
+                + " got 1.5");
+    assertThatThrownBy(() -> ConfigLoader.load(write("[context]\nauto_compact = 1\n"), Map.of()))
+        .hasMessageContaining("[context] auto_compact: expected true or false, got 1");
+    assertThatThrownBy(() -> ConfigLoader.load(write("[memory]\nfolder = \"x\"\n"), Map.of()))
+        .hasMessageContaining("[memory] unknown key 'folder'");
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.testing.MutableClock;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,18 @@ class TranscriptRecorderTest {
 
   private CompletedTurn turn(UUID session, String owner, String sent, String reply) {
     return new CompletedTurn(
-        owner, session, false, sent, reply, "model-x", Usage.NONE, clock.instant());
+        owner,
+        session,
+        false,
+        sent,
+        reply,
+        "model-x",
+        Usage.NONE,
+        clock.instant(),
+        "offline",
+        0,
+        List.of(),
+        null);
   }
 
   @Test
