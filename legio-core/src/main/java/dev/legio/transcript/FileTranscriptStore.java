@@ -336,10 +336,11 @@ public final class FileTranscriptStore implements TranscriptStore {
               + folder
               + " (see `legio sessions list`)");
     }
-    List<TranscriptScanner.Part> read = new ArrayList<>(parts.size());
-    for (Path p : parts) {
-      read.add(readPart(p));
-    }
+    // Parts are read side by side: copying from the page cache is a good share of a load.
+    List<TranscriptScanner.Part> read =
+        parts.size() == 1
+            ? List.of(readPart(parts.get(0)))
+            : parts.parallelStream().map(FileTranscriptStore::readPart).toList();
     return TranscriptScanner.load(sessionId, read);
   }
 

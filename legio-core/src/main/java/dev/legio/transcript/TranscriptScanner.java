@@ -1,11 +1,15 @@
 package dev.legio.transcript;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +18,11 @@ import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 /**
- * Loads transcript files fast: each line is read with Jackson's streaming parser for its type and
- * ids only (bodies are skipped, not built), the rest stays as bytes for {@link TranscriptEntry} to
- * parse on demand. Large parts are cut at line ends into chunks scanned in parallel. The two passes
- * (tombstones, then messages minus tombstoned ones) run over the scanned lines, not the bytes.
+ * Loads transcript files fast: each line is walked once for its type and ids only (bodies are
+ * skipped, not built; see {@link #fastScan}), the rest stays as bytes for {@link TranscriptEntry}
+ * to parse on demand. Large parts are cut at line ends into chunks scanned in parallel. The two
+ * passes (tombstones, then messages minus tombstoned ones) run over the scanned lines, not the
+ * bytes.
  */
 final class TranscriptScanner {
   /** Lines Claude Code writes that are conversation entries; Legio returns them. */
@@ -64,7 +69,7 @@ final class TranscriptScanner {
       while (start < part.length()) {
         int end = Math.min(part.length(), start + CHUNK_BYTES);
         if (end < part.length()) {
-          int nl = indexOf(part.bytes(), (byte) '\n', end - 1, part.length());
+          int nl = indexOfNewline(part.bytes(), end - 1, part.length());
           end = nl < 0 ? part.length() : nl + 1;
         }
         chunks.add(new Chunk(part, start, end));
@@ -149,95 +154,293 @@ final class TranscriptScanner {
     String owner;
   }
 
-  /** Thrown inside the scan for a line that is JSON but not an entry on a line of its own. */
-  private static final class NotALine extends Exception {
-    NotALine() {
-      super(null, null, false, false);
+  /** The top-level fields a line is read for up front. */
+  private static final class Fields {
+    String type;
+    String uuid;
+    String parentUuid;
+    String deletedUuid;
+    String agentName;
+    int start;
+    int end;
+
+    void clear() {
+      type = uuid = parentUuid = deletedUuid = agentName = null;
     }
   }
 
+  /**
+   * Scans a chunk line by line. A line (JSON cannot hold a raw newline, so lines are found by their
+   * newline alone) is read by {@link #fastScan}, which walks it once to check that it is one object
+   * with balanced brackets and to pick the five top-level fields out; a line it cannot decide (an
+   * escape inside one of those fields, very deep nesting) goes to Jackson.
+   */
   private static Scanned scan(Chunk chunk) {
     Scanned out = new Scanned();
     byte[] buf = chunk.part().bytes();
     int end = chunk.end();
     int pos = chunk.start();
+    Fields f = new Fields();
     while (pos < end) {
-      int valueStart = pos;
-      try (JsonParser p = FACTORY.createParser(buf, pos, end - pos)) {
-        while (true) {
-          JsonToken t = p.nextToken();
-          if (t == null) {
-            pos = end;
-            break;
+      int nl = indexOfNewline(buf, pos, end);
+      int lineEnd = nl < 0 ? end : nl;
+      int s = pos;
+      int e = lineEnd;
+      while (s < e && isSpace(buf[s])) {
+        s++;
+      }
+      while (e > s && isSpace(buf[e - 1])) {
+        e--;
+      }
+      pos = nl < 0 ? end : nl + 1;
+      if (s == e) {
+        continue; // a blank line
+      }
+      if (nl < 0) {
+        out.partial = true; // no newline after it: a write cut short, or one in progress
+        break;
+      }
+      f.clear();
+      int verdict = fastScan(buf, s, e, f);
+      if (verdict == UNDECIDED) {
+        verdict = jacksonScan(buf, s, e, f);
+      }
+      if (verdict == MALFORMED) {
+        out.malformed++;
+        continue;
+      }
+      out.lines++;
+      accept(out, chunk, f.type, f.uuid, f.parentUuid, f.deletedUuid, f.agentName, s, e);
+    }
+    return out;
+  }
+
+  private static final int OK = 0;
+  private static final int MALFORMED = 1;
+  private static final int UNDECIDED = 2;
+
+  /** Byte classes outside strings. */
+  private static final byte OTHER = 0;
+
+  private static final byte SPACE = 1;
+  private static final byte OPEN_OBJECT = 2;
+  private static final byte OPEN_ARRAY = 3;
+  private static final byte CLOSE_OBJECT = 4;
+  private static final byte CLOSE_ARRAY = 5;
+  private static final byte QUOTE = 6;
+  private static final byte COMMA = 7;
+  private static final byte SCALAR =
+      8; // digits, signs, exponent and the letters of true/false/null
+
+  private static final byte[] CLASS = classes();
+
+  private static byte[] classes() {
+    byte[] c = new byte[256];
+    for (char ch : " \t\r".toCharArray()) {
+      c[ch] = SPACE;
+    }
+    c['{'] = OPEN_OBJECT;
+    c['['] = OPEN_ARRAY;
+    c['}'] = CLOSE_OBJECT;
+    c[']'] = CLOSE_ARRAY;
+    c['"'] = QUOTE;
+    c[','] = COMMA;
+    c[':'] = SPACE; // checked where it matters: after a top-level key
+    for (char ch : "0123456789-+.eEtruefalsn".toCharArray()) {
+      c[ch] = SCALAR;
+    }
+    return c;
+  }
+
+  private static boolean isSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\r';
+  }
+
+  /**
+   * Walks one line {@code [s, e)} (trimmed): {@link #OK} with the top-level fields filled in when
+   * it is one object with balanced brackets and nothing after it, {@link #MALFORMED} when it is
+   * not, {@link #UNDECIDED} when Jackson must decide. Strings are skipped by looking for their
+   * closing quote; bytes outside strings must be structural, blank, or part of a number or literal.
+   * The grammar between those is not checked (a line like {@code {"a" 1}} passes); {@link
+   * TranscriptEntry#json()} parses the whole line when it is used.
+   */
+  static int fastScan(byte[] buf, int s, int e, Fields f) {
+    if (buf[s] != '{') {
+      return MALFORMED;
+    }
+    long stack = 1; // bit per level: 1 object, 0 array; the lowest bit is the current level
+    int depth = 1;
+    boolean keyNext = true; // at depth 1: the next string is a key
+    int i = s + 1;
+    while (i < e) {
+      byte b = buf[i];
+      switch (CLASS[b & 0xff]) {
+        case QUOTE -> {
+          int close = endOfString(buf, i + 1, e);
+          if (close < 0) {
+            return MALFORMED;
           }
-          JsonLocation start = p.currentTokenLocation();
-          valueStart = pos + (int) start.getByteOffset();
-          int startLine = start.getLineNr();
-          if (t != JsonToken.START_OBJECT) {
-            throw new NotALine();
-          }
-          String type = null;
-          String uuid = null;
-          String parentUuid = null;
-          String deletedUuid = null;
-          String agentName = null;
-          while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            t = p.nextToken();
-            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-              p.skipChildren();
-            } else if (t == JsonToken.VALUE_STRING) {
-              switch (name) {
-                case "type" -> type = p.getText();
-                case "uuid" -> uuid = p.getText();
-                case "parentUuid" -> parentUuid = p.getText();
-                case "deletedUuid" -> deletedUuid = p.getText();
-                case "agentName" -> agentName = p.getText();
-                default -> {
-                  // not needed up front
+          if (depth == 1 && keyNext) {
+            int field = field(buf, i + 1, close);
+            keyNext = false;
+            if (field >= 0) {
+              int v = close + 1;
+              while (v < e && (isSpace(buf[v]) || buf[v] == ':')) {
+                v++;
+              }
+              if (v < e && buf[v] == '"') {
+                int vClose = endOfString(buf, v + 1, e);
+                if (vClose < 0) {
+                  return MALFORMED;
                 }
+                if (indexOf(buf, (byte) '\\', v + 1, vClose) >= 0) {
+                  return UNDECIDED; // an escape in a field we keep: let Jackson decode it
+                }
+                set(f, field, new String(buf, v + 1, vClose - v - 1, StandardCharsets.UTF_8));
+                close = vClose;
               }
             }
           }
-          JsonLocation last = p.currentLocation();
-          int after = pos + (int) last.getByteOffset();
-          if (last.getLineNr() != startLine) {
-            throw new NotALine(); // one value over several lines
-          }
-          int i = after;
-          while (i < end && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r')) {
-            i++;
-          }
-          if (i == end) {
-            // No newline after it: a write cut short, or one still in progress.
-            out.partial = true;
-            pos = end;
-            break;
-          }
-          if (buf[i] != '\n') {
-            throw new NotALine(); // something else on the same line
-          }
-          out.lines++;
-          accept(out, chunk, type, uuid, parentUuid, deletedUuid, agentName, valueStart, after);
-          valueStart = i + 1; // where the next line starts, should the next token fail
+          i = close + 1;
         }
-      } catch (IOException | NotALine e) {
-        int from = valueStart;
-        while (from < end
-            && (buf[from] == ' ' || buf[from] == '\t' || buf[from] == '\r' || buf[from] == '\n')) {
-          from++;
+        case OPEN_OBJECT, OPEN_ARRAY -> {
+          if (depth == 63) {
+            return UNDECIDED;
+          }
+          stack = (stack << 1) | (CLASS[b & 0xff] == OPEN_OBJECT ? 1 : 0);
+          depth++;
+          i++;
         }
-        int nl = indexOf(buf, (byte) '\n', from, end);
-        if (nl < 0) {
-          out.partial = true;
-          pos = end;
-        } else {
-          out.malformed++;
-          pos = nl + 1;
+        case CLOSE_OBJECT, CLOSE_ARRAY -> {
+          if ((stack & 1) != (CLASS[b & 0xff] == CLOSE_OBJECT ? 1 : 0)) {
+            return MALFORMED; // { closed by ] or the other way round
+          }
+          stack >>>= 1;
+          depth--;
+          i++;
+          if (depth == 0) {
+            return i == e ? OK : MALFORMED; // something after the object on the same line
+          }
+        }
+        case COMMA -> {
+          if (depth == 1) {
+            keyNext = true;
+          }
+          i++;
+        }
+        case SPACE, SCALAR -> i++;
+        default -> {
+          return MALFORMED;
         }
       }
     }
-    return out;
+    return MALFORMED; // the object is not closed on this line
+  }
+
+  /** The index of the quote closing a string whose content starts at {@code i}, or -1. */
+  private static int endOfString(byte[] buf, int i, int e) {
+    while (i < e) {
+      // Eight bytes at a time up to the next quote or backslash.
+      while (i + 8 <= e) {
+        long w = (long) LONGS.get(buf, i);
+        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES);
+        if (hit != 0) {
+          i += Long.numberOfTrailingZeros(hit) >>> 3;
+          break;
+        }
+        i += 8;
+      }
+      if (i >= e) {
+        return -1;
+      }
+      byte c = buf[i];
+      if (c == '"') {
+        return i;
+      }
+      i += c == '\\' ? 2 : 1;
+    }
+    return -1;
+  }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long QUOTES = '"' * ONES;
+  private static final long BACKSLASHES = '\\' * ONES;
+  private static final long NEWLINES = '\n' * ONES;
+
+  /**
+   * The high bit of each zero byte of {@code x} set (bytes above the lowest zero byte may be
+   * flagged falsely, so only the lowest flag is exact: the one used).
+   */
+  private static long zeroBytes(long x) {
+    return (x - ONES) & ~x & HIGHS;
+  }
+
+  private static final byte[][] FIELDS = {
+    bytes("type"), bytes("uuid"), bytes("parentUuid"), bytes("deletedUuid"), bytes("agentName")
+  };
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Which of {@link #FIELDS} the key {@code [from, to)} is, or -1. */
+  private static int field(byte[] buf, int from, int to) {
+    int len = to - from;
+    for (int k = 0; k < FIELDS.length; k++) {
+      byte[] name = FIELDS[k];
+      if (name.length == len && Arrays.equals(buf, from, to, name, 0, len)) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  private static void set(Fields f, int field, String value) {
+    switch (field) {
+      case 0 -> f.type = value;
+      case 1 -> f.uuid = value;
+      case 2 -> f.parentUuid = value;
+      case 3 -> f.deletedUuid = value;
+      default -> f.agentName = value;
+    }
+  }
+
+  /** One line read with Jackson's streaming parser: the slow, exact path. */
+  private static int jacksonScan(byte[] buf, int s, int e, Fields f) {
+    f.clear();
+    try (JsonParser p = FACTORY.createParser(buf, s, e - s)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return MALFORMED;
+      }
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        t = p.nextToken();
+        if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+          p.skipChildren();
+        } else if (t == JsonToken.VALUE_STRING) {
+          switch (name) {
+            case "type" -> f.type = p.getText();
+            case "uuid" -> f.uuid = p.getText();
+            case "parentUuid" -> f.parentUuid = p.getText();
+            case "deletedUuid" -> f.deletedUuid = p.getText();
+            case "agentName" -> f.agentName = p.getText();
+            default -> {
+              // not needed up front
+            }
+          }
+        }
+      }
+      if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return MALFORMED;
+      }
+      return OK;
+    } catch (IOException ex) {
+      return MALFORMED;
+    }
   }
 
   private static void accept(
@@ -285,5 +488,18 @@ final class TranscriptScanner {
       }
     }
     return -1;
+  }
+
+  /** The index of the next newline in {@code [from, to)}, or -1: eight bytes at a time. */
+  static int indexOfNewline(byte[] buf, int from, int to) {
+    int i = from;
+    while (i + 8 <= to) {
+      long hit = zeroBytes((long) LONGS.get(buf, i) ^ NEWLINES);
+      if (hit != 0) {
+        return i + (Long.numberOfTrailingZeros(hit) >>> 3);
+      }
+      i += 8;
+    }
+    return indexOf(buf, (byte) '\n', i, to);
   }
 }
