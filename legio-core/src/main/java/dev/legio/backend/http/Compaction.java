@@ -36,7 +36,7 @@ record Compaction(List<ChatMessage> older, List<ConversationTurn> kept, int mess
   /** The compaction of {@code conversation} keeping {@code keepRecent} messages; empty if none. */
   static Optional<Compaction> plan(Conversation conversation, int keepRecent) {
     List<ChatMessage> all = conversation.messages();
-    int target = all.size() - Math.max(0, keepRecent);
+    int target = Math.min(all.size() - 1, all.size() - Math.max(0, keepRecent));
     int cut = 0;
     for (int i = 1; i <= target; i++) {
       if (startsRound(all, i)) {
