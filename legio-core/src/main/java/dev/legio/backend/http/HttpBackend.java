@@ -255,7 +255,7 @@ public final class HttpBackend implements ModelBackend {
           total,
           new ContextUse(
               Math.max(0, contextTokens),
-              contextWindows(),
+              window(),
               conversation.compactionFailures(),
               conversation.compactionDisabled()));
     }
@@ -273,7 +273,7 @@ public final class HttpBackend implements ModelBackend {
       }
     }
 
-    private long contextWindows() {
+    private long window() {
       return settings.contextWindows().of(model);
     }
 
@@ -369,7 +369,6 @@ public final class HttpBackend implements ModelBackend {
         events.accept(
             new BackendEvent.CompactionEnded(plan.messagesCompacted(), size, after, block));
       } catch (BackendException | ConversationStoreException e) {
-        conversation = previous;
         int failures = previous.compactionFailures() + 1;
         boolean disabled = failures >= context.maxCompactionFailures();
         conversation = previous.withCompactionState(failures, disabled);
