@@ -167,9 +167,11 @@ public final class LegioApp implements AutoCloseable {
     return switch (kind) {
       case OfflineBackend.KIND -> new OfflineBackend();
       case AnthropicBackend.KIND ->
-          AnthropicBackend.create(b, conversations(), tools, clock, sleeper);
-      case OpenAiBackend.KIND -> OpenAiBackend.create(b, conversations(), tools, clock, sleeper);
-      case OllamaBackend.KIND -> OllamaBackend.create(b, conversations(), tools, clock, sleeper);
+          AnthropicBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
+      case OpenAiBackend.KIND ->
+          OpenAiBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
+      case OllamaBackend.KIND ->
+          OllamaBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
       case ClaudeCliBackend.KIND -> claudeCli(config.claudeCli());
       default ->
           throw new ConfigException(

@@ -86,17 +86,24 @@ class HttpBackendAppTest {
   }
 
   @Test
-  void anOllamaSessionIsSummarisedRecordedAndResumedAfterARestart() throws Exception {
+  void anOllamaSessionIsCompactedRecordedAndResumedAfterARestart() throws Exception {
     Workspace workspace =
         workspace(
             "[backend]\nkind = \"ollama\"\nbase_url = \""
                 + ollama.baseUrl()
                 + "\"\nmax_retries = 0\n[backend.context_windows]\n\"llama3.2\" = 2000\n");
+    // [context] from legio.toml reaches the back-end: keep only the 2 most recent messages.
+    Path toml = workspace.configFile();
+    String text = Files.readString(toml);
+    assertThat(text).contains("keep_recent_messages = 10");
+    Files.writeString(toml, text.replace("keep_recent_messages = 10", "keep_recent_messages = 2"));
     ollama.enqueue(
-        answer(1500, 200, "The road is clear."),
+        answer(300, 20, "The road is clear."),
+        answer(1700, 200, "Two."),
         answer(1700, 50, "Pullo scouted the north road; it is clear."),
-        answer(300, 10, "Two."));
+        answer(300, 10, "Three."));
     String first;
+    List<dev.legio.backend.BackendEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (LegioApp app = LegioApp.open(workspace, Map.of(), clock)) {
       assertThat(app.backend().kind()).isEqualTo("ollama");
       assertThat(app.backendChoice()).contains("[backend] kind");
@@ -108,15 +115,27 @@ class HttpBackendAppTest {
 
       Outcome two = app.engine().handle("@pullo And now?", DispatchListener.NONE);
       assertThat(two.replies().get(0).text()).contains("Two.");
+      // 1900 tokens of 2000: past 0.9 of the window, compacted before the next turn.
+      Outcome three = app.engine().handle("@pullo Report", (agent, event) -> events.add(event));
+      assertThat(three.replies().get(0).text()).contains("Three.");
     }
-    // The summary started a new conversation; its id is now the session's.
-    assertThat(messagesOf(2)).hasSize(3);
+    assertThat(events)
+        .filteredOn(e -> e instanceof dev.legio.backend.BackendEvent.CompactionEnded)
+        .hasSize(1);
+    // The summary request held the first turn; the next request the summary and the kept turn.
     assertThat(messagesOf(2).at("/1/content").asText())
-        .contains("Pullo scouted the north road; it is clear.");
+        .contains("Scout the north road")
+        .doesNotContain("And now?");
+    assertThat(messagesOf(3)).hasSize(5);
+    assertThat(messagesOf(3).at("/1/content").asText())
+        .contains("<context_summary>\nPullo scouted the north road; it is clear.\n");
+    assertThat(messagesOf(3).at("/2/content").asText()).contains("And now?");
+    assertThat(messagesOf(3).at("/3/content").asText()).isEqualTo("Two.");
 
-    ollama.enqueue(answer(400, 10, "Three."));
+    ollama.enqueue(answer(400, 10, "Four."));
     try (LegioApp app = LegioApp.open(workspace, Map.of(), clock)) {
-      String second = app.sessions().find("pullo").orElseThrow().backendSessionId();
+      var record = app.sessions().find("pullo").orElseThrow();
+      String second = record.backendSessionId();
       assertThat(second).isNotEqualTo(first);
       assertThat(
               app.conversations()
@@ -124,20 +143,28 @@ class HttpBackendAppTest {
                   .orElseThrow()
                   .previousId())
           .hasToString(first);
+      // The transcript has the compaction as a summary entry, before the turn it preceded.
+      var entries = app.transcripts().load(record.sessionId().toString()).entries();
+      assertThat(entries)
+          .extracting(dev.legio.transcript.TranscriptEntry::type)
+          .containsExactly(
+              "user", "assistant", "user", "assistant", "summary", "user", "assistant");
+      assertThat(entries.get(4).messagesCompacted()).isEqualTo(2);
+      assertThat(entries.get(4).text()).contains("Pullo scouted the north road");
 
-      Outcome three = app.engine().handle("@pullo Report again", DispatchListener.NONE);
-      assertThat(three.replies().get(0).text()).contains("Three.");
+      Outcome four = app.engine().handle("@pullo Report again", DispatchListener.NONE);
+      assertThat(four.replies().get(0).text()).contains("Four.");
       assertThat(app.sessions().find("pullo").orElseThrow().backendSessionId()).isEqualTo(second);
     }
     // After the restart the same conversation went out again, with the new message at the end.
-    JsonNode before = messagesOf(2);
-    JsonNode after = messagesOf(3);
-    assertThat(after).hasSize(5);
+    JsonNode before = messagesOf(3);
+    JsonNode after = messagesOf(4);
+    assertThat(after).hasSize(7);
     for (int i = 0; i < before.size(); i++) {
       assertThat(after.get(i)).isEqualTo(before.get(i));
     }
-    assertThat(after.at("/3/content").asText()).isEqualTo("Two.");
-    assertThat(after.at("/4/content").asText()).contains("Report again");
+    assertThat(after.at("/5/content").asText()).isEqualTo("Three.");
+    assertThat(after.at("/6/content").asText()).contains("Report again");
   }
 
   @Test

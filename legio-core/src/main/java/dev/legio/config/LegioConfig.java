@@ -107,8 +107,8 @@ public record LegioConfig(
    * @param apiKeyEnv the environment variable holding the API key; empty: the kind's usual one
    *     ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY})
    * @param apiKey the API key read from that variable; null when unset. Never logged or shown.
-   * @param summariseAfterTokens summarise a conversation past this many tokens; 0: at 80% of the
-   *     model's context window
+   * @param summariseAfterTokens compact a conversation past this many tokens at the latest; 0: only
+   *     at {@code [context] compact_threshold} of the model's context window
    * @param contextWindows {@code [backend.context_windows]}: model name (or prefix) → tokens
    * @param keepAlive Ollama's {@code keep_alive}
    * @param countTokens Anthropic: count the conversation's tokens exactly before each turn

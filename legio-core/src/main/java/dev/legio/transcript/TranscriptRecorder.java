@@ -1,5 +1,6 @@
 package dev.legio.transcript;
 
+import dev.legio.backend.BackendEvent;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.TurnListener;
 import java.util.ArrayList;
@@ -12,7 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Writes every turn of the session engine to its session's transcript: the message sent to the
  * model as a {@code user} entry and its answer as an {@code assistant} entry, chained by {@code
  * parentUuid} as Claude Code chains them. A session's transcript is named by its session id and
- * starts with an {@code agent-name} entry naming its owner.
+ * starts with an {@code agent-name} entry naming its owner. Each compaction that ran before a turn
+ * ({@link CompletedTurn#compactions()}) is written first, as a {@code summary} entry (its {@code
+ * <context_summary>} block and the number of messages it replaces) in the same chain.
  */
 public final class TranscriptRecorder implements TurnListener {
   private final TranscriptStore store;
@@ -27,7 +30,7 @@ public final class TranscriptRecorder implements TurnListener {
   @Override
   public void turnCompleted(CompletedTurn turn) {
     String id = turn.sessionId().toString();
-    List<NewEntry> entries = new ArrayList<>(3);
+    List<NewEntry> entries = new ArrayList<>(3 + turn.compactions().size());
     UUID parent = last.get(id);
     if (parent == null) {
       try {
@@ -35,6 +38,12 @@ public final class TranscriptRecorder implements TurnListener {
       } catch (NoSuchTranscriptException e) {
         entries.add(NewEntry.agentName(turn.owner()));
       }
+    }
+    for (BackendEvent.CompactionEnded compaction : turn.compactions()) {
+      NewEntry.Summary summary =
+          NewEntry.summary(parent, compaction.summary(), compaction.messagesCompacted());
+      entries.add(summary);
+      parent = summary.uuid();
     }
     NewEntry.Message request = NewEntry.user(parent, turn.sent());
     NewEntry.Message reply = NewEntry.assistant(request.uuid(), turn.reply(), turn.model());

@@ -2,6 +2,8 @@ package dev.legio.transcript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.backend.BackendEvent;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.testing.MutableClock;
@@ -56,6 +58,45 @@ class TranscriptRecorderTest {
       assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
     }
     assertThat(t.entries().get(1).message().path("model").asText()).isEqualTo("model-x");
+  }
+
+  @Test
+  void aCompactionIsWrittenAsASummaryEntryBeforeTheTurnsMessages() {
+    UUID session = UUID.randomUUID();
+    TranscriptRecorder recorder = new TranscriptRecorder(store());
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    String block = "<context_summary>\nThey scouted &lt;north&gt;.\n</context_summary>";
+    CompletedTurn compacted =
+        new CompletedTurn(
+            "vorenus",
+            session,
+            false,
+            "q2",
+            "a2",
+            "model-x",
+            Usage.NONE,
+            clock.instant(),
+            "anthropic",
+            0,
+            List.of(
+                new BackendEvent.CompactionEnded(12, 950, 80, block),
+                new BackendEvent.CompactionEnded(
+                    3, 120, 60, "<context_summary>\nx\n</context_summary>")),
+            new ContextUse(300, 1000, 0, false));
+    recorder.turnCompleted(compacted);
+
+    Transcript t = store().load(session.toString());
+    assertThat(t.entries())
+        .extracting(TranscriptEntry::type)
+        .containsExactly("user", "assistant", "summary", "summary", "user", "assistant");
+    TranscriptEntry summary = t.entries().get(2);
+    assertThat(summary.text()).isEqualTo(block);
+    assertThat(summary.messagesCompacted()).isEqualTo(12);
+    assertThat(t.entries().get(3).messagesCompacted()).isEqualTo(3);
+    for (int i = 1; i < t.entries().size(); i++) {
+      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
+    }
+    assertThat(t.entries().get(4).text()).isEqualTo("q2");
   }
 
   @Test

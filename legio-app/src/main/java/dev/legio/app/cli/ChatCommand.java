@@ -1,7 +1,6 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
-import dev.legio.backend.BackendEvent;
 import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.SessionRecord;
@@ -63,8 +62,8 @@ final class ChatCommand implements Callable<Integer> {
               .build();
       DispatchListener progress =
           (agent, event) -> {
-            if (event instanceof BackendEvent.Status status) {
-              String line = "[" + agent + "] " + MessageFormat.safeText(status.text());
+            String line = Replies.progressLine(agent, event);
+            if (line != null) {
               synchronized (screen) {
                 if (reader.isReading()) {
                   reader.printAbove(line);

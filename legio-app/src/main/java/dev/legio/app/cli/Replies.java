@@ -6,6 +6,7 @@ import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
 import dev.legio.session.SessionEngine;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /** How replies and progress are printed by {@code legio say} and {@code legio chat}. */
 final class Replies {
@@ -30,15 +31,57 @@ final class Replies {
     return outcome.ok() ? 0 : LegioCommand.FAILURE;
   }
 
-  /** Prints status lines ({@code [vorenus] ⏳ Thinking...}) as agents report them. */
+  /**
+   * Prints status lines ({@code [vorenus] ⏳ Thinking...}) and compaction lines as agents report
+   * them.
+   */
   static DispatchListener statusLines(PrintWriter err) {
     return (agent, event) -> {
-      if (event instanceof BackendEvent.Status status) {
+      String line = progressLine(agent, event);
+      if (line != null) {
         synchronized (err) {
-          err.println("[" + agent + "] " + MessageFormat.safeText(status.text()));
+          err.println(line);
           err.flush();
         }
       }
     };
+  }
+
+  /**
+   * The progress line a back-end event deserves ({@code [vorenus] ⏳ Thinking...}, {@code [vorenus]
+   * 📜 Compacted 42 messages: 150,000 tokens freed}), or null for events that print none (answer
+   * text, tool calls).
+   */
+  static String progressLine(String agent, BackendEvent event) {
+    String text =
+        switch (event) {
+          case BackendEvent.Status status -> status.text();
+          case BackendEvent.CompactionStarted started ->
+              String.format(
+                  Locale.ROOT,
+                  "📜 Compacting the conversation (%,d tokens, over %,d): summarising %d older"
+                      + " messages...",
+                  started.tokens(),
+                  started.threshold(),
+                  started.messages());
+          case BackendEvent.CompactionEnded ended ->
+              String.format(
+                  Locale.ROOT,
+                  "📜 Compacted %d messages into a summary: %,d tokens freed (%,d → %,d)",
+                  ended.messagesCompacted(),
+                  ended.tokensFreed(),
+                  ended.tokensBefore(),
+                  ended.tokensAfter());
+          case BackendEvent.CompactionFailed failed ->
+              "⚠ Compacting the conversation failed ("
+                  + failed.consecutiveFailures()
+                  + " in a row): "
+                  + failed.reason()
+                  + "; going on with the whole conversation"
+                  + (failed.disabled() ? "; auto-compact is now off for this session" : "");
+          case BackendEvent.Text t -> null;
+          case BackendEvent.ToolCall c -> null;
+        };
+    return text == null ? null : "[" + agent + "] " + MessageFormat.safeText(text);
   }
 }

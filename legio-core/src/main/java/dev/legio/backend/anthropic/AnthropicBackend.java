@@ -28,6 +28,20 @@ public final class AnthropicBackend {
       SessionTools tools,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
+    return create(config, LegioConfig.Context.defaults(), conversations, tools, clock, sleeper);
+  }
+
+  /**
+   * The back-end a {@code [backend]} section describes, keeping its conversations within the
+   * model's window as the {@code [context]} section says.
+   */
+  public static HttpBackend create(
+      LegioConfig.Backend config,
+      LegioConfig.Context context,
+      ConversationStore conversations,
+      SessionTools tools,
+      Clock clock,
+      RetryPolicy.Sleeper sleeper) {
     if (config.apiKey() == null) {
       throw new ConfigException(
           "[backend] kind = \"anthropic\" needs an API key: set the environment variable "
@@ -36,7 +50,11 @@ public final class AnthropicBackend {
     }
     HttpBackendSettings settings =
         HttpBackendSettings.of(
-            config, DEFAULT_MODEL, ContextWindows.hosted(config.contextWindows()), sleeper);
+            config,
+            context,
+            DEFAULT_MODEL,
+            ContextWindows.hosted(config.contextWindows()),
+            sleeper);
     AnthropicChat chat =
         new AnthropicChat(
             HttpBackendSettings.baseUrl(config, AnthropicChat.DEFAULT_BASE_URL),

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * One request to a chat API, in Legio's form: a {@link ChatClient} turns it into its wire format.
  *
- * @param summary the summary of an earlier conversation, sent after the system prompt; null if none
+ * @param summary the summary of the earlier part of the conversation (a {@link ContextSummary}
+ *     block), sent after the system prompt; null if none
  * @param messages the conversation so far and the new messages, in order
  * @param tools the tools the model may call (none: the request offers no tools)
  */
@@ -30,12 +31,11 @@ public record ChatRequest(
   }
 
   /**
-   * The summary as the model sees it (a system message after the system prompt), or null when there
-   * is none.
+   * The summary as the model sees it (a system message after the system prompt): the introduction
+   * and the {@code <context_summary>} block; a summary that is not a block yet is escaped into one.
+   * Null when there is none.
    */
   public String summaryBlock() {
-    return summary == null
-        ? null
-        : SUMMARY_INTRODUCTION + "\n<context_summary>\n" + summary + "\n</context_summary>";
+    return summary == null ? null : SUMMARY_INTRODUCTION + "\n" + ContextSummary.asBlock(summary);
   }
 }

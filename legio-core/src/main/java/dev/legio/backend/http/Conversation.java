@@ -19,6 +19,11 @@ import java.util.UUID;
  *     prompt; null when the conversation started afresh
  * @param previousId the conversation that {@code summary} condenses; null when none
  * @param turns the completed turns, in order
+ * @param compactionFailures consecutive failed compactions of this conversation (and of the ones it
+ *     continues); 0 after a compaction worked. It survives restarts, as the circuit breaker needs.
+ * @param compactionDisabled true when auto-compact is off for this conversation's session, after
+ *     {@code [context] max_compaction_failures} failures in a row; it stays off until the session
+ *     starts a new conversation (a reset or rebuild)
  */
 public record Conversation(
     UUID id,
@@ -29,10 +34,15 @@ public record Conversation(
     String summary,
     UUID previousId,
     Instant createdAt,
-    List<ConversationTurn> turns) {
+    List<ConversationTurn> turns,
+    int compactionFailures,
+    boolean compactionDisabled) {
 
   public Conversation {
     Objects.requireNonNull(id, "id");
+    if (compactionFailures < 0) {
+      throw new IllegalArgumentException("compactionFailures cannot be negative");
+    }
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(backend, "backend");
     Objects.requireNonNull(model, "model");
@@ -45,6 +55,20 @@ public record Conversation(
             "conversation " + id + ": turn " + i + " has index " + turns.get(i).index());
       }
     }
+  }
+
+  /** A conversation whose compactions have not failed. */
+  public Conversation(
+      UUID id,
+      String owner,
+      String backend,
+      String model,
+      String systemPrompt,
+      String summary,
+      UUID previousId,
+      Instant createdAt,
+      List<ConversationTurn> turns) {
+    this(id, owner, backend, model, systemPrompt, summary, previousId, createdAt, turns, 0, false);
   }
 
   /** Every message of every turn, in order. */
@@ -61,7 +85,33 @@ public record Conversation(
     List<ConversationTurn> more = new ArrayList<>(turns);
     more.add(turn);
     return new Conversation(
-        id, owner, backend, model, systemPrompt, summary, previousId, createdAt, more);
+        id,
+        owner,
+        backend,
+        model,
+        systemPrompt,
+        summary,
+        previousId,
+        createdAt,
+        more,
+        compactionFailures,
+        compactionDisabled);
+  }
+
+  /** This conversation with another circuit-breaker state. */
+  public Conversation withCompactionState(int failures, boolean disabled) {
+    return new Conversation(
+        id,
+        owner,
+        backend,
+        model,
+        systemPrompt,
+        summary,
+        previousId,
+        createdAt,
+        turns,
+        failures,
+        disabled);
   }
 
   /**

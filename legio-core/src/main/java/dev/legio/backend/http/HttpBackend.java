@@ -4,11 +4,13 @@ import com.fasterxml.uuid.Generators;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.SessionTools;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.Usage;
+import dev.legio.config.LegioConfig;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.ToolResult;
 import dev.legio.tools.Toolset;
@@ -34,11 +36,20 @@ import org.slf4j.LoggerFactory;
  * <p>Rules of a turn ({@link BackendSession#send}):
  *
  * <ol>
- *   <li>When the stored conversation has passed its threshold ({@link
- *       HttpBackendSettings#summariseThreshold}), the same model first summarises it; a new
- *       conversation starts, seeded with the summary (a system message after the system prompt),
- *       and its id becomes the session's {@link BackendSession#backendSessionId()}. If summarising
- *       fails, the turn goes on with the whole conversation.
+ *   <li>Auto-compact ({@code [context]}): when the conversation's size (reported after the last
+ *       turn, counted by the API with {@code count_tokens}, else estimated) is past {@link
+ *       HttpBackendSettings#compactThreshold}, its older rounds ({@link Compaction}) are summarised
+ *       by the same model in one request ({@link ContextSummary}), and a new conversation starts
+ *       with the summary block and the newest {@code keep_recent_messages} verbatim; its id becomes
+ *       the session's {@link BackendSession#backendSessionId()}. Events: {@link
+ *       BackendEvent.CompactionStarted}, then {@link BackendEvent.CompactionEnded} or {@link
+ *       BackendEvent.CompactionFailed}. A failure leaves the conversation whole and the turn goes
+ *       on with it.
+ *   <li>Circuit breaker: after {@code max_compaction_failures} failures in a row, auto-compact is
+ *       off for the session; a compaction that works resets the count. Both are kept in the
+ *       conversation store, so a restart does not forget them.
+ *   <li>Every request carries at most {@code tool_result_budget} characters of tool results: the
+ *       oldest are truncated first ({@link ToolResultBudget}); the store keeps them whole.
  *   <li>The request carries the conversation, the new user message and the session's tools. When
  *       the model calls tools, they run ({@link BackendEvent.ToolCall} is reported) and their
  *       results go back to the model, until it answers without calling any, at most {@code
@@ -49,18 +60,14 @@ import org.slf4j.LoggerFactory;
  *       own message.
  *   <li>Only a completed turn is stored, whole; a failed turn leaves the stored conversation as it
  *       was, so the next turn (or a restart) sends exactly what was sent before.
+ *   <li>The {@link TurnResult} carries the usage summed over the turn's requests and the {@link
+ *       ContextUse} after it: the conversation's size, the model's window and the breaker's state.
  * </ol>
  *
  * <p>The API key is never written to logs or errors.
  */
 public final class HttpBackend implements ModelBackend {
   private static final Logger log = LoggerFactory.getLogger(HttpBackend.class);
-
-  /** What the model is asked when its conversation is summarised. */
-  public static final String SUMMARY_INSTRUCTION =
-      "Summarise this conversation so that you can continue it from the summary alone: the"
-          + " requests, what you found, did and decided, the facts, names and numbers that matter,"
-          + " and what is still open. Write only the summary.";
 
   private final String kind;
   private final String displayName;
@@ -195,7 +202,7 @@ public final class HttpBackend implements ModelBackend {
         throw new BackendException("the " + displayName + " session was closed");
       }
       events.accept(new BackendEvent.Status("⏳ Thinking..."));
-      summariseIfLong(userMessage, events);
+      compactIfNeeded(userMessage, events);
 
       List<ChatMessage> turn = new ArrayList<>();
       turn.add(new ChatMessage.User(userMessage));
@@ -243,7 +250,14 @@ public final class HttpBackend implements ModelBackend {
             e);
       }
       conversation = conversation.with(done);
-      return new TurnResult(String.join("\n\n", texts), total);
+      return new TurnResult(
+          String.join("\n\n", texts),
+          total,
+          new ContextUse(
+              Math.max(0, contextTokens),
+              window(),
+              conversation.compactionFailures(),
+              conversation.compactionDisabled()));
     }
 
     /**
@@ -259,22 +273,24 @@ public final class HttpBackend implements ModelBackend {
       }
     }
 
+    private long window() {
+      return settings.contextWindows().of(model);
+    }
+
+    /** The conversation and the new messages, tool results within the budget. */
     private ChatRequest request(List<ChatMessage> newMessages, List<ToolDefinition> offered) {
       List<ChatMessage> messages = new ArrayList<>(conversation.messages());
       messages.addAll(newMessages);
       return new ChatRequest(
-          model, conversation.systemPrompt(), conversation.summary(), messages, offered);
+          model,
+          conversation.systemPrompt(),
+          conversation.summary(),
+          ToolResultBudget.apply(messages, settings.context().toolResultBudget()),
+          offered);
     }
 
-    /**
-     * Summarises the conversation into a new one when it has grown past its threshold. A failure is
-     * logged and the turn goes on with the whole conversation.
-     */
-    private void summariseIfLong(String userMessage, Consumer<BackendEvent> events) {
-      if (conversation.turns().isEmpty()) {
-        return;
-      }
-      long threshold = settings.summariseThreshold(model);
+    /** The conversation's size with {@code userMessage}, as the API counts it when asked. */
+    private long size(String userMessage) {
       long size = conversation.contextTokens() + Usage.estimateTokens(userMessage);
       if (settings.countTokens()) {
         OptionalLong exact = countTokens(userMessage);
@@ -282,43 +298,97 @@ public final class HttpBackend implements ModelBackend {
           size = exact.getAsLong();
         }
       }
-      if (size < threshold) {
+      return size;
+    }
+
+    /**
+     * Compacts the conversation into a new one when it has grown past its threshold. A failure is
+     * reported, counted by the circuit breaker, and the turn goes on with the whole conversation.
+     */
+    private void compactIfNeeded(String userMessage, Consumer<BackendEvent> events) {
+      LegioConfig.Context context = settings.context();
+      if (!context.autoCompact()
+          || conversation.compactionDisabled()
+          || conversation.turns().isEmpty()) {
         return;
       }
-      events.accept(new BackendEvent.Status("📜 Summarising the conversation..."));
-      try {
-        ChatReply summary =
-            call(
-                request(List.of(new ChatMessage.User(SUMMARY_INSTRUCTION)), List.of()),
-                e -> {},
-                false);
-        if (summary.text().isBlank()) {
-          log.warn(
-              "{}: the summary came back empty; keeping the whole conversation",
-              conversation.owner());
-          return;
-        }
-        Conversation previous = conversation;
-        conversation =
-            newConversation(
-                previous.owner(),
-                model,
-                previous.systemPrompt(),
-                summary.text().strip(),
-                previous.id());
+      long threshold = settings.compactThreshold(model);
+      long size = size(userMessage);
+      if (size <= threshold) {
+        return;
+      }
+      Optional<Compaction> planned = Compaction.plan(conversation, context.keepRecentMessages());
+      if (planned.isEmpty()) {
         log.info(
-            "{}: conversation {} ({} tokens, threshold {}) summarised into {}",
+            "{}: conversation {} has {} tokens (threshold {}) but no round older than the {}"
+                + " most recent messages; nothing to compact",
+            conversation.owner(),
+            conversation.id(),
+            size,
+            threshold,
+            context.keepRecentMessages());
+        return;
+      }
+      Compaction plan = planned.get();
+      events.accept(new BackendEvent.CompactionStarted(plan.messagesCompacted(), size, threshold));
+      Conversation previous = conversation;
+      try {
+        List<ChatMessage> older = ToolResultBudget.apply(plan.older(), context.toolResultBudget());
+        ChatRequest ask =
+            new ChatRequest(
+                model,
+                ContextSummary.INSTRUCTION,
+                null,
+                List.of(
+                    new ChatMessage.User(
+                        ContextSummary.request(
+                            ContextSummary.text(previous.summary()), Compaction.rounds(older)))),
+                List.of());
+        ChatReply reply = call(ask, e -> {}, false);
+        if (reply.text().isBlank()) {
+          throw new BackendException(displayName + ": the summary came back empty");
+        }
+        String block = ContextSummary.block(reply.text());
+        Conversation next =
+            plan.conversation(
+                Generators.timeBasedEpochGenerator().generate(), previous, block, clock.instant());
+        conversations.create(next);
+        conversation = next;
+        long after = size(userMessage);
+        log.info(
+            "{}: conversation {} ({} tokens, threshold {}) compacted into {} ({} tokens): {}"
+                + " messages summarised, {} kept",
             previous.owner(),
             previous.id(),
             size,
             threshold,
-            conversation.id());
+            next.id(),
+            after,
+            plan.messagesCompacted(),
+            next.messages().size());
+        events.accept(
+            new BackendEvent.CompactionEnded(plan.messagesCompacted(), size, after, block));
       } catch (BackendException | ConversationStoreException e) {
+        int failures = previous.compactionFailures() + 1;
+        boolean disabled = failures >= context.maxCompactionFailures();
+        conversation = previous.withCompactionState(failures, disabled);
+        try {
+          conversations.updateCompactionState(previous.id(), failures, disabled);
+        } catch (ConversationStoreException store) {
+          log.warn(
+              "{}: the compaction failure could not be recorded: {}",
+              previous.owner(),
+              store.getMessage());
+        }
         log.warn(
-            "{}: summarising conversation {} failed; going on with the whole conversation: {}",
-            conversation.owner(),
-            conversation.id(),
+            "{}: compacting conversation {} failed ({} in a row{}); going on with the whole"
+                + " conversation: {}",
+            previous.owner(),
+            previous.id(),
+            failures,
+            disabled ? ", auto-compact is now off for this session" : "",
             e.getMessage());
+        events.accept(new BackendEvent.CompactionFailed(e.getMessage(), failures, disabled));
       }
     }
 

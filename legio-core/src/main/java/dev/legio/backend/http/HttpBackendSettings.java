@@ -8,13 +8,15 @@ import java.util.Objects;
  *
  * @param model the model used when an agent names none
  * @param contextWindows each model's context window
- * @param summariseAfterTokens a conversation that passes this many tokens is summarised before the
- *     next turn; 0: only when it passes {@link #WINDOW_FRACTION} of the model's context window
- *     (which always applies)
+ * @param summariseAfterTokens a conversation that passes this many tokens is compacted before the
+ *     next turn at the latest ({@code [backend] summarise_after_tokens}); 0: only when it passes
+ *     {@code [context] compact_threshold} of the model's context window (which always applies)
  * @param maxToolRounds how many times in one turn the model may call tools before the turn fails
  * @param countTokens ask the API for the exact token count of the conversation before each turn
  *     (where it can count: Anthropic), instead of the count reported after the previous turn
  * @param retry when failed requests are tried again
+ * @param context the {@code [context]} section: auto-compact, its threshold, the messages it keeps,
+ *     its circuit breaker, and the tool-result budget of each request
  */
 public record HttpBackendSettings(
     String model,
@@ -22,15 +24,14 @@ public record HttpBackendSettings(
     long summariseAfterTokens,
     int maxToolRounds,
     boolean countTokens,
-    RetryPolicy retry) {
-
-  /** The share of a model's context window at which a conversation is summarised at the latest. */
-  public static final double WINDOW_FRACTION = 0.8;
+    RetryPolicy retry,
+    LegioConfig.Context context) {
 
   public HttpBackendSettings {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(contextWindows, "contextWindows");
     Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(context, "context");
     if (summariseAfterTokens < 0 || maxToolRounds < 1) {
       throw new IllegalArgumentException(
           "summariseAfterTokens must be 0 or more and maxToolRounds 1 or more");
@@ -40,9 +41,13 @@ public record HttpBackendSettings(
   /** Tool rounds per turn at most. */
   public static final int MAX_TOOL_ROUNDS = 16;
 
-  /** The settings a {@code [backend]} section gives, with the kind's default model. */
+  /**
+   * The settings a {@code [backend]} and a {@code [context]} section give, with the kind's default
+   * model.
+   */
   public static HttpBackendSettings of(
       LegioConfig.Backend config,
+      LegioConfig.Context context,
       String defaultModel,
       ContextWindows windows,
       RetryPolicy.Sleeper sleeper) {
@@ -52,7 +57,8 @@ public record HttpBackendSettings(
         config.summariseAfterTokens(),
         MAX_TOOL_ROUNDS,
         config.countTokens(),
-        RetryPolicy.standard(config.maxRetries()).withSleeper(sleeper));
+        RetryPolicy.standard(config.maxRetries()).withSleeper(sleeper),
+        context);
   }
 
   /** {@code [backend] base_url}, or {@code fallback} when it is empty. */
@@ -60,9 +66,13 @@ public record HttpBackendSettings(
     return config.baseUrl().isEmpty() ? fallback : config.baseUrl();
   }
 
-  /** The token count at which a conversation with {@code model} is summarised. */
-  public long summariseThreshold(String model) {
-    long window = (long) Math.floor(contextWindows.of(model) * WINDOW_FRACTION);
+  /**
+   * The token count past which a conversation with {@code model} is compacted: {@code
+   * compact_threshold} of its window, or {@code summarise_after_tokens} when that is set and
+   * smaller.
+   */
+  public long compactThreshold(String model) {
+    long window = (long) Math.floor(contextWindows.of(model) * context.compactThreshold());
     return summariseAfterTokens > 0 ? Math.min(summariseAfterTokens, window) : window;
   }
 }

@@ -23,8 +23,23 @@ public final class OllamaBackend {
       SessionTools tools,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
+    return create(config, LegioConfig.Context.defaults(), conversations, tools, clock, sleeper);
+  }
+
+  /**
+   * The back-end a {@code [backend]} section describes, keeping its conversations within the
+   * model's window as the {@code [context]} section says.
+   */
+  public static HttpBackend create(
+      LegioConfig.Backend config,
+      LegioConfig.Context context,
+      ConversationStore conversations,
+      SessionTools tools,
+      Clock clock,
+      RetryPolicy.Sleeper sleeper) {
     ContextWindows windows = ContextWindows.ollama(config.contextWindows());
-    HttpBackendSettings settings = HttpBackendSettings.of(config, DEFAULT_MODEL, windows, sleeper);
+    HttpBackendSettings settings =
+        HttpBackendSettings.of(config, context, DEFAULT_MODEL, windows, sleeper);
     OllamaChat chat =
         new OllamaChat(
             HttpBackendSettings.baseUrl(config, OllamaChat.DEFAULT_BASE_URL),

@@ -28,6 +28,20 @@ public final class OpenAiBackend {
       SessionTools tools,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
+    return create(config, LegioConfig.Context.defaults(), conversations, tools, clock, sleeper);
+  }
+
+  /**
+   * The back-end a {@code [backend]} section describes, keeping its conversations within the
+   * model's window as the {@code [context]} section says.
+   */
+  public static HttpBackend create(
+      LegioConfig.Backend config,
+      LegioConfig.Context context,
+      ConversationStore conversations,
+      SessionTools tools,
+      Clock clock,
+      RetryPolicy.Sleeper sleeper) {
     String baseUrl = HttpBackendSettings.baseUrl(config, OpenAiChat.DEFAULT_BASE_URL);
     String key = config.apiKey();
     if (key == null) {
@@ -42,7 +56,11 @@ public final class OpenAiBackend {
     }
     HttpBackendSettings settings =
         HttpBackendSettings.of(
-            config, DEFAULT_MODEL, ContextWindows.hosted(config.contextWindows()), sleeper);
+            config,
+            context,
+            DEFAULT_MODEL,
+            ContextWindows.hosted(config.contextWindows()),
+            sleeper);
     OpenAiChat chat =
         new OpenAiChat(baseUrl, key, config.connectTimeout(), config.requestTimeout());
     return new HttpBackend(

@@ -258,7 +258,7 @@ class AnthropicBackendTest {
   }
 
   @Test
-  void countTokensDecidesTheSummaryWhenAsked() {
+  void countTokensDecidesTheCompactionWhenAsked() {
     LegioConfig.Backend c = config();
     LegioConfig.Backend counting =
         new LegioConfig.Backend(
@@ -278,19 +278,33 @@ class AnthropicBackendTest {
     // The reported usage is small; the count (a quarter of the request's bytes) is not.
     api.enqueue(
         Reply.text("x".repeat(600)).withUsage(1, 1, 0, 0),
+        Reply.text("y").withUsage(1, 1, 0, 0),
         Reply.text("Summary."),
         Reply.text("Next."));
-    BackendSession session =
-        backend(counting, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
+    HttpBackend backend =
+        AnthropicBackend.create(
+            counting,
+            new LegioConfig.Context(true, 0.9, 50_000, 2, 3),
+            h.conversations(),
+            spec -> new ScriptedTools(),
+            h.clock,
+            h.sleeper);
+    backends.add(backend);
+    BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("first", new HttpBackendHarness.Events());
-    String before = session.backendSessionId();
-
+    // Past 100 tokens by the count, but nothing older than the 2 most recent messages yet.
     session.send("second", new HttpBackendHarness.Events());
+    String before = session.backendSessionId();
+    assertThat(before).isEqualTo(h.stored(session).id().toString());
+
+    session.send("third", new HttpBackendHarness.Events());
 
     assertThat(api.requests().stream().map(FakeMessagesApi.Request::path))
         .contains("/v1/messages/count_tokens");
     assertThat(session.backendSessionId()).isNotEqualTo(before);
-    assertThat(messagesRequests().get(2).systemText()).contains("Summary.");
+    assertThat(messagesRequests().get(2).lastUserText()).contains("x".repeat(600));
+    assertThat(messagesRequests().get(3).systemText()).contains("Summary.");
+    assertThat(messagesRequests().get(3).messageTexts()).containsExactly("second", "y", "third");
   }
 
   @Test

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.ChatRequest;
+import dev.legio.backend.http.ContextSummary;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.HttpBackend;
 import dev.legio.backend.http.HttpBackendHarness;
@@ -240,84 +242,128 @@ class OllamaBackendTest {
     assertThat(h.stored(session).turns()).isEmpty();
   }
 
+  /** Auto-compact keeping the 2 most recent messages, so that short tests have older rounds. */
+  private static final LegioConfig.Context KEEP_TWO =
+      new LegioConfig.Context(true, 0.9, 50_000, 2, 3);
+
+  private HttpBackend compacting(LegioConfig.Backend config) {
+    HttpBackend b =
+        OllamaBackend.create(
+            config, KEEP_TWO, h.conversations(), spec -> new ScriptedTools(), h.clock, h.sleeper);
+    backends.add(b);
+    return b;
+  }
+
   @Test
-  void pastEightyPercentOfTheWindowTheHistoryIsSummarisedIntoANewConversation() {
-    // Window 1000 tokens: summarise at 800. The first turn leaves 700 + 150 = 850.
+  void pastTheCompactThresholdTheOlderRoundsAreSummarisedIntoANewConversation() {
+    // Window 1000 tokens: compact past 900. The second turn leaves 800 + 150 = 950.
     h.server.enqueue(
-        answer(700, 150, "Long report."),
+        answer(300, 50, "Report one."),
+        answer(800, 150, "Report two."),
         answer(900, 60, "Summary: vorenus scouted the road; all clear."),
         answer(120, 5, "Next."));
-    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), new ScriptedTools());
+    HttpBackend backend = compacting(with(config(), 0, Map.of("llama3.2", 1000)));
     BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("Scout", new HttpBackendHarness.Events());
+    session.send("Further", new HttpBackendHarness.Events());
+    assertThat(h.server.requests()).as("350 tokens: no compaction yet").hasSize(2);
     String before = session.backendSessionId();
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
     TurnResult result = session.send("And now?", events);
 
     assertThat(result.text()).isEqualTo("Next.");
-    assertThat(events.statuses()).anyMatch(s -> s.contains("Summarising"));
+    assertThat(events.all)
+        .filteredOn(e -> e instanceof BackendEvent.CompactionEnded)
+        .singleElement()
+        .satisfies(
+            e -> assertThat(((BackendEvent.CompactionEnded) e).messagesCompacted()).isEqualTo(2));
     assertThat(events.text()).isEqualTo("Next.");
-    JsonNode summarising = h.server.requests().get(1).json();
+    JsonNode summarising = h.server.requests().get(2).json();
     assertThat(summarising.has("tools")).isFalse();
-    assertThat(summarising.get("messages")).hasSize(4);
-    assertThat(summarising.at("/messages/3/content").asText())
-        .isEqualTo(HttpBackend.SUMMARY_INSTRUCTION);
+    assertThat(summarising.get("messages")).hasSize(2);
+    assertThat(summarising.at("/messages/0/content").asText())
+        .isEqualTo(ContextSummary.INSTRUCTION);
+    assertThat(summarising.at("/messages/1/content").asText())
+        .contains("Scout", "Report one.")
+        .doesNotContain("Further", "Report two.");
 
-    JsonNode next = h.server.requests().get(2).json().get("messages");
-    assertThat(next).hasSize(3);
+    JsonNode next = h.server.requests().get(3).json().get("messages");
+    assertThat(next).hasSize(5);
     assertThat(next.at("/0/content").asText()).isEqualTo("You are vorenus, a centurio.");
     assertThat(next.at("/1/role").asText()).isEqualTo("system");
     assertThat(next.at("/1/content").asText())
         .startsWith(ChatRequest.SUMMARY_INTRODUCTION)
-        .contains("Summary: vorenus scouted the road; all clear.");
-    assertThat(next.at("/2/content").asText()).isEqualTo("And now?");
+        .contains("<context_summary>\nSummary: vorenus scouted the road; all clear.\n");
+    assertThat(next.at("/2/content").asText()).isEqualTo("Further");
+    assertThat(next.at("/3/content").asText()).isEqualTo("Report two.");
+    assertThat(next.at("/4/content").asText()).isEqualTo("And now?");
 
     assertThat(session.backendSessionId()).isNotEqualTo(before);
     Conversation now = h.stored(session);
     assertThat(now.previousId()).isEqualTo(UUID.fromString(before));
-    assertThat(now.summary()).isEqualTo("Summary: vorenus scouted the road; all clear.");
-    assertThat(now.turns()).hasSize(1);
-    assertThat(h.conversations().find(UUID.fromString(before)).orElseThrow().turns()).hasSize(1);
+    assertThat(ContextSummary.text(now.summary()))
+        .isEqualTo("Summary: vorenus scouted the road; all clear.");
+    assertThat(now.turns()).hasSize(2);
+    assertThat(h.conversations().find(UUID.fromString(before)).orElseThrow().turns()).hasSize(2);
   }
 
   @Test
-  void summariseAfterTokensSummarisesEarlierThanTheWindow() {
-    h.server.enqueue(answer(400, 150, "A."), answer(500, 20, "S."), answer(50, 1, "B."));
-    HttpBackend backend = backend(with(config(), 500, Map.of()), new ScriptedTools());
+  void summariseAfterTokensCompactsEarlierThanTheWindow() {
+    h.server.enqueue(
+        answer(100, 10, "A."), answer(400, 150, "B."), answer(500, 20, "S."), answer(50, 1, "C."));
+    HttpBackend backend = compacting(with(config(), 500, Map.of()));
     BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("one", new HttpBackendHarness.Events());
     String first = session.backendSessionId();
     session.send("two", new HttpBackendHarness.Events());
-    assertThat(h.server.requests()).hasSize(3);
+    session.send("three", new HttpBackendHarness.Events());
+    assertThat(h.server.requests()).hasSize(4);
     assertThat(session.backendSessionId()).isNotEqualTo(first);
 
-    // A restart resumes the summarised conversation, summary included.
-    h.server.enqueue(answer(60, 1, "C."));
+    // A restart resumes the compacted conversation, summary included.
+    h.server.enqueue(answer(60, 1, "D."));
     BackendSession resumed =
-        backend(with(config(), 500, Map.of()), new ScriptedTools())
+        compacting(with(config(), 500, Map.of()))
             .open(HttpBackendHarness.spec("vorenus", session.backendSessionId()));
-    resumed.send("three", new HttpBackendHarness.Events());
-    JsonNode messages = h.server.requests().get(3).json().get("messages");
+    resumed.send("four", new HttpBackendHarness.Events());
+    JsonNode messages = h.server.requests().get(4).json().get("messages");
     assertThat(messages.at("/1/content").asText()).contains("S.");
-    assertThat(messages).hasSize(5);
+    assertThat(messages)
+        .extracting(m -> m.get("content").asText())
+        .endsWith("two", "B.", "three", "C.", "four");
   }
 
   @Test
-  void whenSummarisingFailsTheTurnGoesOnWithTheWholeConversation() {
+  void whenCompactingFailsTheTurnGoesOnWithTheWholeConversation() {
     h.server.enqueue(
-        answer(700, 150, "Long."),
+        answer(100, 10, "Short."),
+        answer(800, 150, "Long."),
         Reply.json(400, "{\"error\":\"context too long\"}"),
-        answer(860, 3, "Still here."));
-    HttpBackend backend = backend(with(config(), 0, Map.of("llama3.2", 1000)), new ScriptedTools());
+        answer(960, 3, "Still here."));
+    HttpBackend backend = compacting(with(config(), 0, Map.of("llama3.2", 1000)));
     BackendSession session = backend.open(HttpBackendHarness.spec("vorenus", null));
     session.send("one", new HttpBackendHarness.Events());
+    session.send("two", new HttpBackendHarness.Events());
     String id = session.backendSessionId();
+    HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
-    assertThat(session.send("two", new HttpBackendHarness.Events()).text())
-        .isEqualTo("Still here.");
+    TurnResult result = session.send("three", events);
+
+    assertThat(result.text()).isEqualTo("Still here.");
+    assertThat(events.all)
+        .filteredOn(e -> e instanceof BackendEvent.CompactionFailed)
+        .singleElement()
+        .satisfies(
+            e -> {
+              BackendEvent.CompactionFailed f = (BackendEvent.CompactionFailed) e;
+              assertThat(f.reason()).contains("context too long");
+              assertThat(f.consecutiveFailures()).isEqualTo(1);
+              assertThat(f.disabled()).isFalse();
+            });
+    assertThat(result.context().compactionFailures()).isEqualTo(1);
     assertThat(session.backendSessionId()).isEqualTo(id);
-    assertThat(h.server.requests().get(2).json().get("messages")).hasSize(4);
+    assertThat(h.server.requests().get(3).json().get("messages")).hasSize(6);
   }
 
   @Test

@@ -26,7 +26,8 @@ import javax.sql.DataSource;
 
 /**
  * The conversation store on the message log's SQL database (SQLite or PostgreSQL), in the tables
- * {@code conversations} and {@code conversation_turns}.
+ * {@code conversations} (with the compaction state, {@code compaction_failures} and {@code
+ * compaction_disabled}) and {@code conversation_turns}.
  *
  * <p>A turn is one row (its messages a JSON array), inserted by one statement, so it is written
  * whole or not at all; the primary key {@code (conversation_id, turn)} refuses a second turn with
@@ -39,10 +40,13 @@ public final class JdbcConversationStore implements ConversationStore {
 
   private static final String CREATE =
       "INSERT INTO conversations (id, owner, backend, model, system_prompt, summary, previous_id,"
-          + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+          + " created_at, compaction_failures, compaction_disabled)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String FIND =
-      "SELECT id, owner, backend, model, system_prompt, summary, previous_id, created_at"
-          + " FROM conversations WHERE id = ?";
+      "SELECT id, owner, backend, model, system_prompt, summary, previous_id, created_at,"
+          + " compaction_failures, compaction_disabled FROM conversations WHERE id = ?";
+  private static final String COMPACTION_STATE =
+      "UPDATE conversations SET compaction_failures = ?, compaction_disabled = ? WHERE id = ?";
   private static final String TURNS =
       "SELECT turn, messages, input_tokens, output_tokens, cache_read_tokens,"
           + " cache_creation_tokens, estimated, context_tokens, created_at"
@@ -76,23 +80,26 @@ public final class JdbcConversationStore implements ConversationStore {
   @Override
   public void create(Conversation c) {
     Objects.requireNonNull(c, "conversation");
-    if (!c.turns().isEmpty()) {
-      throw new IllegalArgumentException(
-          "a conversation is created empty; append its turns with appendTurn");
+    List<SharedWriter.Update> updates = new ArrayList<>(1 + c.turns().size());
+    updates.add(
+        new SharedWriter.Update(
+            CREATE,
+            s -> {
+              values.bindId(s, 1, c.id());
+              s.setString(2, c.owner());
+              s.setString(3, c.backend());
+              s.setString(4, c.model());
+              s.setString(5, c.systemPrompt());
+              s.setString(6, c.summary());
+              values.bindId(s, 7, c.previousId());
+              values.bindTimestamp(s, 8, Timestamps.truncate(c.createdAt()));
+              s.setInt(9, c.compactionFailures());
+              s.setBoolean(10, c.compactionDisabled());
+            }));
+    for (ConversationTurn turn : c.turns()) {
+      updates.add(new SharedWriter.Update(append, appendBinder(c.id(), turn, json(c.id(), turn))));
     }
-    update(
-        "storing the new conversation " + c.id() + " of '" + c.owner() + "'",
-        CREATE,
-        s -> {
-          values.bindId(s, 1, c.id());
-          s.setString(2, c.owner());
-          s.setString(3, c.backend());
-          s.setString(4, c.model());
-          s.setString(5, c.systemPrompt());
-          s.setString(6, c.summary());
-          values.bindId(s, 7, c.previousId());
-          values.bindTimestamp(s, 8, Timestamps.truncate(c.createdAt()));
-        });
+    update("storing the new conversation " + c.id() + " of '" + c.owner() + "'", updates);
   }
 
   @Override
@@ -117,7 +124,9 @@ public final class JdbcConversationStore implements ConversationStore {
                   row.getString(6),
                   values.readId(row, 7),
                   values.readTimestamp(row, 8),
-                  List.of());
+                  List.of(),
+                  row.getInt(9),
+                  row.getBoolean(10));
         }
       }
       List<ConversationTurn> turns = new ArrayList<>();
@@ -150,7 +159,9 @@ public final class JdbcConversationStore implements ConversationStore {
               header.summary(),
               header.previousId(),
               header.createdAt(),
-              turns));
+              turns,
+              header.compactionFailures(),
+              header.compactionDisabled()));
     } catch (SQLException e) {
       throw failure(action, e);
     }
@@ -160,30 +171,12 @@ public final class JdbcConversationStore implements ConversationStore {
   public void appendTurn(UUID conversationId, ConversationTurn turn) {
     Objects.requireNonNull(conversationId, "conversationId");
     Objects.requireNonNull(turn, "turn");
-    String messages;
-    try {
-      messages = JSON.writerFor(MESSAGES).writeValueAsString(turn.messages());
-    } catch (JsonProcessingException e) {
-      throw new ConversationStoreException(
-          "turn " + turn.index() + " of conversation " + conversationId + " cannot be stored", e);
-    }
+    String messages = json(conversationId, turn);
     String action = "appending turn " + turn.index() + " to the conversation " + conversationId;
     try {
       update(
           action,
-          append,
-          s -> {
-            values.bindId(s, 1, conversationId);
-            s.setInt(2, turn.index());
-            s.setString(3, messages);
-            s.setLong(4, turn.usage().inputTokens());
-            s.setLong(5, turn.usage().outputTokens());
-            s.setLong(6, turn.usage().cacheReadTokens());
-            s.setLong(7, turn.usage().cacheCreationTokens());
-            s.setBoolean(8, turn.usage().estimated());
-            s.setLong(9, turn.contextTokens());
-            values.bindTimestamp(s, 10, Timestamps.truncate(turn.createdAt()));
-          });
+          List.of(new SharedWriter.Update(append, appendBinder(conversationId, turn, messages))));
     } catch (ConversationStoreException e) {
       if (isConstraintViolation(e.getCause())) {
         throw new ConversationStoreException(
@@ -199,17 +192,69 @@ public final class JdbcConversationStore implements ConversationStore {
     }
   }
 
+  private static String json(UUID conversationId, ConversationTurn turn) {
+    try {
+      return JSON.writerFor(MESSAGES).writeValueAsString(turn.messages());
+    } catch (JsonProcessingException e) {
+      throw new ConversationStoreException(
+          "turn " + turn.index() + " of conversation " + conversationId + " cannot be stored", e);
+    }
+  }
+
+  private SharedWriter.Binder appendBinder(
+      UUID conversationId, ConversationTurn turn, String messages) {
+    return s -> {
+      values.bindId(s, 1, conversationId);
+      s.setInt(2, turn.index());
+      s.setString(3, messages);
+      s.setLong(4, turn.usage().inputTokens());
+      s.setLong(5, turn.usage().outputTokens());
+      s.setLong(6, turn.usage().cacheReadTokens());
+      s.setLong(7, turn.usage().cacheCreationTokens());
+      s.setBoolean(8, turn.usage().estimated());
+      s.setLong(9, turn.contextTokens());
+      values.bindTimestamp(s, 10, Timestamps.truncate(turn.createdAt()));
+    };
+  }
+
+  @Override
+  public void updateCompactionState(
+      UUID conversationId, int consecutiveFailures, boolean disabled) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    if (consecutiveFailures < 0) {
+      throw new IllegalArgumentException("consecutiveFailures cannot be negative");
+    }
+    String action = "recording the compaction state of the conversation " + conversationId;
+    int changed =
+        update(
+            action,
+            List.of(
+                new SharedWriter.Update(
+                    COMPACTION_STATE,
+                    s -> {
+                      s.setInt(1, consecutiveFailures);
+                      s.setBoolean(2, disabled);
+                      values.bindId(s, 3, conversationId);
+                    })))[0];
+    if (changed == 0) {
+      throw new ConversationStoreException(
+          action + " failed: there is no such conversation (deleted by the cleanup?)");
+    }
+  }
+
   @Override
   public int deleteInactiveBefore(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
     Instant at = Timestamps.truncate(cutoff);
     return update(
         "deleting the conversations inactive since " + cutoff,
-        DELETE_INACTIVE,
-        s -> {
-          values.bindTimestamp(s, 1, at);
-          values.bindTimestamp(s, 2, at);
-        });
+        List.of(
+            new SharedWriter.Update(
+                DELETE_INACTIVE,
+                s -> {
+                  values.bindTimestamp(s, 1, at);
+                  values.bindTimestamp(s, 2, at);
+                })))[0];
   }
 
   private static List<ChatMessage> readMessages(UUID id, int turn, String json) {
@@ -238,22 +283,44 @@ public final class JdbcConversationStore implements ConversationStore {
         || (sql.getMessage() != null && sql.getMessage().contains("SQLITE_CONSTRAINT"));
   }
 
-  private int update(String action, String sql, SharedWriter.Binder binder) {
+  /** Runs the statements in one transaction: all land or none. */
+  private int[] update(String action, List<SharedWriter.Update> updates) {
     if (writer != null) {
       try {
-        return writer.executeUpdate(sql, binder);
+        return writer.executeUpdates(updates);
       } catch (RuntimeException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         throw failure(
             action, cause instanceof SQLException s ? s : new SQLException(e.getMessage(), e));
       }
     }
-    try (Connection connection = pool.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
-      return statement.executeUpdate();
+    try (Connection connection = pool.getConnection()) {
+      if (updates.size() == 1) {
+        return new int[] {run(connection, updates.get(0))};
+      }
+      connection.setAutoCommit(false);
+      try {
+        int[] counts = new int[updates.size()];
+        for (int i = 0; i < counts.length; i++) {
+          counts[i] = run(connection, updates.get(i));
+        }
+        connection.commit();
+        return counts;
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        connection.setAutoCommit(true);
+      }
     } catch (SQLException e) {
       throw failure(action, e);
+    }
+  }
+
+  private static int run(Connection connection, SharedWriter.Update update) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(update.sql())) {
+      update.binder().bind(statement);
+      return statement.executeUpdate();
     }
   }
 

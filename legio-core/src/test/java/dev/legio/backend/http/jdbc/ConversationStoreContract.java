@@ -122,6 +122,89 @@ public abstract class ConversationStoreContract {
   }
 
   @Test
+  void aCompactedConversationIsCreatedWithItsKeptTurnsAndCompactionState() {
+    Conversation old = conversation(null, null);
+    conversations.create(old);
+    Conversation next =
+        new Conversation(
+                UUID.randomUUID(),
+                "vorenus",
+                "ollama",
+                "llama3.2",
+                "You are vorenus.",
+                "<context_summary>\nThey scouted &lt;north&gt;.\n</context_summary>",
+                old.id(),
+                clock.instant(),
+                List.of(),
+                2,
+                false)
+            .with(turn(0, "kept one"))
+            .with(turn(1, "kept two"));
+    conversations.create(next);
+
+    Conversation read = openAnother().conversations().find(next.id()).orElseThrow();
+    assertThat(read.summary()).isEqualTo(next.summary());
+    assertThat(read.turns()).hasSize(2);
+    assertThat(read.messages()).isEqualTo(next.messages());
+    assertThat(read.turns().get(1).contextTokens()).isEqualTo(156);
+    assertThat(read.compactionFailures()).isEqualTo(2);
+    assertThat(read.compactionDisabled()).isFalse();
+    conversations.appendTurn(next.id(), turn(2, "after"));
+    assertThat(conversations.find(next.id()).orElseThrow().turns()).hasSize(3);
+  }
+
+  @Test
+  void aCompactedConversationWhoseTurnsCannotAllBeStoredIsNotStoredAtAll() {
+    Conversation taken = conversation(null, null);
+    conversations.create(taken);
+    // The id is taken: nothing is written, not even the turn the existing empty one could take.
+    Conversation clash =
+        new Conversation(
+                taken.id(),
+                "vorenus",
+                "ollama",
+                "llama3.2",
+                "Another prompt.",
+                null,
+                null,
+                clock.instant(),
+                List.of())
+            .with(turn(0, "lost"));
+    assertThatThrownBy(() -> conversations.create(clash))
+        .isInstanceOf(ConversationStoreException.class);
+    assertThat(conversations.find(taken.id()).orElseThrow().turns()).isEmpty();
+    assertThat(conversations.find(taken.id()).orElseThrow().systemPrompt())
+        .isEqualTo(taken.systemPrompt());
+  }
+
+  @Test
+  void theCompactionStateIsRecordedAndSurvivesReopeningTheStore() {
+    Conversation c = conversation(null, null);
+    conversations.create(c);
+    conversations.appendTurn(c.id(), turn(0, "first"));
+    assertThat(conversations.find(c.id()).orElseThrow().compactionFailures()).isZero();
+
+    conversations.updateCompactionState(c.id(), 1, false);
+    conversations.updateCompactionState(c.id(), 3, true);
+
+    Conversation read = openAnother().conversations().find(c.id()).orElseThrow();
+    assertThat(read.compactionFailures()).isEqualTo(3);
+    assertThat(read.compactionDisabled()).isTrue();
+    assertThat(read.turns()).hasSize(1);
+    conversations.updateCompactionState(c.id(), 0, false);
+    assertThat(openAnother().conversations().find(c.id()).orElseThrow())
+        .extracting(Conversation::compactionFailures, Conversation::compactionDisabled)
+        .containsExactly(0, false);
+  }
+
+  @Test
+  void theCompactionStateOfAConversationThatDoesNotExistIsRefused() {
+    assertThatThrownBy(() -> conversations.updateCompactionState(UUID.randomUUID(), 1, false))
+        .isInstanceOf(ConversationStoreException.class)
+        .hasMessageContaining("no such conversation");
+  }
+
+  @Test
   void anUnknownConversationIsEmpty() {
     assertThat(conversations.find(UUID.randomUUID())).isEmpty();
   }
