@@ -61,7 +61,7 @@ public final class ConsolidationDates {
 
   private static Rule rule(String regex, BiFunction<Matcher, LocalDate, String> replace) {
     return new Rule(
-        Pattern.compile("\\b" + regex + "\\b", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE),
+        Pattern.compile("\\b(?:" + regex + ")\\b", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE),
         replace);
   }
 

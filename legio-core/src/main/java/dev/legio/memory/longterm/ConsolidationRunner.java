@@ -3,7 +3,6 @@ package dev.legio.memory.longterm;
 import dev.legio.backend.ModelBackend;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.Names;
-import dev.legio.log.Timestamps;
 import dev.legio.transcript.TranscriptEntry;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.transcript.TranscriptInfo;
@@ -197,7 +196,7 @@ public final class ConsolidationRunner {
           agent,
           ConsolidationGate.LOCK,
           "another consolidation is running since "
-              + Timestamps.format(held.since())
+              + time(held.since())
               + " ("
               + ago(Duration.between(held.since(), now))
               + " ago; its lock "
@@ -211,7 +210,7 @@ public final class ConsolidationRunner {
     if (acquired.tookOverSince() != null) {
       String note =
           "took over a stale lock from "
-              + Timestamps.format(acquired.tookOverSince())
+              + time(acquired.tookOverSince())
               + " (a run that crashed or hung)";
       warnings.add(note);
       log.warn("consolidation of {}: {}", agent, note);
@@ -244,6 +243,14 @@ public final class ConsolidationRunner {
       }
     }
     return out;
+  }
+
+  private static final java.time.format.DateTimeFormatter TIME =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+          .withZone(ZoneOffset.UTC);
+
+  static String time(Instant at) {
+    return TIME.format(at);
   }
 
   static String ago(Duration d) {
