@@ -104,4 +104,44 @@ class ConsolidationLockTest {
       assertThat(won).as(stale ? "stale lock" : "free lock").isEqualTo(1);
     }
   }
+
+  @Test
+  void ofSeveralProcessesTakingOverAStaleLockExactlyOneWins() throws Exception {
+    Files.writeString(
+        lockFile(), Long.toString(Instant.now().minus(Duration.ofHours(2)).getEpochSecond()));
+    String javaBin = ProcessHandle.current().info().command().orElse("java");
+    List<Process> processes = new ArrayList<>();
+    List<java.io.BufferedReader> outputs = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        Process p =
+            new ProcessBuilder(
+                    javaBin,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    ConsolidationLockProcess.class.getName(),
+                    folder.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        processes.add(p);
+        outputs.add(p.inputReader());
+      }
+      for (java.io.BufferedReader out : outputs) {
+        assertThat(out.readLine()).isEqualTo("ready");
+      }
+      Files.createFile(folder.resolve("go"));
+      List<String> answers = new ArrayList<>();
+      for (java.io.BufferedReader out : outputs) {
+        answers.add(out.readLine());
+      }
+      assertThat(answers).containsExactlyInAnyOrder("won", "held", "held");
+      Files.createFile(folder.resolve("done"));
+      for (Process p : processes) {
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(lockFile()).doesNotExist();
+    } finally {
+      processes.forEach(Process::destroyForcibly);
+    }
+  }
 }

@@ -399,6 +399,44 @@ class ConsolidationRunnerTest {
   }
 
   @Test
+  void textOfOtherKindsInMemoryMdIsKept() throws Exception {
+    memory(
+        "vorenus",
+        """
+        # Vorenus's memory
+
+        Written by hand: check the roads first.
+        - [Roads](roads.md) — roads
+
+        ## Notes
+
+        Keep this section.
+
+        ## Auto-extracted memories
+
+        - [pattern] Undated fact (confidence 0.50)
+        """);
+
+    runner().run("vorenus", true, listener);
+
+    assertThat(read("vorenus", "MEMORY.md"))
+        .isEqualTo(
+            """
+            # Vorenus's memory
+
+            - [Patterns](patterns.md) — recurring patterns and conventions
+
+            Written by hand: check the roads first.
+
+            ## Notes
+
+            Keep this section.
+            """);
+    assertThat(read("vorenus", "patterns.md"))
+        .isEqualTo("# Patterns\n\n- Undated fact (confidence 0.50)\n");
+  }
+
+  @Test
   void manyFactsLeaveMemoryMdFarUnderTheLimit() throws Exception {
     StringBuilder text = new StringBuilder("# Memory — pullo\n\n## Auto-extracted memories\n");
     String[] labels = {"preference", "project", "pattern", "decision", "constraint"};
