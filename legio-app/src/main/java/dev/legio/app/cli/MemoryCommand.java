@@ -445,7 +445,11 @@ final class MemoryCommand {
       if (!c.filesRemoved().isEmpty()) {
         line.append("; removed ").append(String.join(", ", c.filesRemoved()));
       }
-      return line.append("; MEMORY.md ").append(c.indexLines()).append(" lines.").toString();
+      return line.append(
+              c.indexLines() == 0
+                  ? "; no MEMORY.md (nothing to index)."
+                  : "; MEMORY.md " + c.indexLines() + (c.indexLines() == 1 ? " line." : " lines."))
+          .toString();
     }
   }
 

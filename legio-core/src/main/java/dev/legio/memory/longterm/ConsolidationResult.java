@@ -16,7 +16,8 @@ public sealed interface ConsolidationResult {
    * @param filesRemoved the topic files removed (by the model's answer)
    * @param factsConsolidated the extracted facts moved out of {@code MEMORY.md} into topic files
    * @param sessionsGathered the agent's sessions changed since the last run
-   * @param indexLines the lines of {@code MEMORY.md} after the run
+   * @param indexLines the lines of {@code MEMORY.md} after the run; 0 when there is none (an agent
+   *     with nothing to index gets no empty one)
    * @param byModel true when the model's answer was used; false for the deterministic way
    */
   record Completed(

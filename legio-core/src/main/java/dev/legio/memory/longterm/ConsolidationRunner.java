@@ -349,9 +349,7 @@ public final class ConsolidationRunner {
       }
       new ConsolidationState(Instant.ofEpochSecond(clock.instant().getEpochSecond())).write(folder);
       finish(
-          "MEMORY.md "
-              + lines
-              + " lines"
+          (lines == 0 ? "no MEMORY.md (nothing to index)" : "MEMORY.md " + count(lines, "line"))
               + (removed.isEmpty() ? "" : ", " + count(removed.size(), "file") + " removed"));
       return new ConsolidationResult.Completed(
           agent,
@@ -608,6 +606,9 @@ public final class ConsolidationRunner {
                 + (index.size() - keep)
                 + " topic files are left out of the index (merge some)");
         out = new ConsolidationMemoryFile(title, shown, out.preamble(), out.sections(), remaining);
+      }
+      if (text == null && index.isEmpty() && remaining.isEmpty()) {
+        return 0; // nothing to index: no MEMORY.md is created
       }
       String rendered = out.render();
       if (!rendered.equals(text)) {

@@ -534,6 +534,15 @@ class ConsolidationRunnerTest {
   }
 
   @Test
+  void anAgentWithNothingToConsolidateGetsNoEmptyMemoryMd() throws Exception {
+    var done = (ConsolidationResult.Completed) runner().run("pullo", true, listener);
+    assertThat(done.filesWritten()).isEmpty();
+    assertThat(done.indexLines()).isZero();
+    assertThat(folder("pullo").resolve("MEMORY.md")).doesNotExist();
+    assertThat(folder("pullo").resolve(".consolidation_state.json")).exists();
+  }
+
+  @Test
   void channelsAndPathTricksHaveNoMemoryFolder() {
     for (String bad : List.of("telegram:1", "../pullo", "Vorenus", "")) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner().run(bad, true, listener))
