@@ -1,6 +1,7 @@
 package dev.legio.app;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.agents.AgentProfile;
 import dev.legio.backend.BackendDetector;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
@@ -24,6 +25,7 @@ import dev.legio.mcp.McpTokens;
 import dev.legio.mcp.McpToolServer;
 import dev.legio.memory.Memoria;
 import dev.legio.memory.MemoryTools;
+import dev.legio.memory.longterm.ConsolidationRunner;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
@@ -347,6 +349,24 @@ public final class LegioApp implements AutoCloseable {
       transcripts = new FileTranscriptStore(config.transcripts().dir(), workspace.root(), clock);
     }
     return transcripts;
+  }
+
+  /**
+   * Consolidation ("dream") of the agents' long-term memory ({@code [memory]}): over the
+   * transcripts, each agent asking its own back-end and model (its {@code prompt.md}'s {@code
+   * backend} and {@code model}, else {@code [backend]}'s).
+   */
+  public ConsolidationRunner consolidation() {
+    return new ConsolidationRunner(config.memory(), transcripts(), this::consolidationModel, clock);
+  }
+
+  private ConsolidationRunner.Model consolidationModel(String agent) {
+    AgentProfile profile =
+        Names.LEGATUS.equals(agent) ? agents().legatus() : agents().centurio(agent).orElse(null);
+    if (profile == null || profile.backend() == null) {
+      return new ConsolidationRunner.Model(backend(), profile == null ? null : profile.model());
+    }
+    return new ConsolidationRunner.Model(backendOfKind(profile.backend()), profile.model());
   }
 
   /** The message log, in {@link #store()}. */

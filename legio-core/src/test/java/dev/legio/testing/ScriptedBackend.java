@@ -45,6 +45,18 @@ public final class ScriptedBackend implements ModelBackend {
   public volatile Consumer<Turn> duringTurn = turn -> {};
   public volatile Function<Turn, String> answer = null;
 
+  /** One question {@link #complete} received. */
+  public record Completion(String systemPrompt, String prompt, String model) {}
+
+  /** The questions {@link #complete} received, in order. */
+  public final List<Completion> completions = new CopyOnWriteArrayList<>();
+
+  /**
+   * How {@link #complete} answers; null (the default): the back-end cannot complete, like the
+   * offline model. An answer that throws is a failed request.
+   */
+  public volatile Function<Completion, String> completion = null;
+
   /** The kind this back-end reports ({@code [backend] kind}, or an agent's {@code backend}). */
   public volatile String kind = "scripted";
 
@@ -76,6 +88,22 @@ public final class ScriptedBackend implements ModelBackend {
   @Override
   public boolean canResume() {
     return resumable;
+  }
+
+  @Override
+  public boolean canComplete() {
+    return completion != null;
+  }
+
+  @Override
+  public String complete(String systemPrompt, String prompt, String model) {
+    Function<Completion, String> answer = completion;
+    if (answer == null) {
+      return ModelBackend.super.complete(systemPrompt, prompt, model);
+    }
+    Completion c = new Completion(systemPrompt, prompt, model);
+    completions.add(c);
+    return answer.apply(c);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.legio.app.cli;
 import dev.legio.app.LegioApp;
 import dev.legio.app.mcp.McpHttpServer;
 import dev.legio.log.Names;
+import dev.legio.memory.longterm.DreamScheduler;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionSettings;
 import java.util.concurrent.Callable;
@@ -17,7 +18,8 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description = {
       "Run Legio as a long-lived process: the idle-session reaper, the channel-session cleanup,"
-          + " the daily deletion of expired session records and old conversations, and the agents' tools over MCP's"
+          + " the daily deletion of expired session records and old conversations, the hourly"
+          + " consolidation of idle agents' long-term memory, and the agents' tools over MCP's"
           + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
       "Stops cleanly on SIGTERM or Ctrl-C: background work first, then the agents' sessions, then"
           + " the legatus's, then the store."
@@ -34,6 +36,7 @@ final class ServeCommand implements Callable<Integer> {
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance =
         new SessionMaintenance(app.engine(), s, root.context.clock(), app.conversations());
+    DreamScheduler dreams = dreams(app);
     McpHttpServer mcp = startMcp(app);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -45,6 +48,7 @@ final class ServeCommand implements Callable<Integer> {
                       mcp.close();
                     }
                     maintenance.close();
+                    dreams.close();
                     app.close();
                     log.info("stopped cleanly");
                   } finally {
@@ -53,6 +57,7 @@ final class ServeCommand implements Callable<Integer> {
                 },
                 "legio-shutdown"));
     maintenance.start();
+    dreams.start();
     String summary =
         "Legio is serving "
             + app.workspace().root()
@@ -70,7 +75,9 @@ final class ServeCommand implements Callable<Integer> {
             + s.channels().cleanupInterval().toMinutes()
             + " min, expired records and conversations deleted daily at "
             + s.cleanupAt()
-            + " UTC.";
+            + " UTC, idle agents' memory consolidated when its gates pass (checked every "
+            + DreamScheduler.DEFAULT_INTERVAL.toMinutes()
+            + " min).";
     log.info(summary);
     root.out.println(summary);
     if (mcp != null) {
@@ -85,6 +92,21 @@ final class ServeCommand implements Callable<Integer> {
     root.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Consolidation of the agents' long-term memory, checked hourly, for agents idle at that moment
+   * (no turn running in this process and no other process holding their lease).
+   */
+  static DreamScheduler dreams(LegioApp app) {
+    return new DreamScheduler(
+        app.consolidation(),
+        () -> app.agents().names(),
+        agent ->
+            app.engine().status().stream()
+                .filter(s -> s.owner().equals(agent))
+                .allMatch(s -> s.activity().equals("idle")),
+        DreamScheduler.DEFAULT_INTERVAL);
   }
 
   /** Starts MCP over HTTP when [mcp] http_enabled, with a token for every agent. */

@@ -68,7 +68,8 @@ class ServeCommandTest {
       assertThat(first)
           .startsWith("Legio is serving " + ws)
           .contains("store sqlite", "back-end offline model", "agents legatus, pullo, vorenus")
-          .contains("reaped every 60 s (timeout 30 min)", "daily at 02:00 UTC");
+          .contains("reaped every 60 s (timeout 30 min)", "daily at 02:00 UTC")
+          .contains("idle agents' memory consolidated when its gates pass (checked every 60 min)");
       String mcpLine = output.readLine();
       while (mcpLine != null && !mcpLine.startsWith("MCP over HTTP at")) {
         mcpLine = output.readLine();
