@@ -574,12 +574,15 @@ public final class SessionEngine implements AutoCloseable {
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Instant done = clock.instant();
       slot.record =
-          slot.record.afterTurn(
-              result.usage().inputTokens(),
-              result.usage().outputTokens(),
-              request.sequence(),
-              done,
-              done.plus(settings.ttlFor(r.backend().kind())));
+          slot.record
+              .afterTurn(
+                  result.usage().inputTokens(),
+                  result.usage().outputTokens(),
+                  request.sequence(),
+                  done,
+                  done.plus(settings.ttlFor(r.backend().kind())))
+              // A back-end that cannot tell leaves the figures of the last turn that could.
+              .withContext(result.context());
       if (!Objects.equals(slot.live.backendSessionId(), slot.record.backendSessionId())) {
         // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
         slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
