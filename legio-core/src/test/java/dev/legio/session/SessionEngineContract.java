@@ -554,6 +554,14 @@ abstract class SessionEngineContract {
     assertThat(rebuilt.sessionId()).isNotEqualTo(kept.sessionId());
     assertThat(rebuilt.messageCount()).isEqualTo(1);
     assertThat(rebuilt.context()).isNull();
+
+    // The legatus sees how full each centurio's active session is.
+    engine.handle("@pullo one", DispatchListener.NONE); // turn 5: no figures
+    sessions().save(rebuilt.withContext(ContextUse.of(50_000, 200_000)));
+    engine.handle("how are they?", DispatchListener.NONE);
+    assertThat(backend.turnsOf("legatus").get(0).message())
+        .contains("<centurio name=\"vorenus\" status=\"idle\" context=\"25%\"/>")
+        .contains("<centurio name=\"pullo\" status=\"idle\"/>");
   }
 
   @Test
