@@ -10,6 +10,7 @@ import dev.legio.backend.anthropic.AnthropicBackend;
 import dev.legio.backend.claudecli.ClaudeCliBackend;
 import dev.legio.backend.claudecli.ClaudeCliBinary;
 import dev.legio.backend.claudecli.McpConfigSource;
+import dev.legio.backend.http.ContextWindows;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.backend.ollama.OllamaBackend;
@@ -167,14 +168,16 @@ public final class LegioApp implements AutoCloseable {
     SessionTools tools = this::sessionTools;
     RetryPolicy.Sleeper sleeper = RetryPolicy.Sleeper.REAL;
     return switch (kind) {
-      case OfflineBackend.KIND -> new OfflineBackend();
+      // [backend.context_windows] offline = N states the offline model's window.
+      case OfflineBackend.KIND ->
+          new OfflineBackend(ContextWindows.hosted(b.contextWindows()).of(OfflineBackend.KIND));
       case AnthropicBackend.KIND ->
           AnthropicBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
       case OpenAiBackend.KIND ->
           OpenAiBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
       case OllamaBackend.KIND ->
           OllamaBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
-      case ClaudeCliBackend.KIND -> claudeCli(config.claudeCli());
+      case ClaudeCliBackend.KIND -> claudeCli(config.claudeCli(), b.contextWindows());
       default ->
           throw new ConfigException(
               "[backend] kind = \""
@@ -189,7 +192,7 @@ public final class LegioApp implements AutoCloseable {
     return store().conversations();
   }
 
-  private ModelBackend claudeCli(LegioConfig.ClaudeCli c) {
+  private ModelBackend claudeCli(LegioConfig.ClaudeCli c, Map<String, Integer> contextWindows) {
     Path executable;
     try {
       executable = ClaudeCliBinary.locate(c.binary(), env);
@@ -205,7 +208,8 @@ public final class LegioApp implements AutoCloseable {
             c.turnTimeout(),
             workspace.root(),
             Map.of("DISABLE_AUTOUPDATER", "1"),
-            c.mcpConfig() == null ? memoriaOverMcp() : McpConfigSource.file(c.mcpConfig())));
+            c.mcpConfig() == null ? memoriaOverMcp() : McpConfigSource.file(c.mcpConfig()),
+            contextWindows));
   }
 
   /**

@@ -94,12 +94,27 @@ public record Roster(List<Entry> entries) {
    * </pre>
    */
   public static String statusXml(Map<String, String> statusByName) {
+    return statusXml(statusByName, Map.of());
+  }
+
+  /**
+   * As {@link #statusXml(Map)}, with a {@code context} attribute for each centurio in {@code
+   * contextByName}: how full its session's context is ({@code <centurio name="vorenus"
+   * status="idle" context="42%"/>}), escaped like the others.
+   */
+  public static String statusXml(
+      Map<String, String> statusByName, Map<String, String> contextByName) {
     StringBuilder out = new StringBuilder("<centurio_status>\n");
     for (Map.Entry<String, String> entry : new TreeMap<>(statusByName).entrySet()) {
       out.append("<centurio name=\"");
       PraetoriumXml.escapeAttribute(entry.getKey(), out);
       out.append("\" status=\"");
       PraetoriumXml.escapeAttribute(Objects.requireNonNull(entry.getValue(), "status"), out);
+      String context = contextByName.get(entry.getKey());
+      if (context != null) {
+        out.append("\" context=\"");
+        PraetoriumXml.escapeAttribute(context, out);
+      }
       out.append("\"/>\n");
     }
     return out.append("</centurio_status>").toString();

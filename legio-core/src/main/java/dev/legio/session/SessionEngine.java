@@ -6,6 +6,7 @@ import dev.legio.agents.AgentProfile;
 import dev.legio.agents.Roster;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
@@ -574,12 +575,15 @@ public final class SessionEngine implements AutoCloseable {
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Instant done = clock.instant();
       slot.record =
-          slot.record.afterTurn(
-              result.usage().inputTokens(),
-              result.usage().outputTokens(),
-              request.sequence(),
-              done,
-              done.plus(settings.ttlFor(r.backend().kind())));
+          slot.record
+              .afterTurn(
+                  result.usage().inputTokens(),
+                  result.usage().outputTokens(),
+                  request.sequence(),
+                  done,
+                  done.plus(settings.ttlFor(r.backend().kind())))
+              // A back-end that cannot tell leaves the figures of the last turn that could.
+              .withContext(result.context());
       if (!Objects.equals(slot.live.backendSessionId(), slot.record.backendSessionId())) {
         // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
         slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
@@ -852,7 +856,7 @@ public final class SessionEngine implements AutoCloseable {
       }
     }
     if (slot.kind == Kind.LEGATUS) {
-      parts.add(Roster.statusXml(activityOf(r.centuriones())));
+      parts.add(Roster.statusXml(activityOf(r.centuriones()), contextOf(r.centuriones())));
     }
     parts.add(request.text());
     return String.join("\n\n", parts);
@@ -865,6 +869,22 @@ public final class SessionEngine implements AutoCloseable {
       status.put(p.name(), activity(agentSlots.get(p.name()), p.name(), leased));
     }
     return status;
+  }
+
+  /**
+   * How full each centurio's active session is ({@code 42%}), for those whose record has figures.
+   */
+  private Map<String, String> contextOf(List<AgentProfile> centuriones) {
+    Set<String> names = new TreeSet<>();
+    centuriones.forEach(p -> names.add(p.name()));
+    Map<String, String> context = new TreeMap<>();
+    for (SessionRecord record : store.list()) {
+      ContextUse use = record.context();
+      if (names.contains(record.owner()) && record.active() && use != null && use.window() > 0) {
+        context.put(record.owner(), Math.round(use.percent()) + "%");
+      }
+    }
+    return context;
   }
 
   private void closeLive(Slot slot) {

@@ -1,5 +1,6 @@
 package dev.legio.session;
 
+import dev.legio.backend.ContextUse;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
@@ -26,6 +27,9 @@ import java.util.UUID;
  * @param closeReason why the session was closed (a {@link RebuildReason} name, or free text); null
  *     while active
  * @param rebuilds how many times this owner's session has been rebuilt, over all sessions
+ * @param context how full the session's context was after its last turn that reported it (tokens
+ *     against the model's window, and whether auto-compact gave up); null when no turn has reported
+ *     one yet (a fresh or rebuilt session, or a back-end that cannot tell)
  */
 public record SessionRecord(
     String owner,
@@ -43,7 +47,8 @@ public record SessionRecord(
     Instant expiresAt,
     State state,
     String closeReason,
-    long rebuilds) {
+    long rebuilds,
+    ContextUse context) {
 
   public enum State {
     ACTIVE,
@@ -59,6 +64,44 @@ public record SessionRecord(
     Objects.requireNonNull(lastActiveAt, "lastActiveAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
     Objects.requireNonNull(state, "state");
+  }
+
+  /** A record without context figures (a session no turn has reported them for yet). */
+  public SessionRecord(
+      String owner,
+      UUID sessionId,
+      String backend,
+      String backendSessionId,
+      String promptHash,
+      String rosterHash,
+      long inputTokens,
+      long outputTokens,
+      long messageCount,
+      long lastInjectedSequence,
+      Instant createdAt,
+      Instant lastActiveAt,
+      Instant expiresAt,
+      State state,
+      String closeReason,
+      long rebuilds) {
+    this(
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        state,
+        closeReason,
+        rebuilds,
+        null);
   }
 
   public SessionRecord withBackendSessionId(String id) {
@@ -78,7 +121,8 @@ public record SessionRecord(
         expiresAt,
         state,
         closeReason,
-        rebuilds);
+        rebuilds,
+        context);
   }
 
   /** The record after one completed turn. */
@@ -104,7 +148,8 @@ public record SessionRecord(
         expiry,
         state,
         closeReason,
-        rebuilds);
+        rebuilds,
+        context);
   }
 
   public SessionRecord closed(String reason) {
@@ -124,7 +169,8 @@ public record SessionRecord(
         expiresAt,
         State.CLOSED,
         reason,
-        rebuilds);
+        rebuilds,
+        context);
   }
 
   public SessionRecord withRebuilds(long count) {
@@ -144,7 +190,36 @@ public record SessionRecord(
         expiresAt,
         state,
         closeReason,
-        count);
+        count,
+        context);
+  }
+
+  /**
+   * The record with {@code use} as its context figures; {@code null} keeps the ones it has (a turn
+   * whose back-end could not tell says nothing new).
+   */
+  public SessionRecord withContext(ContextUse use) {
+    if (use == null || use.equals(context)) {
+      return this;
+    }
+    return new SessionRecord(
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        state,
+        closeReason,
+        rebuilds,
+        use);
   }
 
   public boolean active() {

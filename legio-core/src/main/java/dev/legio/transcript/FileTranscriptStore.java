@@ -437,7 +437,14 @@ public final class FileTranscriptStore implements TranscriptStore {
         created = Files.getLastModifiedTime(parts.get(0)).toInstant();
       }
       return new TranscriptInfo(
-          sessionId, t.owner(), t.entries().size(), created, modified, bytes, parts.size());
+          sessionId,
+          t.owner(),
+          t.entries().size(),
+          created,
+          modified,
+          bytes,
+          parts.size(),
+          TranscriptContext.of(t.entries()));
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot read the transcript of session " + sessionId + ": " + e.getMessage(), e);

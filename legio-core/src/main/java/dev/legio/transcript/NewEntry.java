@@ -3,6 +3,7 @@ package dev.legio.transcript;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.backend.Usage;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -74,12 +75,34 @@ public sealed interface NewEntry {
 
   /** An assistant message with one text block, as the Messages API returns it. */
   static Message assistant(UUID parentUuid, String text, String model) {
+    return assistant(parentUuid, text, model, null);
+  }
+
+  /**
+   * An assistant message with one text block and, unless {@code usage} is null, the tokens it cost
+   * in {@code message.usage} as Claude Code writes them: {@code input_tokens} (uncached input
+   * only), {@code cache_creation_input_tokens}, {@code cache_read_input_tokens}, {@code
+   * output_tokens}.
+   */
+  static Message assistant(UUID parentUuid, String text, String model, Usage usage) {
     ObjectNode message = JsonNodeFactory.instance.objectNode();
     message.put("role", "assistant");
     if (model != null) {
       message.put("model", model);
     }
     message.putArray("content").addObject().put("type", "text").put("text", text);
+    if (usage != null) {
+      // Legio's input counts cache reads and writes too; the API (and Claude Code) report them
+      // apart from the uncached input.
+      long uncached =
+          Math.max(0, usage.inputTokens() - usage.cacheReadTokens() - usage.cacheCreationTokens());
+      message
+          .putObject("usage")
+          .put("input_tokens", uncached)
+          .put("cache_creation_input_tokens", usage.cacheCreationTokens())
+          .put("cache_read_input_tokens", usage.cacheReadTokens())
+          .put("output_tokens", usage.outputTokens());
+    }
     return new Message("assistant", UUID.randomUUID(), parentUuid, message);
   }
 

@@ -12,6 +12,8 @@ import java.time.Instant;
  * @param lastModified the latest modification time of its parts
  * @param bytes the size of all its parts
  * @param parts how many files it has
+ * @param context how full the conversation was at its last answer, from that entry's usage; null
+ *     when the transcript does not tell
  */
 public record TranscriptInfo(
     String sessionId,
@@ -20,4 +22,18 @@ public record TranscriptInfo(
     Instant created,
     Instant lastModified,
     long bytes,
-    int parts) {}
+    int parts,
+    TranscriptContext context) {
+
+  /** A listing without a context figure. */
+  public TranscriptInfo(
+      String sessionId,
+      String owner,
+      int messages,
+      Instant created,
+      Instant lastModified,
+      long bytes,
+      int parts) {
+    this(sessionId, owner, messages, created, lastModified, bytes, parts, null);
+  }
+}

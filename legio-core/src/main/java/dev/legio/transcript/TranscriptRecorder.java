@@ -1,6 +1,7 @@
 package dev.legio.transcript;
 
 import dev.legio.backend.BackendEvent;
+import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.TurnListener;
 import java.util.ArrayList;
@@ -12,10 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Writes every turn of the session engine to its session's transcript: the message sent to the
  * model as a {@code user} entry and its answer as an {@code assistant} entry, chained by {@code
- * parentUuid} as Claude Code chains them. A session's transcript is named by its session id and
- * starts with an {@code agent-name} entry naming its owner. Each compaction that ran before a turn
- * ({@link CompletedTurn#compactions()}) is written first, as a {@code summary} entry (its {@code
- * <context_summary>} block and the number of messages it replaces) in the same chain.
+ * parentUuid} as Claude Code chains them, with the model and the turn's token usage in the
+ * assistant entry's {@code message.model} and {@code message.usage}, as Claude Code writes them (so
+ * a listing can tell how full the context is). A session's transcript is named by its session id
+ * and starts with an {@code agent-name} entry naming its owner. Each compaction that ran before a
+ * turn ({@link CompletedTurn#compactions()}) is written first, as a {@code summary} entry (its
+ * {@code <context_summary>} block and the number of messages it replaces) in the same chain.
  */
 public final class TranscriptRecorder implements TurnListener {
   private final TranscriptStore store;
@@ -46,11 +49,17 @@ public final class TranscriptRecorder implements TurnListener {
       parent = summary.uuid();
     }
     NewEntry.Message request = NewEntry.user(parent, turn.sent());
-    NewEntry.Message reply = NewEntry.assistant(request.uuid(), turn.reply(), turn.model());
+    NewEntry.Message reply =
+        NewEntry.assistant(request.uuid(), turn.reply(), turn.model(), usage(turn.usage()));
     entries.add(request);
     entries.add(reply);
     store.append(id, entries);
     last.put(id, reply.uuid());
+  }
+
+  /** The turn's usage for the transcript; none when the back-end reported nothing at all. */
+  private static Usage usage(Usage usage) {
+    return usage == null || usage.equals(Usage.NONE) ? null : usage;
   }
 
   private static UUID parse(String uuid) {

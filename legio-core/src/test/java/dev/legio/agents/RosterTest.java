@@ -130,4 +130,17 @@ class RosterTest {
     assertThat(pullo.getAttribute("status")).isEqualTo("busy \"since\" <noon> & later");
     assertThat(Roster.statusXml(Map.of())).isEqualTo("<centurio_status>\n</centurio_status>");
   }
+
+  @Test
+  void statusXmlCarriesEachKnownContextFigureEscaped() throws Exception {
+    Map<String, String> status = Map.of("vorenus", "idle", "pullo", "working");
+
+    String xml = Roster.statusXml(status, Map.of("vorenus", "42%", "pullo", "9\"%<x>&"));
+
+    assertThat(xml).contains("<centurio name=\"vorenus\" status=\"idle\" context=\"42%\"/>");
+    Element pullo = (Element) parseXml(xml).getElementsByTagName("centurio").item(0);
+    assertThat(pullo.getAttribute("context")).isEqualTo("9\"%<x>&");
+    assertThat(Roster.statusXml(status, Map.of()))
+        .contains("<centurio name=\"vorenus\" status=\"idle\"/>");
+  }
 }

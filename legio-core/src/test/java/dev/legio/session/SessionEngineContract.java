@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.log.Audience;
@@ -514,6 +515,53 @@ abstract class SessionEngineContract {
     assertThat(r.expiresAt()).isEqualTo(clock.instant().plus(Duration.ofDays(30)));
     assertThat(r.promptHash()).hasSize(64);
     assertThat(r.active()).isTrue();
+  }
+
+  @Test
+  void theSessionRecordHoldsTheLastReportedContextUseAndARebuildClearsIt() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    java.util.concurrent.atomic.AtomicInteger turn =
+        new java.util.concurrent.atomic.AtomicInteger();
+    // Turns 1 and 2 report figures, turn 3 none (the back-end could not tell).
+    backend.context =
+        t -> {
+          int n = turn.incrementAndGet();
+          return n == 1
+              ? ContextUse.of(40_000, 200_000)
+              : n == 2 ? new ContextUse(170_000, 200_000, 3, true) : null;
+        };
+    SessionEngine engine = engine(backend);
+
+    engine.handle("@vorenus one", DispatchListener.NONE);
+    assertThat(sessions().find("vorenus").orElseThrow().context())
+        .isEqualTo(ContextUse.of(40_000, 200_000));
+    engine.handle("@vorenus two", DispatchListener.NONE);
+    assertThat(sessions().find("vorenus").orElseThrow().context())
+        .isEqualTo(new ContextUse(170_000, 200_000, 3, true));
+    engine.handle("@vorenus three", DispatchListener.NONE);
+    SessionRecord kept = sessions().find("vorenus").orElseThrow();
+    assertThat(kept.messageCount()).isEqualTo(3);
+    assertThat(kept.context()).isEqualTo(new ContextUse(170_000, 200_000, 3, true));
+    assertThat(engine.status())
+        .filteredOn(s -> s.owner().equals("vorenus"))
+        .extracting(s -> s.record().context())
+        .containsExactly(new ContextUse(170_000, 200_000, 3, true));
+
+    // A rebuilt session starts with no figures, until its first turn that reports some.
+    assertThat(engine.reset("vorenus")).isTrue();
+    engine.handle("@vorenus four", DispatchListener.NONE);
+    SessionRecord rebuilt = sessions().find("vorenus").orElseThrow();
+    assertThat(rebuilt.sessionId()).isNotEqualTo(kept.sessionId());
+    assertThat(rebuilt.messageCount()).isEqualTo(1);
+    assertThat(rebuilt.context()).isNull();
+
+    // The legatus sees how full each centurio's active session is.
+    engine.handle("@pullo one", DispatchListener.NONE); // turn 5: no figures
+    sessions().save(rebuilt.withContext(ContextUse.of(50_000, 200_000)));
+    engine.handle("how are they?", DispatchListener.NONE);
+    assertThat(backend.turnsOf("legatus").get(0).message())
+        .contains("<centurio name=\"vorenus\" status=\"idle\" context=\"25%\"/>")
+        .contains("<centurio name=\"pullo\" status=\"idle\"/>");
   }
 
   @Test

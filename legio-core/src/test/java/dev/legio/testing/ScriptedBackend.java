@@ -3,6 +3,7 @@ package dev.legio.testing;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
@@ -20,7 +21,7 @@ import java.util.function.Function;
 /**
  * A model back-end for tests of the session engine: it records every session it opened and every
  * turn it received, answers {@code "<owner> answer <n>"}, can be told to fail or to run a hook
- * inside a turn, and reports a chosen number of input tokens per turn.
+ * inside a turn, and reports a chosen number of input tokens per turn and, if told, a context use.
  *
  * <p>When built as resumable it keeps its conversations in a {@link Conversations} object that
  * outlives the back-end, like the Claude Code CLI keeps them on disk: a new back-end over the same
@@ -56,6 +57,9 @@ public final class ScriptedBackend implements ModelBackend {
    * offline model. An answer that throws is a failed request.
    */
   public volatile Function<Completion, String> completion = null;
+
+  /** The context use each turn reports (null from the function, or no function: none). */
+  public volatile Function<Turn, ContextUse> context = null;
 
   /** The kind this back-end reports ({@code [backend] kind}, or an agent's {@code backend}). */
   public volatile String kind = "scripted";
@@ -145,7 +149,11 @@ public final class ScriptedBackend implements ModelBackend {
         history.add(userMessage);
         String text =
             answer != null ? answer.apply(turn) : spec.owner() + " answer " + history.size();
-        return new TurnResult(text, new Usage(inputTokensPerTurn, 5, 0, 0, false));
+        Function<Turn, ContextUse> use = context;
+        return new TurnResult(
+            text,
+            new Usage(inputTokensPerTurn, 5, 0, 0, false),
+            use == null ? null : use.apply(turn));
       }
 
       @Override

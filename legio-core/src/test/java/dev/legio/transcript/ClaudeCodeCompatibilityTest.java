@@ -92,7 +92,8 @@ class ClaudeCodeCompatibilityTest {
       api.enqueue(FakeMessagesApi.Reply.text("The north road is clear."));
       String out = claude(api, "--session-id", id, "Scout the north road");
       assertThat(out).contains("The north road is clear.");
-      api.enqueue(FakeMessagesApi.Reply.text("The bridge still stands."));
+      api.enqueue(
+          FakeMessagesApi.Reply.text("The bridge still stands.").withUsage(1_200, 30, 5_000, 700));
       claude(api, "--resume", id, "And the bridge?");
     }
 
@@ -118,6 +119,11 @@ class ClaudeCodeCompatibilityTest {
       assertThat(e.json().get("cwd").asText()).isEqualTo(project.toString());
     }
     assertThat(store.list()).extracting(TranscriptInfo::sessionId).containsExactly(id);
+    // The listing's context figure: the last answer's usage as the CLI wrote it (1,200 uncached
+    // + 5,000 cache read + 700 cache write + 30 output), and the model that answered.
+    TranscriptContext context = store.list().get(0).context();
+    assertThat(context.tokens()).isEqualTo(6_930);
+    assertThat(context.model()).startsWith("claude-");
   }
 
   @Test
@@ -125,7 +131,12 @@ class ClaudeCodeCompatibilityTest {
     String id = UUID.randomUUID().toString();
     FileTranscriptStore store = store();
     NewEntry.Message user = NewEntry.user(null, "Remember this: the watchword is swordfish.");
-    NewEntry.Message reply = NewEntry.assistant(user.uuid(), "Noted: swordfish.", null);
+    NewEntry.Message reply =
+        NewEntry.assistant(
+            user.uuid(),
+            "Noted: swordfish.",
+            "claude-sonnet-4-5",
+            new dev.legio.backend.Usage(5_000, 12, 3_000, 500, false));
     store.append(id, List.of(NewEntry.agentName("vorenus"), user, reply));
 
     try (FakeMessagesApi api = FakeMessagesApi.start()) {
@@ -156,5 +167,7 @@ class ClaudeCodeCompatibilityTest {
             "What is the watchword?",
             "The watchword is swordfish.");
     assertThat(t.report().malformedLines()).isZero();
+    TranscriptEntry legios = t.entries().get(1);
+    assertThat(legios.message().path("usage").path("input_tokens").asLong()).isEqualTo(1_500);
   }
 }

@@ -100,6 +100,41 @@ class TranscriptRecorderTest {
   }
 
   @Test
+  void theAssistantEntryCarriesTheModelAndTheTurnsUsageAsClaudeCodeWritesIt() {
+    UUID session = UUID.randomUUID();
+    TranscriptRecorder recorder = new TranscriptRecorder(store());
+    // Legio's input counts the cache reads and writes; Claude Code's input_tokens does not.
+    recorder.turnCompleted(
+        new CompletedTurn(
+            "vorenus",
+            session,
+            true,
+            "q1",
+            "a1",
+            "claude-sonnet-4-5",
+            new Usage(12_000, 300, 5_000, 700, false),
+            clock.instant(),
+            "claude-cli",
+            0,
+            List.of(),
+            null));
+    recorder.turnCompleted(turn(session, "vorenus", "q2", "a2")); // Usage.NONE: no usage
+
+    Transcript t = store().load(session.toString());
+    com.fasterxml.jackson.databind.JsonNode message = t.entries().get(1).message();
+    assertThat(message.path("model").asText()).isEqualTo("claude-sonnet-4-5");
+    com.fasterxml.jackson.databind.JsonNode usage = message.path("usage");
+    assertThat(usage.path("input_tokens").asLong()).isEqualTo(6_300);
+    assertThat(usage.path("cache_read_input_tokens").asLong()).isEqualTo(5_000);
+    assertThat(usage.path("cache_creation_input_tokens").asLong()).isEqualTo(700);
+    assertThat(usage.path("output_tokens").asLong()).isEqualTo(300);
+    assertThat(t.entries().get(3).message().has("usage")).isFalse();
+    // The listing's figure comes from the last answer with a usage: the first turn's.
+    TranscriptContext context = store().info(session.toString()).context();
+    assertThat(context).isEqualTo(new TranscriptContext("claude-sonnet-4-5", 12_300));
+  }
+
+  @Test
   void eachSessionHasItsOwnTranscript() {
     TranscriptRecorder recorder = new TranscriptRecorder(store());
     UUID first = UUID.randomUUID();

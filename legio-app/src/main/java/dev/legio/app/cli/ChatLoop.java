@@ -30,7 +30,7 @@ final class ChatLoop {
         /share ID @name     hand one message (an id, #sequence, or `last`: the last reply) to
                             an agent: it sees it in its context from its next message
         /reset NAME | all   close a session; its next request starts fresh
-        /status             each agent: status, session age, input tokens, messages
+        /status             each agent: status, session age, input tokens, context use, messages
         /quit               leave (Ctrl-D works too)""";
 
   private final SessionEngine engine;

@@ -1,7 +1,11 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.backend.ContextUse;
+import dev.legio.backend.http.ContextWindows;
+import dev.legio.session.SessionRecord;
 import dev.legio.transcript.Transcript;
+import dev.legio.transcript.TranscriptContext;
 import dev.legio.transcript.TranscriptEntry;
 import dev.legio.transcript.TranscriptInfo;
 import dev.legio.transcript.TranscriptStore;
@@ -10,8 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -91,7 +97,12 @@ final class SessionsCommand implements Runnable {
   @Command(
       name = "list",
       mixinStandardHelpOptions = true,
-      description = "Every session with a transcript, most recently changed first.")
+      description = {
+        "Every session with a transcript, most recently changed first.",
+        "CONTEXT: how full its context was at its last answer, as a share of the model's window"
+            + " (the session record's figure for a current session, else the usage in the"
+            + " transcript's last answer); - when unknown."
+      })
   static final class ListSessions implements Callable<Integer> {
     @ParentCommand SessionsCommand sessions;
 
@@ -104,8 +115,10 @@ final class SessionsCommand implements Runnable {
           out.println("No session transcripts yet.");
           return 0;
         }
-        String format = "%-36s  %-16s  %8s  %-20s  %s%n";
-        out.printf(Locale.ROOT, format, "ID", "OWNER", "MESSAGES", "CREATED", "SIZE");
+        Map<String, ContextUse> live = liveContexts(app, sessions.root.err);
+        ContextWindows windows = ContextWindows.hosted(app.config().backend().contextWindows());
+        String format = "%-36s  %-16s  %8s  %-20s  %-12s  %s%n";
+        out.printf(Locale.ROOT, format, "ID", "OWNER", "MESSAGES", "CREATED", "CONTEXT", "SIZE");
         for (TranscriptInfo i : all) {
           String size = size(i.bytes()) + (i.parts() > 1 ? " (" + i.parts() + " parts)" : "");
           out.printf(
@@ -115,11 +128,52 @@ final class SessionsCommand implements Runnable {
               i.owner() == null ? "-" : MessageFormat.safeText(i.owner()),
               i.messages(),
               time(i.created()),
+              ContextFigures.describe(context(i, live, windows)),
               size);
         }
         return 0;
       }
     }
+  }
+
+  /**
+   * A session's context use: its record's figure while it is its owner's current session (the
+   * back-end's own count, against the window it reported), else the transcript's last answer's
+   * usage against the window of its model ({@code [backend.context_windows]} first); null without
+   * either.
+   */
+  static ContextUse context(
+      TranscriptInfo info, Map<String, ContextUse> live, ContextWindows windows) {
+    ContextUse current = live.get(info.sessionId());
+    if (current != null) {
+      return current;
+    }
+    TranscriptContext last = info.context();
+    if (last == null) {
+      return null;
+    }
+    return ContextUse.of(last.tokens(), windows.of(last.model() == null ? "" : last.model()));
+  }
+
+  /**
+   * The context figures of the active sessions, by session id. The listing does without them (and
+   * says so) when the store cannot be opened.
+   */
+  private static Map<String, ContextUse> liveContexts(LegioApp app, PrintWriter err) {
+    Map<String, ContextUse> live = new HashMap<>();
+    try {
+      for (SessionRecord r : app.sessions().list()) {
+        if (r.active() && r.context() != null) {
+          live.put(r.sessionId().toString(), r.context());
+        }
+      }
+    } catch (RuntimeException e) {
+      err.println(
+          "legio: the session records could not be read ("
+              + MessageFormat.safeText(String.valueOf(e.getMessage()))
+              + "); CONTEXT shows the transcripts' own figures");
+    }
+    return live;
   }
 
   @Command(

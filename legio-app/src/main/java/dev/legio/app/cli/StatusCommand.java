@@ -9,8 +9,9 @@ import picocli.CommandLine.ParentCommand;
     name = "status",
     mixinStandardHelpOptions = true,
     description =
-        "Show each agent's and channel's session: status, age, cumulative input tokens, messages"
-            + " and rebuilds, as recorded in the store.")
+        "Show each agent's and channel's session: status, age, cumulative input tokens, context"
+            + " use as a share of the model's window, messages and rebuilds, as recorded in the"
+            + " store; and which sessions have auto-compact off after failures.")
 final class StatusCommand implements Callable<Integer> {
   @ParentCommand LegioCommand root;
 

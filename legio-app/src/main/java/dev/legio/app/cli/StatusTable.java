@@ -1,24 +1,44 @@
 package dev.legio.app.cli;
 
+import dev.legio.backend.ContextUse;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The table {@code legio status} and {@code /status} print: one line per agent and channel. */
+/**
+ * The table {@code legio status} and {@code /status} print: one line per agent and channel, with
+ * each active session's context use as a share of its model's window ({@code 42% of 200K}); then a
+ * line for each session whose auto-compact is off after failures.
+ */
 final class StatusTable {
   private static final String[] HEADINGS = {
-    "AGENT", "STATUS", "SESSION", "AGE", "INPUT TOKENS", "MESSAGES", "REBUILDS", "BACKEND"
+    "AGENT",
+    "STATUS",
+    "SESSION",
+    "AGE",
+    "INPUT TOKENS",
+    "CONTEXT",
+    "MESSAGES",
+    "REBUILDS",
+    "BACKEND"
   };
 
   private StatusTable() {}
 
   static String format(List<SessionStatus> statuses, List<String> problems) {
     List<String[]> rows = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
     rows.add(HEADINGS);
     for (SessionStatus s : statuses) {
       SessionRecord r = s.record();
+      // A closed session's figures are history: the next turn starts a fresh context.
+      ContextUse context = r != null && r.active() ? r.context() : null;
+      String note = ContextFigures.compactionNote(context);
+      if (note != null) {
+        notes.add(s.owner() + ": " + note);
+      }
       rows.add(
           new String[] {
             s.owner(),
@@ -26,6 +46,7 @@ final class StatusTable {
             r == null ? "none" : r.active() ? "active" : "closed (" + r.closeReason() + ")",
             s.age() == null ? "-" : age(s.age()),
             r == null ? "0" : String.format("%,d", r.inputTokens()),
+            ContextFigures.describe(context),
             r == null ? "0" : String.valueOf(r.messageCount()),
             r == null ? "0" : String.valueOf(r.rebuilds()),
             r == null ? "-" : r.backend()
@@ -47,6 +68,9 @@ final class StatusTable {
         }
       }
       out.append(line.toString().stripTrailing()).append('\n');
+    }
+    for (String note : notes) {
+      out.append(MessageFormat.safeText(note)).append('\n');
     }
     for (String problem : problems) {
       out.append("problem: ").append(MessageFormat.safeText(problem)).append('\n');

@@ -2,7 +2,11 @@ package dev.legio.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.app.LegioApp;
 import dev.legio.app.Main;
+import dev.legio.backend.ContextUse;
+import dev.legio.session.SessionRecord;
+import dev.legio.workspace.Workspace;
 import java.io.ByteArrayOutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
@@ -110,6 +114,47 @@ class SessionCommandsTest {
   }
 
   @Test
+  void statusShowsEachSessionsContextUseAsAShareOfItsWindowAndWhenAutoCompactIsOff()
+      throws Exception {
+    // A small stated window for the offline model, so that one turn is well above 1% of it.
+    Path config = dir.resolve("legion/legio.toml");
+    Files.writeString(
+        config,
+        Files.readString(config)
+            .replace("[backend.context_windows]\n", "[backend.context_windows]\noffline = 4000\n"));
+    assertThat(legio(castra, "say", "-q", "@vorenus " + "scout the north road ".repeat(20)).code())
+        .isZero();
+    assertThat(legio(castra, "say", "-q", "@pullo hello").code()).isZero();
+    ContextUse vorenus;
+    try (LegioApp app =
+        LegioApp.open(new Workspace(dir.resolve("legion")), env, Clock.systemUTC())) {
+      vorenus = app.sessions().find("vorenus").orElseThrow().context();
+      // Auto-compact gave up on pullo's session (as a back-end that compacts reports it).
+      SessionRecord pullo = app.sessions().find("pullo").orElseThrow();
+      app.sessions().save(pullo.withContext(new ContextUse(3_900, 4_000, 3, true)));
+    }
+    assertThat(vorenus.window()).isEqualTo(4_000);
+    assertThat(vorenus.tokens()).isGreaterThan(200);
+
+    Result status = legio(castra, "status");
+
+    assertThat(status.out()).containsPattern("(?m)^AGENT .*INPUT TOKENS +CONTEXT +MESSAGES");
+    assertThat(line(status.out(), "vorenus"))
+        .contains(Math.round(100.0 * vorenus.tokens() / 4_000) + "% of 4K");
+    assertThat(line(status.out(), "pullo")).contains("98% of 4K");
+    assertThat(line(status.out(), "legatus")).doesNotContain("%");
+    assertThat(status.out())
+        .contains("pullo: auto-compact off after 3 failures")
+        .doesNotContain("vorenus: auto-compact");
+
+    // A closed session has no context in use any more.
+    legio(castra, "reset", "pullo");
+    Result after = legio(castra, "status");
+    assertThat(line(after.out(), "pullo")).doesNotContain("%");
+    assertThat(after.out()).doesNotContain("auto-compact off");
+  }
+
+  @Test
   void aBrokenPromptFileIsReportedWithoutHidingTheOtherAgents() throws Exception {
     Path prompt = dir.resolve("legion/castra/centuriones/pullo/prompt.md");
     Files.writeString(prompt, "---\ndescription: [unclosed\n---\nbody\n");
@@ -158,6 +203,7 @@ class SessionCommandsTest {
         .contains("⚔️ vorenus — ")
         .contains("[vorenus] ⏳ Thinking...")
         .contains("AGENT")
+        .containsPattern("legatus .*% of 200K")
         .contains("Reset vorenus: its next request starts a fresh session.")
         .contains("Usage: /reset NAME, or /reset all")
         .contains("Unknown command /bogus")

@@ -2,6 +2,7 @@ package dev.legio.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.Main;
 import dev.legio.testing.MutableClock;
 import dev.legio.transcript.FileTranscriptStore;
@@ -108,6 +109,76 @@ class SessionsCommandTest {
     Result again = legio(castra, "sessions", "rm", id);
     assertThat(again.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(again.err()).contains("no transcript for session " + id);
+  }
+
+  private static String lineOf(String listing, String id) {
+    return listing
+        .lines()
+        .filter(l -> l.startsWith(id))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line for " + id + " in\n" + listing));
+  }
+
+  @Test
+  void listShowsEachSessionsContextUseFromItsRecordOrItsTranscriptsLastAnswer() throws Exception {
+    // An agent naming gpt-4 (an 8,192-token window) on the offline model: Legio's transcript
+    // names the model, so the listing can find its window.
+    Path prompt = workspace.resolve("castra/centuriones/vorenus/prompt.md");
+    String body = Files.readString(prompt);
+    Files.writeString(prompt, body.replaceFirst("---\n", "---\nmodel: gpt-4\n"));
+    assertThat(legio(castra, "say", "-q", "@vorenus " + "scout the north road ".repeat(30)).code())
+        .isZero();
+    String id =
+        transcripts().list().stream()
+            .filter(i -> "vorenus".equals(i.owner()))
+            .findFirst()
+            .orElseThrow()
+            .sessionId();
+
+    // While it is vorenus's current session, the record's figure (the offline model's own
+    // count, against the 200K window it states).
+    Result live = legio(castra, "sessions", "list");
+    assertThat(live.out()).contains("CONTEXT");
+    assertThat(lineOf(live.out(), id)).contains("% of 200K");
+
+    // Once closed, the transcript's: the last answer's usage against gpt-4's window.
+    assertThat(legio(castra, "reset", "vorenus").code()).isZero();
+    JsonNode usage = transcripts().load(id).entries().get(1).message().path("usage");
+    long tokens =
+        usage.path("input_tokens").asLong()
+            + usage.path("cache_read_input_tokens").asLong()
+            + usage.path("cache_creation_input_tokens").asLong()
+            + usage.path("output_tokens").asLong();
+    assertThat(tokens).isGreaterThan(200);
+    Result closed = legio(castra, "sessions", "list");
+    assertThat(lineOf(closed.out(), id)).contains(Math.round(100.0 * tokens / 8_192) + "% of 8K");
+
+    // A transcript Claude Code wrote: its last real answer's usage, against the model's window.
+    String claudes = "7f0c6a52-2f0e-4d0b-9d55-6c1f1c3f9a01";
+    Path file = transcripts().file(claudes);
+    Files.writeString(
+        file,
+        String.join(
+                "\n",
+                "{\"type\":\"user\",\"uuid\":\"u1\",\"sessionId\":\""
+                    + claudes
+                    + "\",\"message\":{\"role\":\"user\",\"content\":\"fix the tests\"}}",
+                "{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\""
+                    + claudes
+                    + "\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
+                    + "\"model\":\"claude-sonnet-4-5-20250929\",\"content\":[{\"type\":\"text\","
+                    + "\"text\":\"Done.\"}],\"usage\":{\"input_tokens\":1500,"
+                    + "\"cache_creation_input_tokens\":2000,\"cache_read_input_tokens\":80000,"
+                    + "\"output_tokens\":500,\"service_tier\":\"standard\"}}}")
+            + "\n");
+    String unknown = "7f0c6a52-2f0e-4d0b-9d55-6c1f1c3f9a02";
+    Files.writeString(
+        transcripts().file(unknown),
+        "{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
+
+    Result listing = legio(castra, "sessions", "list");
+    assertThat(lineOf(listing.out(), claudes)).contains("42% of 200K");
+    assertThat(lineOf(listing.out(), unknown)).containsPattern(" - +\\d+ B$");
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.Usage;
+import dev.legio.backend.http.ContextWindows;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,7 +52,9 @@ import org.slf4j.LoggerFactory;
  *       sessions are not affected. A persistent session starts a new process with {@code --resume}
  *       on its next turn.
  *   <li>Output lines that are not JSON are logged and skipped. Usage comes from the {@code result}
- *       line.
+ *       line. The context use after a turn is what its last request to the model read and wrote
+ *       (see {@link StreamJson#context}), against the window the CLI reports for the model, else
+ *       the one {@link ContextWindows} knows (with {@link Options#contextWindows()} first).
  *   <li>No CLI process outlives Legio: closing a session stops its process; closing the back-end,
  *       or the JVM exiting, kills every process it started, with their descendants.
  * </ul>
@@ -82,6 +85,8 @@ public final class ClaudeCliBackend implements ModelBackend {
    *     must stay the same for sessions to resume
    * @param environment variables added to Legio's own environment for the CLI
    * @param mcpConfig each session's {@code --mcp-config}
+   * @param contextWindows {@code [backend.context_windows]}: the window of a model (name or prefix
+   *     → tokens) for when the CLI does not report it
    */
   public record Options(
       Path executable,
@@ -91,7 +96,8 @@ public final class ClaudeCliBackend implements ModelBackend {
       Duration turnTimeout,
       Path workingDirectory,
       Map<String, String> environment,
-      McpConfigSource mcpConfig) {
+      McpConfigSource mcpConfig,
+      Map<String, Integer> contextWindows) {
     public Options {
       Objects.requireNonNull(executable, "executable");
       Objects.requireNonNull(mode, "mode");
@@ -101,6 +107,42 @@ public final class ClaudeCliBackend implements ModelBackend {
       Objects.requireNonNull(workingDirectory, "workingDirectory");
       environment = Map.copyOf(environment);
       mcpConfig = mcpConfig == null ? McpConfigSource.none() : mcpConfig;
+      contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
+    }
+
+    /** Options without context window overrides. */
+    public Options(
+        Path executable,
+        Mode mode,
+        String permissionMode,
+        List<String> allowedTools,
+        Duration turnTimeout,
+        Path workingDirectory,
+        Map<String, String> environment,
+        McpConfigSource mcpConfig) {
+      this(
+          executable,
+          mode,
+          permissionMode,
+          allowedTools,
+          turnTimeout,
+          workingDirectory,
+          environment,
+          mcpConfig,
+          Map.of());
+    }
+
+    public Options withContextWindows(Map<String, Integer> windows) {
+      return new Options(
+          executable,
+          mode,
+          permissionMode,
+          allowedTools,
+          turnTimeout,
+          workingDirectory,
+          environment,
+          mcpConfig,
+          windows);
     }
 
     public Options withMode(Mode newMode) {
@@ -112,7 +154,8 @@ public final class ClaudeCliBackend implements ModelBackend {
           turnTimeout,
           workingDirectory,
           environment,
-          mcpConfig);
+          mcpConfig,
+          contextWindows);
     }
 
     public Options withTurnTimeout(Duration timeout) {
@@ -124,15 +167,18 @@ public final class ClaudeCliBackend implements ModelBackend {
           timeout,
           workingDirectory,
           environment,
-          mcpConfig);
+          mcpConfig,
+          contextWindows);
     }
   }
 
   private final Options options;
+  private final ContextWindows windows;
   private final ProcessRegistry processes = new ProcessRegistry();
 
   public ClaudeCliBackend(Options options) {
     this.options = Objects.requireNonNull(options, "options");
+    this.windows = ContextWindows.hosted(options.contextWindows());
   }
 
   public Options options() {
@@ -326,6 +372,7 @@ public final class ClaudeCliBackend implements ModelBackend {
     private TurnResult read(
         CliProcess running, long deadline, Consumer<BackendEvent> events, boolean resumedRun) {
       StringBuilder lastText = new StringBuilder();
+      StreamJson.Requests requests = new StreamJson.Requests();
       while (true) {
         Optional<CliProcess.Line> next;
         try {
@@ -369,6 +416,7 @@ public final class ClaudeCliBackend implements ModelBackend {
             }
           }
           case "assistant" -> {
+            requests.add(node);
             for (BackendEvent event : StreamJson.events(node)) {
               if (event instanceof BackendEvent.Text text) {
                 lastText.setLength(0);
@@ -378,14 +426,14 @@ public final class ClaudeCliBackend implements ModelBackend {
             }
           }
           case "result" -> {
-            return result(node, lastText.toString());
+            return result(node, lastText.toString(), requests);
           }
           default -> {}
         }
       }
     }
 
-    private TurnResult result(JsonNode node, String lastText) {
+    private TurnResult result(JsonNode node, String lastText, StreamJson.Requests requests) {
       boolean error =
           node.path("is_error").asBoolean(false)
               || !"success".equals(node.path("subtype").asText("success"));
@@ -411,7 +459,8 @@ public final class ClaudeCliBackend implements ModelBackend {
             node.path("total_cost_usd").asText("?"));
       }
       String answer = node.path("result").isTextual() ? node.path("result").asText() : lastText;
-      return new TurnResult(answer, usage);
+      return new TurnResult(
+          answer, usage, StreamJson.context(node, requests, spec.model(), windows));
     }
 
     private void deliver(Consumer<BackendEvent> events, BackendEvent event) {

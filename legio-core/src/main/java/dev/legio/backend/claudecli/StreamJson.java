@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.backend.BackendEvent;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.Usage;
+import dev.legio.backend.http.ContextWindows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -127,6 +129,77 @@ final class StreamJson {
         cacheRead,
         cacheCreation,
         false);
+  }
+
+  /**
+   * The requests to the model one turn made, as its {@code assistant} lines show them: each line
+   * carries its request's {@code message.id}, {@code message.model} and {@code message.usage}
+   * (input and cache figures as the API reported them at the start of the answer; the CLI streams
+   * {@code output_tokens} there before the answer is complete, so it is not final).
+   */
+  static final class Requests {
+    private String lastId;
+    private int count;
+    private JsonNode lastUsage;
+    private String lastModel;
+
+    void add(JsonNode assistant) {
+      JsonNode message = assistant.path("message");
+      String id = message.path("id").asText("");
+      if (count == 0 || !id.equals(lastId)) {
+        count++;
+        lastId = id;
+      }
+      JsonNode usage = message.path("usage");
+      if (usage.isObject()) {
+        lastUsage = usage;
+      }
+      if (message.path("model").isTextual()) {
+        lastModel = message.path("model").asText();
+      }
+    }
+  }
+
+  /**
+   * How full the conversation is after the turn of {@code result}: what the turn's last request to
+   * the model read (uncached input plus cache reads plus cache writes) and wrote (its output).
+   *
+   * <p>The result's {@code usage} adds up every request of the turn (a turn with tool calls makes
+   * several), so the read figures come from the last request's {@code assistant} line. Its output
+   * is the result's when the turn made one request; with several, the result's output counts the
+   * earlier answers too (which the last request already read), so the last line's streamed figure
+   * is taken instead.
+   *
+   * <p>The window is the {@code contextWindow} the CLI reports in {@code modelUsage} for the model
+   * that answered (CLI 2.1 does), else {@code windows}' figure for that model ({@code model} when
+   * the lines name none, {@code claude} when neither does).
+   */
+  static ContextUse context(
+      JsonNode result, Requests requests, String model, ContextWindows windows) {
+    JsonNode total = result.path("usage");
+    JsonNode last = requests.lastUsage != null ? requests.lastUsage : total;
+    long read =
+        last.path("input_tokens").asLong(0)
+            + last.path("cache_read_input_tokens").asLong(0)
+            + last.path("cache_creation_input_tokens").asLong(0);
+    long written =
+        requests.count <= 1 || requests.lastUsage == null
+            ? total.path("output_tokens").asLong(0)
+            : last.path("output_tokens").asLong(0);
+    String answered =
+        requests.lastModel != null
+            ? requests.lastModel
+            : model != null && !model.isBlank() ? model : "claude";
+    return ContextUse.of(Math.max(0, read + written), window(result, answered, windows));
+  }
+
+  private static long window(JsonNode result, String model, ContextWindows windows) {
+    JsonNode byModel = result.path("modelUsage");
+    long reported = byModel.path(model).path("contextWindow").asLong(0);
+    if (reported <= 0 && byModel.size() == 1) {
+      reported = byModel.elements().next().path("contextWindow").asLong(0);
+    }
+    return reported > 0 ? reported : windows.of(model);
   }
 
   /** What a failed result or a dying process said, as one line. */

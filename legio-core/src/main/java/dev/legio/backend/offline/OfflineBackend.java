@@ -2,10 +2,12 @@ package dev.legio.backend.offline;
 
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
+import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.Usage;
+import dev.legio.backend.http.ContextWindows;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.PraetoriumXml;
 import java.util.function.Consumer;
@@ -18,11 +20,33 @@ import java.util.regex.Pattern;
  * block came with the request, and the request itself), which makes Legio's context handling
  * visible and testable. It keeps its conversations in memory only, so it cannot resume one after a
  * restart. Token usage is estimated as a real API would report it: every turn reads the whole
- * conversation so far.
+ * conversation so far. Its context use after a turn is the same kind of estimate (one token per
+ * four characters of everything the session has received and answered, system prompt included)
+ * against the window it was given ({@link ContextWindows#DEFAULT} unless configured).
  */
 public final class OfflineBackend implements ModelBackend {
   public static final String KIND = "offline";
   public static final String LABEL = "(offline model)";
+
+  private final long window;
+
+  /** The offline model with the default window ({@link ContextWindows#DEFAULT} tokens). */
+  public OfflineBackend() {
+    this(ContextWindows.DEFAULT);
+  }
+
+  /** The offline model, stating a context window of {@code window} tokens. */
+  public OfflineBackend(long window) {
+    if (window <= 0) {
+      throw new IllegalArgumentException("a context window must be positive, not " + window);
+    }
+    this.window = window;
+  }
+
+  /** The context window this model states, in tokens. */
+  public long window() {
+    return window;
+  }
 
   private static final Pattern PRAETORIUM =
       Pattern.compile("<praetorium\\b[^>]*>.*?</praetorium>", Pattern.DOTALL);
@@ -47,7 +71,7 @@ public final class OfflineBackend implements ModelBackend {
 
   @Override
   public BackendSession open(SessionSpec spec) {
-    return new Session(spec);
+    return new Session(spec, window);
   }
 
   /** What the offline model made of one user message. */
@@ -71,11 +95,13 @@ public final class OfflineBackend implements ModelBackend {
 
   private static final class Session implements BackendSession {
     private final SessionSpec spec;
+    private final long window;
     private long conversationChars;
     private int turns;
 
-    Session(SessionSpec spec) {
+    Session(SessionSpec spec, long window) {
       this.spec = spec;
+      this.window = window;
       this.conversationChars = spec.systemPrompt().length();
     }
 
@@ -99,7 +125,10 @@ public final class OfflineBackend implements ModelBackend {
       long input = (conversationChars + 3) / 4;
       conversationChars += reply.length();
       events.accept(new BackendEvent.Text(reply));
-      return new TurnResult(reply, new Usage(input, Usage.estimateTokens(reply), 0, 0, true));
+      return new TurnResult(
+          reply,
+          new Usage(input, Usage.estimateTokens(reply), 0, 0, true),
+          ContextUse.of((conversationChars + 3) / 4, window));
     }
 
     private String reply(Reading r) {

@@ -1,5 +1,6 @@
 package dev.legio.session.jdbc;
 
+import dev.legio.backend.ContextUse;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
@@ -13,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,7 +64,11 @@ public final class JdbcSessionStore implements SessionStore {
           "expires_at",
           "state",
           "close_reason",
-          "rebuilds");
+          "rebuilds",
+          "context_tokens",
+          "context_window",
+          "compaction_failures",
+          "compaction_disabled");
   private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM sessions";
   private static final String SAVE =
       "INSERT INTO sessions ("
@@ -165,6 +171,18 @@ public final class JdbcSessionStore implements SessionStore {
           s.setString(14, record.state().name().toLowerCase(Locale.ROOT));
           s.setString(15, record.closeReason());
           s.setLong(16, record.rebuilds());
+          ContextUse context = record.context();
+          if (context == null) {
+            s.setNull(17, Types.BIGINT);
+            s.setNull(18, Types.BIGINT);
+            s.setNull(19, Types.INTEGER);
+            s.setNull(20, Types.BOOLEAN);
+          } else {
+            s.setLong(17, context.tokens());
+            s.setLong(18, context.window());
+            s.setInt(19, context.compactionFailures());
+            s.setBoolean(20, context.compactionDisabled());
+          }
         });
   }
 
@@ -297,7 +315,17 @@ public final class JdbcSessionStore implements SessionStore {
         values.readTimestamp(row, 13),
         state(owner, row.getString(14)),
         row.getString(15),
-        row.getLong(16));
+        row.getLong(16),
+        context(row));
+  }
+
+  /** The context figures of a row: null when it has none (all four columns are null together). */
+  private static ContextUse context(ResultSet row) throws SQLException {
+    long tokens = row.getLong(17);
+    if (row.wasNull()) {
+      return null;
+    }
+    return new ContextUse(tokens, row.getLong(18), row.getInt(19), row.getBoolean(20));
   }
 
   private SessionRecord.State state(String owner, String state) {

@@ -130,6 +130,38 @@ class ClaudeCliBackendTest {
     assertThat(backend.runningProcesses()).isZero();
   }
 
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void theContextIsWhatTheLastRequestReadAndWroteAgainstTheWindowTheCliReports(Mode mode) {
+    api.enqueue(
+        Reply.text("The north road is clear.").withUsage(1_200, 30, 5_000, 700),
+        Reply.toolUse("Glob", "{\"pattern\":\"*.txt\"}").withUsage(1_000, 50, 200, 300),
+        Reply.text("No text files.").withUsage(1_500, 20, 400, 100));
+    // An override the CLI's own figure for the model wins over.
+    ClaudeCliBackend backend =
+        new ClaudeCliBackend(
+            RealClaudeCli.options(home, work, api, mode)
+                .withContextWindows(java.util.Map.of("claude", 123_456)));
+    backends.add(backend);
+
+    try (BackendSession session = backend.open(spec(null))) {
+      TurnResult first = send(session, "Scout the north road");
+      // One request: 1,200 uncached + 5,000 cache read + 700 cache write + 30 written.
+      assertThat(first.context().tokens()).isEqualTo(6_930);
+      assertThat(first.context().window()).isEqualTo(200_000);
+      assertThat(first.context().compactionDisabled()).isFalse();
+
+      TurnResult second = send(session, "List the text files");
+      // Two requests (the tool call, then the answer): the result's usage adds them up
+      // (2,500 input); the context is what the last one read (1,500 + 400 + 100), plus what it
+      // wrote (at most its 20 tokens).
+      assertThat(second.usage().inputTokens()).isEqualTo(3_500);
+      assertThat(second.context().tokens()).isBetween(2_000L, 2_020L);
+      assertThat(second.context().window()).isEqualTo(200_000);
+    }
+    assertThat(api.scriptedRequests()).hasSize(3);
+  }
+
   @Test
   void aNewBackEndResumesTheConversationById() {
     api.enqueue(Reply.text("Noted."), Reply.text("You asked me to remember the eagle."));

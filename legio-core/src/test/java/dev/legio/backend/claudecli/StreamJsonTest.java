@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.backend.claudecli.StreamJson.Failure;
+import dev.legio.backend.http.ContextWindows;
 import org.junit.jupiter.api.Test;
 
 class StreamJsonTest {
@@ -65,6 +66,42 @@ class StreamJsonTest {
     assertThat(usage.cacheReadTokens()).isEqualTo(200);
     assertThat(usage.cacheCreationTokens()).isEqualTo(30);
     assertThat(usage.outputTokens()).isEqualTo(7);
+  }
+
+  @Test
+  void withoutAWindowFromTheCliTheContextUsesTheKnownWindowOfTheModelThatAnswered()
+      throws Exception {
+    StreamJson.Requests requests = new StreamJson.Requests();
+    requests.add(
+        JSON.readTree(
+            "{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"model\":\"gpt-4o-mini\","
+                + "\"usage\":{\"input_tokens\":100,\"cache_read_input_tokens\":50,"
+                + "\"cache_creation_input_tokens\":0,\"output_tokens\":1}}}"));
+    var result =
+        JSON.readTree(
+            "{\"type\":\"result\",\"usage\":{\"input_tokens\":100,"
+                + "\"cache_read_input_tokens\":50,\"output_tokens\":9}}");
+
+    var use =
+        StreamJson.context(
+            result, requests, "claude-opus", ContextWindows.hosted(java.util.Map.of()));
+    assertThat(use.tokens()).isEqualTo(159); // one request: the result's output is its own
+    assertThat(use.window()).isEqualTo(128_000); // gpt-4o answered, not the configured model
+
+    var overridden =
+        StreamJson.context(
+            result, requests, null, ContextWindows.hosted(java.util.Map.of("gpt-4o", 64_000)));
+    assertThat(overridden.window()).isEqualTo(64_000);
+
+    // No assistant line at all: the result's figures, and the session's model.
+    var bare =
+        StreamJson.context(
+            result,
+            new StreamJson.Requests(),
+            "claude-sonnet-4-5",
+            ContextWindows.hosted(java.util.Map.of()));
+    assertThat(bare.tokens()).isEqualTo(159);
+    assertThat(bare.window()).isEqualTo(200_000);
   }
 
   @Test

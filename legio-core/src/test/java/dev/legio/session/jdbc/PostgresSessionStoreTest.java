@@ -7,21 +7,42 @@ import dev.legio.testing.PostgresTestDatabase;
 
 class PostgresSessionStoreTest extends SessionStoreContract {
   private PostgresTestDatabase database;
+  private PostgresTestDatabase older;
 
   @Override
   protected LegioStore open(MutableClock clock) {
     if (database == null) {
       database = PostgresTestDatabase.create();
     }
+    return openAt(database);
+  }
+
+  @Override
+  protected EmptyDatabase emptyDatabase() {
+    if (older == null) {
+      older = PostgresTestDatabase.create();
+    }
+    PostgresTestDatabase at = older;
+    return new EmptyDatabase("postgres", at.url(), "3", () -> openAt(at));
+  }
+
+  private LegioStore openAt(PostgresTestDatabase at) {
     return LegioStore.openPostgres(
-        new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
+        new JdbcMessageLogs.PostgresOptions(at.url(), null, null, 4096, 4, clock));
   }
 
   @Override
   protected void afterStoresClosed() {
-    if (database != null) {
-      database.close();
-      database = null;
+    try {
+      if (database != null) {
+        database.close();
+        database = null;
+      }
+    } finally {
+      if (older != null) {
+        older.close();
+        older = null;
+      }
     }
   }
 }

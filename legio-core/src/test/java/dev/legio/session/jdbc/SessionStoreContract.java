@@ -3,15 +3,20 @@ package dev.legio.session.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.legio.backend.ContextUse;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
+import dev.legio.log.Timestamps;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
 import dev.legio.session.SessionStoreException;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +27,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +57,22 @@ public abstract class SessionStoreContract {
 
   /** Runs after every store of the test is closed (to drop a test schema, say). */
   protected void afterStoresClosed() {}
+
+  /**
+   * An empty database of its own, for a migration test.
+   *
+   * @param dialect the folder of its migrations under {@code db/migration}
+   * @param url its JDBC URL
+   * @param versionBeforeContext the last schema version before the sessions' context columns
+   * @param open opens a store on it (which migrates it the rest of the way)
+   */
+  protected record EmptyDatabase(
+      String dialect, String url, String versionBeforeContext, Supplier<LegioStore> open) {}
+
+  /**
+   * A fresh empty database beside the test's own (dropped with it by {@link #afterStoresClosed}).
+   */
+  protected abstract EmptyDatabase emptyDatabase();
 
   @BeforeEach
   void openStore() {
@@ -115,7 +138,8 @@ public abstract class SessionStoreContract {
             Instant.parse("9999-12-31T23:59:59.999999Z"),
             SessionRecord.State.CLOSED,
             "PROMPT_CHANGED",
-            12);
+            12,
+            new ContextUse(Long.MAX_VALUE - 1, 9_007_199_254_740_993L, 3, true));
 
     sessions.save(saved);
 
@@ -133,7 +157,92 @@ public abstract class SessionStoreContract {
     assertThat(found.backendSessionId()).isNull();
     assertThat(found.rosterHash()).isNull();
     assertThat(found.closeReason()).isNull();
+    assertThat(found.context()).isNull();
     assertThat(found.active()).isTrue();
+  }
+
+  @Test
+  void contextFiguresRoundTripAndAreReplacedByTheNextTurnsFigures() {
+    SessionRecord first =
+        record("vorenus", clock.instant().plusSeconds(60))
+            .withContext(new ContextUse(184_000, 200_000, 1, false));
+    sessions.save(first);
+    assertThat(sessions.find("vorenus").orElseThrow().context())
+        .isEqualTo(new ContextUse(184_000, 200_000, 1, false));
+
+    SessionRecord second = first.withContext(new ContextUse(0, 8_192, 0, false));
+    sessions.save(second);
+    assertThat(sessions.find("vorenus").orElseThrow().context())
+        .isEqualTo(new ContextUse(0, 8_192, 0, false));
+    assertThat(sessions.list()).containsExactly(second);
+
+    // A record without figures (a rebuilt session) clears them.
+    SessionRecord rebuilt = record("vorenus", clock.instant().plusSeconds(60));
+    sessions.save(rebuilt);
+    assertThat(sessions.find("vorenus").orElseThrow().context()).isNull();
+  }
+
+  @Test
+  void anExistingDatabaseIsMigratedKeepingItsSessionsWithoutContextFigures() throws Exception {
+    EmptyDatabase old = emptyDatabase();
+    Flyway.configure()
+        .dataSource(old.url(), null, null)
+        .locations("classpath:db/migration/" + old.dialect())
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
+        .target(old.versionBeforeContext())
+        .load()
+        .migrate();
+    UUID id = UUID.fromString("0192f4c8-7b1e-7cc3-9a51-3c8e2f6d4b10");
+    String created = Timestamps.format(Instant.parse("2026-02-15T11:59:59.000001Z"));
+    String expires = Timestamps.format(Instant.parse("2026-03-15T12:00:00Z"));
+    try (Connection connection = DriverManager.getConnection(old.url());
+        Statement statement = connection.createStatement()) {
+      // The row as the schema before the context columns held it.
+      statement.executeUpdate(
+          "INSERT INTO sessions (owner, session_id, backend, backend_session_id, prompt_hash,"
+              + " roster_hash, input_tokens, output_tokens, message_count, last_injected_seq,"
+              + " created_at, last_active_at, expires_at, state, close_reason, rebuilds) VALUES"
+              + " ('legatus', '"
+              + id
+              + "', 'claude-cli', 'conv-1', '"
+              + PROMPT_HASH
+              + "', NULL, 1234, 56, 7, 89, '"
+              + created
+              + "', '"
+              + created
+              + "', '"
+              + expires
+              + "', 'active', NULL, 2)");
+    }
+
+    LegioStore migrated = old.open().get();
+    opened.add(migrated);
+
+    SessionRecord found = migrated.sessions().find("legatus").orElseThrow();
+    assertThat(found)
+        .isEqualTo(
+            new SessionRecord(
+                "legatus",
+                id,
+                "claude-cli",
+                "conv-1",
+                PROMPT_HASH,
+                null,
+                1234,
+                56,
+                7,
+                89,
+                Instant.parse(created),
+                Instant.parse(created),
+                Instant.parse(expires),
+                SessionRecord.State.ACTIVE,
+                null,
+                2));
+    assertThat(found.context()).isNull();
+    SessionRecord withContext = found.withContext(new ContextUse(90_000, 200_000, 0, false));
+    migrated.sessions().save(withContext);
+    assertThat(migrated.sessions().find("legatus")).contains(withContext);
   }
 
   @Test
@@ -403,7 +512,8 @@ public abstract class SessionStoreContract {
     sessions.tryLease("vorenus", "node-a", start, LEASE);
     SessionRecord saved =
         record("vorenus", start.plusSeconds(60))
-            .afterTurn(10, 2, request.sequence(), start, start.plusSeconds(90));
+            .afterTurn(10, 2, request.sequence(), start, start.plusSeconds(90))
+            .withContext(new ContextUse(12_345, 200_000, 2, false));
 
     Message reply =
         sessions.finishTurn(
@@ -414,6 +524,8 @@ public abstract class SessionStoreContract {
     assertThat(log.find(reply.id())).contains(reply);
     assertThat(log.size()).isEqualTo(2);
     assertThat(sessions.find("vorenus")).contains(saved);
+    assertThat(sessions.find("vorenus").orElseThrow().context())
+        .isEqualTo(new ContextUse(12_345, 200_000, 2, false));
     assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isTrue();
 
     // A reply the log refuses (it answers a message that does not exist) changes nothing.
