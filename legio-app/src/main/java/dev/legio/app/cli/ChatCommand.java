@@ -101,6 +101,10 @@ final class ChatCommand implements Callable<Integer> {
         }
       }
       screen.flush(); // before the terminal closes: nothing shown is left in a buffer
+      if (screen.checkError()) {
+        // A PrintWriter swallows the failures of its stream: say that output was lost.
+        root.err.println("legio chat: the terminal refused some output; it may be incomplete");
+      }
       return 0;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);

@@ -136,7 +136,7 @@ class MemoryCommandTest {
             new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
             new PrintWriter(new StringWriter(), true),
             new PrintWriter(err, true));
-    String shown = screen.toString(StandardCharsets.UTF_8);
+    String shown = Screens.visible(screen.toString(StandardCharsets.UTF_8));
     assertThat(code).as(err.toString()).isZero();
     assertThat(shown)
         .contains(

@@ -193,10 +193,11 @@ class SessionCommandsTest {
             new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
             new PrintWriter(out, true),
             new PrintWriter(err, true));
-    String shown = screen.toString(StandardCharsets.UTF_8);
+    String shown = Screens.visible(screen.toString(StandardCharsets.UTF_8));
 
     assertThat(code).as(err.toString()).isZero();
     assertThat(shown)
+        .as("err: " + err)
         .contains("Legio chat:")
         .contains("⚔️ legatus — ")
         .contains("(offline model) legatus received: \"hello legatus\"")

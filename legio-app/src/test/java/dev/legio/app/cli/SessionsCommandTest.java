@@ -240,10 +240,11 @@ class SessionsCommandTest {
             new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
             new PrintWriter(new StringWriter(), true),
             new PrintWriter(err, true));
-    String shown = screen.toString(StandardCharsets.UTF_8);
+    String shown = Screens.visible(screen.toString(StandardCharsets.UTF_8));
 
     assertThat(code).as(err.toString()).isZero();
     assertThat(shown)
+        .as("err: " + err)
         .contains("Resuming session " + id + " of pullo (2 messages; the last 2 below).")
         .contains("    @pullo guard the gate")
         .contains("Lines without an @mention go to pullo")
