@@ -2,6 +2,7 @@ package dev.legio.memory.longterm;
 
 import dev.legio.log.Names;
 import dev.legio.log.PraetoriumXml;
+import dev.legio.session.MemoryPrompt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -216,6 +217,26 @@ public final class MemoryFolder {
           .append(" left out)\n");
     }
     return out.append("</memory>").toString();
+  }
+
+  /** The most of {@code MEMORY.md} a system prompt carries, in characters. */
+  public static final int PROMPT_MAX_CHARS = 25_000;
+
+  /**
+   * The agents' memory for their new sessions' system prompts: a short introduction and {@link
+   * #promptBlock} of at most {@code maxLines} lines ({@code [memory] index_max_lines}) and {@value
+   * #PROMPT_MAX_CHARS} characters; nothing for an agent with no {@code MEMORY.md}.
+   */
+  public static MemoryPrompt systemPrompt(Path memoryDir, int maxLines) {
+    return agent -> {
+      String block = of(memoryDir, agent).promptBlock(maxLines, PROMPT_MAX_CHARS);
+      return block.isEmpty()
+          ? ""
+          : "Your long-term memory: what earlier sessions taught you (from "
+              + MEMORY_FILE
+              + "; it may be out of date).\n"
+              + block;
+    };
   }
 
   /** Something done with files of the folder, under its lock. */
