@@ -65,7 +65,7 @@ public final class LegioApp implements AutoCloseable {
   private String backendChoice;
   private LegioStore store;
   private AgentDirectory agents;
-  private ModelBackend backend;
+  private volatile ModelBackend backend;
   private final Map<String, ModelBackend> backendsByKind = new ConcurrentHashMap<>();
   private SessionEngine engine;
   private MemoryExtractor extractor;
@@ -267,10 +267,22 @@ public final class LegioApp implements AutoCloseable {
           new MemoryExtractor(
               MemoryExtractor.Settings.of(config.memory()),
               transcripts(),
-              this::backendOfKind,
+              this::startedBackend,
               clock);
     }
     return extractor;
+  }
+
+  /**
+   * The back-end of {@code kind} if it was started (a turn ran on it), else null; takes no lock,
+   * since {@link #close} holds the app's lock while the extractor finishes.
+   */
+  private ModelBackend startedBackend(String kind) {
+    ModelBackend main = backend;
+    if (main != null && main.kind().equals(kind)) {
+      return main;
+    }
+    return backendsByKind.get(kind);
   }
 
   /** The memory stores (edicta, acta, commentarii) of the castra. */

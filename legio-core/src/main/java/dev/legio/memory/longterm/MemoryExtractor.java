@@ -64,8 +64,10 @@ import org.slf4j.LoggerFactory;
  *       Two processes extracting from one session at once append once: the second sees the first's
  *       extraction under the folder's lock and discards its own answer.
  *   <li>The turn is never slowed: the listener only queues the turn; extractions run one at a time
- *       on the extractor's own virtual thread. {@link #close()} lets the running one finish (up to
- *       a bound) and drops the queued ones (their tool calls are still counted).
+ *       on the extractor's own virtual thread. {@link #close()} takes no more turns and lets the
+ *       queued ones finish within {@link Settings#closeWait()} (so a one-shot {@code legio say}
+ *       still extracts), then interrupts what is left: an interrupted extraction writes nothing and
+ *       is tried again after the session's next turn.
  * </ul>
  */
 public final class MemoryExtractor implements TurnListener, AutoCloseable {
@@ -116,7 +118,6 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
     NO_TRANSCRIPT,
     TOO_FEW_MESSAGES,
     TOOL_CALL_PENDING,
-    CLOSED,
     FAILED,
     ALREADY_EXTRACTED,
     EXTRACTED
@@ -136,7 +137,6 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(
           Thread.ofVirtual().name("legio-memory-extraction").factory());
-  private volatile boolean closing;
 
   /**
    * @param backends the back-end of each kind ({@link CompletedTurn#backendKind()})
@@ -195,9 +195,6 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
     MemoryFolder folder = MemoryFolder.of(settings.memoryDir(), turn.owner());
     String session = turn.sessionId().toString();
     ExtractionState.Session before = countToolCalls(folder, session, turn.toolCalls());
-    if (closing) {
-      return Result.of(Outcome.CLOSED);
-    }
     if (before.extractions() > 0 && before.toolCallsSince() < settings.minToolCalls()) {
       return Result.of(Outcome.TOO_FEW_TOOL_CALLS);
     }
@@ -453,12 +450,11 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
   }
 
   /**
-   * Stops taking turns, waits up to {@link Settings#closeWait()} for the running extraction and
-   * drops the queued ones (their tool calls are still counted). Idempotent.
+   * Stops taking turns and waits up to {@link Settings#closeWait()} for the queued ones and the
+   * running extraction; then interrupts what is left. Idempotent.
    */
   @Override
   public void close() {
-    closing = true;
     thread.shutdown();
     try {
       if (!thread.awaitTermination(settings.closeWait().toNanos(), TimeUnit.NANOSECONDS)) {
