@@ -158,6 +158,10 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
     if (!settings.enabled() || !MemoryFolder.isAgentName(turn.owner())) {
       return;
     }
+    ModelBackend backend = backends.apply(turn.backendKind());
+    if (backend == null || !backend.canComplete()) {
+      return; // the offline model: nothing to extract, nothing to count
+    }
     try {
       thread.execute(
           () -> {
@@ -192,12 +196,7 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
     if (!MemoryFolder.isAgentName(turn.owner())) {
       return Result.of(Outcome.NOT_AN_AGENT);
     }
-    MemoryFolder folder = MemoryFolder.of(settings.memoryDir(), turn.owner());
-    String session = turn.sessionId().toString();
-    ExtractionState.Session before = countToolCalls(folder, session, turn.toolCalls());
-    if (before.extractions() > 0 && before.toolCallsSince() < settings.minToolCalls()) {
-      return Result.of(Outcome.TOO_FEW_TOOL_CALLS);
-    }
+    // A back-end that cannot answer outside a session never will: nothing to count or write.
     ModelBackend backend = backends.apply(turn.backendKind());
     if (backend == null || !backend.canComplete()) {
       log.debug(
@@ -205,6 +204,12 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
           turn.owner(),
           turn.backendKind());
       return Result.of(Outcome.BACKEND_CANNOT_COMPLETE);
+    }
+    MemoryFolder folder = MemoryFolder.of(settings.memoryDir(), turn.owner());
+    String session = turn.sessionId().toString();
+    ExtractionState.Session before = countToolCalls(folder, session, turn.toolCalls());
+    if (before.extractions() > 0 && before.toolCallsSince() < settings.minToolCalls()) {
+      return Result.of(Outcome.TOO_FEW_TOOL_CALLS);
     }
     Transcript transcript;
     try {

@@ -265,7 +265,7 @@ class MemoryExtractorTest {
 
     assertThat(extractor.consider(turn("vorenus", 5, "offline")).outcome())
         .isEqualTo(Outcome.BACKEND_CANNOT_COMPLETE);
-    assertThat(memoryFile()).doesNotExist();
+    assertThat(dir.resolve("memory")).as("no folder, no state").doesNotExist();
   }
 
   @Test
@@ -295,5 +295,19 @@ class MemoryExtractorTest {
 
     // Not yet extracted, so the tool-call gate does not apply: the next turn tries again.
     assertThat(extractor.consider(turn(0)).outcome()).isEqualTo(Outcome.EXTRACTED);
+  }
+
+  @Test
+  void aCorruptStateFileIsMovedAsideAndExtractionGoesOn() throws Exception {
+    Path state = dir.resolve("memory/vorenus/.extraction_state.json");
+    Files.createDirectories(state.getParent());
+    Files.writeString(state, "{\"sessions\": {\"x\": ");
+    MemoryExtractor extractor = extractor();
+    messages(20);
+
+    assertThat(extractor.consider(turn(0)).outcome()).isEqualTo(Outcome.EXTRACTED);
+    assertThat(Files.readString(state.resolveSibling(".extraction_state.json.corrupt")))
+        .isEqualTo("{\"sessions\": {\"x\": ");
+    assertThat(Files.readString(state)).contains("\"extractions\" : 1");
   }
 }
