@@ -27,8 +27,11 @@ import dev.legio.mcp.McpToolServer;
 import dev.legio.memory.Memoria;
 import dev.legio.memory.MemoryTools;
 import dev.legio.memory.longterm.ConsolidationRunner;
+import dev.legio.memory.longterm.MemoryExtractor;
+import dev.legio.memory.longterm.MemoryFolder;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
+import dev.legio.session.TurnListener;
 import dev.legio.store.LegioStore;
 import dev.legio.tools.LegatusTools;
 import dev.legio.tools.ToolDefinition;
@@ -65,9 +68,10 @@ public final class LegioApp implements AutoCloseable {
   private String backendChoice;
   private LegioStore store;
   private AgentDirectory agents;
-  private ModelBackend backend;
+  private volatile ModelBackend backend;
   private final Map<String, ModelBackend> backendsByKind = new ConcurrentHashMap<>();
   private SessionEngine engine;
+  private MemoryExtractor extractor;
   private Memoria memoria;
   private TranscriptStore transcripts;
 
@@ -244,6 +248,7 @@ public final class LegioApp implements AutoCloseable {
   /** The session engine over the store, the agents and the back-end, created on first use. */
   public synchronized SessionEngine engine() {
     if (engine == null) {
+      LegioConfig.Memory memory = config.memory();
       engine =
           new SessionEngine(
               messageLog(),
@@ -252,10 +257,40 @@ public final class LegioApp implements AutoCloseable {
               backend(),
               config.sessions(),
               clock,
-              new TranscriptRecorder(transcripts()),
-              this::backendOfKind);
+              TurnListener.inOrder(new TranscriptRecorder(transcripts()), extractor()),
+              this::backendOfKind,
+              MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()));
     }
     return engine;
+  }
+
+  /**
+   * Extracts durable facts from the agents' sessions into their {@code MEMORY.md} ({@code
+   * [memory]}); told of each turn after the transcript recorder has written it, closed after the
+   * engine.
+   */
+  synchronized MemoryExtractor extractor() {
+    if (extractor == null) {
+      extractor =
+          new MemoryExtractor(
+              MemoryExtractor.Settings.of(config.memory()),
+              transcripts(),
+              this::startedBackend,
+              clock);
+    }
+    return extractor;
+  }
+
+  /**
+   * The back-end of {@code kind} if it was started (a turn ran on it), else null; takes no lock,
+   * since {@link #close} holds the app's lock while the extractor finishes.
+   */
+  private ModelBackend startedBackend(String kind) {
+    ModelBackend main = backend;
+    if (main != null && main.kind().equals(kind)) {
+      return main;
+    }
+    return backendsByKind.get(kind);
   }
 
   /** The memory stores (edicta, acta, commentarii) of the castra. */
@@ -421,11 +456,17 @@ public final class LegioApp implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    // Sessions first (they finish or interrupt dispatches and write their records), then the
-    // back-end, then the store.
+    // Sessions first (they finish or interrupt dispatches and write their records), then memory
+    // extraction, then the back-end, then the store.
     if (engine != null) {
       engine.close();
       engine = null;
+    }
+    // The engine has told the extractor of every turn; let it finish the extraction it runs (it
+    // needs the back-end).
+    if (extractor != null) {
+      extractor.close();
+      extractor = null;
     }
     if (backend != null) {
       backend.close();

@@ -62,6 +62,9 @@ import org.slf4j.LoggerFactory;
  *       changed, when its cumulative input tokens passed the limit, when it was idle too long, on
  *       reset, for the legatus when the roster changed, and after a restart when the back-end
  *       cannot resume. Each rebuild is logged and counted with its {@link RebuildReason}.
+ *   <li>Long-term memory: the system prompt of an agent's new session (not a channel's) ends with
+ *       what its {@link MemoryPrompt} gives, read when the session opens. It is not part of the
+ *       prompt hash: a change of memory never rebuilds a live session.
  *   <li>Context: a fresh session's first request carries the newest {@code history_window} messages
  *       its owner may see (for the legatus: the whole log) as {@code <praetorium>} XML, followed by
  *       the context notice. Later requests to an agent or channel carry exactly the messages it may
@@ -84,6 +87,7 @@ public final class SessionEngine implements AutoCloseable {
   private final Clock clock;
   private final TurnListener turnListener;
   private final Function<String, ModelBackend> backendsByKind;
+  private final MemoryPrompt memory;
   private final String holder = "legio-" + UUID.randomUUID();
   private final Object postLock = new Object();
   private final Map<String, Slot> agentSlots = new ConcurrentHashMap<>();
@@ -139,6 +143,33 @@ public final class SessionEngine implements AutoCloseable {
       Clock clock,
       TurnListener turnListener,
       Function<String, ModelBackend> backendsByKind) {
+    this(
+        messageLog,
+        store,
+        agents,
+        backend,
+        settings,
+        clock,
+        turnListener,
+        backendsByKind,
+        MemoryPrompt.NONE);
+  }
+
+  /**
+   * An engine whose agents' new sessions carry their long-term memory in the system prompt, as
+   * {@code memory} gives it (channels' sessions carry none).
+   */
+  public SessionEngine(
+      MessageLog messageLog,
+      SessionStore store,
+      AgentDirectory agents,
+      ModelBackend backend,
+      SessionSettings settings,
+      Clock clock,
+      TurnListener turnListener,
+      Function<String, ModelBackend> backendsByKind,
+      MemoryPrompt memory) {
+    this.memory = Objects.requireNonNull(memory, "memory");
     this.backendsByKind = backendsByKind;
     this.turnListener = turnListener;
     this.messageLog = messageLog;
@@ -816,7 +847,29 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   private SessionSpec spec(Slot slot, Resolved r, String resumeId) {
-    return new SessionSpec(slot.owner, r.systemPrompt(), r.model(), r.role(), resumeId);
+    return new SessionSpec(
+        slot.owner, withMemory(slot, r.systemPrompt()), r.model(), r.role(), resumeId);
+  }
+
+  /**
+   * An agent's system prompt with its long-term memory added, read when a session opens (not part
+   * of the prompt hash, so new memory does not rebuild a live session). Channels get none.
+   */
+  private String withMemory(Slot slot, String systemPrompt) {
+    if (slot.kind == Kind.CHANNEL) {
+      return systemPrompt;
+    }
+    String block;
+    try {
+      block = memory.forAgent(slot.owner);
+    } catch (RuntimeException e) {
+      log.warn(
+          "{}: its long-term memory could not be read; the session opens without it",
+          slot.owner,
+          e);
+      return systemPrompt;
+    }
+    return block == null || block.isBlank() ? systemPrompt : systemPrompt + "\n\n" + block;
   }
 
   private void countRebuild(String owner, RebuildReason reason, long total) {

@@ -1,5 +1,8 @@
 package dev.legio.session;
 
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
 /**
  * Told about every turn a session completed (for instance to write it to the session's transcript).
  * Called on the turn's own thread, after the reply was logged and the session record saved, one
@@ -11,4 +14,22 @@ public interface TurnListener {
   TurnListener NONE = turn -> {};
 
   void turnCompleted(CompletedTurn turn);
+
+  /**
+   * A listener that tells {@code listeners} in order; one that throws is logged and the next is
+   * still told.
+   */
+  static TurnListener inOrder(TurnListener... listeners) {
+    List<TurnListener> all = List.of(listeners);
+    return turn -> {
+      for (TurnListener listener : all) {
+        try {
+          listener.turnCompleted(turn);
+        } catch (RuntimeException e) {
+          LoggerFactory.getLogger(TurnListener.class)
+              .warn("{}: a turn listener failed; the next is still told", turn.owner(), e);
+        }
+      }
+    };
+  }
 }

@@ -487,6 +487,104 @@ public final class ClaudeCliBackend implements ModelBackend {
     }
   }
 
+  // ------------------------------------------------------------------ one question, no session
+
+  /** True: a one-shot {@code claude -p} process answers one question. */
+  @Override
+  public boolean canComplete() {
+    return true;
+  }
+
+  /**
+   * Runs one {@code claude -p --output-format json} process with the question on its stdin, no
+   * tools ({@code --tools ""}), no MCP servers ({@code --strict-mcp-config}) and no session kept on
+   * disk ({@code --no-session-persistence}): nothing of it can be resumed. It is killed when it
+   * takes longer than {@link Options#turnTimeout()}.
+   *
+   * @throws BackendException when the CLI failed, timed out or reported an error
+   */
+  @Override
+  public String complete(String systemPrompt, String prompt, String model) {
+    String label = "complete/" + UUID.randomUUID().toString().substring(0, 8);
+    long deadline = System.nanoTime() + options.turnTimeout().toNanos();
+    CliProcess running =
+        CliProcess.start(
+            completeCommand(systemPrompt, model),
+            options.workingDirectory(),
+            options.environment(),
+            processes,
+            label);
+    boolean finished = false;
+    try {
+      running.writeLine(prompt);
+      running.closeInput();
+      while (true) {
+        Optional<CliProcess.Line> next;
+        try {
+          next = running.next(deadline);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
+        }
+        if (next.isEmpty()) {
+          throw new BackendException(
+              "the Claude Code CLI did not answer within "
+                  + options.turnTimeout().toSeconds()
+                  + " s (turn_timeout_seconds); its process was stopped");
+        }
+        if (next.get() instanceof CliProcess.Line.End) {
+          throw new BackendException(
+              "the Claude Code CLI ended before answering (" + running.describeExit() + ")");
+        }
+        Optional<JsonNode> parsed =
+            StreamJson.parse(((CliProcess.Line.Out) next.get()).text(), label);
+        if (parsed.isEmpty() || !"result".equals(parsed.get().path("type").asText())) {
+          continue;
+        }
+        JsonNode result = parsed.get();
+        finished = true;
+        if (result.path("is_error").asBoolean(false)
+            || !"success".equals(result.path("subtype").asText("success"))) {
+          throw new BackendException(
+              "the Claude Code CLI reported an error: " + StreamJson.errorText(result));
+        }
+        String text = result.path("result").asText("");
+        if (text.isBlank()) {
+          throw new BackendException("the Claude Code CLI's answer had no text");
+        }
+        return text;
+      }
+    } finally {
+      if (finished) {
+        running.stop(5_000);
+      } else {
+        running.kill();
+      }
+    }
+  }
+
+  /** The command line of a {@link #complete} process. */
+  List<String> completeCommand(String systemPrompt, String model) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(options.executable().toString());
+    cmd.addAll(
+        List.of(
+            "-p",
+            "--output-format",
+            "json",
+            "--no-session-persistence",
+            "--tools",
+            "",
+            "--strict-mcp-config",
+            "--system-prompt",
+            systemPrompt));
+    if (model != null && !model.isBlank()) {
+      cmd.add("--model");
+      cmd.add(model);
+    }
+    return cmd;
+  }
+
   /** The CLI refused {@code --session-id} or {@code --resume}: the session is open elsewhere. */
   private static final class AlreadyInUse extends RuntimeException {
     final boolean resumedRun;

@@ -511,4 +511,57 @@ public final class HttpBackend implements ModelBackend {
     }
     return (chars + 3) / 4;
   }
+
+  // ------------------------------------------------------------------ one question, no session
+
+  /** True: one request answers one question. */
+  @Override
+  public boolean canComplete() {
+    return true;
+  }
+
+  /**
+   * One request with the system prompt and the question, no tools offered, retried as {@link
+   * RetryPolicy} says; nothing is stored.
+   *
+   * @throws BackendException when the request failed or the answer has no text
+   */
+  @Override
+  public String complete(String systemPrompt, String prompt, String model) {
+    String chosen = model == null || model.isBlank() ? settings.model() : model;
+    Conversation scratch =
+        new Conversation(
+            Generators.timeBasedEpochGenerator().generate(),
+            COMPLETE_OWNER,
+            kind,
+            chosen,
+            systemPrompt,
+            null,
+            null,
+            clock.instant(),
+            List.of());
+    Session once = new Session(scratch, chosen, NO_TOOLS, false);
+    ChatReply reply =
+        once.call(once.request(List.of(new ChatMessage.User(prompt)), List.of()), e -> {}, false);
+    if (reply.text().isBlank()) {
+      throw new BackendException(displayName + ": the model's answer had no text");
+    }
+    return reply.text();
+  }
+
+  /** How a {@link #complete} request is named in the logs. */
+  private static final String COMPLETE_OWNER = "(complete)";
+
+  private static final Toolset NO_TOOLS =
+      new Toolset() {
+        @Override
+        public List<ToolDefinition> tools() {
+          return List.of();
+        }
+
+        @Override
+        public ToolResult call(String name, String inputJson) {
+          return ToolResult.error("no tools are offered here");
+        }
+      };
 }

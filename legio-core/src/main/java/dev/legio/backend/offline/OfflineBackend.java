@@ -69,6 +69,16 @@ public final class OfflineBackend implements ModelBackend {
     return false;
   }
 
+  /**
+   * False: it only describes what it received, so it has no facts to extract nor anything to
+   * consolidate; memory extraction and consolidation skip its sessions rather than write made-up
+   * memories.
+   */
+  @Override
+  public boolean canComplete() {
+    return false;
+  }
+
   @Override
   public BackendSession open(SessionSpec spec) {
     return new Session(spec, window);
