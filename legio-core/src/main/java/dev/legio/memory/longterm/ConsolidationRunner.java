@@ -2,7 +2,6 @@ package dev.legio.memory.longterm;
 
 import dev.legio.backend.ModelBackend;
 import dev.legio.config.LegioConfig;
-import dev.legio.log.Names;
 import dev.legio.transcript.TranscriptEntry;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.transcript.TranscriptInfo;
@@ -63,8 +62,9 @@ import org.slf4j.LoggerFactory;
  *       Lines of the extracted section that are not facts go to {@code unsorted.md}.
  *   <li>prune: rewrite {@code MEMORY.md} as the index (a link per existing topic file, pointers to
  *       missing files dropped), without the facts consolidated (facts appended meanwhile stay),
- *       within {@code index_max_lines}; then remove the files the model asked to remove, then write
- *       the state.
+ *       within {@code index_max_lines}, re-reading and rewriting it under the folder's lock ({@link
+ *       MemoryFolder#locked}) that extraction's appends take too, so no append is lost; then remove
+ *       the files the model asked to remove, then write the state.
  * </ol>
  *
  * Every file is written atomically. A crash mid-run leaves each file whole, old or new, and the
@@ -111,20 +111,14 @@ public final class ConsolidationRunner {
     this.clock = clock;
   }
 
-  /** The agent's memory folder. */
+  /**
+   * The agent's memory folder.
+   *
+   * @throws IllegalArgumentException when {@code agent} is not an agent's name ({@link
+   *     MemoryFolder#requireAgentName})
+   */
   public Path folder(String agent) {
-    return settings.dir().resolve(requireAgent(agent));
-  }
-
-  private static String requireAgent(String agent) {
-    if (!Names.isValid(agent) || agent.contains(":")) {
-      throw new IllegalArgumentException(
-          "'"
-              + ConsolidationTopic.oneLine(agent, 40)
-              + "' is not an agent name: long-term memory belongs to the legatus and the"
-              + " centuriones (lowercase letters, digits, '-' or '_'), not to channels");
-    }
-    return agent;
+    return MemoryFolder.of(settings.dir(), agent).folder();
   }
 
   /**
@@ -542,9 +536,17 @@ public final class ConsolidationRunner {
 
     /**
      * Rewrites MEMORY.md from its current text (re-read: facts appended since orient stay) and
-     * returns its line count.
+     * returns its line count. The read and the write happen under the folder's lock ({@link
+     * MemoryFolder#locked}), which extraction's appends take too, in this process and others: an
+     * append lands either before the re-read (and stays) or after the write, never in between.
      */
-    int prune(List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed)
+    int prune(List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed) {
+      return MemoryFolder.of(settings.dir(), agent).locked(() -> pruneHoldingLock(facts, unparsed));
+    }
+
+    /** {@link #prune}, holding the folder's lock: extraction cannot append in between. */
+    private int pruneHoldingLock(
+        List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed)
         throws IOException {
       Path file = folder.resolve(ConsolidationMemoryFile.FILE_NAME);
       String text = DreamFiles.readIfExists(file);
