@@ -287,7 +287,8 @@ public final class ConsolidationRunner {
 
     ConsolidationResult go() throws IOException {
       start(ConsolidationPhase.ORIENT);
-      String text = DreamFiles.readIfExists(folder.resolve(ConsolidationMemoryFile.FILE_NAME));
+      String text =
+          MemoryFolder.readFile(folder.resolve(ConsolidationMemoryFile.FILE_NAME)).orElse(null);
       memory = text == null ? ConsolidationMemoryFile.empty() : ConsolidationMemoryFile.parse(text);
       readTopics();
       finish(
@@ -326,7 +327,7 @@ public final class ConsolidationRunner {
       for (ConsolidationTopic t : written.values()) {
         Path file = folder.resolve(t.name());
         if (!t.content().equals(topics.get(t.name()))) {
-          DreamFiles.writeAtomically(file, t.content());
+          MemoryFolder.writeFileAtomically(file, t.content());
           filesWritten.add(t.name());
         }
         topics.put(t.name(), t.content());
@@ -475,22 +476,22 @@ public final class ConsolidationRunner {
 
     /** Puts the facts into one file per category, deduplicated, highest confidence kept. */
     void deterministic(List<ConsolidationFact> facts) {
-      Map<ConsolidationCategory, List<ConsolidationFact>> byCategory = new LinkedHashMap<>();
+      Map<FactCategory, List<ConsolidationFact>> byCategory = new LinkedHashMap<>();
       for (ConsolidationFact f : facts) {
         byCategory.computeIfAbsent(f.category(), c -> new ArrayList<>()).add(f);
       }
-      for (Map.Entry<ConsolidationCategory, List<ConsolidationFact>> e : byCategory.entrySet()) {
-        ConsolidationCategory c = e.getKey();
-        removed.remove(c.file());
-        ConsolidationTopic before = written.get(c.file());
-        String base = before != null ? before.content() : topics.get(c.file());
-        String content = mergeFacts(base, c.title(), e.getValue());
+      for (Map.Entry<FactCategory, List<ConsolidationFact>> e : byCategory.entrySet()) {
+        FactCategory c = e.getKey();
+        removed.remove(c.topicFile());
+        ConsolidationTopic before = written.get(c.topicFile());
+        String base = before != null ? before.content() : topics.get(c.topicFile());
+        String content = mergeFacts(base, c.topicTitle(), e.getValue());
         written.put(
-            c.file(),
+            c.topicFile(),
             new ConsolidationTopic(
-                c.file(),
-                before != null ? before.title() : c.title(),
-                before != null && !before.hook().isEmpty() ? before.hook() : c.hook(),
+                c.topicFile(),
+                before != null ? before.title() : c.topicTitle(),
+                before != null && !before.hook().isEmpty() ? before.hook() : c.topicHook(),
                 content));
       }
     }
@@ -549,7 +550,7 @@ public final class ConsolidationRunner {
         List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed)
         throws IOException {
       Path file = folder.resolve(ConsolidationMemoryFile.FILE_NAME);
-      String text = DreamFiles.readIfExists(file);
+      String text = MemoryFolder.readFile(file).orElse(null);
       ConsolidationMemoryFile now =
           text == null ? ConsolidationMemoryFile.empty() : ConsolidationMemoryFile.parse(text);
 
@@ -614,7 +615,7 @@ public final class ConsolidationRunner {
       }
       String rendered = out.render();
       if (!rendered.equals(text)) {
-        DreamFiles.writeAtomically(file, rendered);
+        MemoryFolder.writeFileAtomically(file, rendered);
         filesWritten.add(ConsolidationMemoryFile.FILE_NAME);
       }
       return out.lines().size();
@@ -622,7 +623,7 @@ public final class ConsolidationRunner {
 
     void writeTopic(ConsolidationTopic t) throws IOException {
       if (!t.content().equals(topics.get(t.name()))) {
-        DreamFiles.writeAtomically(folder.resolve(t.name()), t.content());
+        MemoryFolder.writeFileAtomically(folder.resolve(t.name()), t.content());
         if (!filesWritten.contains(t.name())) {
           filesWritten.add(t.name());
         }
@@ -662,9 +663,9 @@ public final class ConsolidationRunner {
       if (t != null) {
         return new ConsolidationMemoryFile.IndexEntry(t.title(), name, t.hook());
       }
-      for (ConsolidationCategory c : ConsolidationCategory.values()) {
-        if (c.file().equals(name)) {
-          return new ConsolidationMemoryFile.IndexEntry(c.title(), name, c.hook());
+      for (FactCategory c : FactCategory.values()) {
+        if (c.topicFile().equals(name)) {
+          return new ConsolidationMemoryFile.IndexEntry(c.topicTitle(), name, c.topicHook());
         }
       }
       String content = topics.getOrDefault(name, "");
