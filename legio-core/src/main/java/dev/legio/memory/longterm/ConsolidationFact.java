@@ -15,7 +15,7 @@ import java.util.Locale;
  * @param line the line as written in {@code MEMORY.md} (how prune finds it again)
  */
 public record ConsolidationFact(
-    LocalDate day, ConsolidationCategory category, String text, double confidence, String line) {
+    LocalDate day, FactCategory category, String text, double confidence, String line) {
 
   /** The text with its relative dates made absolute against {@link #day}. */
   public String absoluteText() {

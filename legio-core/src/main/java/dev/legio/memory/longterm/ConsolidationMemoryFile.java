@@ -4,7 +4,6 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,8 +26,8 @@ import java.util.regex.Pattern;
  * {@code ##} heading: {@link #preamble}; other {@code ##} sections: {@link #sections} verbatim;
  * unrecognised lines of the extracted section: {@link #unparsed}).
  *
- * <p>(The extraction side has its own reader of this format, {@code MemoryFolder}; the two are to
- * be unified.)
+ * <p>Fact lines are read by {@link MemoryFolder}'s reader, the one extraction uses. This class adds
+ * what only consolidation needs: the whole file's structure, to rewrite it as an index.
  */
 public record ConsolidationMemoryFile(
     String title,
@@ -37,16 +36,13 @@ public record ConsolidationMemoryFile(
     List<String> sections,
     List<Block> extracted) {
 
-  public static final String FILE_NAME = "MEMORY.md";
-  public static final String EXTRACTED_HEADING = "## Auto-extracted memories";
-  static final String DAY_HEADING = "### Session memories — ";
+  public static final String FILE_NAME = MemoryFolder.MEMORY_FILE;
+  public static final String EXTRACTED_HEADING = MemoryFolder.AUTO_SECTION;
 
   private static final Pattern INDEX_LINE =
       Pattern.compile("^- \\[(.+?)\\]\\(([^()\\s]+)\\)(?:\\s+[—–-]\\s+(.*))?\\s*$");
   private static final Pattern DAY =
       Pattern.compile("^### Session memories\\s*[—–-]\\s*(\\d{4}-\\d{2}-\\d{2})\\s*$");
-  private static final Pattern FACT =
-      Pattern.compile("^- \\[([a-z]+)\\]\\s+(.+?)\\s+\\(confidence\\s+([01](?:\\.\\d+)?)\\)\\s*$");
 
   /** One pointer of the index: {@code - [Title](file.md) — hook}. */
   public record IndexEntry(String title, String file, String hook) {
@@ -158,17 +154,9 @@ public record ConsolidationMemoryFile(
 
   /** The fact a line of the extracted section holds, or null when it is not one. */
   public static ConsolidationFact parseFact(LocalDate day, String line) {
-    Matcher m = FACT.matcher(line);
-    if (!m.matches()) {
-      return null;
-    }
-    ConsolidationCategory category =
-        ConsolidationCategory.ofLabel(m.group(1).toLowerCase(Locale.ROOT));
-    double confidence = Double.parseDouble(m.group(3));
-    if (category == null || confidence > 1.0) {
-      return null;
-    }
-    return new ConsolidationFact(day, category, m.group(2).strip(), confidence, line);
+    return MemoryFolder.parseFactLine(line)
+        .map(f -> new ConsolidationFact(day, f.category(), f.text(), f.confidence(), line))
+        .orElse(null);
   }
 
   /** The facts of the extracted section, in the order written. */

@@ -2,7 +2,6 @@ package dev.legio.memory.longterm;
 
 import dev.legio.backend.ModelBackend;
 import dev.legio.config.LegioConfig;
-import dev.legio.log.Names;
 import dev.legio.transcript.TranscriptEntry;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.transcript.TranscriptInfo;
@@ -63,8 +62,9 @@ import org.slf4j.LoggerFactory;
  *       Lines of the extracted section that are not facts go to {@code unsorted.md}.
  *   <li>prune: rewrite {@code MEMORY.md} as the index (a link per existing topic file, pointers to
  *       missing files dropped), without the facts consolidated (facts appended meanwhile stay),
- *       within {@code index_max_lines}; then remove the files the model asked to remove, then write
- *       the state.
+ *       within {@code index_max_lines}, re-reading and rewriting it under the folder's lock ({@link
+ *       MemoryFolder#locked}) that extraction's appends take too, so no append is lost; then remove
+ *       the files the model asked to remove, then write the state.
  * </ol>
  *
  * Every file is written atomically. A crash mid-run leaves each file whole, old or new, and the
@@ -111,20 +111,14 @@ public final class ConsolidationRunner {
     this.clock = clock;
   }
 
-  /** The agent's memory folder. */
+  /**
+   * The agent's memory folder.
+   *
+   * @throws IllegalArgumentException when {@code agent} is not an agent's name ({@link
+   *     MemoryFolder#requireAgentName})
+   */
   public Path folder(String agent) {
-    return settings.dir().resolve(requireAgent(agent));
-  }
-
-  private static String requireAgent(String agent) {
-    if (!Names.isValid(agent) || agent.contains(":")) {
-      throw new IllegalArgumentException(
-          "'"
-              + ConsolidationTopic.oneLine(agent, 40)
-              + "' is not an agent name: long-term memory belongs to the legatus and the"
-              + " centuriones (lowercase letters, digits, '-' or '_'), not to channels");
-    }
-    return agent;
+    return MemoryFolder.of(settings.dir(), agent).folder();
   }
 
   /**
@@ -293,7 +287,8 @@ public final class ConsolidationRunner {
 
     ConsolidationResult go() throws IOException {
       start(ConsolidationPhase.ORIENT);
-      String text = DreamFiles.readIfExists(folder.resolve(ConsolidationMemoryFile.FILE_NAME));
+      String text =
+          MemoryFolder.readFile(folder.resolve(ConsolidationMemoryFile.FILE_NAME)).orElse(null);
       memory = text == null ? ConsolidationMemoryFile.empty() : ConsolidationMemoryFile.parse(text);
       readTopics();
       finish(
@@ -332,7 +327,7 @@ public final class ConsolidationRunner {
       for (ConsolidationTopic t : written.values()) {
         Path file = folder.resolve(t.name());
         if (!t.content().equals(topics.get(t.name()))) {
-          DreamFiles.writeAtomically(file, t.content());
+          MemoryFolder.writeFileAtomically(file, t.content());
           filesWritten.add(t.name());
         }
         topics.put(t.name(), t.content());
@@ -481,22 +476,22 @@ public final class ConsolidationRunner {
 
     /** Puts the facts into one file per category, deduplicated, highest confidence kept. */
     void deterministic(List<ConsolidationFact> facts) {
-      Map<ConsolidationCategory, List<ConsolidationFact>> byCategory = new LinkedHashMap<>();
+      Map<FactCategory, List<ConsolidationFact>> byCategory = new LinkedHashMap<>();
       for (ConsolidationFact f : facts) {
         byCategory.computeIfAbsent(f.category(), c -> new ArrayList<>()).add(f);
       }
-      for (Map.Entry<ConsolidationCategory, List<ConsolidationFact>> e : byCategory.entrySet()) {
-        ConsolidationCategory c = e.getKey();
-        removed.remove(c.file());
-        ConsolidationTopic before = written.get(c.file());
-        String base = before != null ? before.content() : topics.get(c.file());
-        String content = mergeFacts(base, c.title(), e.getValue());
+      for (Map.Entry<FactCategory, List<ConsolidationFact>> e : byCategory.entrySet()) {
+        FactCategory c = e.getKey();
+        removed.remove(c.topicFile());
+        ConsolidationTopic before = written.get(c.topicFile());
+        String base = before != null ? before.content() : topics.get(c.topicFile());
+        String content = mergeFacts(base, c.topicTitle(), e.getValue());
         written.put(
-            c.file(),
+            c.topicFile(),
             new ConsolidationTopic(
-                c.file(),
-                before != null ? before.title() : c.title(),
-                before != null && !before.hook().isEmpty() ? before.hook() : c.hook(),
+                c.topicFile(),
+                before != null ? before.title() : c.topicTitle(),
+                before != null && !before.hook().isEmpty() ? before.hook() : c.topicHook(),
                 content));
       }
     }
@@ -542,12 +537,20 @@ public final class ConsolidationRunner {
 
     /**
      * Rewrites MEMORY.md from its current text (re-read: facts appended since orient stay) and
-     * returns its line count.
+     * returns its line count. The read and the write happen under the folder's lock ({@link
+     * MemoryFolder#locked}), which extraction's appends take too, in this process and others: an
+     * append lands either before the re-read (and stays) or after the write, never in between.
      */
-    int prune(List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed)
+    int prune(List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed) {
+      return MemoryFolder.of(settings.dir(), agent).locked(() -> pruneHoldingLock(facts, unparsed));
+    }
+
+    /** {@link #prune}, holding the folder's lock: extraction cannot append in between. */
+    private int pruneHoldingLock(
+        List<ConsolidationFact> facts, List<ConsolidationMemoryFile.Unparsed> unparsed)
         throws IOException {
       Path file = folder.resolve(ConsolidationMemoryFile.FILE_NAME);
-      String text = DreamFiles.readIfExists(file);
+      String text = MemoryFolder.readFile(file).orElse(null);
       ConsolidationMemoryFile now =
           text == null ? ConsolidationMemoryFile.empty() : ConsolidationMemoryFile.parse(text);
 
@@ -612,7 +615,7 @@ public final class ConsolidationRunner {
       }
       String rendered = out.render();
       if (!rendered.equals(text)) {
-        DreamFiles.writeAtomically(file, rendered);
+        MemoryFolder.writeFileAtomically(file, rendered);
         filesWritten.add(ConsolidationMemoryFile.FILE_NAME);
       }
       return out.lines().size();
@@ -620,7 +623,7 @@ public final class ConsolidationRunner {
 
     void writeTopic(ConsolidationTopic t) throws IOException {
       if (!t.content().equals(topics.get(t.name()))) {
-        DreamFiles.writeAtomically(folder.resolve(t.name()), t.content());
+        MemoryFolder.writeFileAtomically(folder.resolve(t.name()), t.content());
         if (!filesWritten.contains(t.name())) {
           filesWritten.add(t.name());
         }
@@ -660,9 +663,9 @@ public final class ConsolidationRunner {
       if (t != null) {
         return new ConsolidationMemoryFile.IndexEntry(t.title(), name, t.hook());
       }
-      for (ConsolidationCategory c : ConsolidationCategory.values()) {
-        if (c.file().equals(name)) {
-          return new ConsolidationMemoryFile.IndexEntry(c.title(), name, c.hook());
+      for (FactCategory c : FactCategory.values()) {
+        if (c.topicFile().equals(name)) {
+          return new ConsolidationMemoryFile.IndexEntry(c.topicTitle(), name, c.topicHook());
         }
       }
       String content = topics.getOrDefault(name, "");

@@ -115,6 +115,6 @@ public record ConsolidationState(Instant lastConsolidatedAt) {
 
   /** Writes the state atomically into {@code folder}. */
   public void write(Path folder) throws IOException {
-    DreamFiles.writeAtomically(folder.resolve(FILE_NAME), json());
+    MemoryFolder.writeFileAtomically(folder.resolve(FILE_NAME), json());
   }
 }

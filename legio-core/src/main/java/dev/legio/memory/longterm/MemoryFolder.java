@@ -69,9 +69,13 @@ public final class MemoryFolder {
   public static final String DAY_HEADING = "### Session memories — ";
   static final String LOCK_FILE = ".lock";
 
-  /** A fact line as {@link ExtractedFact#line()} writes it. */
+  /**
+   * A fact line as {@link ExtractedFact#line()} writes it; runs of spaces around the text (a hand
+   * edit) are allowed.
+   */
   private static final Pattern FACT =
-      Pattern.compile("^- \\[([a-z]+)\\] (.+) \\(confidence ([0-9]+(?:\\.[0-9]+)?)\\)\\s*$");
+      Pattern.compile(
+          "^- \\[([a-z]+)\\]\\s+(.+?)\\s+\\(confidence\\s+([0-9]+(?:\\.[0-9]+)?)\\)\\s*$");
 
   private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
@@ -273,8 +277,18 @@ public final class MemoryFolder {
    * to disk, {@code ATOMIC_MOVE}). Call it inside {@link #locked}.
    */
   public void writeAtomically(String name, String content) throws IOException {
-    Path target = file(name);
+    writeFileAtomically(file(name), content);
+  }
+
+  /**
+   * Replaces {@code target} with {@code content} atomically: a temporary file beside it, forced to
+   * disk, renamed over it ({@code ATOMIC_MOVE}). A reader sees the old file or the new one, never
+   * part of one; a crash leaves the old file (and at most a stray {@code .tmp}).
+   */
+  static void writeFileAtomically(Path target, String content) throws IOException {
+    Path folder = target.getParent();
     Files.createDirectories(folder);
+    String name = target.getFileName().toString();
     Path temp = Files.createTempFile(folder, "." + name + ".", ".tmp");
     try {
       try (FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
@@ -304,7 +318,7 @@ public final class MemoryFolder {
     return readFile(file(name));
   }
 
-  private static Optional<String> readFile(Path file) {
+  static Optional<String> readFile(Path file) {
     try {
       return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
@@ -321,21 +335,44 @@ public final class MemoryFolder {
   static List<ExtractedFact> parseFacts(String content) {
     List<ExtractedFact> facts = new ArrayList<>();
     for (String line : content.lines().toList()) {
-      Matcher m = FACT.matcher(line);
-      if (!m.matches()) {
-        continue;
-      }
-      Optional<FactCategory> category = FactCategory.fromLabel(m.group(1));
-      if (category.isEmpty()) {
+      Optional<FactLine> fact = parseFactLine(line);
+      if (fact.isEmpty()) {
         continue;
       }
       try {
-        facts.add(new ExtractedFact(category.get(), m.group(2), Double.parseDouble(m.group(3))));
+        facts.add(
+            new ExtractedFact(fact.get().category(), fact.get().text(), fact.get().confidence()));
       } catch (IllegalArgumentException e) {
-        // a hand-edited line with a confidence out of range: not a fact Legio wrote
+        // a text that is empty once cleaned: not a fact Legio wrote
       }
     }
     return facts;
+  }
+
+  /**
+   * A fact line's parts as written.
+   *
+   * @param text the text between the category and the confidence, stripped but otherwise as written
+   *     (not shortened or cleaned as {@link ExtractedFact} does)
+   */
+  record FactLine(FactCategory category, String text, double confidence) {}
+
+  /**
+   * The fact of one line of {@code MEMORY.md} ({@code - [preference] text (confidence 0.90)}):
+   * empty when the line is not one, its category is none of the five, or its confidence is not from
+   * 0 to 1. The one reader of fact lines, for extraction and consolidation.
+   */
+  static Optional<FactLine> parseFactLine(String line) {
+    Matcher m = FACT.matcher(line);
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    Optional<FactCategory> category = FactCategory.fromLabel(m.group(1));
+    double confidence = Double.parseDouble(m.group(3));
+    if (category.isEmpty() || confidence > 1.0) {
+      return Optional.empty();
+    }
+    return Optional.of(new FactLine(category.get(), m.group(2).strip(), confidence));
   }
 
   /**

@@ -544,10 +544,10 @@ class ConsolidationRunnerTest {
 
   @Test
   void channelsAndPathTricksHaveNoMemoryFolder() {
-    for (String bad : List.of("telegram:1", "../pullo", "Vorenus", "")) {
+    for (String bad : List.of("telegram:1", "../pullo", "Vorenus", "", "caesar")) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner().run(bad, true, listener))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("is not an agent name");
+          .hasMessageContaining("is not an agent's name");
     }
   }
 

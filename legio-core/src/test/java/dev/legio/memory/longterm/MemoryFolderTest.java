@@ -338,4 +338,28 @@ class MemoryFolderTest {
     assertThat(fact(FactCategory.PROJECT, "x".repeat(2_000), 0.5).text())
         .hasSize(ExtractedFact.MAX_TEXT_LENGTH);
   }
+
+  @Test
+  void oneReaderOfFactLinesForExtractionAndConsolidation() {
+    String written = new ExtractedFact(FactCategory.DECISION, "Winter camp at Cularo", 0.9).line();
+    assertThat(MemoryFolder.parseFactLine(written))
+        .contains(new MemoryFolder.FactLine(FactCategory.DECISION, "Winter camp at Cularo", 0.9));
+    // a hand edit with extra spaces is still a fact
+    assertThat(MemoryFolder.parseFactLine("- [pattern]   Scouts leave at dawn  (confidence  0.5)"))
+        .contains(new MemoryFolder.FactLine(FactCategory.PATTERN, "Scouts leave at dawn", 0.5));
+    // a text longer than extraction writes is kept whole (consolidation must not cut it)
+    String longText = "x".repeat(ExtractedFact.MAX_TEXT_LENGTH + 50);
+    assertThat(
+            MemoryFolder.parseFactLine("- [project] " + longText + " (confidence 0.70)")
+                .map(MemoryFolder.FactLine::text))
+        .contains(longText);
+    assertThat(MemoryFolder.parseFactLine("- [rumour] Gaul is quiet (confidence 0.50)")).isEmpty();
+    assertThat(MemoryFolder.parseFactLine("- [project] Gaul is quiet (confidence 1.50)")).isEmpty();
+    assertThat(MemoryFolder.parseFactLine("- [project] Gaul is quiet")).isEmpty();
+    // consolidation reads the same facts, with its day
+    assertThat(ConsolidationMemoryFile.parseFact(DAY, written))
+        .isEqualTo(
+            new ConsolidationFact(
+                DAY, FactCategory.DECISION, "Winter camp at Cularo", 0.9, written));
+  }
 }
