@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -15,8 +14,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,9 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class MemoryStore {
   private static final Logger log = LoggerFactory.getLogger(MemoryStore.class);
-  static final String LOCK_FILE = ".lock";
+  static final String LOCK_FILE = FolderLock.LOCK_FILE;
   private static final String SUFFIX = ".xml";
-  private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
   private final Path castra;
 
@@ -154,25 +150,11 @@ public final class MemoryStore {
         });
   }
 
-  private interface IoAction<T> {
-    T run() throws IOException;
-  }
-
-  private static <T> T locked(Path folder, IoAction<T> action) {
-    Path lockFile = folder.resolve(LOCK_FILE);
-    ReentrantLock lock = LOCKS.computeIfAbsent(lockFile, p -> new ReentrantLock());
-    lock.lock();
+  private static <T> T locked(Path folder, FolderLock.Action<T> action) {
     try {
-      Files.createDirectories(folder);
-      try (FileChannel channel =
-              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock held = channel.lock()) {
-        return action.run();
-      }
+      return FolderLock.run(folder, action);
     } catch (IOException e) {
       throw new MemoryStorageException("cannot write in " + folder + ": " + e.getMessage(), e);
-    } finally {
-      lock.unlock();
     }
   }
 

@@ -374,19 +374,7 @@ public final class ClaudeCliBackend implements ModelBackend {
       StringBuilder lastText = new StringBuilder();
       StreamJson.Requests requests = new StreamJson.Requests();
       while (true) {
-        Optional<CliProcess.Line> next;
-        try {
-          next = running.next(deadline);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
-        }
-        if (next.isEmpty()) {
-          throw new BackendException(
-              "the Claude Code CLI did not answer within "
-                  + options.turnTimeout().toSeconds()
-                  + " s (turn_timeout_seconds); its process was stopped");
-        }
+        Optional<CliProcess.Line> next = nextLine(running, deadline);
         if (next.get() instanceof CliProcess.Line.End) {
           String exit = running.describeExit();
           StreamJson.Failure failure = StreamJson.classify(exit, null);
@@ -519,19 +507,7 @@ public final class ClaudeCliBackend implements ModelBackend {
       running.writeLine(prompt);
       running.closeInput();
       while (true) {
-        Optional<CliProcess.Line> next;
-        try {
-          next = running.next(deadline);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
-        }
-        if (next.isEmpty()) {
-          throw new BackendException(
-              "the Claude Code CLI did not answer within "
-                  + options.turnTimeout().toSeconds()
-                  + " s (turn_timeout_seconds); its process was stopped");
-        }
+        Optional<CliProcess.Line> next = nextLine(running, deadline);
         if (next.get() instanceof CliProcess.Line.End) {
           throw new BackendException(
               "the Claude Code CLI ended before answering (" + running.describeExit() + ")");
@@ -593,5 +569,23 @@ public final class ClaudeCliBackend implements ModelBackend {
       super(message);
       this.resumedRun = resumedRun;
     }
+  }
+
+  /** The process's next line, or its end; an interrupt or the deadline passing fails the turn. */
+  private Optional<CliProcess.Line> nextLine(CliProcess running, long deadline) {
+    Optional<CliProcess.Line> next;
+    try {
+      next = running.next(deadline);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
+    }
+    if (next.isEmpty()) {
+      throw new BackendException(
+          "the Claude Code CLI did not answer within "
+              + options.turnTimeout().toSeconds()
+              + " s (turn_timeout_seconds); its process was stopped");
+    }
+    return next;
   }
 }

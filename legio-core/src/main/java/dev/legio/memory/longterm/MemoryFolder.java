@@ -2,12 +2,12 @@ package dev.legio.memory.longterm;
 
 import dev.legio.log.Names;
 import dev.legio.log.PraetoriumXml;
+import dev.legio.memory.FolderLock;
 import dev.legio.session.MemoryPrompt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -22,8 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -67,7 +65,7 @@ public final class MemoryFolder {
   public static final String MEMORY_FILE = "MEMORY.md";
   public static final String AUTO_SECTION = "## Auto-extracted memories";
   public static final String DAY_HEADING = "### Session memories — ";
-  static final String LOCK_FILE = ".lock";
+  static final String LOCK_FILE = FolderLock.LOCK_FILE;
 
   /**
    * A fact line as {@link ExtractedFact#line()} writes it; runs of spaces around the text (a hand
@@ -76,8 +74,6 @@ public final class MemoryFolder {
   private static final Pattern FACT =
       Pattern.compile(
           "^- \\[([a-z]+)\\]\\s+(.+?)\\s+\\(confidence\\s+([0-9]+(?:\\.[0-9]+)?)\\)\\s*$");
-
-  private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
   private final String agent;
   private final Path folder;
@@ -255,20 +251,10 @@ public final class MemoryFolder {
    * @throws UncheckedIOException when the folder cannot be created or locked, or the action fails
    */
   public <T> T locked(FolderAction<T> action) {
-    Path lockFile = folder.resolve(LOCK_FILE);
-    ReentrantLock lock = LOCKS.computeIfAbsent(lockFile, p -> new ReentrantLock());
-    lock.lock();
     try {
-      Files.createDirectories(folder);
-      try (FileChannel channel =
-              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock held = channel.lock()) {
-        return action.run();
-      }
+      return FolderLock.run(folder, action::run);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write in " + folder + ": " + e.getMessage(), e);
-    } finally {
-      lock.unlock();
     }
   }
 
