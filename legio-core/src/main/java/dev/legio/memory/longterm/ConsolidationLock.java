@@ -83,7 +83,7 @@ public final class ConsolidationLock implements AutoCloseable {
         folder,
         () -> {
           for (int attempt = 0; attempt < 3; attempt++) {
-            Existing existing = existing(file);
+            Existing existing = existing(file, clock);
             if (existing == null) {
               ConsolidationLock fresh = create(file, clock);
               if (fresh != null) {
@@ -102,7 +102,7 @@ public final class ConsolidationLock implements AutoCloseable {
               return new Acquired(fresh, existing.since());
             }
           }
-          Existing last = existing(file);
+          Existing last = existing(file, clock);
           return new Held(last == null ? clock.instant() : last.since());
         });
   }
@@ -144,8 +144,13 @@ public final class ConsolidationLock implements AutoCloseable {
 
   private record Existing(Instant since, Object fileKey, String content) {}
 
-  /** The lock file as it is now, or null when there is none. */
-  private static Existing existing(Path file) throws IOException {
+  /**
+   * The lock file as it is now, or null when there is none. A lock with no readable time (a holder
+   * between creating and writing it) is dated by its modification time: its age on the file
+   * system's clock, which is the real one, counted back from {@code clock}'s now (so an injected
+   * clock never makes a lock created a moment ago look hours old).
+   */
+  private static Existing existing(Path file, Clock clock) throws IOException {
     try {
       BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
       String content = Files.readString(file, StandardCharsets.US_ASCII).strip();
@@ -153,20 +158,25 @@ public final class ConsolidationLock implements AutoCloseable {
       try {
         since = Instant.ofEpochSecond(Long.parseLong(content));
       } catch (NumberFormatException | java.time.DateTimeException e) {
-        since = attributes.lastModifiedTime().toInstant();
+        since = byAge(attributes, clock);
       }
       return new Existing(since, attributes.fileKey(), content);
     } catch (NoSuchFileException e) {
       return null;
     } catch (java.nio.charset.MalformedInputException e) {
       BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-      return new Existing(attributes.lastModifiedTime().toInstant(), attributes.fileKey(), "");
+      return new Existing(byAge(attributes, clock), attributes.fileKey(), "");
     }
+  }
+
+  private static Instant byAge(BasicFileAttributes attributes, Clock clock) {
+    Duration age = Duration.between(attributes.lastModifiedTime().toInstant(), Instant.now());
+    return clock.instant().minus(age.isNegative() ? Duration.ZERO : age);
   }
 
   /** When the lock in {@code folder} was taken, or null when there is none. */
   public static Instant heldSince(Path folder) throws IOException {
-    Existing e = existing(folder.resolve(FILE_NAME));
+    Existing e = existing(folder.resolve(FILE_NAME), Clock.systemUTC());
     return e == null ? null : e.since();
   }
 
@@ -180,7 +190,7 @@ public final class ConsolidationLock implements AutoCloseable {
     underGuard(
         file.getParent(),
         () -> {
-          Existing now = existing(file);
+          Existing now = existing(file, Clock.systemUTC());
           if (now != null
               && Objects.equals(now.fileKey(), fileKey)
               && now.content().equals(content)) {

@@ -63,13 +63,18 @@ class ConsolidationLockTest {
   @Test
   void aLockWithoutANumberIsDatedByItsFile() throws Exception {
     Files.writeString(lockFile(), "");
-    // The file was just written (real time), the clock says 2026: far older than stale? No: the
-    // file's time is now, and the clock is set to now as well.
-    MutableClock real = new MutableClock(Instant.now());
-    assertThat(ConsolidationLock.tryAcquire(folder, STALE, real))
+    // Just written: live, whatever the injected clock says (the file's age is counted on the file
+    // system's clock, the real one, back from the injected clock's now).
+    assertThat(ConsolidationLock.tryAcquire(folder, STALE, clock))
         .isInstanceOf(ConsolidationLock.Held.class);
-    real.advance(Duration.ofMinutes(61));
-    assertThat(ConsolidationLock.tryAcquire(folder, STALE, real))
+    clock.advance(Duration.ofHours(5));
+    assertThat(ConsolidationLock.tryAcquire(folder, STALE, clock))
+        .isInstanceOf(ConsolidationLock.Held.class);
+    // Written 61 minutes ago by the file system's clock: stale.
+    Files.setLastModifiedTime(
+        lockFile(),
+        java.nio.file.attribute.FileTime.from(Instant.now().minus(Duration.ofMinutes(61))));
+    assertThat(ConsolidationLock.tryAcquire(folder, STALE, clock))
         .isInstanceOf(ConsolidationLock.Acquired.class);
   }
 
