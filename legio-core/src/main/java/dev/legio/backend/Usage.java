@@ -14,9 +14,4 @@ public record Usage(
     long cacheCreationTokens,
     boolean estimated) {
   public static final Usage NONE = new Usage(0, 0, 0, 0, true);
-
-  /** A rough count for text with no tokenizer at hand: one token per four characters. */
-  public static long estimateTokens(CharSequence text) {
-    return (text.length() + 3) / 4;
-  }
 }

@@ -5,8 +5,8 @@ import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.TurnResult;
-import dev.legio.backend.Usage;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
@@ -211,9 +211,9 @@ public final class DispatchBenchmark {
       backend.lastMessage = null;
       Outcome outcome = engine.handle(request, DispatchListener.NONE);
       Message logged = outcome.request();
-      injected += Usage.estimateTokens(backend.lastMessage) - Usage.estimateTokens(request);
+      injected += TokenEstimator.of(backend.lastMessage) - TokenEstimator.of(request);
       List<Message> window = log.visibleTo(agent, 0, logged.sequence(), settings.historyWindow());
-      baseline += Usage.estimateTokens(PraetoriumXml.format(window, agent));
+      baseline += TokenEstimator.of(PraetoriumXml.format(window, agent));
     }
     return new Tokens(injected, baseline);
   }

@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 
 /**
  * One vendor's chat API: turns a {@link ChatRequest} into its wire format, sends it, streams the
- * answer and reads the usage. It holds no conversation and does not retry: {@link HttpBackend} does
- * both, the same way for every vendor.
+ * answer and reads the usage. It holds no conversation and does not retry: {@link HttpBackend}
+ * keeps the conversation and {@link RetryingChatClient} retries, the same way for every vendor.
  */
 public interface ChatClient extends AutoCloseable {
 

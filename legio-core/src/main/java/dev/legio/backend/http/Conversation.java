@@ -1,5 +1,6 @@
 package dev.legio.backend.http;
 
+import dev.legio.backend.TokenEstimator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,7 +144,6 @@ public record Conversation(
         }
       }
     }
-    // A few tokens of framing per message, as the chat formats add.
-    return (chars + 3) / 4 + 4 * messages;
+    return TokenEstimator.ofMessages(chars, messages);
   }
 }

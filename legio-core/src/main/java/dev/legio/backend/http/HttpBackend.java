@@ -8,14 +8,12 @@ import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.SessionTools;
+import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.TurnResult;
-import dev.legio.backend.Usage;
-import dev.legio.config.LegioConfig;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.ToolResult;
 import dev.legio.tools.Toolset;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,31 +31,22 @@ import org.slf4j.LoggerFactory;
  * ConversationStore} and sent with each request, so after a restart the very same conversation is
  * sent again. The vendor's wire protocol is a {@link ChatClient}.
  *
- * <p>Rules of a turn ({@link BackendSession#send}):
+ * <p>Rules of a turn ({@link BackendSession#send}), each kept by its own part:
  *
  * <ol>
- *   <li>Auto-compact ({@code [context]}): when the conversation's size (reported after the last
- *       turn, counted by the API with {@code count_tokens}, else estimated) is past {@link
- *       HttpBackendSettings#compactThreshold}, its older rounds ({@link Compaction}) are summarised
- *       by the same model in one request ({@link ContextSummary}), and a new conversation starts
- *       with the summary block and the newest {@code keep_recent_messages} verbatim; its id becomes
- *       the session's {@link BackendSession#backendSessionId()}. Events: {@link
- *       BackendEvent.CompactionStarted}, then {@link BackendEvent.CompactionEnded} or {@link
- *       BackendEvent.CompactionFailed}. A failure leaves the conversation whole and the turn goes
- *       on with it.
- *   <li>Circuit breaker: after {@code max_compaction_failures} failures in a row, auto-compact is
- *       off for the session; a compaction that works resets the count. Both are kept in the
- *       conversation store, so a restart does not forget them.
+ *   <li>Auto-compact and its circuit breaker ({@link AutoCompactor}, {@link CompactionBreaker}):
+ *       past the threshold the older rounds are summarised into a new conversation, whose id
+ *       becomes the session's {@link BackendSession#backendSessionId()}; a failure leaves the
+ *       conversation whole and the turn goes on with it.
  *   <li>Every request carries at most {@code tool_result_budget} characters of tool results: the
  *       oldest are truncated first ({@link ToolResultBudget}); the store keeps them whole.
- *   <li>The request carries the conversation, the new user message and the session's tools. When
- *       the model calls tools, they run ({@link BackendEvent.ToolCall} is reported) and their
- *       results go back to the model, until it answers without calling any, at most {@code
- *       maxToolRounds} times.
- *   <li>Connection failures, time-outs, 429 and 5xx are retried as the {@link RetryPolicy} says
- *       (status lines report each retry), but never once answer text has been streamed. Anything
- *       else fails the turn with a {@link BackendException} saying what happened, with the server's
- *       own message.
+ *   <li>The tool loop ({@link ToolLoop}): the request carries the conversation, the new user
+ *       message and the session's tools; tools the model calls run and their results go back, at
+ *       most {@code maxToolRounds} times.
+ *   <li>Retries ({@link RetryingChatClient}): connection failures, time-outs, 429 and 5xx are
+ *       retried as the {@link RetryPolicy} says, never once answer text has been streamed; anything
+ *       else fails the turn with a {@link BackendException} saying what happened ({@link
+ *       HttpFailure#describe}).
  *   <li>Only a completed turn is stored, whole; a failed turn leaves the stored conversation as it
  *       was, so the next turn (or a restart) sends exactly what was sent before.
  *   <li>The {@link TurnResult} carries the usage summed over the turn's requests and the {@link
@@ -77,6 +66,8 @@ public final class HttpBackend implements ModelBackend {
   private final HttpBackendSettings settings;
   private final Clock clock;
   private final String secret;
+  private final AutoCompactor compactor;
+  private final ToolLoop toolLoop;
 
   /**
    * @param kind the configuration name ({@code anthropic}, {@code openai}, {@code ollama})
@@ -100,6 +91,8 @@ public final class HttpBackend implements ModelBackend {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.secret = secret;
+    this.compactor = new AutoCompactor(conversations, settings, clock, displayName);
+    this.toolLoop = new ToolLoop(displayName, settings.maxToolRounds());
   }
 
   @Override
@@ -176,6 +169,7 @@ public final class HttpBackend implements ModelBackend {
     private final String model;
     private final Toolset tools;
     private final boolean resumed;
+    private final RetryingChatClient client;
     private Conversation conversation;
     private volatile boolean closed;
 
@@ -184,6 +178,9 @@ public final class HttpBackend implements ModelBackend {
       this.model = model;
       this.tools = tools;
       this.resumed = resumed;
+      this.client =
+          new RetryingChatClient(
+              HttpBackend.this.client, settings.retry(), displayName, conversation.owner(), secret);
     }
 
     @Override
@@ -202,44 +199,24 @@ public final class HttpBackend implements ModelBackend {
         throw new BackendException("the " + displayName + " session was closed");
       }
       events.accept(new BackendEvent.Status("⏳ Thinking..."));
-      compactIfNeeded(userMessage, events);
-
-      List<ChatMessage> turn = new ArrayList<>();
-      turn.add(new ChatMessage.User(userMessage));
-      List<String> texts = new ArrayList<>();
-      Usage total = new Usage(0, 0, 0, 0, false);
-      ChatReply reply;
-      int round = 0;
-      while (true) {
-        reply = call(request(turn, tools.tools()), events, true);
-        total = add(total, reply.usage());
-        turn.add(new ChatMessage.Assistant(reply.text(), reply.toolUses()));
-        if (!reply.text().isBlank()) {
-          texts.add(reply.text().strip());
-        }
-        if (reply.toolUses().isEmpty()) {
-          break;
-        }
-        if (++round > settings.maxToolRounds()) {
-          throw new BackendException(
-              displayName
-                  + ": the model was still calling tools after "
-                  + settings.maxToolRounds()
-                  + " rounds; the turn was stopped and not stored. Ask again, more narrowly.");
-        }
-        for (ChatMessage.ToolUse use : reply.toolUses()) {
-          events.accept(new BackendEvent.ToolCall(use.name(), use.inputJson()));
-          ToolResult result = runTool(use);
-          turn.add(new ChatMessage.ToolResult(use.id(), use.name(), result.text(), result.error()));
-        }
-      }
-      long contextTokens =
-          reply.usage().estimated()
-              ? conversation.estimateTokens() + estimate(turn)
-              : reply.contextTokens();
+      conversation =
+          compactor.compactIfNeeded(conversation, model, client, c -> size(c, userMessage), events);
+      ToolLoop.Outcome outcome =
+          toolLoop.run(
+              userMessage,
+              turn -> request(conversation, turn, tools.tools()),
+              client,
+              tools,
+              events,
+              conversation.owner());
+      long contextTokens = outcome.contextTokens(conversation);
       ConversationTurn done =
           new ConversationTurn(
-              conversation.turns().size(), turn, total, contextTokens, clock.instant());
+              conversation.turns().size(),
+              outcome.messages(),
+              outcome.usage(),
+              contextTokens,
+              clock.instant());
       try {
         conversations.appendTurn(conversation.id(), done);
       } catch (ConversationStoreException e) {
@@ -251,49 +228,22 @@ public final class HttpBackend implements ModelBackend {
       }
       conversation = conversation.with(done);
       return new TurnResult(
-          String.join("\n\n", texts),
-          total,
+          outcome.text(),
+          outcome.usage(),
           new ContextUse(
               Math.max(0, contextTokens),
-              window(),
+              settings.contextWindows().of(model),
               conversation.compactionFailures(),
               conversation.compactionDisabled()));
     }
 
-    /**
-     * Runs one call; a toolset that breaks its promise not to throw still gives an error result.
-     */
-    private ToolResult runTool(ChatMessage.ToolUse use) {
-      try {
-        ToolResult result = tools.call(use.name(), use.inputJson());
-        return result == null ? ToolResult.error("the tool returned nothing") : result;
-      } catch (RuntimeException e) {
-        log.warn("{}: tool {} failed", conversation.owner(), use.name(), e);
-        return ToolResult.error("the tool failed: " + e.getMessage());
-      }
-    }
-
-    private long window() {
-      return settings.contextWindows().of(model);
-    }
-
-    /** The conversation and the new messages, tool results within the budget. */
-    private ChatRequest request(List<ChatMessage> newMessages, List<ToolDefinition> offered) {
-      List<ChatMessage> messages = new ArrayList<>(conversation.messages());
-      messages.addAll(newMessages);
-      return new ChatRequest(
-          model,
-          conversation.systemPrompt(),
-          conversation.summary(),
-          ToolResultBudget.apply(messages, settings.context().toolResultBudget()),
-          offered);
-    }
-
-    /** The conversation's size with {@code userMessage}, as the API counts it when asked. */
-    private long size(String userMessage) {
-      long size = conversation.contextTokens() + Usage.estimateTokens(userMessage);
+    /** The size of {@code c} with {@code userMessage}, as the API counts it when asked. */
+    private long size(Conversation c, String userMessage) {
+      long size = c.contextTokens() + TokenEstimator.of(userMessage);
       if (settings.countTokens()) {
-        OptionalLong exact = countTokens(userMessage);
+        OptionalLong exact =
+            client.countTokens(
+                request(c, List.of(new ChatMessage.User(userMessage)), tools.tools()));
         if (exact.isPresent()) {
           size = exact.getAsLong();
         }
@@ -301,215 +251,23 @@ public final class HttpBackend implements ModelBackend {
       return size;
     }
 
-    /**
-     * Compacts the conversation into a new one when it has grown past its threshold. A failure is
-     * reported, counted by the circuit breaker, and the turn goes on with the whole conversation.
-     */
-    private void compactIfNeeded(String userMessage, Consumer<BackendEvent> events) {
-      LegioConfig.Context context = settings.context();
-      if (!context.autoCompact()
-          || conversation.compactionDisabled()
-          || conversation.turns().isEmpty()) {
-        return;
-      }
-      long threshold = settings.compactThreshold(model);
-      long size = size(userMessage);
-      if (size <= threshold) {
-        return;
-      }
-      Optional<Compaction> planned = Compaction.plan(conversation, context.keepRecentMessages());
-      if (planned.isEmpty()) {
-        log.info(
-            "{}: conversation {} has {} tokens (threshold {}) but no round older than the {}"
-                + " most recent messages; nothing to compact",
-            conversation.owner(),
-            conversation.id(),
-            size,
-            threshold,
-            context.keepRecentMessages());
-        return;
-      }
-      Compaction plan = planned.get();
-      events.accept(new BackendEvent.CompactionStarted(plan.messagesCompacted(), size, threshold));
-      Conversation previous = conversation;
-      try {
-        List<ChatMessage> older = ToolResultBudget.apply(plan.older(), context.toolResultBudget());
-        ChatRequest ask =
-            new ChatRequest(
-                model,
-                ContextSummary.INSTRUCTION,
-                null,
-                List.of(
-                    new ChatMessage.User(
-                        ContextSummary.request(
-                            ContextSummary.text(previous.summary()), Compaction.rounds(older)))),
-                List.of());
-        ChatReply reply = call(ask, e -> {}, false);
-        if (reply.text().isBlank()) {
-          throw new BackendException(displayName + ": the summary came back empty");
-        }
-        String block = ContextSummary.block(reply.text());
-        Conversation next =
-            plan.conversation(
-                Generators.timeBasedEpochGenerator().generate(), previous, block, clock.instant());
-        conversations.create(next);
-        conversation = next;
-        long after = size(userMessage);
-        log.info(
-            "{}: conversation {} ({} tokens, threshold {}) compacted into {} ({} tokens): {}"
-                + " messages summarised, {} kept",
-            previous.owner(),
-            previous.id(),
-            size,
-            threshold,
-            next.id(),
-            after,
-            plan.messagesCompacted(),
-            next.messages().size());
-        events.accept(
-            new BackendEvent.CompactionEnded(plan.messagesCompacted(), size, after, block));
-      } catch (BackendException | ConversationStoreException e) {
-        int failures = previous.compactionFailures() + 1;
-        boolean disabled = failures >= context.maxCompactionFailures();
-        conversation = previous.withCompactionState(failures, disabled);
-        try {
-          conversations.updateCompactionState(previous.id(), failures, disabled);
-        } catch (ConversationStoreException store) {
-          log.warn(
-              "{}: the compaction failure could not be recorded: {}",
-              previous.owner(),
-              store.getMessage());
-        }
-        log.warn(
-            "{}: compacting conversation {} failed ({} in a row{}); going on with the whole"
-                + " conversation: {}",
-            previous.owner(),
-            previous.id(),
-            failures,
-            disabled ? ", auto-compact is now off for this session" : "",
-            e.getMessage());
-        events.accept(new BackendEvent.CompactionFailed(e.getMessage(), failures, disabled));
-      }
-    }
-
-    private OptionalLong countTokens(String userMessage) {
-      try {
-        return client.countTokens(
-            request(List.of(new ChatMessage.User(userMessage)), tools.tools()));
-      } catch (HttpFailure e) {
-        log.warn("{}: counting tokens failed: {}", conversation.owner(), redact(e.getMessage()));
-        return OptionalLong.empty();
-      }
-    }
-
-    /** One request, retried as the policy says. */
-    private ChatReply call(ChatRequest request, Consumer<BackendEvent> events, boolean stream) {
-      RetryPolicy retry = settings.retry();
-      for (int attempt = 0; ; attempt++) {
-        boolean[] streamed = {false};
-        try {
-          return client.send(
-              request,
-              piece -> {
-                streamed[0] = true;
-                if (stream) {
-                  events.accept(new BackendEvent.Text(piece));
-                }
-              });
-        } catch (HttpFailure failure) {
-          Duration delay = streamed[0] ? null : retry.delayBefore(attempt, failure);
-          if (delay == null) {
-            throw failed(failure, attempt, streamed[0]);
-          }
-          log.info(
-              "{}: {} ({}); retry {} of {} in {} ms",
-              conversation.owner(),
-              failure.kind().description(),
-              redact(failure.getMessage()),
-              attempt + 1,
-              retry.maxRetries(),
-              delay.toMillis());
-          events.accept(
-              new BackendEvent.Status(
-                  "⏳ "
-                      + failure.kind().description()
-                      + "; retrying in "
-                      + Math.max(1, (delay.toMillis() + 999) / 1000)
-                      + " s"));
-          try {
-            retry.sleeper().sleep(delay);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BackendException(displayName + ": interrupted while waiting to retry");
-          }
-        }
-      }
-    }
-
-    private BackendException failed(HttpFailure failure, int retries, boolean streamed) {
-      StringBuilder m = new StringBuilder(displayName).append(" at ").append(client.baseUrl());
-      HttpFailure.Kind kind = failure.kind();
-      if (streamed && kind.retryable()) {
-        // Whatever broke the stream, the answer is incomplete: it cannot be retried or kept.
-        m.append(": the answer broke off while it was streaming");
-        kind = HttpFailure.Kind.MALFORMED;
-      } else {
-        m.append(": ").append(kind.description());
-      }
-      if (failure.status() > 0) {
-        m.append(" (HTTP ").append(failure.status()).append(')');
-      }
-      if (retries > 0) {
-        m.append(" after ").append(retries + 1).append(" attempts");
-      }
-      m.append(": ").append(failure.getMessage());
-      if (failure.retryAfter() != null && failure.kind().retryable()) {
-        m.append(" (the server asked to wait ")
-            .append(failure.retryAfter().toSeconds())
-            .append(" s)");
-      }
-      m.append(hint(kind));
-      return new BackendException(redact(m.toString()), failure);
-    }
-
-    private String hint(HttpFailure.Kind failure) {
-      return switch (failure) {
-        case CONNECT -> ". Is the server running? Check [backend] base_url in legio.toml.";
-        case TIMEOUT ->
-            ". Raise [backend] request_timeout_seconds (or connect_timeout_seconds) if the model"
-                + " needs longer.";
-        case AUTH -> ". Check the API key in the environment variable [backend] api_key_env names.";
-        case RATE_LIMITED, SERVER -> ". Try again later.";
-        case REQUEST -> ". Check [backend] model and the agent's front matter.";
-        case MALFORMED -> ". The turn was not stored; send the message again.";
-      };
+    /** The request {@code c} and {@code newMessages} make, with {@code offered} tools. */
+    private ChatRequest request(
+        Conversation c, List<ChatMessage> newMessages, List<ToolDefinition> offered) {
+      List<ChatMessage> messages = new ArrayList<>(c.messages());
+      messages.addAll(newMessages);
+      return new ChatRequest(
+          model,
+          c.systemPrompt(),
+          c.summary(),
+          ToolResultBudget.apply(messages, settings.context().toolResultBudget()),
+          offered);
     }
 
     @Override
     public void close() {
       closed = true;
     }
-  }
-
-  private String redact(String text) {
-    return Secrets.redact(text, secret);
-  }
-
-  private static Usage add(Usage a, Usage b) {
-    return new Usage(
-        a.inputTokens() + b.inputTokens(),
-        a.outputTokens() + b.outputTokens(),
-        a.cacheReadTokens() + b.cacheReadTokens(),
-        a.cacheCreationTokens() + b.cacheCreationTokens(),
-        a.estimated() || b.estimated());
-  }
-
-  private static long estimate(List<ChatMessage> messages) {
-    long chars = 0;
-    for (ChatMessage m : messages) {
-      chars += m.text().length() + 16;
-    }
-    return (chars + 3) / 4;
   }
 
   // ------------------------------------------------------------------ one question, no session
@@ -542,7 +300,8 @@ public final class HttpBackend implements ModelBackend {
             List.of());
     Session once = new Session(scratch, chosen, NO_TOOLS, false);
     ChatReply reply =
-        once.call(once.request(List.of(new ChatMessage.User(prompt)), List.of()), e -> {}, false);
+        once.client.send(
+            once.request(scratch, List.of(new ChatMessage.User(prompt)), List.of()), piece -> {});
     if (reply.text().isBlank()) {
       throw new BackendException(displayName + ": the model's answer had no text");
     }

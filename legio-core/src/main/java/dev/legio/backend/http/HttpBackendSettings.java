@@ -1,5 +1,6 @@
 package dev.legio.backend.http;
 
+import dev.legio.backend.ContextWindows;
 import dev.legio.config.LegioConfig;
 import java.util.Objects;
 

@@ -125,6 +125,53 @@ public final class HttpFailure extends RuntimeException {
     return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }
 
+  /**
+   * What the user reads when this failure ends a request for good: the back-end and where it was
+   * sent, what happened (the HTTP status, how many attempts were made, the server's own message and
+   * how long it asked to wait) and what to do next. A failure after the answer had begun to stream
+   * is reported as the answer breaking off: it cannot be retried or kept. The message is not yet
+   * redacted.
+   *
+   * @param retries how many retries were made before giving up (0: the first attempt failed)
+   * @param streamed whether part of the answer had been streamed
+   */
+  public String describe(String displayName, String baseUrl, int retries, boolean streamed) {
+    StringBuilder m = new StringBuilder(displayName).append(" at ").append(baseUrl);
+    Kind shown = kind;
+    if (streamed && kind.retryable()) {
+      // Whatever broke the stream, the answer is incomplete: it cannot be retried or kept.
+      m.append(": the answer broke off while it was streaming");
+      shown = Kind.MALFORMED;
+    } else {
+      m.append(": ").append(kind.description());
+    }
+    if (status > 0) {
+      m.append(" (HTTP ").append(status).append(')');
+    }
+    if (retries > 0) {
+      m.append(" after ").append(retries + 1).append(" attempts");
+    }
+    m.append(": ").append(getMessage());
+    if (retryAfter != null && kind.retryable()) {
+      m.append(" (the server asked to wait ").append(retryAfter.toSeconds()).append(" s)");
+    }
+    return m.append(hint(shown)).toString();
+  }
+
+  /** What to do next after a failure of {@code kind}, naming the keys to check. */
+  private static String hint(Kind kind) {
+    return switch (kind) {
+      case CONNECT -> ". Is the server running? Check [backend] base_url in legio.toml.";
+      case TIMEOUT ->
+          ". Raise [backend] request_timeout_seconds (or connect_timeout_seconds) if the model"
+              + " needs longer.";
+      case AUTH -> ". Check the API key in the environment variable [backend] api_key_env names.";
+      case RATE_LIMITED, SERVER -> ". Try again later.";
+      case REQUEST -> ". Check [backend] model and the agent's front matter.";
+      case MALFORMED -> ". The turn was not stored; send the message again.";
+    };
+  }
+
   public Kind kind() {
     return kind;
   }

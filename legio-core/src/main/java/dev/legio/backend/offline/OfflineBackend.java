@@ -3,11 +3,12 @@ package dev.legio.backend.offline;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ContextUse;
+import dev.legio.backend.ContextWindows;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.Usage;
-import dev.legio.backend.http.ContextWindows;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.PraetoriumXml;
 import java.util.function.Consumer;
@@ -132,13 +133,13 @@ public final class OfflineBackend implements ModelBackend {
       Reading reading = read(userMessage);
       String reply = reply(reading);
       conversationChars += userMessage.length();
-      long input = (conversationChars + 3) / 4;
+      long input = TokenEstimator.ofChars(conversationChars);
       conversationChars += reply.length();
       events.accept(new BackendEvent.Text(reply));
       return new TurnResult(
           reply,
-          new Usage(input, Usage.estimateTokens(reply), 0, 0, true),
-          ContextUse.of((conversationChars + 3) / 4, window));
+          new Usage(input, TokenEstimator.of(reply), 0, 0, true),
+          ContextUse.of(TokenEstimator.ofChars(conversationChars), window));
     }
 
     private String reply(Reading r) {

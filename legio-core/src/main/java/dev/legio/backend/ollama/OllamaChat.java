@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.backend.ContextWindows;
+import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatClient;
 import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.ChatReply;
 import dev.legio.backend.http.ChatRequest;
-import dev.legio.backend.http.ContextWindows;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.tools.ToolDefinition;
 import java.io.BufferedReader;
@@ -176,7 +177,7 @@ public final class OllamaChat implements ChatClient {
 
   private static Usage usage(JsonNode done, ChatRequest request, CharSequence answer) {
     long output =
-        done.has("eval_count") ? done.get("eval_count").asLong() : Usage.estimateTokens(answer);
+        done.has("eval_count") ? done.get("eval_count").asLong() : TokenEstimator.of(answer);
     if (done.has("prompt_eval_count")) {
       return new Usage(done.get("prompt_eval_count").asLong(), output, 0, 0, false);
     }
@@ -184,7 +185,7 @@ public final class OllamaChat implements ChatClient {
     for (ChatMessage m : request.messages()) {
       chars += m.text().length();
     }
-    return new Usage((chars + 3) / 4, output, 0, 0, true);
+    return new Usage(TokenEstimator.ofChars(chars), output, 0, 0, true);
   }
 
   ObjectNode body(ChatRequest request) {

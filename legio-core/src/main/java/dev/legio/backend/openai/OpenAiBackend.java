@@ -1,7 +1,7 @@
 package dev.legio.backend.openai;
 
+import dev.legio.backend.ContextWindows;
 import dev.legio.backend.SessionTools;
-import dev.legio.backend.http.ContextWindows;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.HttpBackend;
 import dev.legio.backend.http.HttpBackendSettings;

@@ -17,6 +17,7 @@ import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import com.openai.models.completions.CompletionUsage;
+import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatClient;
 import dev.legio.backend.http.ChatMessage;
@@ -139,7 +140,7 @@ public final class OpenAiChat implements ChatClient {
       for (ChatMessage m : request.messages()) {
         chars += m.text().length();
       }
-      return new Usage((chars + 3) / 4, Usage.estimateTokens(answer), 0, 0, true);
+      return new Usage(TokenEstimator.ofChars(chars), TokenEstimator.of(answer), 0, 0, true);
     }
     long cached = usage.promptTokensDetails().flatMap(d -> d.cachedTokens()).orElse(0L);
     return new Usage(usage.promptTokens() - cached, usage.completionTokens(), cached, 0, false);

@@ -4,22 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.SessionTools;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.HttpBackend;
+import dev.legio.backend.http.HttpBackendContract;
 import dev.legio.backend.http.HttpBackendHarness;
 import dev.legio.config.ConfigException;
 import dev.legio.config.LegioConfig;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Block;
 import dev.legio.testing.FakeMessagesApi.Reply;
-import dev.legio.testing.LogCapture;
 import dev.legio.testing.LoopbackHttpServer;
 import dev.legio.testing.ScriptedTools;
-import dev.legio.tools.Toolset;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,44 +27,178 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class AnthropicBackendTest {
-  private static final String KEY = "sk-ant-test-0123456789abcdef";
+/**
+ * The Anthropic back-end: the {@link HttpBackendContract} over the Messages API's SSE events, and
+ * what is its own against {@link FakeMessagesApi} (the key and version headers, cache tokens and
+ * markers, tool results in a user message, overloaded, errors inside the stream, count_tokens).
+ */
+class AnthropicBackendTest extends HttpBackendContract {
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path dir;
-  private HttpBackendHarness h;
   private FakeMessagesApi api;
-  private final List<HttpBackend> backends = new ArrayList<>();
 
   @BeforeEach
-  void start() {
-    h = new HttpBackendHarness(dir);
+  void startApi() {
     api = FakeMessagesApi.start();
   }
 
   @AfterEach
-  void stop() {
-    backends.forEach(HttpBackend::close);
+  void stopApi() {
     api.close();
-    h.close();
   }
 
-  private LegioConfig.Backend config() {
-    return LegioConfig.Backend.of("anthropic")
-        .withBaseUrl(api.baseUrl().toString())
-        .withApiKey(KEY);
+  @Override
+  protected Factory factory() {
+    return AnthropicBackend::create;
   }
 
-  private HttpBackend backend(LegioConfig.Backend config, Toolset tools) {
-    HttpBackend b =
-        AnthropicBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
-    backends.add(b);
-    return b;
+  @Override
+  protected LegioConfig.Backend config(String serverUrl) {
+    return LegioConfig.Backend.of("anthropic").withBaseUrl(serverUrl).withApiKey(KEY);
   }
 
-  private HttpBackend backend() {
-    return backend(config(), new ScriptedTools());
+  @Override
+  protected String chatPath() {
+    return FakeMessagesApi.MESSAGES_PATH;
+  }
+
+  @Override
+  protected LoopbackHttpServer.Reply answer(String text, long input, long output) {
+    return sse(
+        false,
+        input,
+        output,
+        "end_turn",
+        start(0, JSON.createObjectNode().put("type", "text").put("text", "")),
+        delta(0, JSON.createObjectNode().put("type", "text_delta").put("text", text)),
+        stop(0));
+  }
+
+  @Override
+  protected LoopbackHttpServer.Reply toolCall(String id, String name, String inputJson) {
+    ObjectNode block = JSON.createObjectNode().put("type", "tool_use").put("id", id);
+    block.put("name", name).putObject("input");
+    return sse(
+        false,
+        30,
+        10,
+        "tool_use",
+        start(0, block),
+        delta(
+            0,
+            JSON.createObjectNode().put("type", "input_json_delta").put("partial_json", inputJson)),
+        stop(0));
+  }
+
+  @Override
+  protected LoopbackHttpServer.Reply error(
+      int status, String message, Map<String, String> headers) {
+    String type =
+        switch (status) {
+          case 401 -> "authentication_error";
+          case 404 -> "not_found_error";
+          case 429 -> "rate_limit_error";
+          default -> status >= 500 ? "api_error" : "invalid_request_error";
+        };
+    ObjectNode body = JSON.createObjectNode().put("type", "error");
+    body.putObject("error").put("type", type).put("message", message);
+    return LoopbackHttpServer.Reply.json(status, body.toString(), headers);
+  }
+
+  @Override
+  protected LoopbackHttpServer.Reply cut(String partial) {
+    return sse(
+        true,
+        10,
+        1,
+        null,
+        start(0, JSON.createObjectNode().put("type", "text").put("text", "")),
+        delta(0, JSON.createObjectNode().put("type", "text_delta").put("text", partial)));
+  }
+
+  @Override
+  protected String failedToolResult(String text) {
+    return text;
+  }
+
+  @Override
+  protected Sent read(LoopbackHttpServer.Request request) {
+    JsonNode body = request.json();
+    List<String> texts = new ArrayList<>();
+    List<String> wire = new ArrayList<>();
+    for (JsonNode m : body.path("messages")) {
+      texts.add(FakeMessagesApi.textOf(m.get("content")));
+      wire.add(withoutCacheMarkers(m.deepCopy()).toString());
+    }
+    List<String> tools = new ArrayList<>();
+    body.path("tools").forEach(t -> tools.add(t.path("name").asText()));
+    return new Sent(request.path(), FakeMessagesApi.textOf(body.get("system")), texts, wire, tools);
+  }
+
+  /** {@code node} without its {@code cache_control} markers, which move from turn to turn. */
+  private static JsonNode withoutCacheMarkers(JsonNode node) {
+    if (node instanceof ObjectNode o) {
+      o.remove("cache_control");
+    }
+    node.forEach(AnthropicBackendTest::withoutCacheMarkers);
+    return node;
+  }
+
+  /** A Messages API stream: the events, then (unless {@code cut}) the usage and the stop. */
+  private static LoopbackHttpServer.Reply sse(
+      boolean cut, long input, long output, String stopReason, String... blockEvents) {
+    ObjectNode shell = JSON.createObjectNode().put("id", "msg_contract").put("type", "message");
+    shell.put("role", "assistant").put("model", "claude-sonnet-4-5");
+    shell.putArray("content");
+    shell.putNull("stop_reason").putNull("stop_sequence");
+    shell.putObject("usage").put("input_tokens", input).put("output_tokens", 1);
+    List<String> events = new ArrayList<>();
+    events.add(
+        event(
+            "message_start",
+            JSON.createObjectNode().put("type", "message_start").set("message", shell)));
+    events.addAll(List.of(blockEvents));
+    if (cut) {
+      return LoopbackHttpServer.Reply.cut("text/event-stream", events);
+    }
+    ObjectNode messageDelta = JSON.createObjectNode().put("type", "message_delta");
+    messageDelta.putObject("delta").put("stop_reason", stopReason).putNull("stop_sequence");
+    messageDelta.putObject("usage").put("input_tokens", input).put("output_tokens", output);
+    events.add(event("message_delta", messageDelta));
+    events.add(event("message_stop", JSON.createObjectNode().put("type", "message_stop")));
+    return LoopbackHttpServer.Reply.stream("text/event-stream", events);
+  }
+
+  private static String start(int index, ObjectNode block) {
+    ObjectNode e = JSON.createObjectNode().put("type", "content_block_start").put("index", index);
+    e.set("content_block", block);
+    return event("content_block_start", e);
+  }
+
+  private static String delta(int index, ObjectNode delta) {
+    ObjectNode e = JSON.createObjectNode().put("type", "content_block_delta").put("index", index);
+    e.set("delta", delta);
+    return event("content_block_delta", e);
+  }
+
+  private static String stop(int index) {
+    return event(
+        "content_block_stop",
+        JSON.createObjectNode().put("type", "content_block_stop").put("index", index));
+  }
+
+  private static String event(String name, JsonNode data) {
+    return "event: " + name + "\ndata: " + data + "\n\n";
+  }
+
+  /** The {@code [backend]} section for {@link FakeMessagesApi}. */
+  private LegioConfig.Backend fakeConfig() {
+    return config(api.baseUrl().toString());
+  }
+
+  private HttpBackend fake() {
+    return backend(fakeConfig(), new ScriptedTools());
   }
 
   private List<FakeMessagesApi.Request> messagesRequests() {
@@ -78,7 +212,7 @@ class AnthropicBackendTest {
   @Test
   void aTurnStreamsAndReportsUsageWithCacheTokensAndSendsTheKeyAndTheModel() {
     api.enqueue(Reply.text("Ave, Caesar.").withUsage(12, 5, 300, 40));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    BackendSession session = fake().open(HttpBackendHarness.spec("vorenus", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
     TurnResult result = session.send("Report", events);
@@ -108,7 +242,7 @@ class AnthropicBackendTest {
   @Test
   void theStablePrefixCarriesCacheMarkers() {
     api.enqueue(Reply.text("One."), Reply.text("Two."));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    BackendSession session = fake().open(HttpBackendHarness.spec("vorenus", null));
     session.send("first", new HttpBackendHarness.Events());
     session.send("second", new HttpBackendHarness.Events());
 
@@ -142,7 +276,8 @@ class AnthropicBackendTest {
         Reply.text("Grain for nine days."));
     ScriptedTools tools =
         new ScriptedTools(ScriptedTools.memoriaSearch(query -> "acta: grain 9 days"));
-    BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
+    BackendSession session =
+        backend(fakeConfig(), tools).open(HttpBackendHarness.spec("pullo", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
     TurnResult result = session.send("Grain?", events);
@@ -169,32 +304,9 @@ class AnthropicBackendTest {
   }
 
   @Test
-  void aRestartBetweenTurnsSendsExactlyTheSameConversation() {
-    api.enqueue(Reply.text("One."), Reply.text("Two."));
-    HttpBackend before = backend();
-    BackendSession session = before.open(HttpBackendHarness.spec("vorenus", null));
-    session.send("first", new HttpBackendHarness.Events());
-    String id = session.backendSessionId();
-    before.close();
-    h.restart();
-
-    BackendSession resumed = backend().open(HttpBackendHarness.spec("vorenus", id));
-    resumed.send("second", new HttpBackendHarness.Events());
-
-    assertThat(resumed.resumed()).isTrue();
-    JsonNode first = messagesRequests().get(0).json();
-    JsonNode second = messagesRequests().get(1).json();
-    assertThat(second.get("system")).isEqualTo(first.get("system"));
-    assertThat(second.at("/messages/0/content/0/text"))
-        .isEqualTo(first.at("/messages/0/content/0/text"));
-    assertThat(second.at("/messages/1/content/0/text").asText()).isEqualTo("One.");
-    assertThat(second.at("/messages/2/content/0/text").asText()).isEqualTo("second");
-  }
-
-  @Test
   void overloadedAndRateLimitedAreRetried() {
     api.enqueue(Reply.overloaded(), Reply.rateLimited(), Reply.text("Finally."));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    BackendSession session = fake().open(HttpBackendHarness.spec("vorenus", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
     assertThat(session.send("go", events).text()).isEqualTo("Finally.");
@@ -207,7 +319,7 @@ class AnthropicBackendTest {
   @Test
   void aPromptTooLongIsNotRetriedAndItsMessageIsShown() {
     api.enqueue(Reply.promptTooLong());
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    BackendSession session = fake().open(HttpBackendHarness.spec("vorenus", null));
     assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
         .isInstanceOf(BackendException.class)
         .hasMessageContaining("HTTP 400")
@@ -221,7 +333,7 @@ class AnthropicBackendTest {
     for (int i = 0; i < 4; i++) {
       api.enqueue(Reply.streamError("overloaded_error", "Overloaded"));
     }
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
+    BackendSession session = fake().open(HttpBackendHarness.spec("vorenus", null));
     assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
         .isInstanceOf(BackendException.class)
         .hasMessageContaining("Overloaded");
@@ -229,37 +341,8 @@ class AnthropicBackendTest {
   }
 
   @Test
-  void aStreamCutBeforeMessageStopIsNotKept() {
-    try (LoopbackHttpServer raw = LoopbackHttpServer.start()) {
-      raw.enqueue(
-          LoopbackHttpServer.Reply.cut(
-              "text/event-stream",
-              List.of(
-                  "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
-                      + "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\","
-                      + "\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,"
-                      + "\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n",
-                  "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
-                      + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
-                  "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
-                      + "\"delta\":{\"type\":\"text_delta\",\"text\":\"Half\"}}\n\n")));
-      BackendSession session =
-          backend(config().withBaseUrl(raw.baseUrl()), new ScriptedTools())
-              .open(HttpBackendHarness.spec("vorenus", null));
-      HttpBackendHarness.Events events = new HttpBackendHarness.Events();
-      assertThatThrownBy(() -> session.send("go", events))
-          .isInstanceOf(BackendException.class)
-          .hasMessageContaining("broke off");
-      assertThat(events.text()).isEqualTo("Half");
-      assertThat(h.stored(session).turns()).isEmpty();
-      assertThat(h.sleeper.waits).isEmpty();
-      assertThat(raw.requests().get(0).path()).isEqualTo("/v1/messages");
-    }
-  }
-
-  @Test
   void countTokensDecidesTheCompactionWhenAsked() {
-    LegioConfig.Backend c = config();
+    LegioConfig.Backend c = fakeConfig();
     LegioConfig.Backend counting =
         new LegioConfig.Backend(
             c.kind(),
@@ -305,21 +388,6 @@ class AnthropicBackendTest {
     assertThat(messagesRequests().get(2).lastUserText()).contains("x".repeat(600));
     assertThat(messagesRequests().get(3).systemText()).contains("Summary.");
     assertThat(messagesRequests().get(3).messageTexts()).containsExactly("second", "y", "third");
-  }
-
-  @Test
-  void theKeyNeverShowsInErrorsOrLogs() {
-    api.enqueue(
-        Reply.rateLimited(), Reply.error(401, "authentication_error", "invalid x-api-key " + KEY));
-    try (LogCapture logs = new LogCapture()) {
-      BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-      assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-          .isInstanceOf(BackendException.class)
-          .hasMessageContaining("HTTP 401")
-          .hasMessageContaining("api_key_env")
-          .satisfies(e -> assertThat(e.getMessage()).doesNotContain(KEY));
-      assertThat(logs.text()).contains("rate limited").doesNotContain(KEY);
-    }
   }
 
   @Test

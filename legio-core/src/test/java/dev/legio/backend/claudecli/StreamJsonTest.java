@@ -3,8 +3,8 @@ package dev.legio.backend.claudecli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.backend.ContextWindows;
 import dev.legio.backend.claudecli.StreamJson.Failure;
-import dev.legio.backend.http.ContextWindows;
 import org.junit.jupiter.api.Test;
 
 class StreamJsonTest {

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.TurnResult;
-import dev.legio.backend.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class OfflineBackendTest {
     // One token per four characters of the system prompt, every message and every answer so far.
     StringBuilder all = new StringBuilder(PROMPT);
     received.forEach(all::append);
-    assertThat(uses.get(2).tokens()).isEqualTo(Usage.estimateTokens(all));
+    assertThat(uses.get(2).tokens()).isEqualTo(TokenEstimator.of(all));
     assertThat(uses)
         .extracting(ContextUse::tokens)
         .isSortedAccordingTo(Long::compare)

@@ -14,42 +14,83 @@ import dev.legio.backend.http.ChatRequest;
 import dev.legio.backend.http.ContextSummary;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.HttpBackend;
+import dev.legio.backend.http.HttpBackendContract;
 import dev.legio.backend.http.HttpBackendHarness;
 import dev.legio.config.LegioConfig;
+import dev.legio.testing.LoopbackHttpServer;
 import dev.legio.testing.LoopbackHttpServer.Reply;
 import dev.legio.testing.ScriptedTools;
-import dev.legio.tools.Toolset;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class OllamaBackendTest {
+/**
+ * The Ollama back-end: the {@link HttpBackendContract} over Ollama's {@code /api/chat} protocol
+ * (NDJSON lines), and what is its own ({@code num_ctx}, {@code keep_alive}, prompt and eval counts,
+ * error lines, auto-compact over its protocol).
+ */
+class OllamaBackendTest extends HttpBackendContract {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path dir;
-  private HttpBackendHarness h;
-  private final List<HttpBackend> backends = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    h = new HttpBackendHarness(dir);
+  @Override
+  protected Factory factory() {
+    return OllamaBackend::create;
   }
 
-  @AfterEach
-  void stop() {
-    backends.forEach(HttpBackend::close);
-    h.close();
+  @Override
+  protected LegioConfig.Backend config(String serverUrl) {
+    return LegioConfig.Backend.of("ollama").withBaseUrl(serverUrl).withApiKey(KEY);
   }
 
-  private LegioConfig.Backend config() {
-    return LegioConfig.Backend.of("ollama").withBaseUrl(h.server.baseUrl());
+  @Override
+  protected String chatPath() {
+    return "/api/chat";
+  }
+
+  @Override
+  protected Reply answer(String text, long input, long output) {
+    return answer(input, output, text);
+  }
+
+  @Override
+  protected Reply toolCall(String id, String name, String inputJson) {
+    try {
+      return toolCall(name, inputJson);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  @Override
+  protected Reply error(int status, String message, Map<String, String> headers) {
+    return Reply.json(status, JSON.createObjectNode().put("error", message).toString(), headers);
+  }
+
+  @Override
+  protected Reply cut(String partial) {
+    return Reply.cut("application/x-ndjson", List.of(line(partial)));
+  }
+
+  @Override
+  protected Sent read(LoopbackHttpServer.Request request) {
+    JsonNode body = request.json();
+    String system = "";
+    List<String> texts = new ArrayList<>();
+    List<String> wire = new ArrayList<>();
+    for (JsonNode m : body.path("messages")) {
+      if (m.path("role").asText().equals("system") && wire.isEmpty() && system.isEmpty()) {
+        system = m.path("content").asText();
+        continue;
+      }
+      texts.add(m.path("content").asText());
+      wire.add(m.toString());
+    }
+    List<String> tools = new ArrayList<>();
+    body.path("tools").forEach(t -> tools.add(t.at("/function/name").asText()));
+    return new Sent(request.path(), system, texts, wire, tools);
   }
 
   private static LegioConfig.Backend with(
@@ -68,17 +109,6 @@ class OllamaBackendTest {
         windows,
         c.keepAlive(),
         c.countTokens());
-  }
-
-  private HttpBackend backend(LegioConfig.Backend config, Toolset tools) {
-    HttpBackend b =
-        OllamaBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
-    backends.add(b);
-    return b;
-  }
-
-  private HttpBackend backend() {
-    return backend(config(), new ScriptedTools());
   }
 
   private static String line(String content) {
@@ -168,29 +198,6 @@ class OllamaBackendTest {
   }
 
   @Test
-  void aRestartBetweenTurnsSendsExactlyTheSameConversation() {
-    h.server.enqueue(answer(10, 2, "One."), answer(20, 2, "Two."));
-    HttpBackend before = backend();
-    BackendSession session = before.open(HttpBackendHarness.spec("vorenus", null));
-    session.send("first", new HttpBackendHarness.Events());
-    String id = session.backendSessionId();
-    before.close();
-    h.restart();
-
-    BackendSession resumed = backend().open(HttpBackendHarness.spec("vorenus", id));
-    resumed.send("second", new HttpBackendHarness.Events());
-
-    assertThat(resumed.resumed()).isTrue();
-    JsonNode first = h.server.requests().get(0).json().get("messages");
-    JsonNode second = h.server.requests().get(1).json().get("messages");
-    assertThat(second.get(0)).isEqualTo(first.get(0));
-    assertThat(second.get(1)).isEqualTo(first.get(1));
-    assertThat(second.get(2).get("role").asText()).isEqualTo("assistant");
-    assertThat(second.get(2).get("content").asText()).isEqualTo("One.");
-    assertThat(second.get(3).get("content").asText()).isEqualTo("second");
-  }
-
-  @Test
   void toolCallsRunAndTheirResultsGoBackAsToolMessages() throws Exception {
     h.server.enqueue(
         toolCall("memoria_search", "{\"query\":\"grain\"}"), answer(40, 4, "Grain for 9 days."));
@@ -213,33 +220,6 @@ class OllamaBackendTest {
     assertThat(messages.at("/3/role").asText()).isEqualTo("tool");
     assertThat(messages.at("/3/tool_name").asText()).isEqualTo("memoria_search");
     assertThat(messages.at("/3/content").asText()).isEqualTo("acta: grain 9 days");
-  }
-
-  @Test
-  void aToolThatFailsTellsTheModelWhy() throws Exception {
-    h.server.enqueue(toolCall("memoria_forget", "{}"), answer(40, 4, "I cannot forget."));
-    ScriptedTools tools = new ScriptedTools(ScriptedTools.memoriaSearch());
-    BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
-    session.send("Forget it", new HttpBackendHarness.Events());
-    JsonNode messages = h.server.requests().get(1).json().get("messages");
-    assertThat(messages.at("/3/content").asText())
-        .startsWith("Error: no tool named 'memoria_forget'")
-        .endsWith("Tools: memoria_search");
-  }
-
-  @Test
-  void aModelThatNeverStopsCallingToolsFailsTheTurnAndStoresNothing() throws Exception {
-    for (int i = 0; i < 17; i++) {
-      h.server.enqueue(toolCall("memoria_search", "{\"query\":\"again\"}"));
-    }
-    ScriptedTools tools = new ScriptedTools(ScriptedTools.memoriaSearch(query -> "nothing"));
-    BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
-
-    assertThatThrownBy(() -> session.send("loop", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("still calling tools after 16 rounds");
-    assertThat(tools.calls).hasSize(16);
-    assertThat(h.stored(session).turns()).isEmpty();
   }
 
   /** Auto-compact keeping the 2 most recent messages, so that short tests have older rounds. */
@@ -398,26 +378,6 @@ class OllamaBackendTest {
         .isInstanceOf(BackendException.class)
         .hasMessageContaining("not JSON");
     assertThat(h.sleeper.waits).isEmpty();
-  }
-
-  @Test
-  void anUnknownModelIsAClientErrorWithOllamasMessage() {
-    h.server.enqueue(
-        Reply.json(404, "{\"error\":\"model \\\"llama9\\\" not found, try pulling it first\"}"));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("HTTP 404")
-        .hasMessageContaining("model \"llama9\" not found, try pulling it first");
-    assertThat(h.server.requests()).hasSize(1);
-  }
-
-  @Test
-  void a500IsRetriedAndThenSucceeds() {
-    h.server.enqueue(Reply.json(500, "{\"error\":\"busy\"}"), answer(5, 1, "ok"));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-    assertThat(session.send("go", new HttpBackendHarness.Events()).text()).isEqualTo("ok");
-    assertThat(h.sleeper.waits).containsExactly(Duration.ofSeconds(1));
   }
 
   @Test

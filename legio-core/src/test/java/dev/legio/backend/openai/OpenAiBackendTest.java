@@ -5,64 +5,94 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.SessionTools;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.ChatMessage;
-import dev.legio.backend.http.HttpBackend;
+import dev.legio.backend.http.HttpBackendContract;
 import dev.legio.backend.http.HttpBackendHarness;
 import dev.legio.config.ConfigException;
 import dev.legio.config.LegioConfig;
-import dev.legio.testing.LogCapture;
 import dev.legio.testing.LoopbackHttpServer;
 import dev.legio.testing.LoopbackHttpServer.Reply;
 import dev.legio.testing.ScriptedTools;
-import dev.legio.tools.Toolset;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class OpenAiBackendTest {
+/**
+ * The OpenAI-compatible back-end: the {@link HttpBackendContract} over the chat completions
+ * protocol (SSE chunks), and what is its own (the bearer key, {@code stream_options}, cached
+ * tokens, tool calls in pieces, {@code finish_reason}).
+ */
+class OpenAiBackendTest extends HttpBackendContract {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String KEY = "sk-test-0123456789abcdef";
 
-  @TempDir Path dir;
-  private HttpBackendHarness h;
-  private final List<HttpBackend> backends = new ArrayList<>();
-
-  @BeforeEach
-  void start() {
-    h = new HttpBackendHarness(dir);
+  @Override
+  protected Factory factory() {
+    return OpenAiBackend::create;
   }
 
-  @AfterEach
-  void stop() {
-    backends.forEach(HttpBackend::close);
-    h.close();
+  @Override
+  protected LegioConfig.Backend config(String serverUrl) {
+    return LegioConfig.Backend.of("openai").withBaseUrl(serverUrl + "/v1").withApiKey(KEY);
   }
 
-  private LegioConfig.Backend config() {
-    return LegioConfig.Backend.of("openai").withBaseUrl(h.server.baseUrl() + "/v1").withApiKey(KEY);
+  @Override
+  protected String chatPath() {
+    return "/v1/chat/completions";
   }
 
-  private HttpBackend backend(LegioConfig.Backend config, Toolset tools) {
-    HttpBackend b =
-        OpenAiBackend.create(config, h.conversations(), spec -> tools, h.clock, h.sleeper);
-    backends.add(b);
-    return b;
+  @Override
+  protected Reply answer(String text, long input, long output) {
+    return Reply.stream(
+        "text/event-stream",
+        List.of(text(text), finish("stop"), usage(input, output, 0), "data: [DONE]\n\n"));
   }
 
-  private HttpBackend backend() {
-    return backend(config(), new ScriptedTools());
+  @Override
+  protected Reply toolCall(String id, String name, String inputJson) {
+    ObjectNode call = JSON.createObjectNode();
+    ObjectNode first = call.putArray("tool_calls").addObject();
+    first.put("index", 0).put("id", id).put("type", "function");
+    first.putObject("function").put("name", name).put("arguments", inputJson);
+    return Reply.stream(
+        "text/event-stream",
+        List.of(chunk(call, null), finish("tool_calls"), usage(30, 10, 0), "data: [DONE]\n\n"));
+  }
+
+  @Override
+  protected Reply error(int status, String message, Map<String, String> headers) {
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("error").put("message", message).put("type", "test_error");
+    return Reply.json(status, body.toString(), headers);
+  }
+
+  @Override
+  protected Reply cut(String partial) {
+    return Reply.cut("text/event-stream", List.of(text(partial)));
+  }
+
+  @Override
+  protected Sent read(LoopbackHttpServer.Request request) {
+    JsonNode body = request.json();
+    String system = "";
+    List<String> texts = new ArrayList<>();
+    List<String> wire = new ArrayList<>();
+    for (JsonNode m : body.path("messages")) {
+      if (m.path("role").asText().equals("system") && wire.isEmpty() && system.isEmpty()) {
+        system = m.path("content").asText();
+        continue;
+      }
+      texts.add(m.path("content").isTextual() ? m.path("content").asText() : "");
+      wire.add(m.toString());
+    }
+    List<String> tools = new ArrayList<>();
+    body.path("tools").forEach(t -> tools.add(t.at("/function/name").asText()));
+    return new Sent(request.path(), system, texts, wire, tools);
   }
 
   /** One chat.completion.chunk as an SSE event. */
@@ -101,7 +131,7 @@ class OpenAiBackendTest {
     return "data: " + c + "\n\n";
   }
 
-  private static Reply answer(String... pieces) {
+  private static Reply answerCached(String... pieces) {
     List<String> events = new ArrayList<>();
     for (String p : pieces) {
       events.add(text(p));
@@ -114,7 +144,7 @@ class OpenAiBackendTest {
 
   @Test
   void aTurnStreamsTheAnswerSendsSystemPromptAndUsageOptionAndIsStored() {
-    h.server.enqueue(answer("Scouts ", "report ", "a clear road."));
+    h.server.enqueue(answerCached("Scouts ", "report ", "a clear road."));
     BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
     HttpBackendHarness.Events events = new HttpBackendHarness.Events();
 
@@ -153,42 +183,7 @@ class OpenAiBackendTest {
   }
 
   @Test
-  void aRestartBetweenTurnsSendsExactlyTheSameConversation() {
-    h.server.enqueue(answer("First answer."), answer("Second answer."), answer("Third answer."));
-    HttpBackend before = backend();
-    BackendSession session = before.open(HttpBackendHarness.spec("vorenus", null));
-    session.send("one", new HttpBackendHarness.Events());
-    session.send("two", new HttpBackendHarness.Events());
-    String id = session.backendSessionId();
-    before.close();
-
-    h.restart();
-    BackendSession resumed = backend().open(HttpBackendHarness.spec("vorenus", id));
-    assertThat(resumed.resumed()).isTrue();
-    assertThat(resumed.backendSessionId()).isEqualTo(id);
-    resumed.send("three", new HttpBackendHarness.Events());
-
-    ArrayNode second = (ArrayNode) h.server.requests().get(1).json().get("messages");
-    ArrayNode third = (ArrayNode) h.server.requests().get(2).json().get("messages");
-    assertThat(third).hasSize(second.size() + 2);
-    for (int i = 0; i < second.size(); i++) {
-      assertThat(third.get(i)).isEqualTo(second.get(i));
-    }
-    assertThat(third.get(second.size()).get("role").asText()).isEqualTo("assistant");
-    assertThat(third.get(second.size()).get("content").asText()).isEqualTo("Second answer.");
-    assertThat(third.get(second.size() + 1).get("content").asText()).isEqualTo("three");
-  }
-
-  @Test
-  void anUnknownResumeIdStartsANewConversation() {
-    BackendSession session =
-        backend().open(HttpBackendHarness.spec("vorenus", "0190a1b2-0000-7000-8000-000000000000"));
-    assertThat(session.resumed()).isFalse();
-    assertThat(session.backendSessionId()).isNotEqualTo("0190a1b2-0000-7000-8000-000000000000");
-  }
-
-  @Test
-  void theToolLoopRunsToolsSendsResultsBackAndStoresTheWholeTurn() throws Exception {
+  void toolCallsArriveInPiecesAndResultsGoBackAsToolMessagesWithTheCallId() throws Exception {
     ObjectNode call = JSON.createObjectNode();
     ObjectNode first = call.putArray("tool_calls").addObject();
     first.put("index", 0).put("id", "call_abc").put("type", "function");
@@ -209,7 +204,7 @@ class OpenAiBackendTest {
                 finish("tool_calls"),
                 usage(50, 20, 0),
                 "data: [DONE]\n\n")),
-        answer("The road was clear on the ides."));
+        answerCached("The road was clear on the ides."));
     ScriptedTools tools =
         new ScriptedTools(ScriptedTools.memoriaSearch(query -> "acta: road clear (ides)"));
     BackendSession session = backend(config(), tools).open(HttpBackendHarness.spec("pullo", null));
@@ -243,78 +238,6 @@ class OpenAiBackendTest {
   }
 
   @Test
-  void rateLimitIsRetriedAfterTheServersRetryAfter() {
-    h.server.enqueue(
-        Reply.json(
-            429,
-            "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"rate_limit\"}}",
-            Map.of("retry-after", "7")),
-        answer("Done."));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-    HttpBackendHarness.Events events = new HttpBackendHarness.Events();
-
-    assertThat(session.send("go", events).text()).isEqualTo("Done.");
-    assertThat(h.sleeper.waits).containsExactly(Duration.ofSeconds(7));
-    assertThat(events.statuses()).anyMatch(s -> s.contains("rate limited; retrying in 7 s"));
-    assertThat(h.server.requests()).hasSize(2);
-  }
-
-  @Test
-  void serverErrorsAreRetriedWithBackOffThenFailTheTurnLeavingTheConversationUnchanged() {
-    for (int i = 0; i < 4; i++) {
-      h.server.enqueue(Reply.json(503, "{\"error\":{\"message\":\"upstream overloaded\"}}"));
-    }
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-
-    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("HTTP 503")
-        .hasMessageContaining("after 4 attempts")
-        .hasMessageContaining("upstream overloaded");
-    assertThat(h.sleeper.waits)
-        .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
-    assertThat(h.stored(session).turns()).isEmpty();
-  }
-
-  @Test
-  void aClientErrorIsNotRetriedAndSurfacesTheServersMessage() {
-    h.server.enqueue(
-        Reply.json(
-            404,
-            "{\"error\":{\"message\":\"The model `gpt-9` does not exist\",\"type\":\"invalid_request_error\"}}"));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-
-    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("HTTP 404")
-        .hasMessageContaining("The model `gpt-9` does not exist")
-        .hasMessageContaining("[backend] model");
-    assertThat(h.sleeper.waits).isEmpty();
-    assertThat(h.server.requests()).hasSize(1);
-  }
-
-  @Test
-  void aTruncatedStreamFailsTheTurnWithoutRetryAndTheNextTurnSendsTheOldConversation() {
-    h.server.enqueue(
-        answer("Fine."),
-        Reply.cut("text/event-stream", List.of(text("Half an ans"))),
-        answer("Whole answer."));
-    BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-    session.send("one", new HttpBackendHarness.Events());
-
-    assertThatThrownBy(() -> session.send("two", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("the answer broke off while it was streaming");
-    assertThat(h.sleeper.waits).isEmpty();
-    assertThat(h.stored(session).turns()).hasSize(1);
-
-    session.send("two again", new HttpBackendHarness.Events());
-    JsonNode messages = h.server.requests().get(2).json().get("messages");
-    assertThat(messages).hasSize(4);
-    assertThat(messages.get(3).get("content").asText()).isEqualTo("two again");
-  }
-
-  @Test
   void aStreamEndingWithoutFinishReasonIsMalformed() {
     h.server.enqueue(
         Reply.stream("text/event-stream", List.of(text("no end"), "data: [DONE]\n\n")));
@@ -325,70 +248,6 @@ class OpenAiBackendTest {
         .hasMessageContaining("could not be read")
         .hasMessageContaining("finish_reason");
     assertThat(h.stored(session).turns()).isEmpty();
-  }
-
-  @Test
-  void connectionRefusedIsRetriedThenSaysToCheckTheBaseUrl() {
-    LegioConfig.Backend config =
-        LegioConfig.Backend.of("openai")
-            .withBaseUrl("http://127.0.0.1:" + LoopbackHttpServer.closedPort() + "/v1")
-            .withApiKey(KEY);
-    BackendSession session =
-        backend(config, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
-
-    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("could not be reached")
-        .hasMessageContaining("base_url");
-    assertThat(h.sleeper.waits).hasSize(3);
-  }
-
-  @Test
-  void aServerThatDoesNotAnswerTimesOut() {
-    LegioConfig.Backend c = config();
-    LegioConfig.Backend quick =
-        new LegioConfig.Backend(
-            c.kind(),
-            c.model(),
-            c.baseUrl(),
-            c.apiKeyEnv(),
-            c.apiKey(),
-            Duration.ofSeconds(2),
-            Duration.ofMillis(300),
-            0,
-            c.maxOutputTokens(),
-            c.summariseAfterTokens(),
-            c.contextWindows(),
-            c.keepAlive(),
-            c.countTokens());
-    h.server.enqueue(Reply.stall(Duration.ofSeconds(3)));
-    BackendSession session =
-        backend(quick, new ScriptedTools()).open(HttpBackendHarness.spec("vorenus", null));
-
-    assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-        .isInstanceOf(BackendException.class)
-        .hasMessageContaining("timed out")
-        .hasMessageContaining("request_timeout_seconds");
-  }
-
-  @Test
-  void theApiKeyAppearsInNoErrorAndNoLogLine() {
-    h.server.enqueue(
-        Reply.json(
-            429,
-            "{\"error\":{\"message\":\"slow down, " + KEY + "\"}}",
-            Map.of("retry-after", "1")),
-        Reply.json(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + "\"}}"));
-    try (LogCapture logs = new LogCapture()) {
-      BackendSession session = backend().open(HttpBackendHarness.spec("vorenus", null));
-      assertThatThrownBy(() -> session.send("go", new HttpBackendHarness.Events()))
-          .isInstanceOf(BackendException.class)
-          .hasMessageContaining("HTTP 401")
-          .hasMessageContaining("Incorrect API key provided: ***")
-          .hasMessageContaining("api_key_env")
-          .satisfies(e -> assertThat(e.getMessage()).doesNotContain(KEY));
-      assertThat(logs.text()).contains("rate limited").doesNotContain(KEY);
-    }
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.legio.backend.http;
+package dev.legio.backend;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
