@@ -44,6 +44,9 @@ final class TomlTable {
 
   private final Set<String> asked = new TreeSet<>();
 
+  /** Whether the table's keys are names rather than fixed keys (see {@link #keys()}). */
+  private boolean open;
+
   private TomlTable(Path file, ObjectNode node, String path, Map<String, TomlTable> tables) {
     this.file = file;
     this.node = node;
@@ -107,7 +110,24 @@ final class TomlTable {
     List<String> keys = new ArrayList<>();
     node.fieldNames().forEachRemaining(keys::add);
     asked.addAll(keys);
+    open = true;
     return keys;
+  }
+
+  /**
+   * The fixed keys asked for so far, by table ({@code ""} for the top level, {@code
+   * "backend.claude_cli"}); open tables are left out. After reading an empty document these are all
+   * the keys a file may hold.
+   */
+  Map<String, Set<String>> keysRead() {
+    Map<String, Set<String>> out = new LinkedHashMap<>();
+    tables.forEach(
+        (name, table) -> {
+          if (!table.open) {
+            out.put(name, Set.copyOf(table.asked));
+          }
+        });
+    return out;
   }
 
   /** Whether {@code key} is present (it counts as asked for). */
