@@ -27,9 +27,39 @@ public final class ConfigLoader {
   /** Loads {@code file}, with {@code env} as the environment. */
   public static LegioConfig load(Path file, Map<String, String> env) {
     TomlTable root = TomlTable.document(file, parse(file));
-    LegioConfig config = LegioConfig.read(root, file.toAbsolutePath().getParent(), env);
+    LegioConfig config = read(root, file.toAbsolutePath().getParent(), env);
     root.rejectUnknownKeys();
     return config;
+  }
+
+  /**
+   * Reads every section of the document {@code root}; {@code base} is the folder of the file and
+   * {@code env} the environment (secrets and {@code LEGIO_DB_URL}).
+   */
+  static LegioConfig read(TomlTable root, Path base, Map<String, String> env) {
+    int historyWindow =
+        (int) root.integer("history_window", SessionSettings.DEFAULT_HISTORY_WINDOW, 0, 10_000);
+    LegioConfig.Praetorium praetorium =
+        LegioConfig.Praetorium.read(root.table("praetorium"), base, env);
+    LegioConfig.Logging logging = LegioConfig.Logging.read(root.table("logging"), base);
+    SessionSettings sessions = SessionSettings.read(root, historyWindow);
+    TomlTable backendTable = root.table("backend");
+    LegioConfig.Backend backend = LegioConfig.Backend.read(backendTable, env);
+    LegioConfig.ClaudeCli claudeCli =
+        LegioConfig.ClaudeCli.read(backendTable.table("claude_cli"), base);
+    LegioConfig.Transcripts transcripts =
+        LegioConfig.Transcripts.read(root.table("transcripts"), base);
+    return new LegioConfig(
+        historyWindow,
+        praetorium,
+        logging,
+        sessions,
+        backend,
+        claudeCli,
+        LegioConfig.Mcp.read(root.table("mcp")),
+        transcripts,
+        LegioConfig.Context.read(root.table("context")),
+        LegioConfig.Memory.read(root.table("memory"), base));
   }
 
   private static ObjectNode parse(Path file) {

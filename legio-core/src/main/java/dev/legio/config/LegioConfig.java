@@ -3,6 +3,7 @@ package dev.legio.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,7 +15,7 @@ import java.util.TreeMap;
  * <p>One source of truth: each section record holds its defaults ({@code defaults()}) and reads and
  * checks its own keys ({@code read}); the keys a file may hold are the keys the records read (see
  * {@link TomlTable}), so adding a key is one edit in its record plus its documentation in the
- * template. {@link ConfigLoader} parses the file and hands the document to {@link #read}.
+ * template. {@link ConfigLoader} parses the file and has each record read its section.
  */
 public record LegioConfig(
     int historyWindow,
@@ -27,33 +28,6 @@ public record LegioConfig(
     Transcripts transcripts,
     Context context,
     Memory memory) {
-
-  /**
-   * Reads every section of the document {@code root}; {@code base} is the folder of the file and
-   * {@code env} the environment (secrets and {@code LEGIO_DB_URL}).
-   */
-  static LegioConfig read(TomlTable root, Path base, Map<String, String> env) {
-    int historyWindow =
-        (int) root.integer("history_window", SessionSettings.DEFAULT_HISTORY_WINDOW, 0, 10_000);
-    Praetorium praetorium = Praetorium.read(root.table("praetorium"), base, env);
-    Logging logging = Logging.read(root.table("logging"), base);
-    SessionSettings sessions = SessionSettings.read(root, historyWindow);
-    TomlTable backendTable = root.table("backend");
-    Backend backend = Backend.read(backendTable, env);
-    ClaudeCli claudeCli = ClaudeCli.read(backendTable.table("claude_cli"), base);
-    Transcripts transcripts = Transcripts.read(root.table("transcripts"), base);
-    return new LegioConfig(
-        historyWindow,
-        praetorium,
-        logging,
-        sessions,
-        backend,
-        claudeCli,
-        Mcp.read(root.table("mcp")),
-        transcripts,
-        Context.read(root.table("context")),
-        Memory.read(root.table("memory"), base));
-  }
 
   /**
    * The {@code [context]} section: how Legio keeps the conversations it sends to the model (the
@@ -391,10 +365,9 @@ public record LegioConfig(
       }
       String mode = t.choice("mode", MODES.get(d.perTurn() ? 1 : 0), MODES);
       List<String> lowerModes =
-          PERMISSION_MODES.stream().map(m -> m.toLowerCase(java.util.Locale.ROOT)).toList();
+          PERMISSION_MODES.stream().map(m -> m.toLowerCase(Locale.ROOT)).toList();
       String permission =
-          t.choice(
-              "permission_mode", d.permissionMode().toLowerCase(java.util.Locale.ROOT), lowerModes);
+          t.choice("permission_mode", d.permissionMode().toLowerCase(Locale.ROOT), lowerModes);
       List<String> allowed = t.strings("allowed_tools", "[\"Read\", \"mcp__memoria\"]");
       long timeout = t.integer("turn_timeout_seconds", d.turnTimeout().toSeconds(), 1, 86_400);
       String mcp = t.string("mcp_config", "");
@@ -454,7 +427,7 @@ public record LegioConfig(
      */
     static Praetorium read(TomlTable t, Path base, Map<String, String> env) {
       Praetorium d = defaults(base);
-      String storeName = d.store().name().toLowerCase(java.util.Locale.ROOT);
+      String storeName = d.store().name().toLowerCase(Locale.ROOT);
       Store store =
           t.choice("store", storeName, List.of("sqlite", "postgres")).equals("sqlite")
               ? Store.SQLITE
@@ -469,34 +442,24 @@ public record LegioConfig(
       int poolSize = (int) t.integer("pool_size", d.poolSize(), 1, 64);
       long maxBytes = t.integer("max_message_bytes", d.maxMessageBytes(), 1, 64L << 20);
 
-      String override = env.get("LEGIO_DB_URL");
-      if (override != null && !override.isBlank()) {
-        if (override.startsWith("jdbc:postgresql:")) {
-          store = Store.POSTGRES;
-          postgresUrl = override;
-        } else if (override.startsWith("jdbc:sqlite:")) {
-          store = Store.SQLITE;
-          sqlitePath = base.resolve(override.substring("jdbc:sqlite:".length())).normalize();
-        } else {
-          throw new ConfigException(
-              "environment variable LEGIO_DB_URL: expected a JDBC URL starting with"
-                  + " jdbc:postgresql: or jdbc:sqlite:, got '"
-                  + override.replaceAll("(?i)(password=)[^&;]*", "$1***")
-                  + "'");
-        }
+      Praetorium read =
+          DatabaseUrlOverride.apply(
+              new Praetorium(
+                  store,
+                  sqlitePath,
+                  fullSync,
+                  postgresUrl,
+                  user.isEmpty() ? null : user,
+                  passwordEnv.isEmpty() ? null : env.get(passwordEnv),
+                  poolSize,
+                  maxBytes),
+              base,
+              env);
+      if (read.store() == Store.POSTGRES && !read.postgresUrl().startsWith("jdbc:postgresql:")) {
+        throw t.error(
+            "postgres_url", "a JDBC URL starting with jdbc:postgresql:", read.postgresUrl());
       }
-      if (store == Store.POSTGRES && !postgresUrl.startsWith("jdbc:postgresql:")) {
-        throw t.error("postgres_url", "a JDBC URL starting with jdbc:postgresql:", postgresUrl);
-      }
-      return new Praetorium(
-          store,
-          sqlitePath,
-          fullSync,
-          postgresUrl,
-          user.isEmpty() ? null : user,
-          passwordEnv.isEmpty() ? null : env.get(passwordEnv),
-          poolSize,
-          maxBytes);
+      return read;
     }
 
     private static final List<String> SYNC_MODES = List.of("normal", "full");

@@ -71,7 +71,7 @@ class ConfigLoaderTest {
   void theTemplateDocumentsEveryKeyTheRecordsRead() throws Exception {
     TomlTable empty =
         TomlTable.document(dir.resolve("legio.toml"), new TomlMapper().createObjectNode());
-    LegioConfig.read(empty, dir, Map.of());
+    ConfigLoader.read(empty, dir, Map.of());
     WorkspaceInitializer.initialise(new Workspace(dir));
     JsonNode template = new TomlMapper().readTree(dir.resolve("legio.toml").toFile());
 
