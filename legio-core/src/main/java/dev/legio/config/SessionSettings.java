@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The rules sessions follow: the top-level {@code session_idle_timeout_minutes} and the {@code
@@ -182,11 +183,10 @@ public record SessionSettings(
 
   /** The keys of {@code [sessions.ttl_days]}: {@code default} and each back-end kind. */
   private static List<String> ttlKeys() {
-    List<String> keys = new java.util.ArrayList<>(List.of("default"));
-    LegioConfig.Backend.KINDS.stream()
-        .filter(k -> !k.equals(LegioConfig.Backend.AUTO))
-        .forEach(keys::add);
-    return keys;
+    return Stream.concat(
+            Stream.of("default"),
+            LegioConfig.Backend.KINDS.stream().filter(k -> !k.equals(LegioConfig.Backend.AUTO)))
+        .toList();
   }
 
   /** The time to live of a session record on the given back-end. */
