@@ -1,14 +1,21 @@
 package dev.legio.config;
 
-import dev.legio.session.SessionSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Legio's configuration, read from {@code legio.toml} (see the template written by {@code legio
  * init} for every key with its documentation and default). Paths are absolute, resolved against the
  * folder of the file.
+ *
+ * <p>One source of truth: each section record holds its defaults ({@code defaults()}) and reads and
+ * checks its own keys ({@code read}); the keys a file may hold are the keys the records read (see
+ * {@link TomlTable}), so adding a key is one edit in its record plus its documentation in the
+ * template. {@link ConfigLoader} parses the file and has each record read its section.
  */
 public record LegioConfig(
     int historyWindow,
@@ -44,6 +51,16 @@ public record LegioConfig(
     public static Context defaults() {
       return new Context(true, 0.9, 50_000, 10, 3);
     }
+
+    static Context read(TomlTable t) {
+      Context d = defaults();
+      return new Context(
+          t.bool("auto_compact", d.autoCompact()),
+          t.fraction("compact_threshold", d.compactThreshold()),
+          (int) t.integer("tool_result_budget", d.toolResultBudget(), 1_000, 100_000_000),
+          (int) t.integer("keep_recent_messages", d.keepRecentMessages(), 1, 10_000),
+          (int) t.integer("max_compaction_failures", d.maxCompactionFailures(), 1, 100));
+    }
   }
 
   /**
@@ -68,8 +85,25 @@ public record LegioConfig(
       int dreamMinSessions,
       Duration dreamLockStale,
       int indexMaxLines) {
+    /** The default {@code dir}, relative to the folder of {@code legio.toml}. */
+    public static final String DEFAULT_DIR = "castra/memory";
+
     public static Memory defaults(Path dir) {
       return new Memory(dir, true, 20, 3, 24, 5, Duration.ofHours(1), 200);
+    }
+
+    static Memory read(TomlTable t, Path base) {
+      Memory d = defaults(t.path("dir", base, base.resolve(DEFAULT_DIR).normalize()));
+      return new Memory(
+          d.dir(),
+          t.bool("extraction", d.extraction()),
+          (int) t.integer("extraction_min_messages", d.extractionMinMessages(), 1, 100_000),
+          (int) t.integer("extraction_min_tool_calls", d.extractionMinToolCalls(), 0, 100_000),
+          (int) t.integer("dream_min_hours", d.dreamMinHours(), 0, 100_000),
+          (int) t.integer("dream_min_sessions", d.dreamMinSessions(), 0, 100_000),
+          Duration.ofMinutes(
+              t.integer("dream_lock_stale_minutes", d.dreamLockStale().toMinutes(), 1, 100_000)),
+          (int) t.integer("index_max_lines", d.indexMaxLines(), 10, 100_000));
     }
   }
 
@@ -79,7 +113,15 @@ public record LegioConfig(
    * @param dir the transcripts folder; each working directory gets a folder in it, named as Claude
    *     Code names its project folders
    */
-  public record Transcripts(Path dir) {}
+  public record Transcripts(Path dir) {
+    public static Transcripts defaults(Path base) {
+      return new Transcripts(base.resolve("castra/transcripts").normalize());
+    }
+
+    static Transcripts read(TomlTable t, Path base) {
+      return new Transcripts(t.path("dir", base, defaults(base).dir()));
+    }
+  }
 
   /**
    * The {@code [mcp]} section: the agents' tools over streamable HTTP from {@code legio serve}.
@@ -93,6 +135,16 @@ public record LegioConfig(
 
     public static Mcp defaults() {
       return new Mcp(true, "127.0.0.1", DEFAULT_PORT);
+    }
+
+    static Mcp read(TomlTable t) {
+      Mcp d = defaults();
+      boolean enabled = t.bool("http_enabled", d.httpEnabled());
+      String bind = t.string("http_bind", d.httpBind());
+      if (bind.isBlank()) {
+        throw t.error("http_bind", "an address such as \"127.0.0.1\"", "\"\"");
+      }
+      return new Mcp(enabled, bind, (int) t.integer("http_port", d.httpPort(), 0, 65_535));
     }
   }
 
@@ -130,6 +182,10 @@ public record LegioConfig(
 
     public static final String AUTO = "auto";
 
+    /** The values of {@code kind}. */
+    public static final List<String> KINDS =
+        List.of(AUTO, "offline", "claude-cli", "anthropic", "openai", "ollama");
+
     /** The defaults, with {@code kind}. */
     public static Backend of(String kind) {
       return new Backend(
@@ -146,6 +202,54 @@ public record LegioConfig(
           Map.of(),
           "5m",
           false);
+    }
+
+    /** Reads {@code [backend]} over {@code of("auto")}; the API key comes from {@code env}. */
+    static Backend read(TomlTable t, Map<String, String> env) {
+      Backend d = of(AUTO);
+      String kind = t.choice("kind", d.kind(), KINDS);
+      String model = t.string("model", d.model()).strip();
+      String baseUrl = t.string("base_url", d.baseUrl()).strip();
+      if (!baseUrl.isEmpty() && !baseUrl.matches("(?i)https?://\\S+")) {
+        throw t.error("base_url", "an http:// or https:// URL, or \"\"", "\"" + baseUrl + "\"");
+      }
+      String keyEnv = t.string("api_key_env", d.apiKeyEnv()).strip();
+      long connect = t.integer("connect_timeout_seconds", d.connectTimeout().toSeconds(), 1, 600);
+      long request =
+          t.integer("request_timeout_seconds", d.requestTimeout().toSeconds(), 1, 86_400);
+      int retries = (int) t.integer("max_retries", d.maxRetries(), 0, 10);
+      int maxOutput = (int) t.integer("max_output_tokens", d.maxOutputTokens(), 1, 1_000_000);
+      long summarise =
+          t.integer("summarise_after_tokens", d.summariseAfterTokens(), 0, 100_000_000);
+      boolean countTokens = t.bool("count_tokens", d.countTokens());
+      String keepAlive = t.string("keep_alive", d.keepAlive()).strip();
+      if (!keepAlive.matches("-?\\d+[smh]?|-1")) {
+        throw t.error(
+            "keep_alive",
+            "a duration like \"5m\", \"1h\", \"0\" or \"-1\"",
+            "\"" + keepAlive + "\"");
+      }
+      TomlTable windowTable = t.table("context_windows");
+      Map<String, Integer> windows = new TreeMap<>(d.contextWindows());
+      for (String name : windowTable.keys()) {
+        windows.put(name, (int) windowTable.integer(name, 0, 1_000, 100_000_000));
+      }
+      String variable = apiKeyVariable(keyEnv, kind);
+      String key = variable == null ? null : env.get(variable);
+      return new Backend(
+          kind,
+          model,
+          baseUrl,
+          keyEnv,
+          key == null || key.isBlank() ? null : key.strip(),
+          Duration.ofSeconds(connect),
+          Duration.ofSeconds(request),
+          retries,
+          maxOutput,
+          summarise,
+          Map.copyOf(windows),
+          keepAlive,
+          countTokens);
     }
 
     /** This section with another API key (tests, and keys found by detection). */
@@ -235,9 +339,47 @@ public record LegioConfig(
       String binary,
       boolean perTurn,
       String permissionMode,
-      java.util.List<String> allowedTools,
-      java.time.Duration turnTimeout,
-      Path mcpConfig) {}
+      List<String> allowedTools,
+      Duration turnTimeout,
+      Path mcpConfig) {
+
+    /** The CLI's spellings of its permission modes (the file may use any case). */
+    public static final List<String> PERMISSION_MODES =
+        List.of("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk");
+
+    private static final List<String> MODES = List.of("persistent", "per_turn");
+
+    public static ClaudeCli defaults() {
+      return new ClaudeCli("claude", false, "default", List.of(), Duration.ofSeconds(600), null);
+    }
+
+    /** Reads {@code [backend.claude_cli]}; a {@code binary} with a slash is a path. */
+    static ClaudeCli read(TomlTable t, Path base) {
+      ClaudeCli d = defaults();
+      String binary = t.string("binary", d.binary());
+      if (binary.isBlank()) {
+        throw t.error("binary", "a path or a command name", "\"\"");
+      }
+      if (binary.contains("/")) {
+        binary = base.resolve(binary).normalize().toString();
+      }
+      String mode = t.choice("mode", MODES.get(d.perTurn() ? 1 : 0), MODES);
+      List<String> lowerModes =
+          PERMISSION_MODES.stream().map(m -> m.toLowerCase(Locale.ROOT)).toList();
+      String permission =
+          t.choice("permission_mode", d.permissionMode().toLowerCase(Locale.ROOT), lowerModes);
+      List<String> allowed = t.strings("allowed_tools", "[\"Read\", \"mcp__memoria\"]");
+      long timeout = t.integer("turn_timeout_seconds", d.turnTimeout().toSeconds(), 1, 86_400);
+      String mcp = t.string("mcp_config", "");
+      return new ClaudeCli(
+          binary,
+          mode.equals("per_turn"),
+          PERMISSION_MODES.get(lowerModes.indexOf(permission)),
+          allowed,
+          Duration.ofSeconds(timeout),
+          mcp.isBlank() ? null : base.resolve(mcp).normalize());
+    }
+  }
 
   /** Where the message log is stored. */
   public enum Store {
@@ -261,6 +403,67 @@ public record LegioConfig(
       int poolSize,
       long maxMessageBytes) {
 
+    public static final long DEFAULT_MAX_MESSAGE_BYTES = 1 << 20;
+
+    /** The defaults; {@code base} is the folder of {@code legio.toml}. */
+    public static Praetorium defaults(Path base) {
+      return new Praetorium(
+          Store.SQLITE,
+          base.resolve("castra/praetorium.db").normalize(),
+          false,
+          "jdbc:postgresql://127.0.0.1:5432/legio",
+          null,
+          null,
+          4,
+          DEFAULT_MAX_MESSAGE_BYTES);
+    }
+
+    /** The environment variable holding the PostgreSQL password, unless the file names another. */
+    public static final String DEFAULT_PASSWORD_ENV = "LEGIO_DB_PASSWORD";
+
+    /**
+     * Reads {@code [praetorium]}; {@code LEGIO_DB_URL} in {@code env} overrides the store and its
+     * URL, and the password comes only from the environment.
+     */
+    static Praetorium read(TomlTable t, Path base, Map<String, String> env) {
+      Praetorium d = defaults(base);
+      String storeName = d.store().name().toLowerCase(Locale.ROOT);
+      Store store =
+          t.choice("store", storeName, List.of("sqlite", "postgres")).equals("sqlite")
+              ? Store.SQLITE
+              : Store.POSTGRES;
+      Path sqlitePath = t.path("sqlite_path", base, d.sqlitePath());
+      boolean fullSync =
+          t.choice("sqlite_synchronous", d.sqliteFullSync() ? "full" : "normal", SYNC_MODES)
+              .equals("full");
+      String postgresUrl = t.string("postgres_url", d.postgresUrl());
+      String user = t.string("postgres_user", "");
+      String passwordEnv = t.string("postgres_password_env", DEFAULT_PASSWORD_ENV);
+      int poolSize = (int) t.integer("pool_size", d.poolSize(), 1, 64);
+      long maxBytes = t.integer("max_message_bytes", d.maxMessageBytes(), 1, 64L << 20);
+
+      Praetorium read =
+          DatabaseUrlOverride.apply(
+              new Praetorium(
+                  store,
+                  sqlitePath,
+                  fullSync,
+                  postgresUrl,
+                  user.isEmpty() ? null : user,
+                  passwordEnv.isEmpty() ? null : env.get(passwordEnv),
+                  poolSize,
+                  maxBytes),
+              base,
+              env);
+      if (read.store() == Store.POSTGRES && !read.postgresUrl().startsWith("jdbc:postgresql:")) {
+        throw t.error(
+            "postgres_url", "a JDBC URL starting with jdbc:postgresql:", read.postgresUrl());
+      }
+      return read;
+    }
+
+    private static final List<String> SYNC_MODES = List.of("normal", "full");
+
     @Override
     public String toString() {
       return "Praetorium[store=%s, sqlitePath=%s, sqliteFullSync=%s, postgresUrl=%s, postgresUser=%s, poolSize=%d, maxMessageBytes=%d]"
@@ -276,5 +479,17 @@ public record LegioConfig(
   }
 
   /** The {@code [logging]} section. */
-  public record Logging(String level, Path file) {}
+  public record Logging(String level, Path file) {
+    /** The values of {@code level}, most severe first. */
+    public static final List<String> LEVELS = List.of("error", "warn", "info", "debug", "trace");
+
+    public static Logging defaults(Path base) {
+      return new Logging("info", base.resolve("castra/logs/legio.log").normalize());
+    }
+
+    static Logging read(TomlTable t, Path base) {
+      Logging d = defaults(base);
+      return new Logging(t.choice("level", d.level(), LEVELS), t.path("file", base, d.file()));
+    }
+  }
 }

@@ -11,6 +11,7 @@ import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
+import dev.legio.config.SessionSettings;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;

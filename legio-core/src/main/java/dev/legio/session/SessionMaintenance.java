@@ -1,6 +1,7 @@
 package dev.legio.session;
 
 import dev.legio.backend.http.ConversationStore;
+import dev.legio.config.SessionSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,6 +3,8 @@ package dev.legio.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.nio.file.Files;
@@ -10,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +65,30 @@ class ConfigLoaderTest {
         .isEqualTo(
             new LegioConfig.Memory(
                 dir.resolve("castra/memory"), true, 20, 3, 24, 5, Duration.ofHours(1), 200));
+  }
+
+  @Test
+  void theTemplateDocumentsEveryKeyTheRecordsRead() throws Exception {
+    TomlTable empty =
+        TomlTable.document(dir.resolve("legio.toml"), new TomlMapper().createObjectNode());
+    ConfigLoader.read(empty, dir, Map.of());
+    WorkspaceInitializer.initialise(new Workspace(dir));
+    JsonNode template = new TomlMapper().readTree(dir.resolve("legio.toml").toFile());
+
+    Map<String, Set<String>> known = empty.keysRead();
+    assertThat(known).containsKeys("", "praetorium", "backend.claude_cli", "sessions", "memory");
+    known.forEach(
+        (table, keys) -> {
+          JsonNode inTemplate =
+              table.isEmpty() ? template : template.at("/" + table.replace('.', '/'));
+          Set<String> documented = new TreeSet<>();
+          inTemplate.fieldNames().forEachRemaining(documented::add);
+          if (table.equals("sessions.ttl_days")) {
+            assertThat(keys).as(table).containsAll(documented);
+          } else {
+            assertThat(documented).as("keys of [%s] in the template", table).isEqualTo(keys);
+          }
+        });
   }
 
   @Test

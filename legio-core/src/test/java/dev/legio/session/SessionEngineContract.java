@@ -8,6 +8,7 @@ import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
+import dev.legio.config.SessionSettings;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.SessionSpec;
+import dev.legio.config.SessionSettings;
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.memory.longterm.MemoryFolder;
 import dev.legio.store.LegioStore;

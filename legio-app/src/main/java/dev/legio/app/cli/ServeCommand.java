@@ -2,10 +2,10 @@ package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
 import dev.legio.app.mcp.McpHttpServer;
+import dev.legio.config.SessionSettings;
 import dev.legio.log.Names;
 import dev.legio.memory.longterm.DreamScheduler;
 import dev.legio.session.SessionMaintenance;
-import dev.legio.session.SessionSettings;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;

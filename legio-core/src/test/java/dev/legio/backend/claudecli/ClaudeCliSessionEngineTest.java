@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.claudecli.ClaudeCliBackend.Mode;
+import dev.legio.config.SessionSettings;
 import dev.legio.log.PraetoriumXml;
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.session.DispatchListener;
@@ -11,7 +12,6 @@ import dev.legio.session.Outcome;
 import dev.legio.session.RebuildReason;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionRecord;
-import dev.legio.session.SessionSettings;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;

@@ -1,12 +1,19 @@
-package dev.legio.session;
+package dev.legio.config;
 
 import java.time.Duration;
 import java.time.LocalTime;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
- * The rules sessions follow, from {@code legio.toml} (see the template for each key and default).
+ * The rules sessions follow: the top-level {@code session_idle_timeout_minutes} and the {@code
+ * [sessions]} and {@code [channels]} sections of {@code legio.toml} (see the template for each
+ * key's documentation). {@link #defaults()} holds every default; {@link #read} reads and checks
+ * each key.
  *
  * @param historyWindow how many recent messages a fresh session receives; an agent's front matter
  *     may override it
@@ -68,6 +75,38 @@ public record SessionSettings(
     public String roleFor(String source) {
       return roleBySource.getOrDefault(source, "chat");
     }
+
+    /**
+     * Reads {@code [channels]} over {@link #defaults()}; a source listed in {@code
+     * [channels.roles]} must be a plain lowercase name and get {@code "operator"} or {@code
+     * "chat"}.
+     */
+    static Channels read(TomlTable t) {
+      Channels d = defaults();
+      int maxSessions = (int) t.integer("max_sessions", d.maxSessions(), 1, 100_000);
+      long idle = t.integer("idle_timeout_minutes", d.idleTimeout().toMinutes(), 1, 10_080);
+      long cleanup =
+          t.integer("cleanup_interval_minutes", d.cleanupInterval().toMinutes(), 1, 1_440);
+      long threshold =
+          t.integer("context_threshold_tokens", d.contextThresholdTokens(), 1_000, 100_000_000);
+      TomlTable rolesTable = t.table("roles");
+      Map<String, String> roles = new HashMap<>(d.roleBySource());
+      for (String source : rolesTable.keys()) {
+        if (!source.matches("[a-z][a-z0-9_-]{0,31}")) {
+          throw rolesTable.problem(
+              "'" + source + "' is not a valid source name (lowercase letters, digits, - and _)");
+        }
+        roles.put(source, rolesTable.choice(source, "chat", ROLES));
+      }
+      return new Channels(
+          maxSessions,
+          Duration.ofMinutes(idle),
+          Duration.ofMinutes(cleanup),
+          threshold,
+          Map.copyOf(roles));
+    }
+
+    private static final List<String> ROLES = List.of("operator", "chat");
   }
 
   public SessionSettings {
@@ -98,6 +137,56 @@ public record SessionSettings(
         Duration.ofDays(7),
         "default",
         Duration.ofDays(30));
+  }
+
+  /**
+   * Reads the session keys of the document {@code root} over {@link #defaults()}: the top-level
+   * {@code session_idle_timeout_minutes}, {@code [sessions]} (with {@code [sessions.ttl_days]}, one
+   * key per back-end kind and {@code default}) and {@code [channels]}.
+   */
+  static SessionSettings read(TomlTable root, int historyWindow) {
+    SessionSettings d = defaults();
+    long idleMinutes =
+        root.integer("session_idle_timeout_minutes", d.idleTimeout().toMinutes(), 1, 10_080);
+    TomlTable s = root.table("sessions");
+    long maxInput = s.integer("max_input_tokens", d.maxInputTokens(), 1_000, 100_000_000);
+    long reaper = s.integer("reaper_interval_seconds", d.reaperInterval().toSeconds(), 1, 86_400);
+    long lockWait = s.integer("lock_wait_seconds", d.lockWait().toSeconds(), 0, 3_600);
+    long lease = s.integer("lock_lease_minutes", d.leaseDuration().toMinutes(), 1, 1_440);
+    String at = s.string("cleanup_at", d.cleanupAt().toString());
+    LocalTime cleanupAt;
+    try {
+      cleanupAt = LocalTime.parse(at);
+    } catch (DateTimeParseException e) {
+      throw s.error("cleanup_at", "a time of day in UTC as \"HH:MM\"", "\"" + at + "\"");
+    }
+    long grace = s.integer("shutdown_grace_seconds", d.shutdownGrace().toSeconds(), 0, 3_600);
+    TomlTable ttlTable = s.table("ttl_days");
+    Map<String, Duration> ttls = new HashMap<>(d.ttlByBackend());
+    for (String key : ttlKeys()) {
+      if (ttlTable.has(key)) {
+        ttls.put(key, Duration.ofDays(ttlTable.integer(key, 30, 1, 3_650)));
+      }
+    }
+    return new SessionSettings(
+        historyWindow,
+        maxInput,
+        Duration.ofMinutes(idleMinutes),
+        Duration.ofSeconds(reaper),
+        Duration.ofMinutes(lease),
+        Duration.ofSeconds(lockWait),
+        Map.copyOf(ttls),
+        cleanupAt,
+        Duration.ofSeconds(grace),
+        Channels.read(root.table("channels")));
+  }
+
+  /** The keys of {@code [sessions.ttl_days]}: {@code default} and each back-end kind. */
+  private static List<String> ttlKeys() {
+    return Stream.concat(
+            Stream.of("default"),
+            LegioConfig.Backend.KINDS.stream().filter(k -> !k.equals(LegioConfig.Backend.AUTO)))
+        .toList();
   }
 
   /** The time to live of a session record on the given back-end. */
