@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -78,20 +77,14 @@ public final class SessionEngine implements AutoCloseable {
 
   private volatile boolean closing;
 
+  /** Called by {@link SessionEngineBuilder#build()}, which checks what is required. */
   SessionEngine(SessionEngineBuilder b) {
-    this.messageLog =
-        Objects.requireNonNull(
-            b.messageLog(), "SessionEngine.builder(): messageLog(...) is required");
-    this.store =
-        Objects.requireNonNull(b.store(), "SessionEngine.builder(): store(...) is required");
-    this.agents =
-        Objects.requireNonNull(b.agents(), "SessionEngine.builder(): agents(...) is required");
-    this.backend =
-        Objects.requireNonNull(b.backend(), "SessionEngine.builder(): backend(...) is required");
-    this.settings =
-        Objects.requireNonNull(b.settings(), "SessionEngine.builder(): settings(...) is required");
-    this.clock =
-        Objects.requireNonNull(b.clock(), "SessionEngine.builder(): clock(...) is required");
+    this.messageLog = b.messageLog();
+    this.store = b.store();
+    this.agents = b.agents();
+    this.backend = b.backend();
+    this.settings = b.settings();
+    this.clock = b.clock();
     this.leases =
         new LeaseGate(
             store,
@@ -100,12 +93,7 @@ public final class SessionEngine implements AutoCloseable {
             clock,
             b.leaseWaitTime(),
             b.leaseSleeper());
-    this.lifecycle =
-        new SessionLifecycle(
-            store,
-            settings,
-            Objects.requireNonNull(b.memory(), "SessionEngine.builder(): memory(...) is required"),
-            rebuilds);
+    this.lifecycle = new SessionLifecycle(store, settings, b.memory(), rebuilds);
     this.channels = new ChannelPool(settings.channels().maxSessions());
     this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
     this.turns =
@@ -118,8 +106,7 @@ public final class SessionEngine implements AutoCloseable {
             settings,
             clock,
             backend.displayName(),
-            Objects.requireNonNull(
-                b.turnListener(), "SessionEngine.builder(): turnListener(...) is required"),
+            b.turnListener(),
             () -> closing);
     this.reaper = new IdleReaper(clock, slot -> lifecycle.close(slot, RebuildReason.IDLE));
   }

@@ -53,13 +53,13 @@ public final class SessionEngineBuilder {
   }
 
   public SessionEngineBuilder settings(SessionSettings sessionSettings) {
-    this.settings = sessionSettings;
+    this.settings = Objects.requireNonNull(sessionSettings, "settings");
     return this;
   }
 
   /** The time of records, leases and idle timeouts (tests pass a {@code MutableClock}). */
   public SessionEngineBuilder clock(Clock time) {
-    this.clock = time;
+    this.clock = Objects.requireNonNull(time, "clock");
     return this;
   }
 
@@ -69,7 +69,7 @@ public final class SessionEngineBuilder {
    * heard of.
    */
   public SessionEngineBuilder turnListener(TurnListener listener) {
-    this.turnListener = listener;
+    this.turnListener = Objects.requireNonNull(listener, "turnListener");
     return this;
   }
 
@@ -84,7 +84,7 @@ public final class SessionEngineBuilder {
 
   /** The long-term memory added to agents' new sessions (channels' get none). */
   public SessionEngineBuilder memory(MemoryPrompt prompt) {
-    this.memory = prompt;
+    this.memory = Objects.requireNonNull(prompt, "memory");
     return this;
   }
 
@@ -95,8 +95,24 @@ public final class SessionEngineBuilder {
     return this;
   }
 
+  /**
+   * The engine.
+   *
+   * @throws IllegalStateException naming the first required part that was not given
+   */
   public SessionEngine build() {
+    required(messageLog, "messageLog");
+    required(store, "store");
+    required(agents, "agents");
+    required(backend, "backend");
     return new SessionEngine(this);
+  }
+
+  private static void required(Object part, String name) {
+    if (part == null) {
+      throw new IllegalStateException(
+          "SessionEngine.builder(): " + name + "(...) is required; call it before build()");
+    }
   }
 
   MessageLog messageLog() {
