@@ -18,6 +18,7 @@ import dev.legio.backend.openai.OpenAiBackend;
 import dev.legio.config.ConfigException;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
+import dev.legio.config.SessionSettings;
 import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
 import dev.legio.log.jdbc.JdbcMessageLogs;
@@ -29,11 +30,13 @@ import dev.legio.memory.MemoryTools;
 import dev.legio.memory.longterm.ConsolidationRunner;
 import dev.legio.memory.longterm.MemoryExtractor;
 import dev.legio.memory.longterm.MemoryFolder;
+import dev.legio.session.LegatusTools;
+import dev.legio.session.Owner;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionStore;
 import dev.legio.session.TurnListener;
 import dev.legio.store.LegioStore;
-import dev.legio.tools.LegatusTools;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.Toolbox;
 import dev.legio.tools.Toolset;
@@ -44,6 +47,7 @@ import dev.legio.workspace.Workspace;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -242,7 +246,7 @@ public final class LegioApp implements AutoCloseable {
     if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
       return Optional.empty();
     }
-    return Optional.of(spec.owner().contains(":") ? Names.LEGATUS : spec.owner());
+    return Optional.of(Owner.of(spec.owner()).isChannel() ? Names.LEGATUS : spec.owner());
   }
 
   /** The session engine over the store, the agents and the back-end, created on first use. */
@@ -250,18 +254,48 @@ public final class LegioApp implements AutoCloseable {
     if (engine == null) {
       LegioConfig.Memory memory = config.memory();
       engine =
-          new SessionEngine(
-              messageLog(),
-              sessions(),
-              agents(),
-              backend(),
-              config.sessions(),
-              clock,
-              TurnListener.inOrder(new TranscriptRecorder(transcripts()), extractor()),
-              this::backendOfKind,
-              MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()));
+          SessionEngine.builder()
+              .messageLog(messageLog())
+              .store(sessions())
+              .agents(agents())
+              .backend(backend())
+              .settings(config.sessions())
+              .clock(clock)
+              .turnListener(
+                  TurnListener.inOrder(new TranscriptRecorder(transcripts()), extractor()))
+              .backendsByKind(this::backendOfKind)
+              .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
+              .build();
     }
     return engine;
+  }
+
+  /**
+   * The background work of {@code legio serve}, on {@code clock}: the idle reaper and the channel
+   * cleanup at their intervals, and daily at {@code [sessions] cleanup_at} UTC the expired session
+   * records, then the HTTP back-ends' conversations inactive for longer than the longest session
+   * time to live (a record still kept may resume only a younger one). Not started.
+   */
+  public SessionMaintenance maintenance(Clock clock) {
+    SessionSettings s = config.sessions();
+    SessionEngine e = engine();
+    return new SessionMaintenance.Tasks()
+        .every(
+            "idle reaper",
+            s.reaperInterval(),
+            SessionMaintenance.reporting("idle sessions reaped", e::reapIdle))
+        .every(
+            "channel cleanup",
+            s.channels().cleanupInterval(),
+            SessionMaintenance.reporting("idle channel sessions closed", e::cleanupChannels))
+        .daily("session record cleanup", e::deleteExpiredRecords)
+        .daily("conversation cleanup", () -> deleteInactiveConversations(s.longestTtl(), clock))
+        .build(clock, s.cleanupAt());
+  }
+
+  private void deleteInactiveConversations(Duration ttl, Clock clock) {
+    int deleted = conversations().deleteInactiveBefore(clock.instant().minus(ttl));
+    log.info("deleted {} conversations inactive for more than {} days", deleted, ttl.toDays());
   }
 
   /**
@@ -340,7 +374,7 @@ public final class LegioApp implements AutoCloseable {
   }
 
   private static boolean isChannel(String owner) {
-    return owner.contains(":");
+    return Owner.of(owner).isChannel();
   }
 
   private List<ToolDefinition> legatusTools() {

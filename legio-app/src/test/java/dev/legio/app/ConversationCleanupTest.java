@@ -7,7 +7,6 @@ import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.ConversationTurn;
-import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionRecord;
 import dev.legio.testing.MutableClock;
 import dev.legio.workspace.Workspace;
@@ -98,8 +97,7 @@ class ConversationCleanupTest {
 
       // Day 70: the cutoff is day 25 (70 - 45); with the default's 30 days it would be day 40.
       clock.set(day(70));
-      new SessionMaintenance(app.engine(), app.config().sessions(), clock, conversations)
-          .dailyCleanup();
+      app.maintenance(clock).dailyCleanup();
 
       assertThat(conversations.find(untouched.id())).isEmpty();
       assertThat(conversations.find(continued.id())).isPresent();
@@ -109,8 +107,7 @@ class ConversationCleanupTest {
 
       // A day past the continued conversation's last turn plus 45 days, it goes too.
       clock.set(day(76));
-      new SessionMaintenance(app.engine(), app.config().sessions(), clock, conversations)
-          .dailyCleanup();
+      app.maintenance(clock).dailyCleanup();
       assertThat(conversations.find(continued.id())).isEmpty();
       assertThat(conversations.find(recent.id())).isPresent();
     }

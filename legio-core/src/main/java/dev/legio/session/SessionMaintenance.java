@@ -1,81 +1,117 @@
 package dev.legio.session;
 
-import dev.legio.backend.http.ConversationStore;
-import dev.legio.config.SessionSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The background work of a long-running Legio: the idle reaper (every {@link
- * SessionSettings#reaperInterval()}), the channel cleanup (every {@link
- * SessionSettings.Channels#cleanupInterval()}) and the daily cleanup (at {@link
- * SessionSettings#cleanupAt()} UTC, {@link #dailyCleanup()}): expired session records, then the
- * HTTP back-ends' stored conversations inactive for longer than the longest session TTL. A failing
- * run is logged and the schedule goes on.
+ * The background work of a long-running Legio, on one thread of its own. It knows no task: the
+ * composition root hands them in (the idle reaper, the channel cleanup, the daily cleanups).
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>A periodic task runs every {@code interval}, the first time one interval after {@link
+ *       #start()}; the next run is timed from the end of the last.
+ *   <li>The daily tasks run once a day at {@code dailyAt} UTC, in the order they were handed in
+ *       ({@link #dailyCleanup()} runs them now).
+ *   <li>A failing run is logged and the schedule goes on; a failing daily task does not stop the
+ *       next one.
+ * </ul>
  */
 public final class SessionMaintenance implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SessionMaintenance.class);
 
-  private final SessionEngine engine;
-  private final SessionSettings settings;
+  /** A task run every {@code interval}. */
+  public record Periodic(String name, Duration interval, Runnable task) {
+    public Periodic {
+      Objects.requireNonNull(name, "name");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException(name + ": the interval must be positive: " + interval);
+      }
+      Objects.requireNonNull(task, "task");
+    }
+  }
+
+  /** A task run once a day. */
+  public record Daily(String name, Runnable task) {
+    public Daily {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(task, "task");
+    }
+  }
+
   private final Clock clock;
-  private final ConversationStore conversations;
+  private final LocalTime dailyAt;
+  private final List<Periodic> periodic;
+  private final List<Daily> daily;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           Thread.ofPlatform().name("legio-maintenance").daemon().factory());
 
-  /** Maintenance without stored conversations to clean up. */
-  public SessionMaintenance(SessionEngine engine, SessionSettings settings, Clock clock) {
-    this(engine, settings, clock, null);
-  }
-
   /**
-   * @param conversations the HTTP back-ends' conversations, cleaned up daily; null if none
+   * @param clock the time the next daily run is computed from
+   * @param dailyAt the time of day (UTC) of the daily tasks
    */
   public SessionMaintenance(
-      SessionEngine engine,
-      SessionSettings settings,
-      Clock clock,
-      ConversationStore conversations) {
-    this.engine = engine;
-    this.settings = settings;
-    this.clock = clock;
-    this.conversations = conversations;
+      Clock clock, LocalTime dailyAt, List<Periodic> periodic, List<Daily> daily) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.dailyAt = Objects.requireNonNull(dailyAt, "dailyAt");
+    this.periodic = List.copyOf(periodic);
+    this.daily = List.copyOf(daily);
+  }
+
+  /** A task that logs {@code what: n} when {@code count} did something ({@code n > 0}). */
+  public static Runnable reporting(String what, IntSupplier count) {
+    return () -> {
+      int n = count.getAsInt();
+      if (n > 0) {
+        log.info("{}: {}", what, n);
+      }
+    };
+  }
+
+  /** The periodic tasks, in the order they were handed in. */
+  public List<Periodic> periodic() {
+    return periodic;
+  }
+
+  /** The daily tasks, in the order they run. */
+  public List<Daily> daily() {
+    return daily;
   }
 
   /** Starts the schedules. */
   public void start() {
-    long reap = settings.reaperInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(
-        () -> run("idle reaper", () -> reported("idle sessions reaped", engine.reapIdle())),
-        reap,
-        reap,
-        TimeUnit.MILLISECONDS);
-    long channels = settings.channels().cleanupInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(
-        () ->
-            run(
-                "channel cleanup",
-                () -> reported("idle channel sessions closed", engine.cleanupChannels())),
-        channels,
-        channels,
-        TimeUnit.MILLISECONDS);
-    scheduleDailyCleanup();
+    for (Periodic p : periodic) {
+      long every = p.interval().toMillis();
+      scheduler.scheduleWithFixedDelay(
+          () -> run(p.name(), p.task()), every, every, TimeUnit.MILLISECONDS);
+    }
+    if (!daily.isEmpty()) {
+      scheduleDailyCleanup();
+    }
   }
 
   private void scheduleDailyCleanup() {
-    Duration delay = untilNext(clock.instant(), settings.cleanupAt());
+    Duration delay = untilNext(clock.instant(), dailyAt);
     log.info(
-        "expired session records will be deleted at {} UTC (in {})", settings.cleanupAt(), delay);
+        "the daily cleanup ({}) will run at {} UTC (in {})",
+        String.join(", ", daily.stream().map(Daily::name).toList()),
+        dailyAt,
+        delay);
     scheduler.schedule(
         () -> {
           dailyCleanup();
@@ -85,23 +121,11 @@ public final class SessionMaintenance implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  /**
-   * The daily cleanup, run now: deletes the expired session records, then the stored conversations
-   * with no activity since now minus {@link SessionSettings#longestTtl()} (a session record that is
-   * still kept may resume only a conversation younger than that). Each part is logged on failure
-   * without stopping the other.
-   */
+  /** The daily tasks, run now in order; each is logged on failure without stopping the others. */
   public void dailyCleanup() {
-    run("session record cleanup", engine::deleteExpiredRecords);
-    if (conversations != null) {
-      run("conversation cleanup", this::deleteInactiveConversations);
+    for (Daily d : daily) {
+      run(d.name(), d.task());
     }
-  }
-
-  private void deleteInactiveConversations() {
-    Duration ttl = settings.longestTtl();
-    int deleted = conversations.deleteInactiveBefore(clock.instant().minus(ttl));
-    log.info("deleted {} conversations inactive for more than {} days", deleted, ttl.toDays());
   }
 
   /** The time from {@code now} to the next {@code at} (UTC); a full day when {@code now} is it. */
@@ -112,12 +136,6 @@ public final class SessionMaintenance implements AutoCloseable {
       next = next.plusDays(1);
     }
     return Duration.between(utc, next);
-  }
-
-  private static void reported(String what, int n) {
-    if (n > 0) {
-      log.info("{}: {}", what, n);
-    }
   }
 
   private static void run(String what, Runnable task) {
@@ -136,6 +154,27 @@ public final class SessionMaintenance implements AutoCloseable {
       scheduler.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Collects the tasks in order: {@code new SessionMaintenance.Tasks().every(...).daily(...)}. */
+  public static final class Tasks {
+    private final List<Periodic> periodic = new ArrayList<>();
+    private final List<Daily> daily = new ArrayList<>();
+
+    public Tasks every(String name, Duration interval, Runnable task) {
+      periodic.add(new Periodic(name, interval, task));
+      return this;
+    }
+
+    public Tasks daily(String name, Runnable task) {
+      daily.add(new Daily(name, task));
+      return this;
+    }
+
+    /** The maintenance running these tasks, its daily ones at {@code dailyAt} UTC. */
+    public SessionMaintenance build(Clock clock, LocalTime dailyAt) {
+      return new SessionMaintenance(clock, dailyAt, periodic, daily);
     }
   }
 }

@@ -77,13 +77,14 @@ abstract class SessionEngineContract {
 
   SessionEngine engine(ModelBackend backend, LegioStore on) {
     SessionEngine engine =
-        new SessionEngine(
-            on.messageLog(),
-            on.sessions(),
-            new AgentDirectory(workspace.castra()),
-            backend,
-            settings,
-            clock);
+        SessionEngine.builder()
+            .messageLog(on.messageLog())
+            .store(on.sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(backend)
+            .settings(settings)
+            .clock(clock)
+            .build();
     engines.add(engine);
     return engine;
   }
@@ -393,18 +394,20 @@ abstract class SessionEngineContract {
     ScriptedBackend ollama = ScriptedBackend.forgetful();
     ollama.kind = "ollama";
     SessionEngine engine =
-        new SessionEngine(
-            log(),
-            sessions(),
-            new AgentDirectory(workspace.castra()),
-            main,
-            settings,
-            clock,
-            TurnListener.NONE,
-            kind -> {
-              assertThat(kind).isEqualTo("ollama");
-              return ollama;
-            });
+        SessionEngine.builder()
+            .messageLog(log())
+            .store(sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(main)
+            .settings(settings)
+            .clock(clock)
+            .turnListener(TurnListener.NONE)
+            .backendsByKind(
+                kind -> {
+                  assertThat(kind).isEqualTo("ollama");
+                  return ollama;
+                })
+            .build();
     engines.add(engine);
     writePrompt("vorenus", "description: Analyst\nbackend: ollama", "You analyse.");
 
@@ -765,14 +768,15 @@ abstract class SessionEngineContract {
           heard.add(turn.owner() + ": " + turn.reply());
         };
     SessionEngine engine =
-        new SessionEngine(
-            log(),
-            sessions(),
-            new AgentDirectory(workspace.castra()),
-            ScriptedBackend.forgetful(),
-            settings,
-            clock,
-            slow);
+        SessionEngine.builder()
+            .messageLog(log())
+            .store(sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(ScriptedBackend.forgetful())
+            .settings(settings)
+            .clock(clock)
+            .turnListener(slow)
+            .build();
 
     // The turns return while the listener is still busy with the first.
     assertThat(engine.handle("@vorenus one", DispatchListener.NONE).ok()).isTrue();

@@ -39,16 +39,16 @@ class SessionMemoryPromptTest {
             new JdbcMessageLogs.SqliteOptions(
                 dir.resolve("praetorium.db"), 1 << 20, false, 2, clock));
     engine =
-        new SessionEngine(
-            store.messageLog(),
-            store.sessions(),
-            new AgentDirectory(workspace.castra()),
-            backend,
-            SessionSettings.defaults(),
-            clock,
-            TurnListener.NONE,
-            null,
-            MemoryFolder.systemPrompt(memoryDir, 200));
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(backend)
+            .settings(SessionSettings.defaults())
+            .clock(clock)
+            .turnListener(TurnListener.NONE)
+            .memory(MemoryFolder.systemPrompt(memoryDir, 200))
+            .build();
   }
 
   @AfterEach

@@ -104,13 +104,14 @@ public final class ClaudeCliBenchmark {
                     Clock.systemUTC()));
         backend;
         SessionEngine engine =
-            new SessionEngine(
-                store.messageLog(),
-                store.sessions(),
-                new AgentDirectory(workspace.castra()),
-                backend,
-                SessionSettings.defaults(),
-                Clock.systemUTC())) {
+            SessionEngine.builder()
+                .messageLog(store.messageLog())
+                .store(store.sessions())
+                .agents(new AgentDirectory(workspace.castra()))
+                .backend(backend)
+                .settings(SessionSettings.defaults())
+                .clock(Clock.systemUTC())
+                .build()) {
       turn(engine, api, "@vorenus warm up");
       long[] overhead = new long[turns];
       for (int i = 0; i < turns; i++) {

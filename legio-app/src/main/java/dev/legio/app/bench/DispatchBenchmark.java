@@ -108,19 +108,21 @@ public final class DispatchBenchmark {
     TimedBackend backend = new TimedBackend(new OfflineBackend());
     SessionSettings sessionSettings = SessionSettings.defaults();
     try (SessionEngine engine =
-        new SessionEngine(
-            store.messageLog(),
-            store.sessions(),
-            new AgentDirectory(workspace.castra()),
-            backend,
-            sessionSettings,
-            Clock.systemUTC(),
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(backend)
+            .settings(sessionSettings)
+            .clock(Clock.systemUTC())
             // As LegioApp wires it: every turn is also written to its session's transcript.
-            new TranscriptRecorder(
-                new FileTranscriptStore(
-                    workspace.castra().resolve("transcripts"),
-                    workspace.root(),
-                    Clock.systemUTC())))) {
+            .turnListener(
+                new TranscriptRecorder(
+                    new FileTranscriptStore(
+                        workspace.castra().resolve("transcripts"),
+                        workspace.root(),
+                        Clock.systemUTC())))
+            .build()) {
       Random random = new Random(5);
       // Warm-up: every agent's first (bootstrap) dispatch, and the JIT.
       for (String agent : agents) {

@@ -74,13 +74,14 @@ class ClaudeCliMemoriaTest {
                   app.memoriaOverMcp()));
       try (backend;
           SessionEngine engine =
-              new SessionEngine(
-                  app.messageLog(),
-                  app.sessions(),
-                  app.agents(),
-                  backend,
-                  app.config().sessions(),
-                  java.time.Clock.systemUTC())) {
+              SessionEngine.builder()
+                  .messageLog(app.messageLog())
+                  .store(app.sessions())
+                  .agents(app.agents())
+                  .backend(backend)
+                  .settings(app.config().sessions())
+                  .clock(java.time.Clock.systemUTC())
+                  .build()) {
         Outcome outcome = engine.handle("@vorenus Which edicta hold?", DispatchListener.NONE);
 
         assertThat(outcome.replies().get(0).text()).isEqualTo("The edicta are in force.");

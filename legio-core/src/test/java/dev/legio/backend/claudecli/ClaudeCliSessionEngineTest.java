@@ -79,13 +79,14 @@ class ClaudeCliSessionEngineTest {
         new ClaudeCliBackend(
             RealClaudeCli.options(home, dir, api, mode).withTurnTimeout(turnTimeout));
     engine =
-        new SessionEngine(
-            store.messageLog(),
-            store.sessions(),
-            new AgentDirectory(workspace.castra()),
-            backend,
-            SessionSettings.defaults(),
-            Clock.systemUTC());
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(backend)
+            .settings(SessionSettings.defaults())
+            .clock(Clock.systemUTC())
+            .build();
   }
 
   private void startLegio(Mode mode) {

@@ -83,19 +83,21 @@ class MemoryExtractionEndToEndTest {
             kind -> anthropic,
             clock);
     engine =
-        new SessionEngine(
-            store.messageLog(),
-            store.sessions(),
-            new AgentDirectory(workspace.castra()),
-            anthropic,
-            SessionSettings.defaults(),
-            clock,
-            TurnListener.inOrder(
-                new TranscriptRecorder(transcripts),
-                extractor,
-                turn -> toldTurns.incrementAndGet()),
-            kind -> anthropic,
-            MemoryFolder.systemPrompt(memoryDir, 200));
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(anthropic)
+            .settings(SessionSettings.defaults())
+            .clock(clock)
+            .turnListener(
+                TurnListener.inOrder(
+                    new TranscriptRecorder(transcripts),
+                    extractor,
+                    turn -> toldTurns.incrementAndGet()))
+            .backendsByKind(kind -> anthropic)
+            .memory(MemoryFolder.systemPrompt(memoryDir, 200))
+            .build();
   }
 
   @AfterEach

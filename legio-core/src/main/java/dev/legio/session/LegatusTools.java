@@ -1,4 +1,4 @@
-package dev.legio.tools;
+package dev.legio.session;
 
 import static dev.legio.tools.ToolParameter.Type.INTEGER;
 import static dev.legio.tools.ToolParameter.Type.STRING;
@@ -10,22 +10,19 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import dev.legio.log.PraetoriumXml;
-import dev.legio.session.DispatchListener;
-import dev.legio.session.Outcome;
-import dev.legio.session.Reply;
-import dev.legio.session.SessionEngine;
-import dev.legio.session.SessionRecord;
-import dev.legio.session.SessionStatus;
+import dev.legio.tools.ToolDefinition;
+import dev.legio.tools.ToolParameter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The legatus's own tools, beside memoria's: {@code get_history}, {@code post_nuntius}, {@code
- * dispatch}, {@code list_centuriones}, {@code get_status}, {@code reset_session}. The log and the
- * engine are suppliers, opened on the first call that needs them (a {@code legio mcp} process that
- * only serves memoria never opens the database).
+ * The legatus's own tools, beside memoria's (they drive the {@link SessionEngine}, so they live
+ * beside it: every import points down to {@code dev.legio.tools}): {@code get_history}, {@code
+ * post_nuntius}, {@code dispatch}, {@code list_centuriones}, {@code get_status}, {@code
+ * reset_session}. The log and the engine are suppliers, opened on the first call that needs them (a
+ * {@code legio mcp} process that only serves memoria never opens the database).
  *
  * <p>The legatus cannot dispatch to or reset its own session from these tools: its turn is the one
  * calling them, and would wait for itself.
@@ -116,7 +113,7 @@ public final class LegatusTools {
             in -> {
               StringBuilder out = new StringBuilder("<centuriones>\n");
               for (SessionStatus s : engine.get().status()) {
-                if (s.owner().equals(Names.LEGATUS) || s.owner().contains(":")) {
+                if (Owner.of(s.owner()).kind() != OwnerKind.CENTURIO) {
                   continue;
                 }
                 out.append("<centurio name=\"");

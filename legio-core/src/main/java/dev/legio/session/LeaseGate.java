@@ -1,0 +1,119 @@
+package dev.legio.session;
+
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Set;
+
+/**
+ * The gate between Legio processes that share a store: a turn runs only while this process holds
+ * its owner's lease in the {@link SessionStore}.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Every lease this process takes is taken under one holder id, for {@code leaseDuration} from
+ *       the injected {@link Clock}'s now; a lease that ran out (its holder died) is taken over by
+ *       the store's rules.
+ *   <li>{@link #acquire} tries at once, then every {@link #POLL} (waiting through the injected
+ *       {@link Sleeper}) until it gets the lease or {@code wait} has passed on the injected wait
+ *       time; a wait of zero or less tries once. An interrupt ends the wait without the lease, with
+ *       the thread's interrupt flag set.
+ *   <li>A lease is given up by {@link #release} or, at the end of a turn, by {@link #finishTurn} in
+ *       the same transaction as the reply and the record.
+ * </ul>
+ *
+ * <p>Lease renewal (a heartbeat for turns longer than {@code leaseDuration}) and the release of a
+ * dead holder's lease belong here, and only here: every lease this process holds is taken by {@link
+ * #acquire} or {@link #logAndTryTake} and given up by {@link #release} or {@link #finishTurn}. A
+ * heartbeat registers the owner in the first two, extends its lease with {@code
+ * store.tryLease(owner, holder, now, leaseDuration)} (the holder extends its own lease) on a
+ * schedule, and unregisters it in the last two.
+ */
+final class LeaseGate {
+  /** How often a waiting turn tries the lease again. */
+  static final Duration POLL = Duration.ofMillis(50);
+
+  /** Waits; tests pass one that moves a fake clock. */
+  @FunctionalInterface
+  interface Sleeper {
+    Sleeper REAL = duration -> Thread.sleep(duration.toMillis());
+
+    void sleep(Duration duration) throws InterruptedException;
+  }
+
+  /**
+   * Monotonic time for bounded waits in production ({@link System#nanoTime()}), unaffected by the
+   * wall clock and by a test's fake session clock.
+   */
+  static final InstantSource MONOTONIC = () -> Instant.ofEpochSecond(0, System.nanoTime());
+
+  private final SessionStore store;
+  private final String holder;
+  private final Duration leaseDuration;
+  private final Clock clock;
+  private final InstantSource waitTime;
+  private final Sleeper sleeper;
+
+  /**
+   * @param clock the time leases are taken at and compared with (the sessions' clock)
+   * @param waitTime the time bounded waits are measured on
+   */
+  LeaseGate(
+      SessionStore store,
+      String holder,
+      Duration leaseDuration,
+      Clock clock,
+      InstantSource waitTime,
+      Sleeper sleeper) {
+    this.store = store;
+    this.holder = holder;
+    this.leaseDuration = leaseDuration;
+    this.clock = clock;
+    this.waitTime = waitTime;
+    this.sleeper = sleeper;
+  }
+
+  /** Logs {@code message} and tries to take {@code owner}'s lease, in one transaction. */
+  SessionStore.LeasedRequest logAndTryTake(MessageLog log, NewMessage message, String owner) {
+    return store.appendAndTryLease(log, message, owner, holder, clock.instant(), leaseDuration);
+  }
+
+  /** Takes {@code owner}'s lease, waiting up to {@code wait}; false when it could not. */
+  boolean acquire(String owner, Duration wait) {
+    Instant deadline = waitTime.instant().plus(wait.isNegative() ? Duration.ZERO : wait);
+    while (true) {
+      if (store.tryLease(owner, holder, clock.instant(), leaseDuration)) {
+        return true;
+      }
+      if (!waitTime.instant().isBefore(deadline)) {
+        return false;
+      }
+      try {
+        sleeper.sleep(POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+  }
+
+  /** Gives {@code owner}'s lease up, if this process holds it. */
+  void release(String owner) {
+    store.releaseLease(owner, holder);
+  }
+
+  /** Ends a turn: logs the reply, saves the record, gives the lease up, in one transaction. */
+  Message finishTurn(MessageLog log, NewMessage reply, SessionRecord record) {
+    return store.finishTurn(log, reply, record, holder);
+  }
+
+  /** The owners whose lease some process holds now. */
+  Set<String> leasedOwners() {
+    return store.leasedOwners(clock.instant());
+  }
+}

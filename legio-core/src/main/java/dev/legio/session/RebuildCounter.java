@@ -1,0 +1,36 @@
+package dev.legio.session;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts the rebuilds this process made, per {@link RebuildReason}, and logs each with the owner's
+ * total over all its sessions. Thread-safe.
+ */
+final class RebuildCounter {
+  private static final Logger log = LoggerFactory.getLogger(RebuildCounter.class);
+  private final Map<RebuildReason, AtomicLong> counts = new EnumMap<>(RebuildReason.class);
+
+  RebuildCounter() {
+    for (RebuildReason reason : RebuildReason.values()) {
+      counts.put(reason, new AtomicLong());
+    }
+  }
+
+  /** Counts one rebuild of {@code owner}'s session, its {@code total}-th. */
+  void count(String owner, RebuildReason reason, long total) {
+    counts.get(reason).incrementAndGet();
+    log.info(
+        "{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
+  }
+
+  /** A snapshot of the counts, every reason present. */
+  Map<RebuildReason, Long> snapshot() {
+    Map<RebuildReason, Long> out = new EnumMap<>(RebuildReason.class);
+    counts.forEach((reason, n) -> out.put(reason, n.get()));
+    return out;
+  }
+}

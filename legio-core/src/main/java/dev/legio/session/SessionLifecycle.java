@@ -1,0 +1,207 @@
+package dev.legio.session;
+
+import com.fasterxml.uuid.Generators;
+import dev.legio.backend.BackendSession;
+import dev.legio.backend.SessionSpec;
+import dev.legio.config.SessionSettings;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens, continues, resumes, rebuilds and closes an owner's back-end session, and keeps its record
+ * in the store in step. Runs inside the owner's {@link TurnQueue}.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>A stored active session that the {@link RebuildPolicy} lets continue is continued when this
+ *       process holds it live; otherwise (Legio restarted, or another process replaced it) it is
+ *       resumed when the back-end can, else rebuilt for {@link RebuildReason#RESTART}.
+ *   <li>A rebuild closes the live session, counts the reason, and opens a new session with a new
+ *       record: new session id, counters at zero, the owner's rebuild total carried on, expiring
+ *       after the back-end's time to live. A first session counts no rebuild.
+ *   <li>An agent's new session (not a channel's) gets its long-term memory, from the {@link
+ *       MemoryPrompt}, after its system prompt; a memory that cannot be read is logged and left
+ *       out.
+ *   <li>Closing marks the stored record closed with its reason (counting a rebuild reason when one
+ *       is given); an owner without an active record is left as it is.
+ * </ul>
+ */
+final class SessionLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(SessionLifecycle.class);
+
+  private final SessionStore store;
+  private final SessionSettings settings;
+  private final MemoryPrompt memory;
+  private final RebuildCounter rebuilds;
+
+  SessionLifecycle(
+      SessionStore store, SessionSettings settings, MemoryPrompt memory, RebuildCounter rebuilds) {
+    this.store = store;
+    this.settings = settings;
+    this.memory = memory;
+    this.rebuilds = rebuilds;
+  }
+
+  /** The owner's stored record, active or closed. */
+  Optional<SessionRecord> stored(String owner) {
+    return store.find(owner);
+  }
+
+  /** How a turn found its session. */
+  enum Start {
+    /** The model holds the session's earlier context (continued or resumed). */
+    CONTINUED,
+    /** A new session: the model has none of the earlier context. */
+    FRESH;
+
+    boolean fresh() {
+      return this == FRESH;
+    }
+  }
+
+  /**
+   * Makes {@code slot.live} the session to use for this turn, rebuilding or resuming as the rules
+   * say.
+   */
+  Start prepare(OwnerSlot slot, OwnerProfile profile, SessionRecord stored, Instant now) {
+    RebuildReason reason = null;
+    BackendSession opened = null;
+    SessionShape shape = profile.shape();
+    if (stored != null && stored.active()) {
+      reason = RebuildPolicy.check(stored, profile, now).orElse(null);
+      boolean holding =
+          slot.live != null
+              && slot.record != null
+              && slot.record.sessionId().equals(stored.sessionId());
+      if (reason == null && holding) {
+        slot.record = stored;
+        return Start.CONTINUED;
+      }
+      if (reason == null) {
+        // Legio restarted, or another process replaced the session: resume it if we can.
+        closeLive(slot);
+        if (shape.backend().canResume() && stored.backendSessionId() != null) {
+          opened = shape.backend().open(spec(slot, shape, stored.backendSessionId()));
+          if (opened.resumed()) {
+            log.info("{}: resumed back-end session {}", slot.name(), stored.backendSessionId());
+            slot.live = opened;
+            slot.record = stored;
+            return Start.CONTINUED;
+          }
+        }
+        reason = RebuildReason.RESTART;
+      }
+    }
+    closeLive(slot);
+    long total = stored == null ? 0 : stored.rebuilds();
+    if (reason != null) {
+      total++;
+      rebuilds.count(slot.name(), reason, total);
+    }
+    if (opened == null) {
+      opened = shape.backend().open(spec(slot, shape, null));
+    }
+    slot.live = opened;
+    slot.record =
+        new SessionRecord(
+            slot.name(),
+            Generators.timeBasedEpochGenerator().generate(),
+            shape.backend().kind(),
+            opened.backendSessionId(),
+            shape.promptHash(),
+            shape.rosterHash(),
+            0,
+            0,
+            0,
+            0,
+            now,
+            now,
+            now.plus(settings.ttlFor(shape.backend().kind())),
+            SessionRecord.State.ACTIVE,
+            null,
+            total);
+    store.save(slot.record);
+    return Start.FRESH;
+  }
+
+  /**
+   * Replaces a session the back-end lost during a turn with a fresh one ({@link
+   * RebuildReason#BACKEND_LOST}).
+   */
+  void replaceLost(OwnerSlot slot, OwnerProfile profile, Instant now) {
+    long total = slot.record.rebuilds() + 1;
+    rebuilds.count(slot.name(), RebuildReason.BACKEND_LOST, total);
+    prepare(slot, profile, slot.record.withRebuilds(total).closed("backend lost"), now);
+  }
+
+  private SessionSpec spec(OwnerSlot slot, SessionShape shape, String resumeId) {
+    return new SessionSpec(
+        slot.name(),
+        withMemory(slot.owner, shape.systemPrompt()),
+        shape.model(),
+        shape.role(),
+        resumeId);
+  }
+
+  /** An agent's system prompt with its long-term memory added. Channels get none. */
+  private String withMemory(Owner owner, String systemPrompt) {
+    if (owner.isChannel()) {
+      return systemPrompt;
+    }
+    String block;
+    try {
+      block = memory.forAgent(owner.name());
+    } catch (RuntimeException e) {
+      log.warn(
+          "{}: its long-term memory could not be read; the session opens without it",
+          owner.name(),
+          e);
+      return systemPrompt;
+    }
+    return block == null || block.isBlank() ? systemPrompt : systemPrompt + "\n\n" + block;
+  }
+
+  /** Closes the back-end session this process holds for {@code slot}, if any. */
+  void closeLive(OwnerSlot slot) {
+    if (slot.live != null) {
+      try {
+        slot.live.close();
+      } catch (RuntimeException e) {
+        log.warn("{}: closing the back-end session failed", slot.name(), e);
+      }
+      slot.live = null;
+    }
+  }
+
+  /**
+   * Closes the owner's session in this process and marks its record closed for {@code why}.
+   *
+   * @param reason the rebuild to count; null to count none
+   * @return false when the owner had no active session
+   */
+  boolean close(OwnerSlot slot, String why, RebuildReason reason) {
+    closeLive(slot);
+    slot.record = null;
+    Optional<SessionRecord> stored = store.find(slot.name());
+    if (stored.isEmpty() || !stored.get().active()) {
+      return false;
+    }
+    SessionRecord record = stored.get();
+    long total = record.rebuilds();
+    if (reason != null) {
+      total++;
+      rebuilds.count(slot.name(), reason, total);
+    }
+    store.save(record.withRebuilds(total).closed(why));
+    log.info("{}: session closed: {}", slot.name(), why);
+    return true;
+  }
+
+  /** Closes for {@code reason}, with its description as the why. */
+  boolean close(OwnerSlot slot, RebuildReason reason) {
+    return close(slot, reason.description(), reason);
+  }
+}

@@ -1,0 +1,318 @@
+package dev.legio.session;
+
+import dev.legio.backend.BackendEvent;
+import dev.legio.backend.SessionLostException;
+import dev.legio.backend.TurnResult;
+import dev.legio.config.SessionSettings;
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.log.NewMessage;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one turn of an owner's session for one logged request, in the owner's {@link TurnQueue}.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>A request that waited in this process longer than {@code lock_wait} gets a "busy" answer;
+ *       one whose lease another process holds for the rest of that wait gets one too. Neither
+ *       reaches the model; the request stays logged.
+ *   <li>The session is prepared by the {@link SessionLifecycle}; the text sent is what the {@link
+ *       HistoryInjector} composes. A back-end that lost the conversation gets the turn again on a
+ *       fresh session, counted as {@link RebuildReason#BACKEND_LOST}.
+ *   <li>The reply (blank: {@code (no answer)}) is logged from the owner's speaker to its reply
+ *       audience, replying to the request, in one transaction with the updated record (tokens,
+ *       messages, last injected sequence, expiry, context use) and the release of the lease.
+ *   <li>A failure answers {@code [owner] An error occurred during processing.} (the cause goes to
+ *       the log file), marks the owner's activity {@link Activity#ERROR} and releases the lease;
+ *       during shutdown, a turn interrupted is answered and logged as interrupted.
+ *   <li>The turn listener hears of each completed turn on a thread of its own, in completion order,
+ *       off the turn's path; {@link #close} waits for it up to the shutdown grace.
+ * </ul>
+ */
+final class TurnRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
+
+  private final MessageLog messageLog;
+  private final LeaseGate leases;
+  private final OwnerProfiles profiles;
+  private final SessionLifecycle lifecycle;
+  private final HistoryInjector injector;
+  private final SessionSettings settings;
+  private final Clock clock;
+  private final String backendName;
+  private final TurnListener turnListener;
+  private final BooleanSupplier closing;
+
+  /** Tells the turn listener about completed turns, off the turns' path. */
+  private final ExecutorService listenerThread =
+      Executors.newSingleThreadExecutor(Thread.ofVirtual().name("legio-turn-listener").factory());
+
+  /**
+   * @param backendName the default back-end's display name, for answers no back-end gave
+   * @param closing true once the engine is shutting down
+   */
+  TurnRunner(
+      MessageLog messageLog,
+      LeaseGate leases,
+      OwnerProfiles profiles,
+      SessionLifecycle lifecycle,
+      HistoryInjector injector,
+      SessionSettings settings,
+      Clock clock,
+      String backendName,
+      TurnListener turnListener,
+      BooleanSupplier closing) {
+    this.messageLog = messageLog;
+    this.leases = leases;
+    this.profiles = profiles;
+    this.lifecycle = lifecycle;
+    this.injector = injector;
+    this.settings = settings;
+    this.clock = clock;
+    this.backendName = backendName;
+    this.turnListener = turnListener;
+    this.closing = closing;
+  }
+
+  /**
+   * Runs {@code slot}'s turn for {@code request} when its place comes; never throws.
+   *
+   * @param leased true when the owner's lease was taken with the request
+   */
+  Reply run(
+      OwnerSlot slot,
+      TurnQueue.Place place,
+      Message request,
+      DispatchListener listener,
+      boolean leased) {
+    return slot.queue.run(
+        place,
+        () -> {
+          try {
+            return turn(slot, request, listener, place, leased);
+          } catch (RuntimeException e) {
+            log.error("dispatch to {} failed", slot.name(), e);
+            return failure(slot.name());
+          }
+        });
+  }
+
+  /** The answer of a turn that failed for {@code owner}. */
+  Reply failure(String owner) {
+    return Reply.failure(owner, "", backendName, errorText(owner));
+  }
+
+  static String errorText(String owner) {
+    return "[" + owner + "] An error occurred during processing.";
+  }
+
+  private Reply turn(
+      OwnerSlot slot,
+      Message request,
+      DispatchListener listener,
+      TurnQueue.Place place,
+      boolean preLeased) {
+    String owner = slot.name();
+    String description = "";
+    if (closing.getAsBoolean() && Thread.currentThread().isInterrupted()) {
+      releaseIf(preLeased, owner);
+      return interrupted(slot, request, description);
+    }
+    Duration waited = Duration.ofNanos(place.waitedNanos());
+    if (waited.compareTo(settings.lockWait()) > 0) {
+      releaseIf(preLeased, owner);
+      return busy(slot, request, "it was busy for " + waited.toSeconds() + " s");
+    }
+    if (!preLeased && !leases.acquire(owner, settings.lockWait().minus(waited))) {
+      return busy(slot, request, "another Legio process holds its session");
+    }
+    boolean leased = true;
+    try {
+      OwnerProfile profile = profiles.resolve(slot.owner);
+      description = profile.description();
+      Instant now = clock.instant();
+      SessionRecord stored = lifecycle.stored(owner).orElse(null);
+      boolean fresh = lifecycle.prepare(slot, profile, stored, now).fresh();
+      String message =
+          injector.compose(profile, fresh, slot.record.lastInjectedSequence(), request);
+      slot.activity = Activity.WORKING;
+      TurnEvents events = new TurnEvents(owner, listener);
+      TurnResult result;
+      try {
+        result = slot.live.send(message, events);
+      } catch (SessionLostException e) {
+        // The back-end lost the conversation: start a new one, bootstrapped from the log.
+        log.warn("{}: {}", owner, e.getMessage());
+        lifecycle.replaceLost(slot, profile, now);
+        fresh = true;
+        message = injector.compose(profile, true, 0, request);
+        result = slot.live.send(message, events);
+      }
+      String answer = result.text().isBlank() ? "(no answer)" : result.text();
+      Instant done = clock.instant();
+      String kind = profile.shape().backend().kind();
+      slot.record =
+          slot.record
+              .afterTurn(
+                  result.usage().inputTokens(),
+                  result.usage().outputTokens(),
+                  request.sequence(),
+                  done,
+                  done.plus(settings.ttlFor(kind)))
+              // A back-end that cannot tell leaves the figures of the last turn that could.
+              .withContext(result.context());
+      if (!Objects.equals(slot.live.backendSessionId(), slot.record.backendSessionId())) {
+        // The back-end moved to a new conversation (an HTTP back-end summarised the old one).
+        slot.record = slot.record.withBackendSessionId(slot.live.backendSessionId());
+      }
+      Message reply =
+          leases.finishTurn(
+              messageLog,
+              NewMessage.of(slot.owner.speaker(), slot.owner.replyAudience(), answer)
+                  .replyingTo(request.id()),
+              slot.record);
+      leased = false;
+      slot.activity = Activity.IDLE;
+      notifyTurn(
+          new CompletedTurn(
+              owner,
+              slot.record.sessionId(),
+              fresh,
+              message,
+              answer,
+              profile.shape().model(),
+              result.usage(),
+              done,
+              kind,
+              events.toolCalls,
+              events.compactions,
+              result.context()));
+      return new Reply(
+          owner, description, profile.shape().backend().displayName(), answer, false, reply.id());
+    } catch (RuntimeException e) {
+      slot.activity = Activity.ERROR;
+      if (closing.getAsBoolean()) {
+        log.warn("{}: turn interrupted by shutdown", owner, e);
+        return interrupted(slot, request, description);
+      }
+      log.error("{}: the turn for request {} failed", owner, request.id(), e);
+      return Reply.failure(owner, description, backendName, errorText(owner));
+    } finally {
+      if (leased) {
+        leases.release(owner);
+      }
+    }
+  }
+
+  /**
+   * Passes a turn's events on to the dispatch listener, and keeps what the turn listener is told
+   * about them: the tool calls and the compactions.
+   */
+  private static final class TurnEvents implements Consumer<BackendEvent> {
+    private final String owner;
+    private final DispatchListener listener;
+    int toolCalls;
+    final List<BackendEvent.CompactionEnded> compactions = new ArrayList<>(0);
+
+    TurnEvents(String owner, DispatchListener listener) {
+      this.owner = owner;
+      this.listener = listener;
+    }
+
+    @Override
+    public void accept(BackendEvent event) {
+      if (event instanceof BackendEvent.ToolCall) {
+        toolCalls++;
+      } else if (event instanceof BackendEvent.CompactionEnded ended) {
+        compactions.add(ended);
+      }
+      listener.onEvent(owner, event);
+    }
+  }
+
+  private void notifyTurn(CompletedTurn turn) {
+    if (turnListener == TurnListener.NONE) {
+      return;
+    }
+    Runnable tell =
+        () -> {
+          try {
+            turnListener.turnCompleted(turn);
+          } catch (RuntimeException e) {
+            log.warn("{}: the turn listener failed (the turn itself succeeded)", turn.owner(), e);
+          }
+        };
+    try {
+      listenerThread.execute(tell);
+    } catch (RejectedExecutionException shutDown) {
+      tell.run(); // a turn that outlived the shutdown grace: tell the listener here
+    }
+  }
+
+  private Reply busy(OwnerSlot slot, Message request, String why) {
+    log.warn("{}: request {} not dispatched: {}", slot.name(), request.id(), why);
+    return Reply.failure(
+        slot.name(),
+        "",
+        backendName,
+        "["
+            + slot.name()
+            + "] Busy with another request ("
+            + why
+            + "). Your message is logged; send it again shortly.");
+  }
+
+  private Reply interrupted(OwnerSlot slot, Message request, String description) {
+    String text = "(interrupted: Legio shut down before " + slot.name() + " answered)";
+    UUID id = null;
+    try {
+      id =
+          messageLog
+              .append(
+                  NewMessage.of(slot.owner.speaker(), slot.owner.replyAudience(), text)
+                      .replyingTo(request.id()))
+              .id();
+    } catch (RuntimeException e) {
+      log.warn("{}: could not record the interruption", slot.name(), e);
+    }
+    return new Reply(slot.name(), description, backendName, text, true, id);
+  }
+
+  private void releaseIf(boolean leased, String owner) {
+    if (leased) {
+      leases.release(owner);
+    }
+  }
+
+  /**
+   * Stops telling the turn listener, waiting up to the shutdown grace for what it has not heard.
+   */
+  @Override
+  public void close() {
+    listenerThread.shutdown();
+    try {
+      if (!listenerThread.awaitTermination(
+          settings.shutdownGrace().toNanos(), TimeUnit.NANOSECONDS)) {
+        log.warn("the turn listener (transcripts) did not finish within the shutdown grace");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

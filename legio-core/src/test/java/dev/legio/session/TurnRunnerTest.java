@@ -1,0 +1,218 @@
+package dev.legio.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.SessionLostException;
+import dev.legio.config.SessionSettings;
+import dev.legio.log.Audience;
+import dev.legio.log.Message;
+import dev.legio.log.NewMessage;
+import dev.legio.log.PraetoriumXml;
+import dev.legio.testing.InMemoryMessageLog;
+import dev.legio.testing.InMemorySessionStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.ScriptedBackend;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link TurnRunner}: one turn, from a logged request to a logged reply, a saved record and a
+ * released lease, over an in-memory log and store (the real ones are covered by {@code
+ * SessionEngineContract}).
+ */
+class TurnRunnerTest {
+  @TempDir Path dir;
+
+  private final MutableClock clock = MutableClock.at("2026-11-21T09:00:00Z");
+  private final InMemoryMessageLog log = new InMemoryMessageLog(clock);
+  private final InMemorySessionStore store = new InMemorySessionStore();
+  private final ScriptedBackend backend = ScriptedBackend.forgetful();
+  private final RebuildCounter rebuilds = new RebuildCounter();
+  private final List<CompletedTurn> heard = new CopyOnWriteArrayList<>();
+
+  enum Scenario {
+    /** The model answers. */
+    ANSWERS,
+    /** The model answers with blanks. */
+    BLANK,
+    /** The back-end throws. */
+    FAILS,
+    /** Another process holds the lease for longer than the wait. */
+    LEASED_ELSEWHERE,
+    /** The lease was taken with the request. */
+    PRE_LEASED,
+    /** The back-end lost the conversation in the first attempt. */
+    LOST
+  }
+
+  @ParameterizedTest(name = "{0} for {1}")
+  @CsvSource(
+      nullValues = "-",
+      value = {
+        // scenario,     owner,      answer,                                             failed,
+        // from,    to,         activity, opened, rebuild
+        "ANSWERS,          vorenus,    vorenus answer 1,                                  false, vorenus, caesar,     IDLE,  1, -",
+        "ANSWERS,          telegram:1, telegram:1 answer 1,                               false, legatus, telegram:1, IDLE,  1, -",
+        "BLANK,            vorenus,    (no answer),                                       false, vorenus, caesar,     IDLE,  1, -",
+        "FAILS,            vorenus,    [vorenus] An error occurred during processing.,    true,  -,       -,          ERROR, 1, -",
+        "LEASED_ELSEWHERE, vorenus,    another Legio process holds its session,           true,  -,       -,          IDLE,  0, -",
+        "PRE_LEASED,       pullo,      pullo answer 1,                                    false, pullo,   caesar,     IDLE,  1, -",
+        "LOST,             vorenus,    vorenus answer 1,                                  false, vorenus, caesar,     IDLE,  2, BACKEND_LOST",
+      })
+  void aTurnEndsWithItsReplyLoggedItsRecordSavedAndTheLeaseReleased(
+      Scenario scenario,
+      String owner,
+      String answer,
+      boolean failed,
+      String from,
+      String to,
+      Activity activity,
+      int opened,
+      RebuildReason rebuild)
+      throws Exception {
+    SessionSettings settings = SessionSettings.defaults().withLockWait(Duration.ofSeconds(1));
+    AtomicBoolean lostOnce = new AtomicBoolean();
+    switch (scenario) {
+      case BLANK -> backend.answer = turn -> "  \n";
+      case FAILS -> backend.failing.add(owner);
+      case LEASED_ELSEWHERE ->
+          store.tryLease(owner, "another-process", clock.instant(), Duration.ofMinutes(15));
+      case LOST ->
+          backend.duringTurn =
+              turn -> {
+                if (lostOnce.compareAndSet(false, true)) {
+                  throw new SessionLostException("the back-end no longer has the conversation");
+                }
+              };
+      default -> {}
+    }
+    LeaseGate leases =
+        new LeaseGate(store, "me", Duration.ofMinutes(15), clock, clock, clock::advance);
+    TurnRunner runner = runner(settings, leases);
+    log.append(NewMessage.of("caesar", Audience.ALL, "earlier"));
+    Message request = log.append(NewMessage.of("caesar", Audience.of(owner), "hello"));
+    boolean preLeased = scenario == Scenario.PRE_LEASED && leases.acquire(owner, Duration.ZERO);
+    OwnerSlot slot = new OwnerSlot(Owner.of(owner));
+
+    Reply reply = runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, preLeased);
+    runner.close();
+
+    assertThat(reply.agent()).isEqualTo(owner);
+    assertThat(reply.failed()).isEqualTo(failed);
+    assertThat(reply.text()).contains(answer);
+    assertThat(slot.activity).isEqualTo(activity);
+    assertThat(backend.opened).hasSize(opened);
+    assertThat(store.holderOf(owner))
+        .isEqualTo(
+            scenario == Scenario.LEASED_ELSEWHERE
+                ? java.util.Optional.of("another-process")
+                : java.util.Optional.empty());
+    assertThat(rebuilds.snapshot().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(rebuild == null ? 0 : 1);
+    if (rebuild != null) {
+      assertThat(rebuilds.snapshot()).containsEntry(rebuild, 1L);
+    }
+    if (from == null) {
+      assertThat(log.all()).hasSize(2).endsWith(request);
+      assertThat(reply.messageId()).isNull();
+      assertThat(heard).isEmpty();
+      return;
+    }
+    Message logged = log.find(reply.messageId()).orElseThrow();
+    assertThat(logged.sender()).isEqualTo(from);
+    assertThat(logged.audience()).isEqualTo(Audience.of(to));
+    assertThat(logged.replyTo()).isEqualTo(request.id());
+    assertThat(logged.text()).isEqualTo(answer);
+    SessionRecord record = store.find(owner).orElseThrow();
+    assertThat(record.messageCount()).isEqualTo(1);
+    assertThat(record.inputTokens()).isEqualTo(10);
+    assertThat(record.lastInjectedSequence()).isEqualTo(request.sequence());
+    assertThat(record.rebuilds()).isEqualTo(rebuild == null ? 0 : 1);
+    assertThat(record.expiresAt()).isEqualTo(clock.instant().plus(Duration.ofDays(30)));
+    assertThat(heard)
+        .singleElement()
+        .satisfies(
+            turn -> {
+              assertThat(turn.owner()).isEqualTo(owner);
+              assertThat(turn.fresh()).isTrue();
+              assertThat(turn.reply()).isEqualTo(answer);
+              assertThat(turn.sent()).endsWith("hello");
+              assertThat(turn.sessionId()).isEqualTo(record.sessionId());
+            });
+    if (scenario == Scenario.LOST) {
+      // The turn was sent again to the new session, bootstrapped as a fresh one.
+      assertThat(backend.turns).hasSize(2);
+      assertThat(backend.turns.get(1).message())
+          .isEqualTo(backend.turns.get(0).message())
+          .contains("earlier")
+          .contains(PraetoriumXml.CONTEXT_NOTICE);
+    }
+  }
+
+  @ParameterizedTest(name = "shutting down: {0}")
+  @CsvSource({"true", "false"})
+  void aTurnInterruptedByShutdownIsAnsweredAndLoggedAsInterrupted(boolean closing)
+      throws Exception {
+    LeaseGate leases =
+        new LeaseGate(store, "me", Duration.ofMinutes(15), clock, clock, clock::advance);
+    TurnRunner runner =
+        new TurnRunner(
+            log,
+            leases,
+            new OwnerProfiles(agents(), SessionSettings.defaults(), backend, null),
+            new SessionLifecycle(store, SessionSettings.defaults(), MemoryPrompt.NONE, rebuilds),
+            new HistoryInjector(log::visibleTo, centuriones -> "<status/>"),
+            SessionSettings.defaults(),
+            clock,
+            backend.displayName(),
+            heard::add,
+            () -> closing);
+    backend.failing.add("vorenus");
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
+    OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
+
+    Reply reply = runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false);
+    runner.close();
+
+    assertThat(reply.failed()).isTrue();
+    if (closing) {
+      assertThat(reply.text()).isEqualTo("(interrupted: Legio shut down before vorenus answered)");
+      assertThat(log.find(reply.messageId()).orElseThrow().replyTo()).isEqualTo(request.id());
+    } else {
+      assertThat(reply.text()).isEqualTo("[vorenus] An error occurred during processing.");
+      assertThat(reply.messageId()).isNull();
+    }
+    assertThat(store.holderOf("vorenus")).isEmpty();
+  }
+
+  private TurnRunner runner(SessionSettings settings, LeaseGate leases) throws Exception {
+    return new TurnRunner(
+        log,
+        leases,
+        new OwnerProfiles(agents(), settings, backend, null),
+        new SessionLifecycle(store, settings, MemoryPrompt.NONE, rebuilds),
+        new HistoryInjector(log::visibleTo, centuriones -> "<status/>"),
+        settings,
+        clock,
+        backend.displayName(),
+        heard::add,
+        () -> false);
+  }
+
+  private AgentDirectory agents() throws Exception {
+    Workspace workspace = new Workspace(dir);
+    if (!java.nio.file.Files.exists(workspace.castra())) {
+      WorkspaceInitializer.initialise(workspace);
+    }
+    return new AgentDirectory(workspace.castra());
+  }
+}
