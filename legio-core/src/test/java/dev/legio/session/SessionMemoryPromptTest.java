@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.SessionSpec;
 import dev.legio.log.jdbc.JdbcMessageLogs;
-import dev.legio.memory.longterm.MemoryFolder;
+import dev.legio.longterm.MemoryFolder;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
 import dev.legio.testing.ScriptedBackend;

@@ -3,7 +3,7 @@ package dev.legio.app.cli;
 import dev.legio.app.LegioApp;
 import dev.legio.app.mcp.McpHttpServer;
 import dev.legio.log.Names;
-import dev.legio.memory.longterm.DreamScheduler;
+import dev.legio.longterm.DreamScheduler;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionSettings;
 import java.util.concurrent.Callable;
