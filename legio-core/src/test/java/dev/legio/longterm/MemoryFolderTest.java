@@ -338,28 +338,4 @@ class MemoryFolderTest {
     assertThat(fact(FactCategory.PROJECT, "x".repeat(2_000), 0.5).text())
         .hasSize(ExtractedFact.MAX_TEXT_LENGTH);
   }
-
-  @Test
-  void oneReaderOfFactLinesForExtractionAndConsolidation() {
-    String written = new ExtractedFact(FactCategory.DECISION, "Winter camp at Cularo", 0.9).line();
-    assertThat(MemoryFile.parseFactLine(written))
-        .contains(new MemoryFile.FactLine(FactCategory.DECISION, "Winter camp at Cularo", 0.9));
-    // a hand edit with extra spaces is still a fact
-    assertThat(MemoryFile.parseFactLine("- [pattern]   Scouts leave at dawn  (confidence  0.5)"))
-        .contains(new MemoryFile.FactLine(FactCategory.PATTERN, "Scouts leave at dawn", 0.5));
-    // a text longer than extraction writes is kept whole (consolidation must not cut it)
-    String longText = "x".repeat(ExtractedFact.MAX_TEXT_LENGTH + 50);
-    assertThat(
-            MemoryFile.parseFactLine("- [project] " + longText + " (confidence 0.70)")
-                .map(MemoryFile.FactLine::text))
-        .contains(longText);
-    assertThat(MemoryFile.parseFactLine("- [rumour] Gaul is quiet (confidence 0.50)")).isEmpty();
-    assertThat(MemoryFile.parseFactLine("- [project] Gaul is quiet (confidence 1.50)")).isEmpty();
-    assertThat(MemoryFile.parseFactLine("- [project] Gaul is quiet")).isEmpty();
-    // consolidation reads the same facts, with its day
-    assertThat(MemoryFile.parseFact(DAY, written))
-        .isEqualTo(
-            new ConsolidationFact(
-                DAY, FactCategory.DECISION, "Winter camp at Cularo", 0.9, written));
-  }
 }
