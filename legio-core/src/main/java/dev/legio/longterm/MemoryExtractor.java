@@ -1,6 +1,5 @@
 package dev.legio.longterm;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.backend.ModelBackend;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.PraetoriumXml;
@@ -17,11 +16,9 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,14 +38,14 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Only agents' sessions (the legatus, centuriones) are considered; a channel's ({@code
  *       telegram:1}) never is. With {@code [memory] extraction = false} nothing is done at all.
- *   <li>Gates, all of which must pass after a turn: the session's transcript has at least {@code
- *       extraction_min_messages} messages (user and assistant entries, plus the messages its
- *       summaries replaced); after the session's first extraction, at least {@code
- *       extraction_min_tool_calls} tool calls ({@link CompletedTurn#toolCalls()}) were made since
- *       the last one; no tool call is pending (the transcript's last assistant entry has no {@code
- *       tool_use} without a {@code tool_result} after it); and the back-end of the turn's kind
- *       {@linkplain ModelBackend#canComplete() can answer a question outside a session} (the
- *       offline model cannot: extraction is then skipped, logged at debug level).
+ *   <li>Gates, all of which must pass after a turn ({@link ExtractionGates}): the session's
+ *       transcript has at least {@code extraction_min_messages} messages (user and assistant
+ *       entries, plus the messages its summaries replaced); after the session's first extraction,
+ *       at least {@code extraction_min_tool_calls} tool calls ({@link CompletedTurn#toolCalls()})
+ *       were made since the last one; no tool call is pending (the transcript's last assistant
+ *       entry has no {@code tool_use} without a {@code tool_result} after it); and the back-end of
+ *       the turn's kind {@linkplain ModelBackend#canComplete() can answer a question outside a
+ *       session} (the offline model cannot: extraction is then skipped, logged at debug level).
  *   <li>When they pass, that back-end is asked ({@link ModelBackend#complete}, the turn's model)
  *       for durable facts in the five {@link FactCategory categories}, as JSON. The request carries
  *       the session's most recent messages (at most {@value #CONVERSATION_CHARS} characters) and
@@ -131,6 +128,7 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
   }
 
   private final Settings settings;
+  private final ExtractionGates gates;
   private final TranscriptStore transcripts;
   private final Function<String, ModelBackend> backends;
   private final Clock clock;
@@ -147,6 +145,7 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
       Function<String, ModelBackend> backends,
       Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.gates = new ExtractionGates(settings.minMessages(), settings.minToolCalls());
     this.transcripts = Objects.requireNonNull(transcripts, "transcripts");
     this.backends = Objects.requireNonNull(backends, "backends");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -208,8 +207,9 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
     MemoryFolder folder = MemoryFolder.of(settings.memoryDir(), turn.owner());
     String session = turn.sessionId().toString();
     ExtractionState.Session before = countToolCalls(folder, session, turn.toolCalls());
-    if (before.extractions() > 0 && before.toolCallsSince() < settings.minToolCalls()) {
-      return Result.of(Outcome.TOO_FEW_TOOL_CALLS);
+    Optional<Outcome> closed = gates.toolCalls(before);
+    if (closed.isPresent()) {
+      return Result.of(closed.get());
     }
     Transcript transcript;
     try {
@@ -218,13 +218,11 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
       log.debug("{}: session {} has no transcript yet", turn.owner(), session);
       return Result.of(Outcome.NO_TRANSCRIPT);
     }
-    int messages = countMessages(transcript.entries());
-    if (messages < settings.minMessages()) {
-      return Result.of(Outcome.TOO_FEW_MESSAGES);
+    closed = gates.transcript(transcript.entries());
+    if (closed.isPresent()) {
+      return Result.of(closed.get());
     }
-    if (toolCallPending(transcript.entries())) {
-      return Result.of(Outcome.TOOL_CALL_PENDING);
-    }
+    int messages = ExtractionGates.countMessages(transcript.entries());
     return extract(turn, folder, backend, transcript, before, messages);
   }
 
@@ -322,50 +320,6 @@ public final class MemoryExtractor implements TurnListener, AutoCloseable {
           ExtractionState.write(folder, state);
           return next;
         });
-  }
-
-  /** User and assistant entries, plus the messages that summaries replaced. */
-  static int countMessages(List<TranscriptEntry> entries) {
-    int count = 0;
-    for (TranscriptEntry e : entries) {
-      if (e.isSummary()) {
-        count += e.messagesCompacted();
-      } else if (e.type().equals("user") || e.type().equals("assistant")) {
-        count++;
-      }
-    }
-    return count;
-  }
-
-  /** True when the last assistant entry called a tool whose result has not come back. */
-  static boolean toolCallPending(List<TranscriptEntry> entries) {
-    int last = -1;
-    for (int i = entries.size() - 1; i >= 0; i--) {
-      if (entries.get(i).type().equals("assistant")) {
-        last = i;
-        break;
-      }
-    }
-    if (last < 0) {
-      return false;
-    }
-    Set<String> open = new HashSet<>();
-    for (JsonNode block : entries.get(last).message().path("content")) {
-      if (block.path("type").asText().equals("tool_use")) {
-        open.add(block.path("id").asText(""));
-      }
-    }
-    for (int i = last + 1; i < entries.size() && !open.isEmpty(); i++) {
-      if (!entries.get(i).type().equals("user")) {
-        continue;
-      }
-      for (JsonNode block : entries.get(i).message().path("content")) {
-        if (block.path("type").asText().equals("tool_result")) {
-          open.remove(block.path("tool_use_id").asText(""));
-        }
-      }
-    }
-    return !open.isEmpty();
   }
 
   /** The extraction request: the instructions, the known facts, the recent conversation. */

@@ -14,8 +14,9 @@
  *   <li>{@code MEMORY.md}'s format, reading and writing it: {@link dev.legio.longterm.MemoryFile}
  *       (the one model of the file); the folder, its names and its lock: {@link
  *       dev.legio.longterm.MemoryFolder}.
- *   <li>extraction (facts after enough conversation): {@link dev.legio.longterm.MemoryExtractor},
- *       {@link dev.legio.longterm.ExtractionState}, {@link dev.legio.longterm.FactsAnswer}.
+ *   <li>extraction (facts after enough conversation): its gates {@code ExtractionGates}, the turn
+ *       listener {@link dev.legio.longterm.MemoryExtractor}, {@link
+ *       dev.legio.longterm.ExtractionState}, {@link dev.legio.longterm.FactsAnswer}.
  *   <li>consolidation ("dream"): the gates {@link dev.legio.longterm.ConsolidationGates}, the
  *       transcript excerpts {@link dev.legio.longterm.TranscriptExcerpts}, filing facts by category
  *       {@link dev.legio.longterm.CategoryFiling}, the index {@link

@@ -168,7 +168,7 @@ public final class FileTranscriptStore implements TranscriptStore {
       lines.add(line);
       batch += line.length + 1;
     }
-    long total = batch;
+    long batchBytes = batch;
     try {
       if (!folderReady) {
         Files.createDirectories(folder);
@@ -177,7 +177,7 @@ public final class FileTranscriptStore implements TranscriptStore {
       lock(sessionId)
           .run(
               () -> {
-                writeLocked(sessionId, lines, total);
+                writeLocked(sessionId, lines, batchBytes);
                 return null;
               });
     } catch (IOException e) {
