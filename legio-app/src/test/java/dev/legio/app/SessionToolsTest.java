@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.backend.SessionSpec;
 import dev.legio.log.Names;
-import dev.legio.memory.LegatusMemory;
+import dev.legio.memoria.LegatusMemory;
 import dev.legio.testing.MutableClock;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.ToolResult;

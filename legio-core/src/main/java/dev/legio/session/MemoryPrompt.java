@@ -2,10 +2,10 @@ package dev.legio.session;
 
 /**
  * An agent's long-term memory as the system prompt of its new sessions carries it (see {@code
- * dev.legio.memory.longterm.MemoryFolder#systemPrompt}). The engine asks only when it opens a
- * session, and only for agents (the legatus, centuriones), never for channels. What it returns is
- * appended to the prompt file's text; it does not count towards the prompt's hash, so a change of
- * memory never rebuilds a live session: the next new one carries it.
+ * dev.legio.longterm.MemoryFolder#systemPrompt}). The engine asks only when it opens a session, and
+ * only for agents (the legatus, centuriones), never for channels. What it returns is appended to
+ * the prompt file's text; it does not count towards the prompt's hash, so a change of memory never
+ * rebuilds a live session: the next new one carries it.
  */
 @FunctionalInterface
 public interface MemoryPrompt {

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.files.LockFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -23,7 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,8 +37,8 @@ import java.util.regex.Pattern;
  * <id>_part2.jsonl}, then {@code _part3}, and so on; an append that would take all parts together
  * past {@code totalLimitBytes} fails and writes nothing.
  *
- * <p>Locking: appends to one session take a lock on {@code .<id>.lock} beside the transcript (a
- * {@link FileChannel} lock, which other processes respect; Legio's own threads wait on an
+ * <p>Locking: appends to one session take a {@link LockFile} on {@code .<id>.lock} beside the
+ * transcript (an OS file lock, which other processes respect; Legio's own threads wait on an
  * in-process lock first). Each line is written whole with one write, so readers in other processes
  * see whole lines or a partial last line, which loading skips.
  */
@@ -56,15 +55,6 @@ public final class FileTranscriptStore implements TranscriptStore {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-
-  /** In-process locks, shared by every store in this JVM (file locks are held per process). */
-  private static final ReentrantLock[] STRIPES = new ReentrantLock[256];
-
-  static {
-    for (int i = 0; i < STRIPES.length; i++) {
-      STRIPES[i] = new ReentrantLock();
-    }
-  }
 
   private final Path folder;
   private volatile boolean folderReady;
@@ -178,24 +168,21 @@ public final class FileTranscriptStore implements TranscriptStore {
       lines.add(line);
       batch += line.length + 1;
     }
-    ReentrantLock local = STRIPES[Math.floorMod(file(sessionId).hashCode(), STRIPES.length)];
-    local.lock();
+    long batchBytes = batch;
     try {
       if (!folderReady) {
         Files.createDirectories(folder);
         folderReady = true;
       }
-      try (FileChannel lockChannel =
-              FileChannel.open(
-                  lockFile(sessionId), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = lockChannel.lock()) {
-        writeLocked(sessionId, lines, batch);
-      }
+      lock(sessionId)
+          .run(
+              () -> {
+                writeLocked(sessionId, lines, batchBytes);
+                return null;
+              });
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot append to the transcript of session " + sessionId + ": " + e.getMessage(), e);
-    } finally {
-      local.unlock();
     }
   }
 
@@ -380,8 +367,9 @@ public final class FileTranscriptStore implements TranscriptStore {
     return folder.resolve(n == 1 ? sessionId + SUFFIX : sessionId + "_part" + n + SUFFIX);
   }
 
-  private Path lockFile(String sessionId) {
-    return folder.resolve("." + sessionId + ".lock");
+  /** The lock appends and deletes of one session take: {@code .<id>.lock} beside its parts. */
+  private LockFile lock(String sessionId) {
+    return LockFile.at(folder.resolve("." + sessionId + ".lock"));
   }
 
   @Override
@@ -454,33 +442,34 @@ public final class FileTranscriptStore implements TranscriptStore {
   @Override
   public int delete(String sessionId) {
     checkId(sessionId);
-    int removed = 0;
-    ReentrantLock local = STRIPES[Math.floorMod(file(sessionId).hashCode(), STRIPES.length)];
-    local.lock();
+    LockFile lock = lock(sessionId);
     try {
-      if (parts(sessionId).isEmpty()) {
-        return 0;
-      }
-      // Under the append lock, so that no append of another process is half-way through.
-      try (FileChannel lockChannel =
-              FileChannel.open(
-                  lockFile(sessionId), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = lockChannel.lock()) {
-        List<Path> parts = parts(sessionId);
-        // Later parts first, so an interrupted delete never leaves parts without their first.
-        for (int i = parts.size() - 1; i >= 0; i--) {
-          if (Files.deleteIfExists(parts.get(i))) {
-            removed++;
-          }
-        }
-      }
-      Files.deleteIfExists(lockFile(sessionId));
+      return lock.runInProcess(
+          () -> {
+            if (parts(sessionId).isEmpty()) {
+              return 0;
+            }
+            // Under the append lock, so that no append of another process is half-way through.
+            int removed =
+                lock.run(
+                    () -> {
+                      List<Path> parts = parts(sessionId);
+                      int n = 0;
+                      // Later parts first, so an interrupted delete never leaves parts without
+                      // their first.
+                      for (int k = parts.size() - 1; k >= 0; k--) {
+                        if (Files.deleteIfExists(parts.get(k))) {
+                          n++;
+                        }
+                      }
+                      return n;
+                    });
+            Files.deleteIfExists(lock.file());
+            return removed;
+          });
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot delete the transcript of session " + sessionId + ": " + e.getMessage(), e);
-    } finally {
-      local.unlock();
     }
-    return removed;
   }
 }

@@ -173,7 +173,7 @@ final class TranscriptScanner {
    * Scans a chunk line by line. A line (JSON cannot hold a raw newline, so lines are found by their
    * newline alone) is read by {@link #fastScan}, which walks it once to check that it is one object
    * with balanced brackets and to pick the five top-level fields out; a line it cannot decide (an
-   * escape inside one of those fields, very deep nesting) goes to Jackson.
+   * escape inside one of those fields or in a top-level key, very deep nesting) goes to Jackson.
    */
   private static Scanned scan(Chunk chunk) {
     Scanned out = new Scanned();
@@ -281,6 +281,9 @@ final class TranscriptScanner {
             return MALFORMED;
           }
           if (depth == 1 && keyNext) {
+            if (indexOf(buf, (byte) '\\', i + 1, close) >= 0) {
+              return UNDECIDED; // an escaped key may spell a field we keep: let Jackson decode it
+            }
             int field = field(buf, i + 1, close);
             keyNext = false;
             if (field >= 0) {

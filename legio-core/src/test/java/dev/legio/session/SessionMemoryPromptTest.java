@@ -6,7 +6,7 @@ import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.SessionSpec;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.jdbc.JdbcMessageLogs;
-import dev.legio.memory.longterm.MemoryFolder;
+import dev.legio.longterm.MemoryFolder;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
 import dev.legio.testing.ScriptedBackend;

@@ -1,9 +1,9 @@
 package dev.legio.transcript;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.legio.testing.FakeMessagesApi;
+import dev.legio.testing.RealClaudeCli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,10 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of the Messages API: Legio loads what the CLI writes, and {@code claude --resume} continues a
  * transcript Legio wrote (the fake sees the earlier turns).
  *
- * <p>Needs {@code node} and the CLI: {@code LEGIO_CLAUDE_CODE_CLI} (the path of its {@code
- * cli.js}), else {@code ~/.cache/legio/claude-code/node_modules/@anthropic-ai/claude-code/cli.js}
- * (where {@code npm install --prefix ~/.cache/legio/claude-code @anthropic-ai/claude-code} puts
- * it). Skipped with a message when either is missing.
+ * <p>Needs the CLI, found and installed by the same fixture as the other CLI tests ({@link
+ * RealClaudeCli}): skipped with a message where it cannot be had, failed under CI ({@code
+ * CI=true}).
  */
 class ClaudeCodeCompatibilityTest {
   @TempDir Path dir;
@@ -36,32 +35,14 @@ class ClaudeCodeCompatibilityTest {
 
   @BeforeEach
   void findTheCli() throws IOException {
-    String configured = System.getenv("LEGIO_CLAUDE_CODE_CLI");
-    cli =
-        configured != null && !configured.isBlank()
-            ? Path.of(configured)
-            : Path.of(
-                System.getProperty("user.home"),
-                ".cache/legio/claude-code/node_modules/@anthropic-ai/claude-code/cli.js");
-    assumeTrue(Files.isRegularFile(cli), "Claude Code CLI not installed at " + cli + "; skipped");
-    assumeTrue(nodeRuns(), "node is not on the PATH; skipped");
+    cli = RealClaudeCli.executable();
     config = Files.createDirectories(dir.resolve("claude-config"));
     project = Files.createDirectories(dir.resolve("project"));
   }
 
-  private static boolean nodeRuns() {
-    try {
-      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
-  }
-
   /** Runs {@code claude -p ...} in the project folder against the fake; returns its output. */
   private String claude(FakeMessagesApi api, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("node", cli.toString(), "-p"));
+    List<String> command = new ArrayList<>(List.of(cli.toString(), "-p"));
     command.addAll(List.of(args));
     ProcessBuilder builder =
         new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true);

@@ -3,18 +3,18 @@ package dev.legio.app.cli;
 import dev.legio.app.LegioApp;
 import dev.legio.log.Names;
 import dev.legio.log.Timestamps;
-import dev.legio.memory.AgentMemory;
-import dev.legio.memory.LegatusMemory;
-import dev.legio.memory.MemoryAccess;
-import dev.legio.memory.MemoryEntry;
-import dev.legio.memory.MemoryException;
-import dev.legio.memory.MemoryKind;
-import dev.legio.memory.MemoryXml;
-import dev.legio.memory.SearchHit;
-import dev.legio.memory.longterm.ConsolidationListener;
-import dev.legio.memory.longterm.ConsolidationPhase;
-import dev.legio.memory.longterm.ConsolidationResult;
-import dev.legio.memory.longterm.ConsolidationRunner;
+import dev.legio.longterm.ConsolidationListener;
+import dev.legio.longterm.ConsolidationPhase;
+import dev.legio.longterm.ConsolidationResult;
+import dev.legio.longterm.ConsolidationRunner;
+import dev.legio.memoria.AgentMemory;
+import dev.legio.memoria.LegatusMemory;
+import dev.legio.memoria.MemoryAccess;
+import dev.legio.memoria.MemoryEntry;
+import dev.legio.memoria.MemoryException;
+import dev.legio.memoria.MemoryKind;
+import dev.legio.memoria.MemoryXml;
+import dev.legio.memoria.SearchHit;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -399,7 +399,7 @@ final class MemoryCommand {
                     name
                         + ": not consolidated: "
                         + s.reason()
-                        + (s.gate() == dev.legio.memory.longterm.ConsolidationGate.LOCK
+                        + (s.gate() == dev.legio.longterm.ConsolidationGate.LOCK
                             ? ""
                             : " (--force skips this gate)"));
             case ConsolidationResult.Failed f -> {

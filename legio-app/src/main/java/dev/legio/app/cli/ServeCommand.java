@@ -4,7 +4,7 @@ import dev.legio.app.LegioApp;
 import dev.legio.app.mcp.McpHttpServer;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Names;
-import dev.legio.memory.longterm.DreamScheduler;
+import dev.legio.longterm.DreamScheduler;
 import dev.legio.session.SessionMaintenance;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

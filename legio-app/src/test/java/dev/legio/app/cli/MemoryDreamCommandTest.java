@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
 import dev.legio.app.Main;
-import dev.legio.memory.longterm.DreamScheduler;
+import dev.legio.longterm.DreamScheduler;
 import dev.legio.workspace.Workspace;
 import java.io.PrintWriter;
 import java.io.StringWriter;

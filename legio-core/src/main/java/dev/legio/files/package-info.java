@@ -1,0 +1,8 @@
+/**
+ * The file-system toolkit every file store of Legio shares (memoria, long-term memory,
+ * transcripts): {@link dev.legio.files.AtomicFile} replaces a file whole (temporary file, forced to
+ * disk, atomic rename), {@link dev.legio.files.LockFile} serialises writers between the threads of
+ * this JVM and between processes, {@link dev.legio.files.FolderLock} is that lock for a whole
+ * folder. It depends on nothing of Legio, so every package may use it.
+ */
+package dev.legio.files;

@@ -1,0 +1,90 @@
+package dev.legio.memoria;
+
+import dev.legio.agents.AgentDirectory;
+import dev.legio.log.Names;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Legio's long-term memory (edicta, acta, commentarii) and who may do what with it. Rights come
+ * from the object a caller holds, not from a name it passes:
+ *
+ * <ul>
+ *   <li>{@link #forAgent} gives an agent its {@link AgentMemory}: it reads edicta and acta,
+ *       publishes acta under its own name, and reaches its own commentarii only: no method takes
+ *       another agent's name.
+ *   <li>{@link #forLegatus} gives the legatus (or caesar, the operator) a {@link LegatusMemory}:
+ *       everything an agent can do, plus publishing and revoking edicta, every agent's commentarii
+ *       (named by the caller) and clearing entries.
+ * </ul>
+ *
+ * Every entry records its author and time from the caller and the injected {@link Clock}.
+ */
+public final class Memoria {
+  /** The largest text of one note, in bytes of UTF-8. */
+  public static final long MAX_TEXT_BYTES = 256 * 1024;
+
+  private final MemoryStore store;
+  private final AgentDirectory agents;
+  private final Clock clock;
+
+  public Memoria(Path castra, AgentDirectory agents, Clock clock) {
+    this.store = new MemoryStore(castra);
+    this.agents = agents;
+    this.clock = clock;
+  }
+
+  /** The memory rights of agent {@code name}, which must be a centurio of the castra. */
+  public AgentMemory forAgent(String name) {
+    return new AgentMemory(this, requireCenturio(name));
+  }
+
+  /** The legatus's rights, acting as {@code caller}: {@code legatus} or {@code caesar}. */
+  public LegatusMemory forLegatus(String caller) {
+    if (!Names.seesEverything(caller)) {
+      throw new MemoryException(
+          "'"
+              + EntryNames.printable(String.valueOf(caller))
+              + "' does not have the legatus's rights");
+    }
+    return new LegatusMemory(this, caller);
+  }
+
+  /**
+   * The rights of whoever {@code caller} names: {@link LegatusMemory} for the legatus and caesar,
+   * else {@link AgentMemory}.
+   */
+  public MemoryAccess as(String caller) {
+    return Names.seesEverything(caller) ? forLegatus(caller) : forAgent(caller);
+  }
+
+  MemoryStore store() {
+    return store;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  /** The centurio names of the castra. */
+  Set<String> centuriones() {
+    return new TreeSet<>(agents.centurioNames());
+  }
+
+  String requireCenturio(String name) {
+    if (name == null || name.isEmpty()) {
+      throw new MemoryException("no agent given: name a centurio such as 'vorenus'");
+    }
+    if (!Names.isValid(name) || name.contains(":") || !agents.centurioNames().contains(name)) {
+      throw new MemoryException(
+          "no centurio named '"
+              + EntryNames.printable(name)
+              + "'. Known centuriones: "
+              + String.join(", ", centuriones())
+              + ".");
+    }
+    return name;
+  }
+}

@@ -1,8 +1,0 @@
-package dev.legio.memory;
-
-/** The memory folders could not be read or written (a full disk, permissions, a broken file). */
-public class MemoryStorageException extends RuntimeException {
-  public MemoryStorageException(String message, Throwable cause) {
-    super(message, cause);
-  }
-}

@@ -1,0 +1,427 @@
+package dev.legio.transcript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The fast scanner ({@link TranscriptScanner}) and Jackson agree on every line: what is an entry,
+ * its type and ids, what is metadata, a tombstone, malformed or a partial last line.
+ *
+ * <p>The lines are JSON written with random white space and random escapes (in keys too), random
+ * nesting (past the scanner's depth of 63, where it hands over to Jackson), strings with quotes,
+ * backslashes, control characters, non-ASCII and surrogate pairs; lines torn at any byte (as a
+ * crash leaves them), other JSON values, trailing bytes, blank lines and a torn last line with no
+ * newline. The reference is Jackson's tree parser, independent of the scanner's own streaming
+ * fallback. (The scanner does not check the grammar between tokens, so a line that is not JSON nor
+ * a torn JSON line may pass it; {@link TranscriptEntry#json()} parses such a line when it is used.)
+ */
+class TranscriptScannerJacksonAgreementTest {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private static final Set<String> MESSAGE_TYPES =
+      Set.of("user", "assistant", "system", "attachment", "summary");
+  private static final Set<String> METADATA_TYPES =
+      Set.of("progress", "agent-name", "queue-operation", "last-prompt");
+  private static final String[] TYPES = {
+    "user",
+    "assistant",
+    "system",
+    "attachment",
+    "summary",
+    "tombstone",
+    "agent-name",
+    "progress",
+    "queue-operation",
+    "last-prompt",
+    "custom-unknown",
+    "User",
+    ""
+  };
+  private static final String[] KEPT = {"type", "uuid", "parentUuid", "deletedUuid", "agentName"};
+
+  @Provide
+  Arbitrary<List<byte[]>> transcripts() {
+    return Arbitraries.randoms().map(Lines::of).list().ofMaxSize(14);
+  }
+
+  @Property(tries = 400)
+  void theFastScannerAndJacksonAgreeOnEveryLine(
+      @ForAll("transcripts") List<byte[]> lines, @ForAll boolean tornLastLine) {
+    ByteArrayOutputStream file = new ByteArrayOutputStream();
+    for (int i = 0; i < lines.size(); i++) {
+      file.writeBytes(lines.get(i));
+      if (!(tornLastLine && i == lines.size() - 1)) {
+        file.write('\n');
+      }
+    }
+    byte[] bytes = file.toByteArray();
+
+    Transcript scanned =
+        TranscriptScanner.load("s", List.of(new TranscriptScanner.Part("p", bytes, bytes.length)));
+    Expected expected = Expected.of(lines, tornLastLine);
+
+    String shown = new String(bytes, StandardCharsets.UTF_8);
+    assertThat(scanned.entries())
+        .as(shown)
+        .extracting(e -> Arrays.asList(e.type(), e.uuid(), e.parentUuid()))
+        .containsExactlyElementsOf(expected.entries);
+    LoadReport r = scanned.report();
+    assertThat(
+            List.of(
+                r.lines(),
+                r.malformedLines(),
+                r.tombstones(),
+                r.tombstoned(),
+                r.metadata(),
+                r.unknownTypes(),
+                r.partialLastLine(),
+                String.valueOf(scanned.owner())))
+        .as(shown)
+        .isEqualTo(
+            List.of(
+                expected.lines,
+                expected.malformed,
+                expected.tombstones,
+                expected.tombstoned,
+                expected.metadata,
+                expected.unknown,
+                expected.partial,
+                String.valueOf(expected.owner)));
+  }
+
+  /** What Jackson's tree parser makes of the lines, by the scanner's documented rules. */
+  private static final class Expected {
+    final List<List<String>> entries = new ArrayList<>();
+    int lines;
+    int malformed;
+    int tombstones;
+    int tombstoned;
+    int metadata;
+    final Map<String, Integer> unknown = new TreeMap<>();
+    boolean partial;
+    String owner;
+
+    static Expected of(List<byte[]> lines, boolean tornLastLine) {
+      Expected out = new Expected();
+      Set<String> deleted = new HashSet<>();
+      List<List<String>> messages = new ArrayList<>();
+      for (int i = 0; i < lines.size(); i++) {
+        String trimmed = trim(lines.get(i));
+        if (trimmed.isEmpty()) {
+          continue;
+        }
+        if (tornLastLine && i == lines.size() - 1) {
+          out.partial = true;
+          break;
+        }
+        JsonNode node;
+        try {
+          node = JSON.readTree(lines.get(i));
+        } catch (Exception e) {
+          node = null;
+        }
+        if (node == null || !node.isObject()) {
+          out.malformed++;
+          continue;
+        }
+        out.lines++;
+        String type = text(node, "type");
+        if (type == null) {
+          out.unknown.merge("(no type)", 1, Integer::sum);
+        } else if (MESSAGE_TYPES.contains(type)) {
+          messages.add(Arrays.asList(type, text(node, "uuid"), text(node, "parentUuid")));
+        } else if (type.equals("tombstone")) {
+          if (text(node, "deletedUuid") != null) {
+            deleted.add(text(node, "deletedUuid"));
+            out.tombstones++;
+          } else {
+            out.malformed++;
+          }
+        } else if (METADATA_TYPES.contains(type)) {
+          out.metadata++;
+          if (type.equals("agent-name") && text(node, "agentName") != null) {
+            out.owner = text(node, "agentName");
+          }
+        } else {
+          out.unknown.merge(type, 1, Integer::sum);
+        }
+      }
+      for (List<String> m : messages) {
+        if (m.get(1) != null && deleted.contains(m.get(1))) {
+          out.tombstoned++;
+        } else {
+          out.entries.add(m);
+        }
+      }
+      return out;
+    }
+
+    private static String text(JsonNode node, String field) {
+      JsonNode v = node.get(field);
+      return v != null && v.isTextual() ? v.asText() : null;
+    }
+
+    /** The line as the scanner sees it for blankness: spaces, tabs and CRs around it dropped. */
+    private static String trim(byte[] line) {
+      int s = 0;
+      int e = line.length;
+      while (s < e && (line[s] == ' ' || line[s] == '\t' || line[s] == '\r')) {
+        s++;
+      }
+      while (e > s && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) {
+        e--;
+      }
+      return new String(line, s, e - s, StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  /** Random transcript lines, written by hand so that white space and escapes vary. */
+  static final class Lines {
+    private final Random r;
+    private final StringBuilder out = new StringBuilder();
+
+    private Lines(Random r) {
+      this.r = r;
+    }
+
+    static byte[] of(Random r) {
+      Lines l = new Lines(r);
+      int kind = r.nextInt(100);
+      if (kind < 5) {
+        return " \t\r".substring(0, r.nextInt(4)).getBytes(StandardCharsets.US_ASCII);
+      }
+      if (kind < 12) {
+        l.value(0); // a JSON value that is not an object (or now and then is one)
+        return l.bytes();
+      }
+      l.line();
+      if (kind < 20) {
+        l.out.append(r.nextBoolean() ? " x" : " {}"); // bytes after the object
+      }
+      byte[] whole = l.bytes();
+      if (kind >= 20 && kind < 40 && whole.length > 1) {
+        return Arrays.copyOf(whole, 1 + r.nextInt(whole.length - 1)); // torn by a crash
+      }
+      return whole;
+    }
+
+    private byte[] bytes() {
+      return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One transcript entry: some of the kept fields, a message, other fields; keys unique. */
+    private void line() {
+      space();
+      out.append('{');
+      List<Runnable> fields = new ArrayList<>();
+      for (String key : KEPT) {
+        if (r.nextInt(10) < 7) {
+          fields.add(() -> field(key, () -> keptValue(key)));
+        }
+      }
+      fields.add(() -> field("message", () -> value(0)));
+      Set<String> used = new HashSet<>(Arrays.asList(KEPT));
+      used.add("message");
+      for (int i = r.nextInt(3); i > 0; i--) {
+        String key = string(6);
+        if (used.add(key)) {
+          fields.add(() -> field(key, () -> value(1)));
+        }
+      }
+      java.util.Collections.shuffle(fields, r);
+      for (int i = 0; i < fields.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        fields.get(i).run();
+      }
+      space();
+      out.append('}');
+      space();
+    }
+
+    private void field(String key, Runnable value) {
+      space();
+      string(key);
+      space();
+      out.append(':');
+      space();
+      value.run();
+      space();
+    }
+
+    private void keptValue(String key) {
+      int pick = r.nextInt(10);
+      if (pick < 1) {
+        value(1); // not a string: not kept
+      } else if (key.equals("type")) {
+        string(pick < 8 ? TYPES[r.nextInt(TYPES.length)] : string(8));
+      } else {
+        string(pick < 4 ? "id-" + r.nextInt(4) : string(10)); // ids repeat, so tombstones hit
+      }
+    }
+
+    /** Any JSON value; now and then nested deeper than the scanner follows. */
+    private void value(int depth) {
+      int pick = r.nextInt(depth > 4 ? 6 : 9);
+      switch (pick) {
+        case 0 -> string(string(12));
+        case 1 -> out.append(r.nextInt(2000) - 1000);
+        case 2 -> out.append(r.nextBoolean() ? "-0.5e-3" : "12.25E+2");
+        case 3 -> out.append(r.nextBoolean() ? "true" : "false");
+        case 4 -> out.append("null");
+        case 5 -> out.append("[]");
+        case 6 -> {
+          out.append('[');
+          for (int i = r.nextInt(4); i > 0; i--) {
+            space();
+            value(depth + 1);
+            space();
+            out.append(i > 1 ? "," : "");
+          }
+          out.append(']');
+        }
+        case 7 -> {
+          out.append('{');
+          Set<String> keys = new HashSet<>();
+          int n = r.nextInt(4);
+          boolean first = true;
+          for (int i = 0; i < n; i++) {
+            String key = r.nextBoolean() ? KEPT[r.nextInt(KEPT.length)] : string(5);
+            if (keys.add(key)) {
+              out.append(first ? "" : ",");
+              first = false;
+              field(key, () -> value(depth + 1));
+            }
+          }
+          out.append('}');
+        }
+        default -> {
+          int levels = 50 + r.nextInt(40);
+          boolean objects = r.nextBoolean();
+          for (int i = 0; i < levels; i++) {
+            out.append(objects ? "{\"k\":" : "[");
+          }
+          string(string(4));
+          for (int i = 0; i < levels; i++) {
+            out.append(objects ? "}" : "]");
+          }
+        }
+      }
+    }
+
+    /** Random text: letters, quotes, backslashes, slashes, controls, non-ASCII, emoji. */
+    private String string(int maxLength) {
+      String[] pool = {
+        "a",
+        "b",
+        "u",
+        "i",
+        "d",
+        "\"",
+        "\\",
+        "/",
+        "\n",
+        "\t",
+        "\u0001",
+        "\u001f",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        " ",
+        "é",
+        "—",
+        "\u2028",
+        "😀",
+        "uuid",
+        "type",
+        "\"uuid\":\"x\""
+      };
+      StringBuilder s = new StringBuilder();
+      for (int i = r.nextInt(maxLength + 1); i > 0; i--) {
+        s.append(pool[r.nextInt(pool.length)]);
+      }
+      return s.toString();
+    }
+
+    /** Writes {@code s} as a JSON string, escaping what must be and, at random, more. */
+    private void string(String s) {
+      out.append('"');
+      s.codePoints()
+          .forEach(
+              cp -> {
+                boolean extra = r.nextInt(8) == 0;
+                if (cp == '"') {
+                  out.append("\\\"");
+                } else if (cp == '\\') {
+                  out.append("\\\\");
+                } else if (cp == '/' && extra) {
+                  out.append("\\/");
+                } else if (cp < 0x20) {
+                  String shortForm =
+                      switch (cp) {
+                        case '\n' -> "\\n";
+                        case '\t' -> "\\t";
+                        case '\r' -> "\\r";
+                        case '\b' -> "\\b";
+                        case '\f' -> "\\f";
+                        default -> null;
+                      };
+                  out.append(shortForm != null && !extra ? shortForm : unicode(cp));
+                } else if (extra) {
+                  out.append(unicode(cp));
+                } else {
+                  out.appendCodePoint(cp);
+                }
+              });
+      out.append('"');
+    }
+
+    private static String unicode(int cp) {
+      StringBuilder u = new StringBuilder();
+      for (char c : Character.toChars(cp)) {
+        u.append(String.format("\\u%04x", (int) c));
+      }
+      return u.toString();
+    }
+
+    private void space() {
+      if (r.nextInt(5) == 0) {
+        out.append(" \t\r ".charAt(r.nextInt(4)));
+      }
+    }
+  }
+
+  /** The metadata types generated here are the scanner's too. */
+  @net.jqwik.api.Example
+  void theGeneratedMetadataTypesAreKnownToTheScanner() {
+    for (String type : METADATA_TYPES) {
+      byte[] line = ("{\"type\":\"" + type + "\"}\n").getBytes(StandardCharsets.UTF_8);
+      Transcript t =
+          TranscriptScanner.load("s", List.of(new TranscriptScanner.Part("p", line, line.length)));
+      assertThat(t.report().metadata()).as(type).isEqualTo(1);
+    }
+  }
+}
