@@ -41,7 +41,8 @@ public final class ConfigLoader {
           "mcp",
           "transcripts",
           "context",
-          "memory");
+          "memory",
+          "server");
   private static final Set<String> SESSIONS =
       Set.of(
           "max_input_tokens",
@@ -79,6 +80,7 @@ public final class ConfigLoader {
     "auto", "offline", "claude-cli", "anthropic", "openai", "ollama"
   };
   private static final Set<String> MCP = Set.of("http_enabled", "http_bind", "http_port");
+  private static final Set<String> SERVER = Set.of("bind", "port", "max_body_bytes");
   private static final Set<String> CLAUDE_CLI =
       Set.of(
           "binary",
@@ -223,7 +225,22 @@ public final class ConfigLoader {
         mcp(root),
         new LegioConfig.Transcripts(transcriptsDir.normalize()),
         context(root),
-        memory(root, base));
+        memory(root, base),
+        server(root, maxBytes));
+  }
+
+  private LegioConfig.Server server(ObjectNode root, long maxMessageBytes) {
+    LegioConfig.Server d = LegioConfig.Server.defaults(maxMessageBytes);
+    ObjectNode s = table(root, "server");
+    String section = "[server] ";
+    checkKeys(s, SERVER, section);
+    String bind = string(s, section, "bind", d.bind());
+    if (bind.isBlank()) {
+      throw error(section, "bind", "an address such as \"127.0.0.1\"", "\"\"");
+    }
+    int port = (int) integer(s, section, "port", d.port(), 0, 65_535);
+    long maxBody = integer(s, section, "max_body_bytes", d.maxBodyBytes(), 1_024, 1L << 30);
+    return new LegioConfig.Server(bind, port, maxBody);
   }
 
   private LegioConfig.Context context(ObjectNode root) {

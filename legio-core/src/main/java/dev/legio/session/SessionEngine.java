@@ -102,6 +102,7 @@ public final class SessionEngine implements AutoCloseable {
   private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
 
   private volatile boolean closing;
+  private volatile SessionEventListener sessionEvents = SessionEventListener.NONE;
 
   public SessionEngine(
       MessageLog messageLog,
@@ -394,6 +395,40 @@ public final class SessionEngine implements AutoCloseable {
     }
   }
 
+  // ------------------------------------------------------------------ session events
+
+  /**
+   * Tells {@code listener} what every session does from now on (activity, rebuilds, back-end
+   * events); replaces the one registered before. {@link SessionEventListener#NONE}: nobody.
+   */
+  public void setSessionEventListener(SessionEventListener listener) {
+    this.sessionEvents = Objects.requireNonNull(listener, "listener");
+  }
+
+  private void setActivity(Slot slot, String activity) {
+    slot.activity = activity;
+    tellSessionEvents(l -> l.activityChanged(slot.owner, activity));
+  }
+
+  private DispatchListener withSessionEvents(DispatchListener listener) {
+    return (agent, event) -> {
+      tellSessionEvents(l -> l.backendEvent(agent, event));
+      listener.onEvent(agent, event);
+    };
+  }
+
+  private void tellSessionEvents(java.util.function.Consumer<SessionEventListener> tell) {
+    SessionEventListener l = sessionEvents;
+    if (l == SessionEventListener.NONE) {
+      return;
+    }
+    try {
+      tell.accept(l);
+    } catch (RuntimeException e) {
+      log.warn("a session event listener failed (the session goes on)", e);
+    }
+  }
+
   // ------------------------------------------------------------------ slots
 
   private enum Kind {
@@ -588,8 +623,8 @@ public final class SessionEngine implements AutoCloseable {
       Instant now = clock.instant();
       boolean fresh = prepare(slot, r, store.find(owner).orElse(null), now);
       String message = compose(slot, r, fresh, request);
-      slot.activity = "working";
-      TurnEvents events = new TurnEvents(owner, listener);
+      setActivity(slot, "working");
+      TurnEvents events = new TurnEvents(owner, withSessionEvents(listener));
       TurnResult result;
       try {
         result = slot.live.send(message, events);
@@ -626,7 +661,7 @@ public final class SessionEngine implements AutoCloseable {
               slot.record,
               holder);
       leased = false;
-      slot.activity = "idle";
+      setActivity(slot, "idle");
       notifyTurn(
           new CompletedTurn(
               owner,
@@ -643,7 +678,7 @@ public final class SessionEngine implements AutoCloseable {
               result.context()));
       return new Reply(owner, description, r.backend().displayName(), answer, false, reply.id());
     } catch (RuntimeException e) {
-      slot.activity = "error";
+      setActivity(slot, "error");
       if (closing) {
         log.warn("{}: turn interrupted by shutdown", owner, e);
         return interrupted(slot, request, description);
@@ -874,6 +909,7 @@ public final class SessionEngine implements AutoCloseable {
 
   private void countRebuild(String owner, RebuildReason reason, long total) {
     rebuildCounts.get(reason).incrementAndGet();
+    tellSessionEvents(l -> l.rebuilt(owner, reason));
     log.info(
         "{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
   }
