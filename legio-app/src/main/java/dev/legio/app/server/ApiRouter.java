@@ -73,7 +73,7 @@ final class ApiRouter extends Handler.Abstract {
   }
 
   private void serve(Request request, Response response, Callback callback) {
-    String path = Request.getPathInContext(request);
+    String path = request.getHttpURI().getDecodedPath();
     String method = request.getMethod();
     ApiExchange exchange = null;
     try {

@@ -85,7 +85,8 @@ final class SessionsEndpoint {
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("session_id", id);
-    out.put("owner", record.map(SessionRecord::owner).orElse(transcript.owner()));
+    Transcript loaded = transcript;
+    out.put("owner", record.map(SessionRecord::owner).orElseGet(loaded::owner));
     out.put("record", record.map(Views::record).orElse(null));
     out.put("total_entries", total);
     out.put("entries", entries);

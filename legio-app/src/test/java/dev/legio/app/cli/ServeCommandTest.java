@@ -42,7 +42,11 @@ class ServeCommandTest {
         .isZero();
     // Any free port for MCP over HTTP, so that the test never collides with a running Legio.
     Path toml = ws.resolve("legio.toml");
-    Files.writeString(toml, Files.readString(toml).replace("http_port = 8740", "http_port = 0"));
+    Files.writeString(
+        toml,
+        Files.readString(toml)
+            .replace("http_port = 8740", "http_port = 0")
+            .replace("\nport = 8740", "\nport = 0"));
     String java = ProcessHandle.current().info().command().orElse("java");
     Process serve =
         new ProcessBuilder(
