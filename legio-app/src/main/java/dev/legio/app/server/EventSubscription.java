@@ -28,6 +28,9 @@ final class EventSubscription {
     }
   }
 
+  /** Wakes a reader waiting in {@link #next} when the subscription ends. */
+  private static final ServerEvent WAKE_UP = new ServerEvent("wake-up", null, "{}");
+
   private final BlockingQueue<ServerEvent> buffer;
   private final long replayUpTo;
   private volatile End end;
@@ -54,10 +57,11 @@ final class EventSubscription {
     return false;
   }
 
-  void end(End why) {
+  synchronized void end(End why) {
     if (end == null) {
       end = why;
       buffer.clear();
+      buffer.offer(WAKE_UP);
     }
   }
 
@@ -71,6 +75,7 @@ final class EventSubscription {
     if (end != null) {
       return null;
     }
-    return buffer.poll(millis, TimeUnit.MILLISECONDS);
+    ServerEvent event = buffer.poll(millis, TimeUnit.MILLISECONDS);
+    return event == WAKE_UP ? null : event;
   }
 }
