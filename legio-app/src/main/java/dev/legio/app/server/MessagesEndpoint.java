@@ -43,6 +43,7 @@ final class MessagesEndpoint implements Endpoint {
 
   @Override
   public void handle(ApiExchange exchange) throws Exception {
+    long start = System.nanoTime();
     String text = Bodies.text(exchange.jsonBody(), "text");
     Set<String> known = parts.engine().knownAgents();
     Mentions.Routing routing = Mentions.parse(text, known);
@@ -61,8 +62,10 @@ final class MessagesEndpoint implements Endpoint {
     long t0 = System.nanoTime();
     Outcome outcome = Dispatch.run(() -> parts.engine().handle(text, DispatchListener.NONE));
     long engineNanos = System.nanoTime() - t0;
-    exchange.responseHeader("Server-Timing", "engine;dur=" + engineNanos / 1e6);
     Map<String, Object> answer = answer(outcome);
+    exchange.responseHeader(
+        "Server-Timing",
+        "engine;dur=" + engineNanos / 1e6 + ", api;dur=" + (System.nanoTime() - start) / 1e6);
     boolean allBusy =
         !outcome.replies().isEmpty() && outcome.replies().stream().allMatch(Replies::busy);
     if (allBusy) {
