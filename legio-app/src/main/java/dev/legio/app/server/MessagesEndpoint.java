@@ -92,6 +92,18 @@ final class MessagesEndpoint implements Endpoint {
     return answer;
   }
 
+  /** An agent's description, as its prompt's front matter gives it ("" when unknown). */
+  private String description(String agent) {
+    try {
+      if (Names.LEGATUS.equals(agent)) {
+        return parts.agents().legatus().description();
+      }
+      return parts.agents().centurio(agent).map(p -> p.description()).orElse("");
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+
   /**
    * Streams the turn: status lines from the dispatch listener, each reply as the hub sees it logged
    * in answer to the request, and at the end whatever the outcome holds that was not sent yet.
@@ -99,7 +111,7 @@ final class MessagesEndpoint implements Endpoint {
   private void stream(ApiExchange exchange, String text) throws Exception {
     EventSubscription watch = hub.subscribe();
     SseStream sse = exchange.eventStream();
-    ReplyWatcher watcher = new ReplyWatcher(watch, text, sse);
+    ReplyWatcher watcher = new ReplyWatcher(watch, text, sse, this::description);
     Thread watching = Thread.ofVirtual().name("legio-reply-watch").start(watcher);
     try {
       DispatchListener listener =
@@ -142,11 +154,17 @@ final class MessagesEndpoint implements Endpoint {
     private final EventSubscription watch;
     private final String text;
     private final SseStream sse;
+    private final java.util.function.Function<String, String> descriptions;
     private final Set<String> sent = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
     private volatile boolean clientGone;
 
-    ReplyWatcher(EventSubscription watch, String text, SseStream sse) {
+    ReplyWatcher(
+        EventSubscription watch,
+        String text,
+        SseStream sse,
+        java.util.function.Function<String, String> descriptions) {
+      this.descriptions = descriptions;
       this.watch = watch;
       this.text = text;
       this.sse = sse;
@@ -177,7 +195,7 @@ final class MessagesEndpoint implements Endpoint {
             String agent = m.path("sender").asText();
             Map<String, Object> reply = new LinkedHashMap<>();
             reply.put("agent", agent);
-            reply.put("description", null);
+            reply.put("description", descriptions.apply(agent));
             reply.put("text", m.path("text").asText());
             reply.put("id", m.path("id").asText());
             reply.put("sequence", m.path("sequence").asLong());
