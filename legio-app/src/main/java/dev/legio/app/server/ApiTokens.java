@@ -2,6 +2,7 @@ package dev.legio.app.server;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.legio.log.Names;
+import dev.legio.memory.FolderLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +30,8 @@ import java.util.Optional;
  * <ul>
  *   <li>A token is 32 random bytes, shown once when it is created; only its SHA-256 is stored.
  *   <li>The folder is readable by its owner only ({@code rwx------}), the file too ({@code
- *       rw-------}); the file is replaced atomically.
+ *       rw-------}); the file is replaced atomically, under the folder's lock ({@link FolderLock}),
+ *       so that two {@code legio token create} at once both keep their token.
  *   <li>A token's name is unique; a gateway token names at least one channel source.
  *   <li>A lookup re-reads the file when it changed, so a revoke from another process takes effect
  *       on the next request. Comparison takes constant time; tokens never reach a log or an error.
@@ -68,7 +70,7 @@ public final class ApiTokens {
   }
 
   /** Creates a token; refuses a name in use, a bad name, or a gateway without sources. */
-  public synchronized Created create(String name, Role role, List<String> sources) {
+  public Created create(String name, Role role, List<String> sources) {
     Names.require(name, "token name");
     for (String source : sources) {
       if (!source.matches("[a-z][a-z0-9_-]{0,31}")) {
@@ -80,11 +82,6 @@ public final class ApiTokens {
       throw new IllegalArgumentException(
           "a gateway token needs --sources (the channel sources it may post to, e.g. telegram)");
     }
-    List<ApiToken> all = new ArrayList<>(list());
-    if (all.stream().anyMatch(t -> t.name().equals(name))) {
-      throw new IllegalArgumentException(
-          "a token named '" + name + "' exists: revoke it first (legio token revoke " + name + ")");
-    }
     byte[] bytes = new byte[32];
     RANDOM.nextBytes(bytes);
     String secret = "legio_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
@@ -95,19 +92,51 @@ public final class ApiTokens {
             role == Role.GATEWAY ? sources : List.of(),
             sha256(secret),
             Instant.now().toString());
-    all.add(token);
-    write(all);
+    locked(
+        all -> {
+          if (all.stream().anyMatch(t -> t.name().equals(name))) {
+            throw new IllegalArgumentException(
+                "a token named '"
+                    + name
+                    + "' exists: revoke it first (legio token revoke "
+                    + name
+                    + ")");
+          }
+          all.add(token);
+          return true;
+        });
     return new Created(secret, token);
   }
 
-  /** Removes the named token; false when there is none. */
-  public synchronized boolean revoke(String name) {
-    List<ApiToken> all = new ArrayList<>(list());
-    boolean removed = all.removeIf(t -> t.name().equals(name));
-    if (removed) {
-      write(all);
+  /** Changes the tokens under the folder's lock; writes them when {@code change} says so. */
+  private boolean locked(java.util.function.Predicate<List<ApiToken>> change) {
+    try {
+      return FolderLock.run(
+          file.getParent(),
+          () -> {
+            List<ApiToken> all = new ArrayList<>(read());
+            boolean changed = change.test(all);
+            if (changed) {
+              write(all);
+            }
+            return changed;
+          });
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot lock the server's tokens in " + file, e);
     }
-    return removed;
+  }
+
+  private List<ApiToken> read() throws IOException {
+    try {
+      return Json.MAPPER.readValue(file.toFile(), LIST);
+    } catch (java.io.FileNotFoundException | NoSuchFileException e) {
+      return List.of();
+    }
+  }
+
+  /** Removes the named token; false when there is none. */
+  public boolean revoke(String name) {
+    return locked(all -> all.removeIf(t -> t.name().equals(name)));
   }
 
   /** Every token, as stored (no secrets: only hashes). */
