@@ -103,16 +103,15 @@ final class ApiExchange {
               + (type == null ? "no Content-Type" : "'" + Printable.of(type) + "'")
               + ")");
     }
-    long length = request.getLength();
-    if (length > maxBodyBytes) {
-      throw tooLarge();
-    }
     byte[] body;
     try (InputStream in = Content.Source.asInputStream(request)) {
+      if (request.getLength() > maxBodyBytes) {
+        throw tooLarge(in);
+      }
       body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-    }
-    if (body.length > maxBodyBytes) {
-      throw tooLarge();
+      if (body.length > maxBodyBytes) {
+        throw tooLarge(in);
+      }
     }
     JsonNode node;
     try {
@@ -129,7 +128,20 @@ final class ApiExchange {
     return node;
   }
 
-  private ApiException tooLarge() {
+  /** How much of a body too large the server still reads, so that the client sees the 413. */
+  private static final long DRAIN_LIMIT = 16L << 20;
+
+  /**
+   * The 413 for a body over the limit, after reading (and dropping) the rest of a body of modest
+   * size: a client still sending when the connection closed would miss the answer.
+   */
+  private ApiException tooLarge(InputStream in) throws IOException {
+    long left = DRAIN_LIMIT;
+    byte[] sink = new byte[64 * 1024];
+    int n;
+    while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
+      left -= n;
+    }
     return new ApiException(
         413,
         "the body is larger than "

@@ -104,6 +104,7 @@ public final class LegioServer implements AutoCloseable {
       }
       paths.addMapping(new ServletPathSpec("/"), router);
       jetty.setHandler(paths);
+      jetty.setErrorHandler(new JsonErrors());
       jetty.setStopTimeout(parts.settings().shutdownGrace().toMillis());
       try {
         hub.start();

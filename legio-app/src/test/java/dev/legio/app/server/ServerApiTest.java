@@ -127,10 +127,27 @@ class ServerApiTest {
     String big = "{\"text\": \"" + "x".repeat((int) max) + "\"}";
     assertError(
         f.postRaw("/api/v1/messages", f.operator, "application/json", big), 413, "max_body_bytes");
+    // Without a Content-Length (chunked): cut at the limit all the same.
+    HttpResponse<String> chunked =
+        f.http.send(
+            f.request("/api/v1/messages", f.operator)
+                .header("Content-Type", "application/json")
+                .POST(
+                    java.net.http.HttpRequest.BodyPublishers.ofInputStream(
+                        () ->
+                            new java.io.ByteArrayInputStream(
+                                big.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertError(chunked, 413, "max_body_bytes");
     assertError(f.get("/api/v1/nowhere", f.operator), 404, "no such endpoint");
     HttpResponse<String> wrongMethod = f.get("/api/v1/messages", f.operator);
     assertError(wrongMethod, 405, "POST");
     assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("POST");
+    // Jetty's own refusal of an ambiguous path is JSON too.
+    HttpResponse<String> ambiguous = f.get("/api/v1/sessions/a%2F..%2Fb", f.operator);
+    assertThat(ambiguous.statusCode()).isEqualTo(400);
+    assertThat(ServerFixture.json(ambiguous).get("error").asText()).startsWith("Bad Request");
     assertThat(f.app.messageLog().size()).isZero();
   }
 
