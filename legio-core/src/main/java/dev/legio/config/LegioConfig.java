@@ -27,7 +27,40 @@ public record LegioConfig(
     Mcp mcp,
     Transcripts transcripts,
     Context context,
-    Memory memory) {
+    Memory memory,
+    Server server) {
+
+  /**
+   * The {@code [server]} section: the HTTP API {@code legio serve} runs for every front end.
+   *
+   * @param bind the address to listen on (default loopback only)
+   * @param port the TCP port; 0 picks a free one (printed at start)
+   * @param maxBodyBytes the largest request body accepted; a bigger one gets 413 (default: {@code
+   *     [praetorium] max_message_bytes} plus 64 KiB for the JSON around the text)
+   */
+  public record Server(String bind, int port, long maxBodyBytes) {
+    public static final int DEFAULT_PORT = 8740;
+    public static final long HEADROOM_BYTES = 64 * 1024;
+
+    public static Server defaults(long maxMessageBytes) {
+      return new Server("127.0.0.1", DEFAULT_PORT, maxMessageBytes + HEADROOM_BYTES);
+    }
+
+    static Server read(TomlTable t, long maxMessageBytes) {
+      Server d = defaults(maxMessageBytes);
+      String bind = t.string("bind", d.bind());
+      if (bind.isBlank()) {
+        throw t.error("bind", "an address such as \"127.0.0.1\"", "\"\"");
+      }
+      int port = (int) t.integer("port", d.port(), 0, 65_535);
+      // 0 (the template's value): the default, which follows [praetorium] max_message_bytes.
+      long maxBody = t.integer("max_body_bytes", 0, 0, 1L << 30);
+      if (maxBody != 0 && maxBody < 1_024) {
+        throw t.error("max_body_bytes", "0 (automatic) or at least 1024", Long.toString(maxBody));
+      }
+      return new Server(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody);
+    }
+  }
 
   /**
    * The {@code [context]} section: how Legio keeps the conversations it sends to the model (the

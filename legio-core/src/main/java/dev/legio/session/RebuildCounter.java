@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
 final class RebuildCounter {
   private static final Logger log = LoggerFactory.getLogger(RebuildCounter.class);
   private final Map<RebuildReason, AtomicLong> counts = new EnumMap<>(RebuildReason.class);
+  private final SessionEvents events;
 
-  RebuildCounter() {
+  RebuildCounter(SessionEvents events) {
+    this.events = events;
     for (RebuildReason reason : RebuildReason.values()) {
       counts.put(reason, new AtomicLong());
     }
@@ -23,6 +25,7 @@ final class RebuildCounter {
   /** Counts one rebuild of {@code owner}'s session, its {@code total}-th. */
   void count(String owner, RebuildReason reason, long total) {
     counts.get(reason).incrementAndGet();
+    events.rebuilt(owner, reason);
     log.info(
         "{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
   }

@@ -64,7 +64,8 @@ public final class SessionEngine implements AutoCloseable {
   private final SessionSettings settings;
   private final Clock clock;
   private final LeaseGate leases;
-  private final RebuildCounter rebuilds = new RebuildCounter();
+  private final SessionEvents sessionEvents = new SessionEvents();
+  private final RebuildCounter rebuilds = new RebuildCounter(sessionEvents);
   private final SessionLifecycle lifecycle;
   private final TurnRunner turns;
   private final IdleReaper reaper;
@@ -108,6 +109,7 @@ public final class SessionEngine implements AutoCloseable {
             clock,
             backend.displayName(),
             b.turnListener(),
+            sessionEvents,
             () -> closing);
     this.reaper = new IdleReaper(clock, slot -> lifecycle.close(slot, RebuildReason.IDLE));
   }
@@ -378,6 +380,14 @@ public final class SessionEngine implements AutoCloseable {
     int deleted = store.deleteExpired(clock.instant());
     log.info("deleted {} expired session records", deleted);
     return deleted;
+  }
+
+  /**
+   * Tells {@code listener} what every session does from now on (activity, rebuilds, back-end
+   * events); replaces the one registered before. {@link SessionEventListener#NONE}: nobody.
+   */
+  public void setSessionEventListener(SessionEventListener listener) {
+    sessionEvents.register(listener);
   }
 
   /** How many rebuilds this process made, per reason. */

@@ -58,6 +58,7 @@ final class TurnRunner implements AutoCloseable {
   private final String backendName;
   private final TurnListener turnListener;
   private final BooleanSupplier closing;
+  private final SessionEvents sessionEvents;
 
   /** Tells the turn listener about completed turns, off the turns' path. */
   private final ExecutorService listenerThread =
@@ -77,7 +78,9 @@ final class TurnRunner implements AutoCloseable {
       Clock clock,
       String backendName,
       TurnListener turnListener,
+      SessionEvents sessionEvents,
       BooleanSupplier closing) {
+    this.sessionEvents = sessionEvents;
     this.messageLog = messageLog;
     this.leases = leases;
     this.profiles = profiles;
@@ -151,8 +154,8 @@ final class TurnRunner implements AutoCloseable {
       boolean fresh = lifecycle.prepare(slot, profile, stored, now).fresh();
       String message =
           injector.compose(profile, fresh, slot.record.lastInjectedSequence(), request);
-      slot.activity = Activity.WORKING;
-      TurnEvents events = new TurnEvents(owner, listener);
+      sessionEvents.activity(slot, Activity.WORKING);
+      TurnEvents events = new TurnEvents(owner, sessionEvents.alsoTelling(listener));
       TurnResult result;
       try {
         result = slot.live.send(message, events);
@@ -188,7 +191,7 @@ final class TurnRunner implements AutoCloseable {
                   .replyingTo(request.id()),
               slot.record);
       leased = false;
-      slot.activity = Activity.IDLE;
+      sessionEvents.activity(slot, Activity.IDLE);
       notifyTurn(
           new CompletedTurn(
               owner,
@@ -206,7 +209,7 @@ final class TurnRunner implements AutoCloseable {
       return new Reply(
           owner, description, profile.shape().backend().displayName(), answer, false, reply.id());
     } catch (RuntimeException e) {
-      slot.activity = Activity.ERROR;
+      sessionEvents.activity(slot, Activity.ERROR);
       if (closing.getAsBoolean()) {
         log.warn("{}: turn interrupted by shutdown", owner, e);
         return interrupted(slot, request, description);

@@ -36,7 +36,7 @@ class TurnRunnerTest {
   private final InMemoryMessageLog log = new InMemoryMessageLog(clock);
   private final InMemorySessionStore store = new InMemorySessionStore();
   private final ScriptedBackend backend = ScriptedBackend.forgetful();
-  private final RebuildCounter rebuilds = new RebuildCounter();
+  private final RebuildCounter rebuilds = new RebuildCounter(new SessionEvents());
   private final List<CompletedTurn> heard = new CopyOnWriteArrayList<>();
 
   enum Scenario {
@@ -175,6 +175,7 @@ class TurnRunnerTest {
             clock,
             backend.displayName(),
             heard::add,
+            new SessionEvents(),
             () -> closing);
     backend.failing.add("vorenus");
     Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
@@ -205,6 +206,7 @@ class TurnRunnerTest {
         clock,
         backend.displayName(),
         heard::add,
+        new SessionEvents(),
         () -> false);
   }
 

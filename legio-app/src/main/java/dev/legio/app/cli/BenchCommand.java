@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
     subcommands = {
       BenchCommand.Log.class,
       BenchCommand.Dispatch.class,
-      BenchCommand.Transcripts.class
+      BenchCommand.Transcripts.class,
+      BenchCommand.Api.class
     })
 final class BenchCommand implements Runnable {
   @ParentCommand LegioCommand root;
@@ -193,6 +194,43 @@ final class BenchCommand implements Runnable {
     public Integer call() throws Exception {
       new TranscriptBenchmark(
               new TranscriptBenchmark.Settings(sizeMb), bench.root.out, bench.root.err)
+          .run();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "api",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Measure POST /api/v1/messages to one agent on the offline model, end to end over"
+            + " loopback, from concurrent clients (each with its own agent): api_turn_p50_ms,"
+            + " api_turn_p99_ms, and api_overhead_p99_ms (the turn minus the engine's own time,"
+            + " which the server reports in Server-Timing), and failed_requests."
+      })
+  static final class Api implements Callable<Integer> {
+    @ParentCommand BenchCommand bench;
+
+    @Option(
+        names = "--clients",
+        defaultValue = "32",
+        paramLabel = "N",
+        description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(
+        names = "--requests",
+        defaultValue = "2000",
+        paramLabel = "N",
+        description = "Requests to time, over all clients (default: ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Override
+    public Integer call() throws Exception {
+      new dev.legio.app.bench.ApiBenchmark(
+              new dev.legio.app.bench.ApiBenchmark.Settings(clients, requests),
+              bench.root.out,
+              bench.root.err)
           .run();
       return 0;
     }

@@ -40,6 +40,7 @@ import picocli.CommandLine.ScopeType;
       LogCommand.class,
       MemoryCommand.class,
       McpCommand.class,
+      TokenCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -2,6 +2,10 @@ package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
 import dev.legio.app.mcp.McpHttpServer;
+import dev.legio.app.server.ApiTokens;
+import dev.legio.app.server.LegioServer;
+import dev.legio.app.server.ServerParts;
+import dev.legio.config.LegioConfig;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Names;
 import dev.legio.longterm.DreamScheduler;
@@ -17,7 +21,8 @@ import picocli.CommandLine.ParentCommand;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = {
-      "Run Legio as a long-lived process: the idle-session reaper, the channel-session cleanup,"
+      "Run Legio as a long-lived process: the HTTP API for every front end ([server] in"
+          + " legio.toml; tokens from `legio token create`; see docs/API.md), the idle-session reaper, the channel-session cleanup,"
           + " the daily deletion of expired session records and old conversations, the hourly"
           + " consolidation of idle agents' long-term memory, and the agents' tools over MCP's"
           + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
@@ -36,6 +41,13 @@ final class ServeCommand implements Callable<Integer> {
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance = app.maintenance(root.context.clock());
     DreamScheduler dreams = dreams(app);
+    LegioServer api =
+        LegioServer.builder(
+                app.config().server(),
+                ServerParts.of(app, root.context.clock()),
+                new ApiTokens(app.workspace().castra()))
+            // The /mcp mount: .mcp(handler) once MCP over HTTP is a mountable handler.
+            .start();
     McpHttpServer mcp = startMcp(app);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -43,6 +55,7 @@ final class ServeCommand implements Callable<Integer> {
                 () -> {
                   log.info("stopping: signal received");
                   try {
+                    api.close();
                     if (mcp != null) {
                       mcp.close();
                     }
@@ -60,6 +73,8 @@ final class ServeCommand implements Callable<Integer> {
     String summary =
         "Legio is serving "
             + app.workspace().root()
+            + " at "
+            + api.url()
             + ": store "
             + app.config().praetorium().store().name().toLowerCase(java.util.Locale.ROOT)
             + ", back-end "
@@ -116,8 +131,18 @@ final class ServeCommand implements Callable<Integer> {
     for (String agent : app.engine().knownAgents()) {
       app.mcpTokens().tokenFor(agent);
     }
+    LegioConfig.Mcp config = app.config().mcp();
+    LegioConfig.Server server = app.config().server();
+    if (config.httpPort() != 0 && config.httpPort() == server.port()) {
+      // [mcp] http_port is the API's port (both default to 8740) until MCP is mounted at /mcp on
+      // the API's server: MCP takes a free port meanwhile, printed at start.
+      log.warn(
+          "[mcp] http_port {} is also [server] port: MCP over HTTP runs on a free port",
+          config.httpPort());
+      config = new LegioConfig.Mcp(config.httpEnabled(), config.httpBind(), 0);
+    }
     return McpHttpServer.start(
-        app.config().mcp(),
+        config,
         app.mcpTokens(),
         app::toolsFor,
         caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller));

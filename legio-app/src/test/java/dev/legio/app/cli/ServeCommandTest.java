@@ -13,7 +13,9 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +44,11 @@ class ServeCommandTest {
         .isZero();
     // Any free port for MCP over HTTP, so that the test never collides with a running Legio.
     Path toml = ws.resolve("legio.toml");
-    Files.writeString(toml, Files.readString(toml).replace("http_port = 8740", "http_port = 0"));
+    Files.writeString(
+        toml,
+        Files.readString(toml)
+            .replace("http_port = 8740", "http_port = 0")
+            .replace("\nport = 8740", "\nport = 0"));
     String java = ProcessHandle.current().info().command().orElse("java");
     Process serve =
         new ProcessBuilder(
@@ -70,6 +76,20 @@ class ServeCommandTest {
           .contains("store sqlite", "back-end offline model", "agents legatus, pullo, vorenus")
           .contains("reaped every 60 s (timeout 30 min)", "daily at 02:00 UTC")
           .contains("idle agents' memory consolidated when its gates pass (checked every 60 min)");
+      URI api = URI.create(first.substring(first.indexOf(" at ") + 4, first.indexOf(": store")));
+      assertThat(api.getHost()).isEqualTo("127.0.0.1");
+      var health =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(api.resolve("/healthz")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      var refused =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(api.resolve("/api/v1/status")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).isEqualTo(401);
       String mcpLine = output.readLine();
       while (mcpLine != null && !mcpLine.startsWith("MCP over HTTP at")) {
         mcpLine = output.readLine();

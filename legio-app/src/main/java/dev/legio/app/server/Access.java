@@ -1,0 +1,14 @@
+package dev.legio.app.server;
+
+/** Who may call a route. A closed set, checked before the route's endpoint runs. */
+enum Access {
+  /** Anyone, without a token ({@code GET /healthz}). */
+  PUBLIC,
+  /** An operator token. */
+  OPERATOR,
+  /**
+   * An operator token, or a gateway token whose sources include the route's channel source (the
+   * endpoint checks the source: {@link Caller#mayPostTo}).
+   */
+  CHANNEL
+}

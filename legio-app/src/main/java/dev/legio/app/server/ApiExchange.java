@@ -1,0 +1,184 @@
+package dev.legio.app.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * One request and its response, as an endpoint sees them: path and query parameters, the caller,
+ * the JSON body (size, media type and syntax checked), and ways to answer with JSON or a stream of
+ * server-sent events.
+ */
+final class ApiExchange {
+  private final Request request;
+  private final Response response;
+  private final Callback callback;
+  private final Map<String, String> pathParams;
+  private final Caller caller;
+  private final long maxBodyBytes;
+  private Fields query;
+  private boolean answered;
+
+  ApiExchange(
+      Request request,
+      Response response,
+      Callback callback,
+      Map<String, String> pathParams,
+      Caller caller,
+      long maxBodyBytes) {
+    this.request = request;
+    this.response = response;
+    this.callback = callback;
+    this.pathParams = pathParams;
+    this.caller = caller;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Who calls; null on a public route. */
+  Caller caller() {
+    return caller;
+  }
+
+  String pathParam(String name) {
+    return pathParams.get(name);
+  }
+
+  String header(String name) {
+    return request.getHeaders().get(name);
+  }
+
+  /** A query parameter, or null when absent. */
+  String query(String name) {
+    if (query == null) {
+      query = Request.extractQueryParameters(request);
+    }
+    return query.getValue(name);
+  }
+
+  /** A whole-number query parameter within [min, max], or the fallback when absent. */
+  long queryLong(String name, long fallback, long min, long max) {
+    String text = query(name);
+    if (text == null || text.isEmpty()) {
+      return fallback;
+    }
+    try {
+      long value = Long.parseLong(text);
+      if (value >= min && value <= max) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw ApiException.badRequest(
+        "query parameter '" + name + "' must be a whole number from " + min + " to " + max);
+  }
+
+  /** True when the client asked for {@code text/event-stream} in its Accept header. */
+  boolean acceptsEventStream() {
+    String accept = header("Accept");
+    return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
+  }
+
+  /**
+   * The request's body as a JSON object: 415 unless it is {@code application/json}, 413 when it is
+   * over {@code [server] max_body_bytes}, 400 when it is not a JSON object.
+   */
+  JsonNode jsonBody() throws IOException {
+    String type = header("Content-Type");
+    if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
+      throw new ApiException(
+          415,
+          "send the body as JSON with Content-Type: application/json (got "
+              + (type == null ? "no Content-Type" : "'" + Printable.of(type) + "'")
+              + ")");
+    }
+    byte[] body;
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      if (request.getLength() > maxBodyBytes) {
+        throw tooLarge(in);
+      }
+      body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+      if (body.length > maxBodyBytes) {
+        throw tooLarge(in);
+      }
+    }
+    JsonNode node;
+    try {
+      node = Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest(
+          "the body is not valid JSON ("
+              + Printable.of(e.getOriginalMessage())
+              + "); send an object such as {\"text\": \"...\"}");
+    }
+    if (node == null || !node.isObject()) {
+      throw ApiException.badRequest("the body must be a JSON object such as {\"text\": \"...\"}");
+    }
+    return node;
+  }
+
+  /** How much of a body too large the server still reads, so that the client sees the 413. */
+  private static final long DRAIN_LIMIT = 16L << 20;
+
+  /**
+   * The 413 for a body over the limit, after reading (and dropping) the rest of a body of modest
+   * size: a client still sending when the connection closed would miss the answer.
+   */
+  private ApiException tooLarge(InputStream in) throws IOException {
+    long left = DRAIN_LIMIT;
+    byte[] sink = new byte[64 * 1024];
+    int n;
+    while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
+      left -= n;
+    }
+    return new ApiException(
+        413,
+        "the body is larger than "
+            + maxBodyBytes
+            + " bytes ([server] max_body_bytes); send a shorter text");
+  }
+
+  /** Answers {@code status} with {@code body} as JSON. */
+  void json(int status, Object body) throws IOException {
+    byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    answered = true;
+    response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+
+  /** Adds a response header (before the body is sent). */
+  void responseHeader(String name, String value) {
+    response.getHeaders().put(name, value);
+  }
+
+  /**
+   * Starts answering with server-sent events (200, {@code text/event-stream}); the caller writes
+   * events and then closes the stream, which ends the response.
+   */
+  SseStream eventStream() {
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream;charset=utf-8");
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put("X-Accel-Buffering", "no");
+    answered = true;
+    OutputStream out = Content.Sink.asOutputStream(response);
+    return new SseStream(out, callback);
+  }
+
+  boolean answered() {
+    return answered;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.legio.app.server;
+
+import dev.legio.log.InvalidMessageException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds a request's route, checks its token and role, runs the endpoint and turns what it throws
+ * into a JSON error.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Every route but a {@link Access#PUBLIC} one needs {@code Authorization: Bearer TOKEN}: a
+ *       missing or unknown token gets 401, a token whose role may not use the route 403.
+ *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}).
+ *   <li>While the server shuts down every new request gets 503.
+ *   <li>An error body is {@code {"error": "<what to fix>"}}; an unexpected failure is logged (the
+ *       request's path only, never its headers) and answered 500 without details.
+ * </ul>
+ */
+final class ApiRouter extends Handler.Abstract {
+  private static final Logger log = LoggerFactory.getLogger(ApiRouter.class);
+
+  private final List<Route> routes;
+  private final ApiTokens tokens;
+  private final long maxBodyBytes;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean closing;
+
+  ApiRouter(List<Route> routes, ApiTokens tokens, long maxBodyBytes) {
+    this.routes = routes;
+    this.tokens = tokens;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  List<Route> routes() {
+    return routes;
+  }
+
+  /** From now on every new request gets 503. */
+  void refuseNewRequests() {
+    closing = true;
+  }
+
+  /** Requests being answered now. */
+  int inFlight() {
+    return inFlight.get();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    inFlight.incrementAndGet();
+    try {
+      serve(request, response, callback);
+    } finally {
+      inFlight.decrementAndGet();
+    }
+    return true;
+  }
+
+  private void serve(Request request, Response response, Callback callback) {
+    String path = request.getHttpURI().getDecodedPath();
+    String method = request.getMethod();
+    ApiExchange exchange = null;
+    try {
+      if (closing) {
+        throw new ApiException(503, "Legio is shutting down; try again when it is back");
+      }
+      Route route = null;
+      Map<String, String> params = null;
+      TreeSet<String> allowed = new TreeSet<>();
+      for (Route r : routes) {
+        Map<String, String> p = r.match(path);
+        if (p != null) {
+          allowed.add(r.method());
+          if (r.method().equals(method) && route == null) {
+            route = r;
+            params = p;
+          }
+        }
+      }
+      if (route == null) {
+        if (allowed.isEmpty()) {
+          throw ApiException.notFound(
+              "no such endpoint: " + Printable.of(path) + " (GET /api/v1/openapi.json lists them)");
+        }
+        response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
+        throw new ApiException(
+            405, method + " is not allowed on this path; use " + String.join(" or ", allowed));
+      }
+      Caller caller = authorise(request, route);
+      exchange = new ApiExchange(request, response, callback, params, caller, maxBodyBytes);
+      route.endpoint().handle(exchange);
+    } catch (ApiException e) {
+      fail(exchange, response, callback, e.status(), e.getMessage(), e.extra());
+    } catch (InvalidMessageException e) {
+      fail(exchange, response, callback, 400, e.getMessage(), Map.of());
+    } catch (Exception e) {
+      log.error("{} {} failed", method, Printable.of(path), e);
+      fail(exchange, response, callback, 500, "internal error; see Legio's log file", Map.of());
+    }
+  }
+
+  private Caller authorise(Request request, Route route) {
+    if (route.access() == Access.PUBLIC) {
+      return null;
+    }
+    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+    Optional<Caller> caller =
+        header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
+            ? tokens.callerOf(header.substring(7).strip())
+            : Optional.empty();
+    if (caller.isEmpty()) {
+      throw new ApiException(
+          401,
+          header == null
+              ? "send Authorization: Bearer TOKEN (make a token with `legio token create NAME"
+                  + " --role operator`)"
+              : "unknown token: it was revoked or never made (`legio token list` shows the"
+                  + " tokens)");
+    }
+    Role role = caller.get().role();
+    boolean allowed =
+        switch (route.access()) {
+          case PUBLIC -> true;
+          case OPERATOR -> role == Role.OPERATOR;
+          case CHANNEL -> role == Role.OPERATOR || role == Role.GATEWAY;
+        };
+    if (!allowed) {
+      throw ApiException.forbidden(
+          "token '"
+              + caller.get().token()
+              + "' has role "
+              + role.label()
+              + ", which may not use "
+              + route.method()
+              + " "
+              + route.template()
+              + (role == Role.GATEWAY
+                  ? "; a gateway may only post to /api/v1/channels/{source}:{id}/messages"
+                  : role == Role.TASK ? "; a task token may only use task sessions" : ""));
+    }
+    return caller.get();
+  }
+
+  private static void fail(
+      ApiExchange exchange,
+      Response response,
+      Callback callback,
+      int status,
+      String error,
+      Map<String, Object> extra) {
+    if (exchange != null && exchange.answered()) {
+      // The answer had begun (a stream): nothing more can be said in its status.
+      callback.failed(new IllegalStateException(error));
+      return;
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("error", error);
+    body.putAll(extra);
+    byte[] bytes;
+    try {
+      bytes = Json.MAPPER.writeValueAsBytes(body);
+    } catch (Exception e) {
+      bytes = "{\"error\":\"internal error\"}".getBytes(StandardCharsets.UTF_8);
+    }
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    if (status == 401) {
+      response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"legio\"");
+    }
+    response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+}

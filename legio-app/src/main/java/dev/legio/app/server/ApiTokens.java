@@ -1,0 +1,207 @@
+package dev.legio.app.server;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.legio.files.FolderLock;
+import dev.legio.log.Names;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The server's bearer tokens ({@code legio token create|list|revoke}), in {@code
+ * castra/server/tokens.json}.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>A token is 32 random bytes, shown once when it is created; only its SHA-256 is stored.
+ *   <li>The folder is readable by its owner only ({@code rwx------}), the file too ({@code
+ *       rw-------}); the file is replaced atomically, under the folder's lock ({@link FolderLock}),
+ *       so that two {@code legio token create} at once both keep their token.
+ *   <li>A token's name is unique; a gateway token names at least one channel source.
+ *   <li>A lookup re-reads the file when it changed, so a revoke from another process takes effect
+ *       on the next request. Comparison takes constant time; tokens never reach a log or an error.
+ * </ul>
+ */
+public final class ApiTokens {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final TypeReference<List<ApiToken>> LIST = new TypeReference<>() {};
+
+  /** One stored token: its name, role, sources, the hex SHA-256 of its secret, its creation. */
+  public record ApiToken(
+      String name, String role, List<String> sources, String sha256, String created) {
+    public ApiToken {
+      sources = sources == null ? List.of() : List.copyOf(sources);
+    }
+
+    Caller caller() {
+      return new Caller(name, Role.parse(role), sources);
+    }
+  }
+
+  /** A token just created: the secret (to show once) and what is stored. */
+  public record Created(String secret, ApiToken token) {}
+
+  private final Path file;
+  private volatile Snapshot snapshot = new Snapshot(null, List.of());
+
+  private record Snapshot(FileTime modified, List<ApiToken> tokens) {}
+
+  public ApiTokens(Path castra) {
+    this.file = castra.resolve("server").resolve("tokens.json");
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** Creates a token; refuses a name in use, a bad name, or a gateway without sources. */
+  public Created create(String name, Role role, List<String> sources) {
+    Names.require(name, "token name");
+    for (String source : sources) {
+      if (!source.matches("[a-z][a-z0-9_-]{0,31}")) {
+        throw new IllegalArgumentException(
+            "source '" + source + "' is not a channel source: use a name such as 'telegram'");
+      }
+    }
+    if (role == Role.GATEWAY && sources.isEmpty()) {
+      throw new IllegalArgumentException(
+          "a gateway token needs --sources (the channel sources it may post to, e.g. telegram)");
+    }
+    byte[] bytes = new byte[32];
+    RANDOM.nextBytes(bytes);
+    String secret = "legio_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    ApiToken token =
+        new ApiToken(
+            name,
+            role.label(),
+            role == Role.GATEWAY ? sources : List.of(),
+            sha256(secret),
+            Instant.now().toString());
+    locked(
+        all -> {
+          if (all.stream().anyMatch(t -> t.name().equals(name))) {
+            throw new IllegalArgumentException(
+                "a token named '"
+                    + name
+                    + "' exists: revoke it first (legio token revoke "
+                    + name
+                    + ")");
+          }
+          all.add(token);
+          return true;
+        });
+    return new Created(secret, token);
+  }
+
+  /** Changes the tokens under the folder's lock; writes them when {@code change} says so. */
+  private boolean locked(java.util.function.Predicate<List<ApiToken>> change) {
+    try {
+      return FolderLock.run(
+          file.getParent(),
+          () -> {
+            List<ApiToken> all = new ArrayList<>(read());
+            boolean changed = change.test(all);
+            if (changed) {
+              write(all);
+            }
+            return changed;
+          });
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot lock the server's tokens in " + file, e);
+    }
+  }
+
+  private List<ApiToken> read() throws IOException {
+    try {
+      return Json.MAPPER.readValue(file.toFile(), LIST);
+    } catch (java.io.FileNotFoundException | NoSuchFileException e) {
+      return List.of();
+    }
+  }
+
+  /** Removes the named token; false when there is none. */
+  public boolean revoke(String name) {
+    return locked(all -> all.removeIf(t -> t.name().equals(name)));
+  }
+
+  /** Every token, as stored (no secrets: only hashes). */
+  public List<ApiToken> list() {
+    try {
+      FileTime modified = Files.getLastModifiedTime(file);
+      Snapshot s = snapshot;
+      if (!modified.equals(s.modified())) {
+        List<ApiToken> read = Json.MAPPER.readValue(file.toFile(), LIST);
+        s = new Snapshot(modified, List.copyOf(read));
+        snapshot = s;
+      }
+      return s.tokens();
+    } catch (NoSuchFileException e) {
+      snapshot = new Snapshot(null, List.of());
+      return List.of();
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot read the server's tokens in " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Who holds {@code secret}, if it is a token's. */
+  public Optional<Caller> callerOf(String secret) {
+    if (secret == null || secret.isEmpty()) {
+      return Optional.empty();
+    }
+    byte[] given = sha256(secret).getBytes(StandardCharsets.US_ASCII);
+    ApiToken found = null;
+    for (ApiToken t : list()) {
+      if (MessageDigest.isEqual(t.sha256().getBytes(StandardCharsets.US_ASCII), given)) {
+        found = t;
+      }
+    }
+    return Optional.ofNullable(found).map(ApiToken::caller);
+  }
+
+  private void write(List<ApiToken> tokens) {
+    try {
+      Path folder = file.getParent();
+      Files.createDirectories(folder);
+      try {
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+      } catch (UnsupportedOperationException notPosix) {
+        // Windows: the castra's own permissions apply.
+      }
+      Path temp = Files.createTempFile(folder, ".tokens.", ".tmp"); // rw------- on POSIX
+      try {
+        Json.MAPPER.writerWithDefaultPrettyPrinter().writeValue(temp.toFile(), tokens);
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot write the server's tokens in " + file, e);
+    }
+  }
+
+  static String sha256(String secret) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

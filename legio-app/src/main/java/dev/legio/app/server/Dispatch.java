@@ -1,0 +1,25 @@
+package dev.legio.app.server;
+
+import dev.legio.log.InvalidMessageException;
+import java.util.function.Supplier;
+
+/**
+ * Runs a call into the engine, turning what it throws for bad input into a 400 and "shutting down"
+ * into a 503.
+ */
+final class Dispatch {
+  private Dispatch() {}
+
+  static <T> T run(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (InvalidMessageException e) {
+      throw ApiException.badRequest(e.getMessage());
+    } catch (IllegalStateException e) {
+      if (e.getMessage() != null && e.getMessage().contains("shutting down")) {
+        throw new ApiException(503, "Legio is shutting down; send the message again when it is up");
+      }
+      throw e;
+    }
+  }
+}

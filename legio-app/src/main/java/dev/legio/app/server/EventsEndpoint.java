@@ -1,0 +1,105 @@
+package dev.legio.app.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/events}: server-sent events of everything that happens (see {@link EventHub}).
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>The first event is {@code ready} with the feed's position. With {@code Last-Event-ID: SEQ}
+ *       (or {@code ?after=SEQ}) every message above SEQ is sent first, read from the log, then the
+ *       live stream: none missed, none twice.
+ *   <li>A {@code message} event's id is its sequence; other events have none.
+ *   <li>A client whose buffer fills gets a final {@code too_slow} event and is disconnected; at
+ *       shutdown every client gets {@code shutdown}. Idle streams get a comment every 15 s.
+ * </ul>
+ */
+final class EventsEndpoint implements Endpoint {
+  static final long KEEP_ALIVE_MILLIS = 15_000;
+
+  private final ServerParts parts;
+  private final EventHub hub;
+
+  EventsEndpoint(ServerParts parts, EventHub hub) {
+    this.parts = parts;
+    this.hub = hub;
+  }
+
+  @Override
+  public void handle(ApiExchange exchange) throws Exception {
+    long after = resumeAfter(exchange);
+    EventSubscription subscription = hub.subscribe();
+    SseStream sse = exchange.eventStream();
+    long[] lastSent = {after};
+    try {
+      sse.send(ServerEvent.of("ready", Map.of("sequence", subscription.replayUpTo())));
+      if (after >= 0 && after < subscription.replayUpTo()) {
+        try {
+          LogPages.forEach(
+              parts.messageLog(),
+              after,
+              subscription.replayUpTo(),
+              m -> {
+                try {
+                  sse.send(
+                      ServerEvent.of("message", Long.toString(m.sequence()), Views.message(m)));
+                  lastSent[0] = m.sequence();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+        } catch (UncheckedIOException e) {
+          throw e.getCause();
+        }
+      }
+      while (true) {
+        ServerEvent event = subscription.next(KEEP_ALIVE_MILLIS);
+        if (event == null) {
+          EventSubscription.End end = subscription.ended();
+          if (end != null) {
+            sse.send(ServerEvent.of(end.event, Map.of("error", end.text)));
+            break;
+          }
+          sse.keepAlive();
+          continue;
+        }
+        if (event.isMessage()) {
+          if (event.sequence() <= lastSent[0]) {
+            continue;
+          }
+          lastSent[0] = event.sequence();
+        }
+        sse.send(event);
+      }
+      sse.close();
+    } catch (IOException e) {
+      sse.abort(e);
+    } finally {
+      hub.unsubscribe(subscription);
+    }
+  }
+
+  /** The sequence to resume after: {@code Last-Event-ID}, else {@code ?after=}, else -1 (live). */
+  private static long resumeAfter(ApiExchange exchange) {
+    String header = exchange.header("Last-Event-ID");
+    if (header != null && !header.isBlank()) {
+      try {
+        long value = Long.parseLong(header.strip());
+        if (value >= 0) {
+          return value;
+        }
+      } catch (NumberFormatException e) {
+        // answered below
+      }
+      throw ApiException.badRequest(
+          "Last-Event-ID must be a message sequence (a whole number), got '"
+              + Printable.of(header)
+              + "'");
+    }
+    return exchange.queryLong("after", -1, 0, Long.MAX_VALUE);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.legio.app.server;
+
+import dev.legio.log.Message;
+import dev.legio.log.Names;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/history?viewer=NAME&limit=N&after=SEQ}: the newest {@code limit} (default 50,
+ * at most 1,000) messages {@code viewer} (default caesar) may see with a sequence above {@code
+ * after} (default 0), oldest first.
+ */
+final class HistoryEndpoint implements Endpoint {
+  static final int DEFAULT_LIMIT = 50;
+  static final int MAX_LIMIT = 1_000;
+
+  private final ServerParts parts;
+
+  HistoryEndpoint(ServerParts parts) {
+    this.parts = parts;
+  }
+
+  @Override
+  public void handle(ApiExchange exchange) throws Exception {
+    String viewer = exchange.query("viewer");
+    viewer = viewer == null || viewer.isEmpty() ? Names.CAESAR : viewer;
+    if (!Names.isValid(viewer)) {
+      throw ApiException.badRequest(
+          "query parameter 'viewer' ('"
+              + Printable.of(viewer)
+              + "') is not a name: use caesar, legatus, an agent or a channel such as"
+              + " telegram:123");
+    }
+    int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+    long after = exchange.queryLong("after", 0, 0, Long.MAX_VALUE);
+    List<Message> messages = parts.messageLog().visibleTo(viewer, after, limit);
+    exchange.json(200, Map.of("messages", messages.stream().map(Views::message).toList()));
+  }
+}

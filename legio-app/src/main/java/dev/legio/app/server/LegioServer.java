@@ -1,0 +1,172 @@
+package dev.legio.app.server;
+
+import dev.legio.config.LegioConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.eclipse.jetty.http.pathmap.ServletPathSpec;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.PathMappingsHandler;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Legio server: one HTTP API for every front end (embedded Jetty, one virtual thread per
+ * request), on {@code [server] bind} and {@code port}. The routes are in {@link Routes}; MCP over
+ * HTTP may be mounted at {@code /mcp} ({@link Builder#mcp}).
+ *
+ * <p>Shutdown ({@link #close}): new requests get 503 at once, event streams end with a {@code
+ * shutdown} event, requests in flight (a turn being answered or streamed) may finish within the
+ * grace period; then the listener closes.
+ */
+public final class LegioServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LegioServer.class);
+
+  /** Events a client may fall behind by before it is disconnected. */
+  public static final int DEFAULT_EVENT_BUFFER = 4_096;
+
+  private final Server jetty;
+  private final ApiRouter router;
+  private final EventHub hub;
+  private final ServerParts parts;
+  private final URI url;
+  private final Duration grace;
+
+  private LegioServer(
+      Server jetty, ApiRouter router, EventHub hub, ServerParts parts, URI url, Duration grace) {
+    this.jetty = jetty;
+    this.router = router;
+    this.hub = hub;
+    this.parts = parts;
+    this.url = url;
+    this.grace = grace;
+  }
+
+  public static Builder builder(LegioConfig.Server config, ServerParts parts, ApiTokens tokens) {
+    return new Builder(config, parts, tokens);
+  }
+
+  /** How to start a server; {@link #start} listens. */
+  public static final class Builder {
+    private final LegioConfig.Server config;
+    private final ServerParts parts;
+    private final ApiTokens tokens;
+    private Handler mcp;
+    private int eventBuffer = DEFAULT_EVENT_BUFFER;
+    private Duration pollInterval = Duration.ofMillis(250);
+
+    private Builder(LegioConfig.Server config, ServerParts parts, ApiTokens tokens) {
+      this.config = config;
+      this.parts = parts;
+      this.tokens = tokens;
+    }
+
+    /**
+     * The handler of MCP over HTTP, mounted at {@code /mcp}; null (the default): none. It sees the
+     * request with its full path ({@code /mcp}).
+     */
+    public Builder mcp(Handler handler) {
+      this.mcp = handler;
+      return this;
+    }
+
+    /** Events a client of {@code /events} may fall behind by before it is disconnected. */
+    public Builder eventBuffer(int events) {
+      this.eventBuffer = events;
+      return this;
+    }
+
+    /** How often the event feed looks for messages logged by other processes. */
+    public Builder pollInterval(Duration interval) {
+      this.pollInterval = interval;
+      return this;
+    }
+
+    public LegioServer start() {
+      EventHub hub = new EventHub(parts.messageLog(), eventBuffer, pollInterval);
+      ApiRouter router = new ApiRouter(Routes.all(parts, hub), tokens, config.maxBodyBytes());
+      VirtualThreadPool threads = new VirtualThreadPool();
+      threads.setName("legio-http");
+      Server jetty = new Server(threads);
+      ServerConnector connector = new ServerConnector(jetty);
+      connector.setHost(config.bind());
+      connector.setPort(config.port());
+      connector.setIdleTimeout(Duration.ofMinutes(5).toMillis());
+      jetty.addConnector(connector);
+      PathMappingsHandler paths = new PathMappingsHandler();
+      // ---- MCP over HTTP: the one place where a handler is mounted at /mcp ----
+      if (mcp != null) {
+        paths.addMapping(new ServletPathSpec("/mcp"), mcp);
+        paths.addMapping(new ServletPathSpec("/mcp/*"), mcp);
+      }
+      paths.addMapping(new ServletPathSpec("/"), router);
+      jetty.setHandler(paths);
+      jetty.setErrorHandler(new JsonErrors());
+      jetty.setStopTimeout(parts.settings().shutdownGrace().toMillis());
+      try {
+        hub.start();
+        jetty.start();
+      } catch (Exception e) {
+        hub.close();
+        try {
+          jetty.stop();
+        } catch (Exception ignored) {
+          // nothing more to release
+        }
+        throw new IllegalStateException(
+            "cannot serve the Legio API on "
+                + config.bind()
+                + ":"
+                + config.port()
+                + " ("
+                + e.getMessage()
+                + "); choose another [server] port in legio.toml (0 picks a free one)",
+            e);
+      }
+      parts.engine().setSessionEventListener(hub);
+      String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
+      URI url = URI.create("http://" + host + ":" + connector.getLocalPort());
+      log.info("serving the Legio API at {}", url);
+      return new LegioServer(jetty, router, hub, parts, url, parts.settings().shutdownGrace());
+    }
+  }
+
+  /** Where clients connect: {@code http://127.0.0.1:8740}. */
+  public URI url() {
+    return url;
+  }
+
+  /** The routes served, as {@code METHOD TEMPLATE}. */
+  public List<String> routes() {
+    return router.routes().stream().map(r -> r.method() + " " + r.template()).toList();
+  }
+
+  /**
+   * Stops: new requests get 503, event streams end, requests in flight may finish within the
+   * shutdown grace ({@code [sessions] shutdown_grace_seconds}); then the listener closes.
+   */
+  @Override
+  public void close() {
+    router.refuseNewRequests();
+    parts.engine().setSessionEventListener(dev.legio.session.SessionEventListener.NONE);
+    hub.close();
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (router.inFlight() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      log.warn("stopping the Legio API failed", e);
+    }
+    log.info("the Legio API stopped");
+  }
+}

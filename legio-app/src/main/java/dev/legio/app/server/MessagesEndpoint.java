@@ -1,0 +1,237 @@
+package dev.legio.app.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.backend.BackendEvent;
+import dev.legio.log.Names;
+import dev.legio.session.DispatchListener;
+import dev.legio.session.Mentions;
+import dev.legio.session.Outcome;
+import dev.legio.session.Reply;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code POST /api/v1/messages}: a message from caesar, routed, logged and answered as {@code legio
+ * say} does.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>An empty text, or a mention of an unknown agent, is refused with 400 (the latter listing
+ *       the agents) before anything is logged.
+ *   <li>JSON answer: the request's id and sequence, and one reply per agent in mention order. When
+ *       every agent was busy past the wait: 409 (the request is logged).
+ *   <li>With {@code Accept: text/event-stream}: {@code status} events as agents report them, one
+ *       {@code reply} event per agent as its answer is logged, then {@code done} with the whole
+ *       JSON answer. A client that leaves does not stop the turn.
+ *   <li>The engine's own time is sent as {@code Server-Timing: engine;dur=MS}, so that the API's
+ *       overhead can be measured.
+ * </ul>
+ */
+final class MessagesEndpoint implements Endpoint {
+  private final ServerParts parts;
+  private final EventHub hub;
+
+  MessagesEndpoint(ServerParts parts, EventHub hub) {
+    this.parts = parts;
+    this.hub = hub;
+  }
+
+  @Override
+  public void handle(ApiExchange exchange) throws Exception {
+    long start = System.nanoTime();
+    String text = Bodies.text(exchange.jsonBody(), "text");
+    Set<String> known = parts.engine().knownAgents();
+    Mentions.Routing routing = Mentions.parse(text, known);
+    if (!routing.unknown().isEmpty()) {
+      throw new ApiException(
+          400,
+          "unknown agent "
+              + String.join(", ", routing.unknown().stream().map(n -> "@" + n).toList())
+              + ": mention one of the agents listed",
+          Map.of("agents", List.copyOf(known)));
+    }
+    if (exchange.acceptsEventStream()) {
+      stream(exchange, text);
+      return;
+    }
+    long t0 = System.nanoTime();
+    Outcome outcome = Dispatch.run(() -> parts.engine().handle(text, DispatchListener.NONE));
+    long engineNanos = System.nanoTime() - t0;
+    Map<String, Object> answer = answer(outcome);
+    exchange.responseHeader(
+        "Server-Timing",
+        "engine;dur=" + engineNanos / 1e6 + ", api;dur=" + (System.nanoTime() - start) / 1e6);
+    boolean allBusy =
+        !outcome.replies().isEmpty() && outcome.replies().stream().allMatch(Replies::busy);
+    if (allBusy) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("error", "every agent addressed was busy past the wait; send the message again");
+      body.putAll(answer);
+      exchange.json(409, body);
+      return;
+    }
+    exchange.json(200, answer);
+  }
+
+  private Map<String, Object> answer(Outcome outcome) {
+    if (outcome.refusal() != null) {
+      throw ApiException.badRequest(outcome.refusal());
+    }
+    List<Map<String, Object>> replies = new ArrayList<>();
+    for (Reply r : outcome.replies()) {
+      replies.add(Replies.view(r, parts.messageLog()));
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("request", Views.request(outcome.request()));
+    answer.put("replies", replies);
+    return answer;
+  }
+
+  /** An agent's description, as its prompt's front matter gives it ("" when unknown). */
+  private String description(String agent) {
+    try {
+      if (Names.LEGATUS.equals(agent)) {
+        return parts.agents().legatus().description();
+      }
+      return parts.agents().centurio(agent).map(p -> p.description()).orElse("");
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+
+  /**
+   * Streams the turn: status lines from the dispatch listener, each reply as the hub sees it logged
+   * in answer to the request, and at the end whatever the outcome holds that was not sent yet.
+   */
+  private void stream(ApiExchange exchange, String text) throws Exception {
+    EventSubscription watch = hub.subscribe();
+    SseStream sse = exchange.eventStream();
+    ReplyWatcher watcher = new ReplyWatcher(watch, text, sse, this::description);
+    Thread watching = Thread.ofVirtual().name("legio-reply-watch").start(watcher);
+    try {
+      DispatchListener listener =
+          (agent, event) -> {
+            if (event instanceof BackendEvent.Status s) {
+              watcher.send(ServerEvent.of("status", Map.of("agent", agent, "text", s.text())));
+            }
+          };
+      Outcome outcome;
+      try {
+        outcome = Dispatch.run(() -> parts.engine().handle(text, listener));
+      } catch (ApiException e) {
+        watcher.send(ServerEvent.of("error", Map.of("error", e.getMessage())));
+        return;
+      }
+      watcher.stop();
+      watching.join();
+      if (outcome.refusal() != null) {
+        watcher.send(ServerEvent.of("error", Map.of("error", outcome.refusal())));
+        return;
+      }
+      for (Reply r : outcome.replies()) {
+        if (!watcher.sentFor(r.agent())) {
+          watcher.send(ServerEvent.of("reply", Replies.view(r, parts.messageLog())));
+        }
+      }
+      watcher.send(ServerEvent.of("done", answer(outcome)));
+    } finally {
+      watcher.stop();
+      hub.unsubscribe(watch);
+      sse.close();
+    }
+  }
+
+  /**
+   * Watches the hub's messages for this request (caesar's message with this text) and the replies
+   * to it, sending each reply as it is logged. Best effort: what it misses, the outcome sends.
+   */
+  private static final class ReplyWatcher implements Runnable {
+    private final EventSubscription watch;
+    private final String text;
+    private final SseStream sse;
+    private final java.util.function.Function<String, String> descriptions;
+    private final Set<String> sent = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
+    private volatile boolean clientGone;
+
+    ReplyWatcher(
+        EventSubscription watch,
+        String text,
+        SseStream sse,
+        java.util.function.Function<String, String> descriptions) {
+      this.descriptions = descriptions;
+      this.watch = watch;
+      this.text = text;
+      this.sse = sse;
+    }
+
+    @Override
+    public void run() {
+      String requestId = null;
+      try {
+        while (!stopped) {
+          ServerEvent event = watch.next(50);
+          if (event == null) {
+            if (watch.ended() != null) {
+              return;
+            }
+            continue;
+          }
+          if (!event.isMessage()) {
+            continue;
+          }
+          JsonNode m = Json.MAPPER.readTree(event.data());
+          if (requestId == null) {
+            if (Names.CAESAR.equals(m.path("sender").asText())
+                && text.equals(m.path("text").asText())) {
+              requestId = m.path("id").asText();
+            }
+          } else if (requestId.equals(m.path("reply_to").asText(null))) {
+            String agent = m.path("sender").asText();
+            Map<String, Object> reply = new LinkedHashMap<>();
+            reply.put("agent", agent);
+            reply.put("description", descriptions.apply(agent));
+            reply.put("text", m.path("text").asText());
+            reply.put("id", m.path("id").asText());
+            reply.put("sequence", m.path("sequence").asLong());
+            reply.put("error", false);
+            synchronized (this) {
+              if (!stopped && sent.add(agent)) {
+                send(ServerEvent.of("reply", reply));
+              }
+            }
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (IOException e) {
+        clientGone = true;
+      }
+    }
+
+    synchronized void stop() {
+      stopped = true;
+    }
+
+    synchronized boolean sentFor(String agent) {
+      return sent.contains(agent);
+    }
+
+    /** Sends an event; once the client has left, drops it (the turn goes on). */
+    void send(ServerEvent event) {
+      if (clientGone) {
+        return;
+      }
+      try {
+        sse.send(event);
+      } catch (IOException e) {
+        clientGone = true;
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.legio.app.server;
+
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import dev.legio.session.Reply;
+import java.util.Map;
+
+/**
+ * A reply as the API shows it, with its logged sequence; and whether it is the engine's "busy"
+ * answer (the session was busy past {@code lock_wait_seconds}: 409).
+ */
+final class Replies {
+  private Replies() {}
+
+  static Map<String, Object> view(Reply reply, MessageLog log) {
+    Long sequence =
+        reply.messageId() == null
+            ? null
+            : log.find(reply.messageId()).map(Message::sequence).orElse(null);
+    return Views.reply(reply, sequence);
+  }
+
+  /**
+   * True for the engine's answer to a request whose session stayed busy past the wait: a failure
+   * with nothing logged, whose text says so. (The engine gives no flag for it; this is the one
+   * place that reads its text.)
+   */
+  static boolean busy(Reply reply) {
+    return reply.failed()
+        && reply.messageId() == null
+        && reply.text().startsWith("[" + reply.agent() + "] Busy with another request");
+  }
+}

@@ -1,0 +1,116 @@
+package dev.legio.app.server;
+
+import dev.legio.log.Names;
+import dev.legio.session.SessionRecord;
+import dev.legio.transcript.NoSuchTranscriptException;
+import dev.legio.transcript.Transcript;
+import dev.legio.transcript.TranscriptInfo;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The sessions: {@code GET /api/v1/sessions} (each owner's current record, then the other sessions
+ * that left a transcript), {@code GET /api/v1/sessions/{id}} (the record, when it is an owner's
+ * current session, and its transcript's entries, paged backwards with {@code ?before=INDEX} and
+ * {@code ?limit=N}), and {@code DELETE /api/v1/sessions/{owner}} (a reset, as {@code legio reset}).
+ */
+final class SessionsEndpoint {
+  static final int DEFAULT_LIMIT = 100;
+  static final int MAX_LIMIT = 1_000;
+
+  private final ServerParts parts;
+
+  SessionsEndpoint(ServerParts parts) {
+    this.parts = parts;
+  }
+
+  void list(ApiExchange exchange) throws Exception {
+    List<Map<String, Object>> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (SessionRecord r : parts.sessions().list()) {
+      out.add(Views.record(r));
+      seen.add(r.sessionId().toString());
+    }
+    for (TranscriptInfo i : parts.transcripts().list()) {
+      if (seen.add(i.sessionId())) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("session_id", i.sessionId());
+        s.put("owner", i.owner());
+        s.put("state", "ended");
+        s.put("messages", i.messages());
+        s.put("created_at", Views.time(i.created()));
+        s.put("last_active_at", Views.time(i.lastModified()));
+        out.add(s);
+      }
+    }
+    exchange.json(200, Map.of("sessions", out));
+  }
+
+  void get(ApiExchange exchange) throws Exception {
+    String id = exchange.pathParam("id");
+    try {
+      UUID.fromString(id);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest(
+          "'" + Printable.of(id) + "' is not a session id: GET /api/v1/sessions lists them");
+    }
+    Optional<SessionRecord> record =
+        parts.sessions().list().stream()
+            .filter(r -> r.sessionId().toString().equals(id))
+            .findFirst();
+    Transcript transcript;
+    try {
+      transcript = parts.transcripts().load(id);
+    } catch (NoSuchTranscriptException e) {
+      transcript = null;
+    }
+    if (record.isEmpty() && transcript == null) {
+      throw ApiException.notFound(
+          "no session " + id + " (neither a current record nor a transcript)");
+    }
+    int total = transcript == null ? 0 : transcript.entries().size();
+    long before = exchange.queryLong("before", total, 0, Integer.MAX_VALUE);
+    int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+    int end = (int) Math.min(before, total);
+    int start = Math.max(0, end - limit);
+    List<Map<String, Object>> entries = new ArrayList<>();
+    for (int i = start; i < end; i++) {
+      entries.add(Views.transcriptEntry(i, transcript.entries().get(i)));
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("session_id", id);
+    Transcript loaded = transcript;
+    out.put("owner", record.map(SessionRecord::owner).orElseGet(loaded::owner));
+    out.put("record", record.map(Views::record).orElse(null));
+    out.put("total_entries", total);
+    out.put("entries", entries);
+    out.put("next_before", start > 0 ? start : null);
+    exchange.json(200, out);
+  }
+
+  void reset(ApiExchange exchange) throws Exception {
+    String owner = exchange.pathParam("owner");
+    if (!Names.isValid(owner)) {
+      throw ApiException.badRequest(
+          "'"
+              + Printable.of(owner)
+              + "' is not an agent or a channel: use a name such as vorenus or telegram:123");
+    }
+    boolean closed;
+    try {
+      closed = Dispatch.run(() -> parts.engine().reset(owner));
+    } catch (IllegalArgumentException e) {
+      throw new ApiException(
+          404,
+          "no agent named '" + owner + "'",
+          Map.of("agents", List.copyOf(parts.engine().knownAgents())));
+    }
+    exchange.json(200, Map.of("owner", owner, "closed", closed));
+  }
+}

@@ -1,0 +1,63 @@
+package dev.legio.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.Main;
+import dev.legio.app.server.ApiTokens;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code legio token create|list|revoke}. */
+class TokenCommandTest {
+  @TempDir Path dir;
+
+  record Run(int code, String out, String err) {}
+
+  Run legio(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        Main.run(args, Map.of(), dir, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void aTokenIsPrintedOnceListedWithoutItsSecretAndRevoked() throws Exception {
+    assertThat(legio("init", "legion").code()).isZero();
+    String ws = dir.resolve("legion").toString();
+    Run created =
+        legio(
+            "--castra",
+            ws,
+            "token",
+            "create",
+            "bot",
+            "--role",
+            "gateway",
+            "--sources",
+            "telegram,slack");
+    assertThat(created.code()).as(created.err()).isZero();
+    String secret = created.out().strip();
+    assertThat(secret).startsWith("legio_").doesNotContain("\n");
+    assertThat(created.err()).contains("shown only now");
+
+    Run list = legio("--castra", ws, "token", "list");
+    assertThat(list.out()).contains("bot", "gateway", "telegram,slack").doesNotContain(secret);
+    Path file = new ApiTokens(dir.resolve("legion/castra")).file();
+    assertThat(Files.readString(file)).doesNotContain(secret);
+
+    assertThat(legio("--castra", ws, "token", "create", "bot", "--role", "operator").code())
+        .isEqualTo(2);
+    assertThat(legio("--castra", ws, "token", "create", "gw", "--role", "gateway").err())
+        .contains("needs --sources");
+    assertThat(legio("--castra", ws, "token", "revoke", "bot").out()).contains("revoked");
+    Run again = legio("--castra", ws, "token", "revoke", "bot");
+    assertThat(again.code()).isEqualTo(2);
+    assertThat(again.err()).contains("no token named 'bot'");
+  }
+}

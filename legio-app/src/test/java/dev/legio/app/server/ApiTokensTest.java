@@ -1,0 +1,58 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server's tokens on disk: hashed, unique by name, none lost to concurrent writers. */
+class ApiTokensTest {
+  @TempDir Path castra;
+
+  @Test
+  void concurrentCreatorsEachKeepTheirToken() throws Exception {
+    List<Future<ApiTokens.Created>> made = new ArrayList<>();
+    try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+      for (int i = 0; i < 40; i++) {
+        String name = "gw" + i;
+        // One ApiTokens per writer, as separate `legio token create` processes would have.
+        made.add(
+            pool.submit(
+                () -> new ApiTokens(castra).create(name, Role.GATEWAY, List.of("telegram"))));
+      }
+      ApiTokens reader = new ApiTokens(castra);
+      for (Future<ApiTokens.Created> f : made) {
+        ApiTokens.Created c = f.get();
+        assertThat(reader.callerOf(c.secret()))
+            .hasValueSatisfying(caller -> assertThat(caller.token()).isEqualTo(c.token().name()));
+      }
+      assertThat(reader.list()).hasSize(40);
+    }
+  }
+
+  @Test
+  void secretsAreCheckedAgainstTheirHashOnly() {
+    ApiTokens tokens = new ApiTokens(castra);
+    ApiTokens.Created c = tokens.create("console", Role.OPERATOR, List.of());
+    assertThat(c.token().sha256())
+        .isEqualTo(ApiTokens.sha256(c.secret()))
+        .doesNotContain(c.secret());
+    assertThat(tokens.callerOf(c.secret())).map(Caller::role).hasValue(Role.OPERATOR);
+    assertThat(tokens.callerOf(c.token().sha256())).isEmpty();
+    assertThat(tokens.callerOf("")).isEmpty();
+    assertThatThrownBy(() -> tokens.create("Bad Name", Role.OPERATOR, List.of()))
+        .hasMessageContaining("not a valid name");
+    assertThatThrownBy(() -> tokens.create("gw", Role.GATEWAY, List.of("Tele gram")))
+        .hasMessageContaining("not a channel source");
+    assertThat(tokens.revoke("console")).isTrue();
+    assertThat(tokens.revoke("console")).isFalse();
+    assertThat(tokens.callerOf(c.secret())).isEmpty();
+  }
+}

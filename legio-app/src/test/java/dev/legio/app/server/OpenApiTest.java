@@ -1,0 +1,42 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** {@code openapi.json} documents exactly the routes the server has, no more, no fewer. */
+class OpenApiTest {
+  /** {@code GET /api/v1/sessions/{}}: a route with its parameters' names left out. */
+  static String shape(String method, String path) {
+    return method.toUpperCase(Locale.ROOT) + " " + path.replaceAll("\\{[^}]*}", "{}");
+  }
+
+  @Test
+  void everyRouteIsDocumentedAndEveryDocumentedRouteExists() {
+    Set<String> routes = new TreeSet<>();
+    for (Route r : Routes.all(null, null)) {
+      routes.add(shape(r.method(), r.template()));
+    }
+    Set<String> documented = new TreeSet<>();
+    JsonNode paths = OpenApiEndpoint.load().get("paths");
+    for (Iterator<Map.Entry<String, JsonNode>> it = paths.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> path = it.next();
+      path.getValue().fieldNames().forEachRemaining(m -> documented.add(shape(m, path.getKey())));
+    }
+    assertThat(documented).containsExactlyElementsOf(routes);
+  }
+
+  @Test
+  void theDocumentIsOpenApi31WithBearerAuth() {
+    JsonNode doc = OpenApiEndpoint.load();
+    assertThat(doc.get("openapi").asText()).isEqualTo("3.1.0");
+    assertThat(doc.at("/components/securitySchemes/bearer/scheme").asText()).isEqualTo("bearer");
+    assertThat(doc.at("/paths/~1healthz/get/security")).isEmpty();
+  }
+}

@@ -1,0 +1,124 @@
+package dev.legio.app.server;
+
+import static dev.legio.app.server.ServerApiTest.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Tokens and roles, through real HTTP: 401 without a valid token, 403 outside the role. */
+class ServerAuthTest {
+  @TempDir Path dir;
+  ServerFixture f;
+
+  @BeforeEach
+  void start() throws Exception {
+    f = new ServerFixture(dir, Duration.ofSeconds(5), 4096);
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  static final List<String[]> OPERATOR_ONLY =
+      List.of(
+          new String[] {"POST", "/api/v1/messages"},
+          new String[] {"GET", "/api/v1/history"},
+          new String[] {"GET", "/api/v1/status"},
+          new String[] {"GET", "/api/v1/sessions"},
+          new String[] {"GET", "/api/v1/sessions/" + java.util.UUID.randomUUID()},
+          new String[] {"DELETE", "/api/v1/sessions/vorenus"},
+          new String[] {"GET", "/api/v1/events"},
+          new String[] {"GET", "/api/v1/memoria/acta"},
+          new String[] {"GET", "/api/v1/memoria/acta/ford"},
+          new String[] {"POST", "/api/v1/memoria/acta/ford"},
+          new String[] {"GET", "/api/v1/openapi.json"});
+
+  HttpResponse<String> call(String method, String path, String token) throws Exception {
+    return switch (method) {
+      case "GET" -> f.get(path, token);
+      case "DELETE" -> f.delete(path, token);
+      default -> f.post(path, token, Map.of("text", "hello"));
+    };
+  }
+
+  @Test
+  void withoutAValidTokenEveryEndpointIs401AndNothingIsLogged() throws Exception {
+    for (String[] route : OPERATOR_ONLY) {
+      HttpResponse<String> none = call(route[0], route[1], null);
+      assertError(none, 401, "Authorization: Bearer");
+      assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"legio\"");
+      assertError(call(route[0], route[1], "legio_not-a-token"), 401, "unknown token");
+    }
+    assertError(
+        f.post("/api/v1/channels/telegram:1/messages", null, Map.of("text", "hi")), 401, "Bearer");
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
+  void gatewayAndTaskTokensAre403OutsideTheirRole() throws Exception {
+    for (String[] route : OPERATOR_ONLY) {
+      assertError(call(route[0], route[1], f.gateway), 403, "role gateway");
+      assertError(call(route[0], route[1], f.task), 403, "role task");
+    }
+    assertError(
+        f.post("/api/v1/channels/slack:9/messages", f.gateway, Map.of("text", "hi")),
+        403,
+        "source 'slack'");
+    assertError(
+        f.post("/api/v1/channels/telegram:9/messages", f.task, Map.of("text", "hi")),
+        403,
+        "role task");
+    assertThat(f.app.messageLog().size()).isZero();
+    assertThat(
+            f.post("/api/v1/channels/telegram:9/messages", f.gateway, Map.of("text", "hi"))
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            f.post("/api/v1/channels/slack:9/messages", f.operator, Map.of("text", "hi"))
+                .statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aRevokedTokenIsRefusedAtItsNextRequest() throws Exception {
+    assertThat(f.get("/api/v1/status", f.operator).statusCode()).isEqualTo(200);
+    // Another process (legio token revoke) rewrites the file.
+    ApiTokens other = new ApiTokens(f.app.workspace().castra());
+    assertThat(other.revoke("console")).isTrue();
+    assertError(f.get("/api/v1/status", f.operator), 401, "unknown token");
+  }
+
+  @Test
+  void tokensAreStoredHashedInAnOwnerOnlyFile() throws Exception {
+    ApiTokens tokens = new ApiTokens(f.app.workspace().castra());
+    String stored = Files.readString(tokens.file());
+    assertThat(stored)
+        .doesNotContain(f.operator, f.gateway, f.task)
+        .contains(ApiTokens.sha256(f.operator));
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokens.file())))
+        .isEqualTo("rw-------");
+    assertThat(
+            PosixFilePermissions.toString(Files.getPosixFilePermissions(tokens.file().getParent())))
+        .isEqualTo("rwx------");
+    assertThat(tokens.list())
+        .extracting(ApiTokens.ApiToken::name)
+        .containsExactly("console", "telegram-bot", "tasks");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> tokens.create("console", Role.OPERATOR, List.of()))
+        .hasMessageContaining("exists");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> tokens.create("bot", Role.GATEWAY, List.of()))
+        .hasMessageContaining("--sources");
+  }
+}

@@ -1,0 +1,207 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.log.Audience;
+import dev.legio.log.NewMessage;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Server-sent events: live messages, resumption without gaps, slow clients, shutdown. */
+class ServerEventsTest {
+  @TempDir Path dir;
+
+  static void append(ServerFixture f, int from, int to) {
+    for (int i = from; i < to; i++) {
+      f.app.messageLog().append(NewMessage.of("caesar", Audience.of("vorenus"), "m" + i));
+    }
+  }
+
+  /** Reads message events until {@code count} arrived; returns their texts in order. */
+  static List<String> readMessages(SseClient client, int count, List<String> ids) throws Exception {
+    List<String> texts = new ArrayList<>();
+    while (texts.size() < count) {
+      SseClient.Event e = client.next("message", 60);
+      texts.add(e.json().get("text").asText());
+      ids.add(e.id());
+    }
+    return texts;
+  }
+
+  @Test
+  void aClientReconnectingWithLastEventIdMissesNothingAndGetsNothingTwice() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 100_000)) {
+      List<String> ids = new ArrayList<>();
+      List<String> texts = new ArrayList<>();
+      try (SseClient first = SseClient.events(f, null)) {
+        first.next("ready", 30);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> append(f, 0, 300));
+        texts.addAll(readMessages(first, 250, ids));
+        writer.get(60, TimeUnit.SECONDS);
+      }
+      // Disconnected after 250 of the first 300; 700 more are logged, some of them while it
+      // reconnects.
+      CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> append(f, 300, 1000));
+      try (SseClient second = SseClient.events(f, ids.get(ids.size() - 1))) {
+        texts.addAll(readMessages(second, 750, ids));
+        writer.get(60, TimeUnit.SECONDS);
+        SseClient.Event extra = second.next(1);
+        while (extra != null && !extra.name().equals("message")) {
+          extra = second.next(1);
+        }
+        assertThat(extra).as("a message after the 1,000th").isNull();
+      }
+      List<String> expected = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        expected.add("m" + i);
+      }
+      assertThat(texts).containsExactlyElementsOf(expected);
+      List<Long> sequences = ids.stream().map(Long::parseLong).toList();
+      assertThat(sequences).isSorted().doesNotHaveDuplicates();
+    }
+  }
+
+  /** Events until one satisfies {@code last} (included). */
+  static List<SseClient.Event> until(
+      SseClient client, java.util.function.Predicate<SseClient.Event> last) throws Exception {
+    List<SseClient.Event> seen = new ArrayList<>();
+    while (true) {
+      SseClient.Event e = client.next(30);
+      assertThat(e).as("events so far: " + seen).isNotNull().isNotSameAs(SseClient.END);
+      seen.add(e);
+      if (last.test(e)) {
+        return seen;
+      }
+    }
+  }
+
+  static boolean is(SseClient.Event e, String name, String field, String value) {
+    try {
+      return e.name().equals(name) && value.equals(e.json().path(field).asText());
+    } catch (Exception ex) {
+      return false;
+    }
+  }
+
+  @Test
+  void eventsCarryActivityStatusRebuildsAndTheMessagesOfEveryTurn() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 4096);
+        SseClient events = SseClient.events(f, null)) {
+      events.next("ready", 30);
+      f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo dig"));
+      List<SseClient.Event> seen = until(events, e -> is(e, "message", "sender", "pullo"));
+      assertThat(seen).anyMatch(e -> is(e, "activity", "status", "working"));
+      assertThat(seen).anyMatch(e -> is(e, "status", "text", "⏳ Thinking..."));
+      SseClient.Event request =
+          seen.stream().filter(e -> is(e, "message", "sender", "caesar")).findFirst().orElseThrow();
+      assertThat(request.json().get("text").asText()).isEqualTo("@pullo dig");
+      assertThat(request.id()).isEqualTo(request.json().get("sequence").asText());
+      assertThat(seen.get(seen.size() - 1).json().get("reply_to").asText())
+          .isEqualTo(request.json().get("id").asText());
+      f.delete("/api/v1/sessions/pullo", f.operator);
+      SseClient.Event rebuild = until(events, e -> e.name().equals("rebuild")).getLast();
+      assertThat(rebuild.json().get("agent").asText()).isEqualTo("pullo");
+      assertThat(rebuild.json().get("reason").asText()).isEqualTo("reset");
+    }
+  }
+
+  @Test
+  void aClientThatCannotKeepUpIsDisconnectedWithAFinalEvent() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 8)) {
+      // A client that never reads: its buffer of 8 fills; turns go on meanwhile.
+      HttpRequest request =
+          f.request("/api/v1/events", f.operator)
+              .header("Accept", "text/event-stream")
+              .GET()
+              .build();
+      var stalled = f.http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      long t0 = System.nanoTime();
+      append(f, 0, 50);
+      for (int i = 0; i < 5; i++) {
+        assertThat(
+                f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo go " + i))
+                    .statusCode())
+            .isEqualTo(200);
+      }
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(30));
+      String all =
+          new String(stalled.body().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(all).contains("event: too_slow").contains("Last-Event-ID");
+      assertThat(f.server.routes()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void aStreamedTurnSendsStatusThenEachReplyThenDone() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 4096)) {
+      HttpRequest request =
+          f.request("/api/v1/messages", f.operator)
+              .header("Content-Type", "application/json")
+              .header("Accept", "text/event-stream")
+              .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"@vorenus @pullo report\"}"))
+              .build();
+      try (SseClient stream = SseClient.open(f, request)) {
+        assertThat(stream.response.headers().firstValue("Content-Type"))
+            .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+        assertThat(stream.next("status", 30).json().get("text").asText())
+            .isEqualTo("⏳ Thinking...");
+        List<String> agents = new ArrayList<>();
+        SseClient.Event e;
+        while (!(e = stream.next(30)).name().equals("done")) {
+          if (e.name().equals("reply")) {
+            agents.add(e.json().get("agent").asText());
+            assertThat(e.json().get("sequence").asLong()).isPositive();
+          }
+        }
+        assertThat(agents).containsExactlyInAnyOrder("vorenus", "pullo");
+        JsonNode done = e.json();
+        assertThat(done.get("replies"))
+            .extracting(r -> r.get("agent").asText())
+            .containsExactly("vorenus", "pullo");
+        assertThat(stream.next(30)).isSameAs(SseClient.END);
+      }
+    }
+  }
+
+  @Test
+  void shutdownWhileATurnStreamsLetsItFinishRefusesNewRequestsAndEndsEventStreams()
+      throws Exception {
+    ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(30), 4096);
+    try (SseClient events = SseClient.events(f, null)) {
+      events.next("ready", 30);
+      HttpRequest request =
+          f.request("/api/v1/messages", f.operator)
+              .header("Content-Type", "application/json")
+              .header("Accept", "text/event-stream")
+              .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"@vorenus #hold work\"}"))
+              .build();
+      try (SseClient turn = SseClient.open(f, request)) {
+        assertThat(turn.next("status", 30).json().get("text").asText()).isEqualTo("⏳ Holding...");
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(f.server::close);
+        assertThat(events.next("shutdown", 30).json().get("error").asText())
+            .contains("shutting down");
+        assertThat(events.next(30)).isSameAs(SseClient.END);
+        // While the turn is in flight the server still listens, and refuses new requests.
+        HttpResponse<String> refused = f.get("/api/v1/status", f.operator);
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(ServerFixture.json(refused).get("error").asText()).contains("shutting down");
+        f.release();
+        JsonNode done = turn.next("done", 30).json();
+        assertThat(done.at("/replies/0/text").asText()).contains("vorenus received");
+        closing.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      f.close();
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.app.LegioApp;
+import dev.legio.app.Main;
+import dev.legio.backend.BackendEvent;
+import dev.legio.backend.BackendSession;
+import dev.legio.backend.ModelBackend;
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TurnResult;
+import dev.legio.backend.offline.OfflineBackend;
+import dev.legio.config.LegioConfig;
+import dev.legio.config.SessionSettings;
+import dev.legio.session.SessionEngine;
+import dev.legio.transcript.TranscriptRecorder;
+import dev.legio.workspace.Workspace;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A running Legio server on a free loopback port over a fresh workspace ({@code legio init}), with
+ * the offline model behind a gate: a turn whose message holds {@code #hold} waits until {@link
+ * #release} (for busy sessions and shutdown while a request streams). Tokens: operator, a gateway
+ * for telegram, a task token.
+ */
+final class ServerFixture implements AutoCloseable {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final Path root;
+  final LegioApp app;
+  final SessionEngine engine;
+  final LegioServer server;
+  final String operator;
+  final String gateway;
+  final String task;
+  final HttpClient http = HttpClient.newHttpClient();
+  final CountDownLatch held = new CountDownLatch(1);
+  volatile CountDownLatch gate = new CountDownLatch(1);
+
+  ServerFixture(Path dir, Duration lockWait, int eventBuffer) throws Exception {
+    StringWriter out = new StringWriter();
+    int code =
+        Main.run(
+            new String[] {"init", "legion"},
+            Map.of(),
+            dir,
+            new PrintWriter(out, true),
+            new PrintWriter(out, true));
+    assertThat(code).as(out.toString()).isZero();
+    root = dir.resolve("legion");
+    Path toml = root.resolve("legio.toml");
+    Files.writeString(
+        toml,
+        Files.readString(toml)
+            .replace("\nport = 8740", "\nport = 0")
+            .replace("http_port = 8740", "http_port = 0")
+            .replace("kind = \"auto\"", "kind = \"offline\""));
+    app = LegioApp.open(new Workspace(root), Map.of(), Clock.systemUTC());
+    SessionSettings settings = app.config().sessions().withLockWait(lockWait);
+    engine =
+        SessionEngine.builder()
+            .messageLog(app.messageLog())
+            .store(app.sessions())
+            .agents(app.agents())
+            .backend(new GatedBackend(new OfflineBackend()))
+            .settings(settings)
+            .clock(Clock.systemUTC())
+            .turnListener(new TranscriptRecorder(app.transcripts()))
+            .build();
+    ServerParts parts =
+        new ServerParts(
+            engine,
+            app.messageLog(),
+            app.sessions(),
+            app.transcripts(),
+            app.memoria(),
+            app.agents(),
+            settings,
+            Clock.systemUTC());
+    ApiTokens tokens = new ApiTokens(app.workspace().castra());
+    operator = tokens.create("console", Role.OPERATOR, List.of()).secret();
+    gateway = tokens.create("telegram-bot", Role.GATEWAY, List.of("telegram")).secret();
+    task = tokens.create("tasks", Role.TASK, List.of()).secret();
+    LegioConfig.Server config = app.config().server();
+    server =
+        LegioServer.builder(config, parts, tokens)
+            .eventBuffer(eventBuffer)
+            .pollInterval(Duration.ofMillis(50))
+            .start();
+  }
+
+  void release() {
+    gate.countDown();
+  }
+
+  URI uri(String path) {
+    return server.url().resolve(path);
+  }
+
+  HttpRequest.Builder request(String path, String token) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return b;
+  }
+
+  HttpResponse<String> get(String path, String token) throws Exception {
+    return http.send(request(path, token).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> delete(String path, String token) throws Exception {
+    return http.send(request(path, token).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> post(String path, String token, Object body) throws Exception {
+    return postRaw(path, token, "application/json", JSON.writeValueAsString(body));
+  }
+
+  HttpResponse<String> postRaw(String path, String token, String type, String body)
+      throws Exception {
+    HttpRequest.Builder b = request(path, token);
+    if (type != null) {
+      b.header("Content-Type", type);
+    }
+    return http.send(
+        b.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static JsonNode json(HttpResponse<String> response) throws Exception {
+    return JSON.readTree(response.body());
+  }
+
+  @Override
+  public void close() {
+    release();
+    server.close();
+    engine.close();
+    app.close();
+  }
+
+  /** The offline model, except that a message holding {@code #hold} waits for the gate. */
+  final class GatedBackend implements ModelBackend {
+    private final ModelBackend inner;
+
+    GatedBackend(ModelBackend inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public String kind() {
+      return inner.kind();
+    }
+
+    @Override
+    public String displayName() {
+      return inner.displayName();
+    }
+
+    @Override
+    public boolean canResume() {
+      return inner.canResume();
+    }
+
+    @Override
+    public BackendSession open(SessionSpec spec) {
+      BackendSession session = inner.open(spec);
+      return new BackendSession() {
+        @Override
+        public String backendSessionId() {
+          return session.backendSessionId();
+        }
+
+        @Override
+        public boolean resumed() {
+          return session.resumed();
+        }
+
+        @Override
+        public TurnResult send(String userMessage, Consumer<BackendEvent> events) {
+          if (userMessage.contains("#hold")) {
+            events.accept(new BackendEvent.Status("⏳ Holding..."));
+            held.countDown();
+            try {
+              gate.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          return session.send(userMessage, events);
+        }
+
+        @Override
+        public void close() {
+          session.close();
+        }
+      };
+    }
+  }
+}
