@@ -397,6 +397,12 @@ public final class LegioApp implements AutoCloseable {
     return McpConfigFile.json(legioCommand(), workspace.root(), caller);
   }
 
+  /**
+   * The {@code legio} command's main class (the jar's {@code Main-Class}), named rather than
+   * imported so that the composition root does not depend on the command line built over it.
+   */
+  public static final String MAIN_CLASS = "dev.legio.app.cli.Main";
+
   /** The command line that runs {@code legio} as this process does: java, class path, main. */
   public static List<String> legioCommand() {
     String program =
@@ -409,8 +415,7 @@ public final class LegioApp implements AutoCloseable {
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
             .map(entry -> Path.of(entry).toAbsolutePath().toString())
             .collect(Collectors.joining(File.pathSeparator));
-    return List.of(
-        program, "--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName());
+    return List.of(program, "--enable-native-access=ALL-UNNAMED", "-cp", classPath, MAIN_CLASS);
   }
 
   /**

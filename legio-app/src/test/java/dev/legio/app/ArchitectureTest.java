@@ -2,6 +2,7 @@ package dev.legio.app;
 
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -41,6 +42,12 @@ class ArchitectureTest {
             // legio-core's test classes come as its test-jar, which the predefined option misses
             .withImportOption(location -> !location.contains("-tests.jar"))
             .importPackages("dev.legio");
+  }
+
+  @Test
+  void theCompositionRootNamesTheJarsMainClass() throws Exception {
+    // LegioApp names the main class (for the MCP command line) instead of importing it.
+    assertThat(Class.forName(LegioApp.MAIN_CLASS)).isEqualTo(dev.legio.app.cli.Main.class);
   }
 
   @Test

@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <pre>{@code
  * {"mcpServers": {"memoria_vorenus": {"type": "stdio", "command": "/usr/bin/java",
- *   "args": ["-cp", "...", "dev.legio.app.Main", "--castra", "/ws", "mcp", "--agent", "vorenus"]}}}
+ *   "args": ["-cp", "...", "dev.legio.app.cli.Main", "--castra", "/ws", "mcp", "--agent", "vorenus"]}}}
  * }</pre>
  */
 public final class McpConfigFile {
@@ -23,7 +23,7 @@ public final class McpConfigFile {
 
   /**
    * @param legioCommand the command line that runs {@code legio} (the first element is the
-   *     program), e.g. {@code [java, -cp, CLASSPATH, dev.legio.app.Main]}
+   *     program), e.g. {@code [java, -cp, CLASSPATH, dev.legio.app.cli.Main]}
    * @param workspace the workspace root ({@code --castra})
    * @param caller the agent (or {@code legatus}) whose tools the server serves
    */

@@ -2,7 +2,6 @@ package dev.legio.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.legio.app.Main;
 import dev.legio.log.PraetoriumXml;
 import dev.legio.testing.LegioPraetoriumFile;
 import dev.legio.testing.PostgresTestDatabase;

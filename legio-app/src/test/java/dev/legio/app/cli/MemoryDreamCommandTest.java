@@ -3,7 +3,6 @@ package dev.legio.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
-import dev.legio.app.Main;
 import dev.legio.longterm.DreamScheduler;
 import dev.legio.workspace.Workspace;
 import java.io.PrintWriter;

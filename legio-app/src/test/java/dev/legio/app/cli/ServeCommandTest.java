@@ -2,7 +2,6 @@ package dev.legio.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.legio.app.Main;
 import dev.legio.mcp.McpToolServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;

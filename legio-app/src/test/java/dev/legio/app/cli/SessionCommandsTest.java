@@ -3,7 +3,6 @@ package dev.legio.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
-import dev.legio.app.Main;
 import dev.legio.backend.ContextUse;
 import dev.legio.session.SessionRecord;
 import dev.legio.workspace.Workspace;

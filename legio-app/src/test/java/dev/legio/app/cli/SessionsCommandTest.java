@@ -3,7 +3,6 @@ package dev.legio.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.app.Main;
 import dev.legio.testing.MutableClock;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.NewEntry;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.LegioApp;
-import dev.legio.app.Main;
+import dev.legio.app.cli.Main;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.Names;
 import dev.legio.mcp.McpToolServer;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.LegioApp;
-import dev.legio.app.Main;
+import dev.legio.app.cli.Main;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
 import dev.legio.backend.ModelBackend;

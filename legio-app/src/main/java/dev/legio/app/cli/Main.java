@@ -1,6 +1,5 @@
-package dev.legio.app;
+package dev.legio.app.cli;
 
-import dev.legio.app.cli.LegioCommand;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
