@@ -16,7 +16,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +40,11 @@ import reactor.core.publisher.Mono;
  *   <li>Every request with an id is answered: if the SDK's session finishes a request without
  *       answering it, or fails, Legio answers {@code -32603} naming the method.
  *   <li>Bytes that are not UTF-8 are read as U+FFFD (then fail as JSON); blank lines are skipped.
- *   <li>When stdin ends, requests still running get {@link #DRAIN} to answer, then {@link #ended}
- *       opens: {@code legio mcp} exits well within a second of its client closing stdin.
+ *   <li>The SDK's session holds requests until {@code notifications/initialized}; a {@code ping}
+ *       before it is answered here (the lifecycle allows pings at any time).
+ *   <li>When stdin ends, requests still running get {@link #DRAIN} to answer; any still unanswered
+ *       then get {@code -32603} saying why (never run: no {@code notifications/initialized}; or
+ *       still running), and {@code legio mcp} exits well within a second of stdin closing.
  *   <li>Nothing but protocol lines is written to stdout, one whole line at a time.
  * </ul>
  */
@@ -55,7 +58,8 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final OutputStream out;
   private final IncomingMessageCheck check;
   private final CountDownLatch ended = new CountDownLatch(1);
-  private final Set<Object> pending = ConcurrentHashMap.newKeySet();
+  private final Map<Object, McpSchema.JSONRPCRequest> pending = new ConcurrentHashMap<>();
+  private volatile boolean initialized;
   private volatile McpServerSession session;
   private volatile boolean closed;
 
@@ -117,6 +121,21 @@ public final class StdioTransport implements McpServerTransportProvider {
       log.debug("MCP stdin ended with an error: {}", e.getMessage());
     } finally {
       drain();
+      for (McpSchema.JSONRPCRequest request : pending.values()) {
+        if (pending.remove(idKey(request.id())) != null) {
+          write(
+              error(
+                  request,
+                  initialized
+                      ? "stdin closed while '"
+                          + request.method()
+                          + "' was still running; its result is lost"
+                      : "'"
+                          + request.method()
+                          + "' was not run: the client closed stdin before it sent"
+                          + " notifications/initialized"));
+        }
+      }
       ended.countDown();
     }
   }
@@ -133,30 +152,49 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void handle(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCNotification n
+        && n.method().equals(McpSchema.METHOD_NOTIFICATION_INITIALIZED)) {
+      initialized = true;
+    }
     if (!(message instanceof McpSchema.JSONRPCRequest request)) {
       session.handle(message).onErrorResume(e -> Mono.empty()).subscribe();
       return;
     }
+    if (!initialized && request.method().equals(McpSchema.METHOD_PING)) {
+      // The SDK's session holds every request until notifications/initialized; a ping may come
+      // before it (MCP lifecycle), so Legio answers it here.
+      write(
+          "{\"jsonrpc\":\"2.0\",\"id\":"
+              + McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class)
+              + ",\"result\":{}}");
+      return;
+    }
     Object key = idKey(request.id());
-    pending.add(key);
+    pending.put(key, request);
     session
         .handle(message)
         .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
         .onErrorResume(e -> Mono.empty())
         .doFinally(
             signal -> {
-              if (pending.remove(key)) {
+              if (pending.remove(key) != null) {
                 write(
-                    new JsonRpcError(
-                            McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class),
-                            JsonRpcError.INTERNAL_ERROR,
-                            "internal error: Legio could not answer '"
-                                + request.method()
-                                + "'; the log (castra/logs/legio.log) says why")
-                        .toJsonText());
+                    error(
+                        request,
+                        "internal error: Legio could not answer '"
+                            + request.method()
+                            + "'; the log (castra/logs/legio.log) says why"));
               }
             })
         .subscribe();
+  }
+
+  private static String error(McpSchema.JSONRPCRequest request, String message) {
+    return new JsonRpcError(
+            McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class),
+            JsonRpcError.INTERNAL_ERROR,
+            message)
+        .toJsonText();
   }
 
   private void drain() {
