@@ -50,6 +50,9 @@ public final class McpToolServer {
         .serverInfo(serverName(caller), version())
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
         .tools(specifications(tools))
+        // The toolset checks input itself, naming the parameter, and its refusal still carries
+        // structured content (the SDK's own check answers without it).
+        .validateToolInputs(false)
         .build();
   }
 
@@ -61,6 +64,9 @@ public final class McpToolServer {
         .serverInfo(serverName(caller), version())
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
         .tools(specifications(tools))
+        // The toolset checks input itself, naming the parameter, and its refusal still carries
+        // structured content (the SDK's own check answers without it).
+        .validateToolInputs(false)
         .build();
   }
 
