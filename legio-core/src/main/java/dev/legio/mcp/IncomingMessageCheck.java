@@ -33,6 +33,8 @@ import java.util.function.Supplier;
  *   <li>{@code tools/call}: {@code params.name} must be a string naming one of this caller's tools,
  *       {@code params.arguments} absent or an object: {@code -32602}, naming the tool called and
  *       the caller's tools.
+ *   <li>{@code initialize}: {@code params} with a {@code protocolVersion} string, a {@code
+ *       capabilities} object and a {@code clientInfo} object with a {@code name}: {@code -32602}.
  *   <li>{@code logging/setLevel}: {@code params.level} one of MCP's eight levels: {@code -32602}.
  * </ol>
  *
@@ -141,6 +143,12 @@ public final class IncomingMessageCheck {
         return rejectParams(hasId, answerId, problem);
       }
     }
+    if (name.equals(McpSchema.METHOD_INITIALIZE)) {
+      String problem = initializeProblem(params);
+      if (problem != null) {
+        return rejectParams(hasId, answerId, problem);
+      }
+    }
     if (name.equals(McpSchema.METHOD_LOGGING_SET_LEVEL)) {
       JsonNode level = params == null ? null : params.get("level");
       if (level == null || !level.isTextual() || !LEVELS.contains(level.asText())) {
@@ -152,6 +160,18 @@ public final class IncomingMessageCheck {
       }
     }
     return accept(text, answerId);
+  }
+
+  private static String initializeProblem(JsonNode params) {
+    if (params == null
+        || !params.path("protocolVersion").isTextual()
+        || !params.path("capabilities").isObject()
+        || !params.path("clientInfo").isObject()
+        || !params.path("clientInfo").path("name").isTextual()) {
+      return "initialize needs \"params\": {\"protocolVersion\": \"2025-11-25\", \"capabilities\":"
+          + " {}, \"clientInfo\": {\"name\": ..., \"version\": ...}}";
+    }
+    return null;
   }
 
   private String toolCallProblem(JsonNode params) {

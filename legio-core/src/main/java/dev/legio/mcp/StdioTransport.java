@@ -178,12 +178,7 @@ public final class StdioTransport implements McpServerTransportProvider {
         .doFinally(
             signal -> {
               if (pending.remove(key) != null) {
-                write(
-                    error(
-                        request,
-                        "internal error: Legio could not answer '"
-                            + request.method()
-                            + "'; the log (castra/logs/legio.log) says why"));
+                write(error(request, InternalErrors.messageFor(request.method())));
               }
             })
         .subscribe();
@@ -231,9 +226,14 @@ public final class StdioTransport implements McpServerTransportProvider {
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
       return Mono.fromRunnable(
           () -> {
+            McpSchema.JSONRPCMessage guarded = message;
+            if (message instanceof McpSchema.JSONRPCResponse response) {
+              McpSchema.JSONRPCRequest asked = pending.get(idKey(response.id()));
+              guarded = InternalErrors.guard(message, asked == null ? null : asked.method());
+            }
             String line;
             try {
-              line = McpToolServer.JSON_MAPPER.writeValueAsString(message);
+              line = McpToolServer.JSON_MAPPER.writeValueAsString(guarded);
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }

@@ -1,6 +1,7 @@
 package dev.legio.app.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.mcp.InternalErrors;
 import dev.legio.mcp.JsonRpcError;
 import dev.legio.mcp.McpToolServer;
 import dev.legio.mcp.McpVersions;
@@ -161,7 +162,7 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
   private void answerWithJson(
       HttpSession session, McpSchema.JSONRPCRequest request, HttpServletResponse response)
       throws IOException {
-    JsonAnswer answer = new JsonAnswer(request.id());
+    JsonAnswer answer = new JsonAnswer(request.id(), request.method());
     try {
       session.sdk().responseStream(request, answer).block(ANSWER_TIMEOUT);
     } catch (RuntimeException e) {
@@ -179,7 +180,7 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
   private void answerOnStream(
       HttpSession session, McpSchema.JSONRPCRequest request, HttpServletResponse response)
       throws IOException {
-    SseStream stream = session.newStream(request.id());
+    SseStream stream = session.newStream(request.id(), request.method());
     startEvents(response, session);
     session
         .sdk()
@@ -299,11 +300,6 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
   }
 
   private static JsonRpcError internalError(JsonNode id, String method) {
-    return new JsonRpcError(
-        id,
-        JsonRpcError.INTERNAL_ERROR,
-        "internal error: Legio could not answer '"
-            + method
-            + "'; the server's log (castra/logs/legio.log) says why");
+    return new JsonRpcError(id, JsonRpcError.INTERNAL_ERROR, InternalErrors.messageFor(method));
   }
 }

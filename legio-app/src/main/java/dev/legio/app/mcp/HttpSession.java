@@ -35,8 +35,8 @@ final class HttpSession {
   }
 
   /** A new stream answering one request. */
-  synchronized SseStream newStream(Object requestId) {
-    SseStream s = new SseStream("s" + nextStream.incrementAndGet(), requestId);
+  synchronized SseStream newStream(Object requestId, String method) {
+    SseStream s = new SseStream("s" + nextStream.incrementAndGet(), requestId, method);
     streams.put(s.id(), s);
     return s;
   }
@@ -44,7 +44,7 @@ final class HttpSession {
   /** The session's GET stream, made (and given to the SDK) on first use. */
   synchronized SseStream listening() {
     if (listening == null || listening.finished()) {
-      listening = new SseStream("g" + nextStream.incrementAndGet(), null);
+      listening = new SseStream("g" + nextStream.incrementAndGet(), null, null);
       streams.put(listening.id(), listening);
       session.listeningStream(listening);
     }

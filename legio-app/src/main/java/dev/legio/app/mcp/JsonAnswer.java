@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.mcp.InternalErrors;
 import dev.legio.mcp.McpToolServer;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -13,10 +14,12 @@ import reactor.core.publisher.Mono;
  */
 final class JsonAnswer implements McpStreamableServerTransport {
   private final Object requestId;
+  private final String method;
   private final CompletableFuture<McpSchema.JSONRPCResponse> answer = new CompletableFuture<>();
 
-  JsonAnswer(Object requestId) {
+  JsonAnswer(Object requestId, String method) {
     this.requestId = SseStream.key(requestId);
+    this.method = method;
   }
 
   /** The answer, if the session gave one. */
@@ -35,7 +38,7 @@ final class JsonAnswer implements McpStreamableServerTransport {
         () -> {
           if (message instanceof McpSchema.JSONRPCResponse r
               && requestId.equals(SseStream.key(r.id()))) {
-            answer.complete(r);
+            answer.complete((McpSchema.JSONRPCResponse) InternalErrors.guard(r, method));
           }
         });
   }

@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.mcp.InternalErrors;
 import dev.legio.mcp.McpToolServer;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -45,6 +46,7 @@ final class SseStream implements McpStreamableServerTransport {
 
   private final String id;
   private final Object answers;
+  private final String method;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final List<String> events = new ArrayList<>();
@@ -56,9 +58,11 @@ final class SseStream implements McpStreamableServerTransport {
    * @param id the stream's id, unique in its session
    * @param answers the id of the request whose answer finishes the stream, or {@code null} for a
    *     session's GET stream (finished only with its session)
+   * @param method that request's method, for the error messages
    */
-  SseStream(String id, Object answers) {
+  SseStream(String id, Object answers, String method) {
     this.id = id;
+    this.method = method;
     this.answers = answers == null ? null : key(answers);
   }
 
@@ -139,7 +143,7 @@ final class SseStream implements McpStreamableServerTransport {
   void append(McpSchema.JSONRPCMessage message) {
     String json;
     try {
-      json = McpToolServer.JSON_MAPPER.writeValueAsString(message);
+      json = McpToolServer.JSON_MAPPER.writeValueAsString(InternalErrors.guard(message, method));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
