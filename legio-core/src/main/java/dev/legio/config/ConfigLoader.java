@@ -78,7 +78,8 @@ public final class ConfigLoader {
   private static final String[] KINDS = {
     "auto", "offline", "claude-cli", "anthropic", "openai", "ollama"
   };
-  private static final Set<String> MCP = Set.of("http_enabled", "http_bind", "http_port");
+  private static final Set<String> MCP =
+      Set.of("http_enabled", "http_bind", "http_port", "allowed_origins");
   private static final Set<String> CLAUDE_CLI =
       Set.of(
           "binary",
@@ -306,7 +307,17 @@ public final class ConfigLoader {
       throw error("[mcp] ", "http_bind", "an address such as \"127.0.0.1\"", "\"\"");
     }
     int port = (int) integer(m, "[mcp] ", "http_port", d.httpPort(), 0, 65_535);
-    return new LegioConfig.Mcp(enabled, bind, port);
+    List<String> origins = strings(m, "[mcp] ", "allowed_origins");
+    for (String origin : origins) {
+      if (!origin.matches("https?://[^/\\s]+")) {
+        throw error(
+            "[mcp] ",
+            "allowed_origins",
+            "origins such as \"https://console.example.com\" (scheme://host[:port], no path)",
+            "\"" + origin + "\"");
+      }
+    }
+    return new LegioConfig.Mcp(enabled, bind, port, origins);
   }
 
   private LegioConfig.Backend backend(ObjectNode root) {

@@ -3,6 +3,7 @@ package dev.legio.config;
 import dev.legio.session.SessionSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -87,9 +88,21 @@ public record LegioConfig(
    * @param httpEnabled whether {@code legio serve} serves MCP over HTTP
    * @param httpBind the address to listen on (default loopback only)
    * @param httpPort the TCP port; 0 picks a free one (printed at start)
+   * @param allowedOrigins browser origins accepted besides the server's own ({@code allowed_origins
+   *     = ["https://console.example.com"]}); any other {@code Origin} gets 403
    */
-  public record Mcp(boolean httpEnabled, String httpBind, int httpPort) {
+  public record Mcp(
+      boolean httpEnabled, String httpBind, int httpPort, List<String> allowedOrigins) {
     public static final int DEFAULT_PORT = 8740;
+
+    public Mcp {
+      allowedOrigins = List.copyOf(allowedOrigins);
+    }
+
+    /** No origins beyond the server's own. */
+    public Mcp(boolean httpEnabled, String httpBind, int httpPort) {
+      this(httpEnabled, httpBind, httpPort, List.of());
+    }
 
     public static Mcp defaults() {
       return new Mcp(true, "127.0.0.1", DEFAULT_PORT);
