@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -47,8 +46,8 @@ public final class IncomingMessageCheck {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .build();
-  private static final Set<String> LEVELS =
-      Set.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+  private static final List<String> LEVELS =
+      List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
 
   private final Supplier<? extends Collection<String>> toolNames;
 
@@ -155,8 +154,7 @@ public final class IncomingMessageCheck {
         return rejectParams(
             hasId,
             answerId,
-            "logging/setLevel: \"level\" must be one of "
-                + String.join(", ", List.of(LEVELS.stream().sorted().toArray(String[]::new))));
+            "logging/setLevel: \"level\" must be one of " + String.join(", ", LEVELS));
       }
     }
     return accept(text, answerId);
