@@ -162,9 +162,21 @@ public record LegioConfig(
    * @param httpEnabled whether {@code legio serve} serves MCP over HTTP
    * @param httpBind the address to listen on (default loopback only)
    * @param httpPort the TCP port; 0 picks a free one (printed at start)
+   * @param allowedOrigins browser origins accepted besides the server's own ({@code allowed_origins
+   *     = ["https://console.example.com"]}); any other {@code Origin} gets 403
    */
-  public record Mcp(boolean httpEnabled, String httpBind, int httpPort) {
+  public record Mcp(
+      boolean httpEnabled, String httpBind, int httpPort, List<String> allowedOrigins) {
     public static final int DEFAULT_PORT = 8740;
+
+    public Mcp {
+      allowedOrigins = List.copyOf(allowedOrigins);
+    }
+
+    /** No origins beyond the server's own. */
+    public Mcp(boolean httpEnabled, String httpBind, int httpPort) {
+      this(httpEnabled, httpBind, httpPort, List.of());
+    }
 
     public static Mcp defaults() {
       return new Mcp(true, "127.0.0.1", DEFAULT_PORT);
@@ -177,7 +189,17 @@ public record LegioConfig(
       if (bind.isBlank()) {
         throw t.error("http_bind", "an address such as \"127.0.0.1\"", "\"\"");
       }
-      return new Mcp(enabled, bind, (int) t.integer("http_port", d.httpPort(), 0, 65_535));
+      int port = (int) t.integer("http_port", d.httpPort(), 0, 65_535);
+      List<String> origins = t.strings("allowed_origins", "[\"https://console.example.com\"]");
+      for (String origin : origins) {
+        if (!origin.matches("https?://[^/\\s]+")) {
+          throw t.error(
+              "allowed_origins",
+              "origins such as \"https://console.example.com\" (scheme://host[:port], no path)",
+              "\"" + origin + "\"");
+        }
+      }
+      return new Mcp(enabled, bind, port, origins);
     }
   }
 

@@ -21,6 +21,10 @@ import java.util.Map;
  * Serves a {@link Toolset} with the official MCP Java SDK, over whatever transport it is given
  * (stdio for {@code legio mcp}, streamable HTTP for {@code legio serve}). The tools are the
  * toolset's: same names, descriptions, schemas and handlers on every transport.
+ *
+ * <p>Each tool has Legio's {@link ToolOutput#SCHEMA output schema}; each result carries its text
+ * (XML or a sentence) and the same as {@code structuredContent}. The server also answers {@code
+ * logging/setLevel} (it sends no log notifications today).
  */
 public final class McpToolServer {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,8 +48,11 @@ public final class McpToolServer {
     return McpServer.sync(transport)
         .jsonMapper(JSON_MAPPER)
         .serverInfo(serverName(caller), version())
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
         .tools(specifications(tools))
+        // The toolset checks input itself, naming the parameter, and its refusal still carries
+        // structured content (the SDK's own check answers without it).
+        .validateToolInputs(false)
         .build();
   }
 
@@ -55,9 +62,21 @@ public final class McpToolServer {
     return McpServer.sync(transport)
         .jsonMapper(JSON_MAPPER)
         .serverInfo(serverName(caller), version())
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
         .tools(specifications(tools))
+        // The toolset checks input itself, naming the parameter, and its refusal still carries
+        // structured content (the SDK's own check answers without it).
+        .validateToolInputs(false)
         .build();
+  }
+
+  /**
+   * The check every message to this toolset's server passes before the SDK sees it (the tool names
+   * are read at each {@code tools/call}, so an unknown tool's error lists the current ones).
+   */
+  public static IncomingMessageCheck check(Toolset tools) {
+    return new IncomingMessageCheck(
+        () -> tools.tools().stream().map(ToolDefinition::name).toList());
   }
 
   /** The toolset's tools as the SDK's specifications, each calling {@link Toolset#call}. */
@@ -71,6 +90,7 @@ public final class McpToolServer {
             .name(tool.name())
             .description(tool.description())
             .inputSchema(tool.inputSchemaMap())
+            .outputSchema(ToolOutput.SCHEMA)
             .build();
     return SyncToolSpecification.builder()
         .tool(described)
@@ -79,6 +99,7 @@ public final class McpToolServer {
               ToolResult result = tools.call(tool.name(), json(request.arguments()));
               return McpSchema.CallToolResult.builder()
                   .addTextContent(result.text())
+                  .structuredContent(ToolOutput.of(result))
                   .isError(result.error())
                   .build();
             })

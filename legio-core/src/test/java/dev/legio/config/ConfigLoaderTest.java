@@ -146,6 +146,20 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void mcpAllowedOriginsAreReadAndEachMustBeAnOrigin() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write("[mcp]\nallowed_origins = [\"https://console.example.com\"]\n"), Map.of());
+    assertThat(config.mcp().allowedOrigins()).containsExactly("https://console.example.com");
+    assertThat(ConfigLoader.load(write(""), Map.of()).mcp().allowedOrigins()).isEmpty();
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(
+                    write("[mcp]\nallowed_origins = [\"console.example.com/app\"]\n"), Map.of()))
+        .hasMessageContaining("[mcp] allowed_origins: expected origins such as");
+  }
+
+  @Test
   void theTranscriptsFolderIsReadRelativeToTheFile() throws Exception {
     LegioConfig config =
         ConfigLoader.load(write("[transcripts]\ndir = \"../shared/t\"\n"), Map.of());

@@ -145,6 +145,7 @@ final class ServeCommand implements Callable<Integer> {
         config,
         app.mcpTokens(),
         app::toolsFor,
-        caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller));
+        caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller),
+        app.config().mcp().allowedOrigins());
   }
 }

@@ -123,7 +123,8 @@ class McpServerTest {
       // An agent's server has no publish_edictum at all.
       assertThatThrownBy(
               () -> call(vorenus, "publish_edictum", Map.of("name", "e", "text", "obey me")))
-          .hasMessageContaining("Unknown tool");
+          .hasMessageContaining(
+              "unknown tool 'publish_edictum'; this agent's tools are: list_edicta,");
     }
     assertThat(Files.readString(ws.resolve("castra/acta/north-road.xml")))
         .contains("author=\"vorenus\"");
@@ -217,7 +218,9 @@ class McpServerTest {
       HttpResponse<String> wrong =
           post(http, server.endpoint(), "legio_not-a-token", initialize(), null);
       assertThat(wrong.statusCode()).isEqualTo(401);
-      assertThat(wrong.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"legio\"");
+      assertThat(wrong.headers().firstValue("WWW-Authenticate").orElseThrow())
+          .startsWith("Bearer realm=\"legio\", error=\"invalid_token\"")
+          .contains("resource_metadata=\"" + server.endpoint().resolve("/").toString());
       try (McpSyncClient intruder = httpClient(server.endpoint(), "legio_guess")) {
         assertThatThrownBy(intruder::initialize).isInstanceOf(RuntimeException.class);
       }

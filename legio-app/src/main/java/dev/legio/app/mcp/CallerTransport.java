@@ -1,0 +1,305 @@
+package dev.legio.app.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.mcp.InternalErrors;
+import dev.legio.mcp.JsonRpcError;
+import dev.legio.mcp.McpToolServer;
+import dev.legio.mcp.McpVersions;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * MCP's streamable HTTP transport for one caller's server, in place of the SDK's {@code
+ * HttpServletStreamableServerTransportProvider} (mcp-core 2.1.0), which answers errors with a
+ * serialised Java exception (stack trace and all), leaves requests it cannot read unanswered with
+ * an empty SSE body, never closes the stream of an unknown method
+ * (modelcontextprotocol/java-sdk#1050), and sends SSE without event ids, {@code retry:} or
+ * resumption. Messages reach it already checked by {@link McpEndpoint}.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>{@code initialize} opens a session; its answer carries {@code Mcp-Session-Id}. Every other
+ *       message names a session: a missing id gets 400, an unknown or ended one 404 (the client
+ *       initializes again).
+ *   <li>{@code tools/call} is answered on an SSE stream ({@link SseStream}: event ids, {@code
+ *       retry:}, resumable with {@code Last-Event-ID}), since a tool such as {@code dispatch} may
+ *       run for minutes; every other request is answered at once with one JSON body.
+ *   <li>Notifications and responses get 202 and no body.
+ *   <li>Every request with an id is answered: if the SDK finishes without an answer, or fails,
+ *       Legio answers {@code -32603} naming the method (details in the log only).
+ *   <li>{@code GET} opens (or, with {@code Last-Event-ID}, resumes) a stream; {@code DELETE} ends
+ *       the session.
+ * </ul>
+ */
+final class CallerTransport implements McpStreamableServerTransportProvider {
+  private static final Logger log = LoggerFactory.getLogger(CallerTransport.class);
+  private static final Duration ANSWER_TIMEOUT = Duration.ofMinutes(30);
+
+  private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+  private volatile McpStreamableServerSession.Factory factory;
+
+  @Override
+  public void setSessionFactory(McpStreamableServerSession.Factory factory) {
+    this.factory = factory;
+  }
+
+  @Override
+  public List<String> protocolVersions() {
+    return McpVersions.SUPPORTED;
+  }
+
+  @Override
+  public Mono<Void> notifyClients(String method, Object params) {
+    return Mono.fromRunnable(
+        () ->
+            sessions
+                .values()
+                .forEach(
+                    s ->
+                        s.sdk()
+                            .sendNotification(method, params)
+                            .onErrorResume(e -> Mono.empty())
+                            .block(Duration.ofSeconds(5))));
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.fromRunnable(
+        () -> {
+          sessions.values().forEach(HttpSession::close);
+          sessions.clear();
+        });
+  }
+
+  /** A checked JSON-RPC message from a POST. */
+  void post(McpSchema.JSONRPCMessage message, String sessionId, HttpServletResponse response)
+      throws IOException {
+    if (message instanceof McpSchema.JSONRPCRequest request
+        && request.method().equals(McpSchema.METHOD_INITIALIZE)) {
+      initialize(request, response);
+      return;
+    }
+    Optional<HttpSession> found = session(sessionId, idOf(message), response);
+    if (found.isEmpty()) {
+      return;
+    }
+    HttpSession session = found.get();
+    switch (message) {
+      case McpSchema.JSONRPCNotification n -> {
+        session.sdk().accept(n).onErrorResume(e -> Mono.empty()).block(ANSWER_TIMEOUT);
+        response.setStatus(HttpServletResponse.SC_ACCEPTED);
+      }
+      case McpSchema.JSONRPCResponse r -> {
+        session.sdk().accept(r).onErrorResume(e -> Mono.empty()).block(ANSWER_TIMEOUT);
+        response.setStatus(HttpServletResponse.SC_ACCEPTED);
+      }
+      case McpSchema.JSONRPCRequest request -> {
+        if (request.method().equals(McpSchema.METHOD_TOOLS_CALL)) {
+          answerOnStream(session, request, response);
+        } else {
+          answerWithJson(session, request, response);
+        }
+      }
+      default ->
+          HttpAnswers.error(
+              response, 400, JsonRpcError.INVALID_REQUEST, "invalid request: unknown message");
+    }
+  }
+
+  private void initialize(McpSchema.JSONRPCRequest request, HttpServletResponse response)
+      throws IOException {
+    JsonNode id = McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class);
+    McpSchema.InitializeRequest params;
+    try {
+      params =
+          McpToolServer.JSON_MAPPER.convertValue(
+              request.params(), McpSchema.InitializeRequest.class);
+    } catch (RuntimeException e) {
+      params = null;
+    }
+    if (params == null || params.protocolVersion() == null) {
+      HttpAnswers.json(
+          response,
+          200,
+          new JsonRpcError(
+                  id,
+                  JsonRpcError.INVALID_PARAMS,
+                  "initialize needs \"params\" with \"protocolVersion\", \"capabilities\" and"
+                      + " \"clientInfo\"")
+              .toJsonText());
+      return;
+    }
+    McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(params);
+    McpSchema.InitializeResult result;
+    try {
+      result = init.initResult().block(ANSWER_TIMEOUT);
+    } catch (RuntimeException e) {
+      log.warn("MCP initialize failed", e);
+      HttpAnswers.json(response, 200, internalError(id, request.method()).toJsonText());
+      return;
+    }
+    sessions.put(init.session().getId(), new HttpSession(init.session()));
+    response.setHeader("Mcp-Session-Id", init.session().getId());
+    HttpAnswers.json(
+        response,
+        200,
+        McpToolServer.JSON_MAPPER.writeValueAsString(
+            McpSchema.JSONRPCResponse.result(request.id(), result)));
+  }
+
+  private void answerWithJson(
+      HttpSession session, McpSchema.JSONRPCRequest request, HttpServletResponse response)
+      throws IOException {
+    JsonAnswer answer = new JsonAnswer(request.id(), request.method());
+    try {
+      session.sdk().responseStream(request, answer).block(ANSWER_TIMEOUT);
+    } catch (RuntimeException e) {
+      log.warn("MCP request {} failed", request.method(), e);
+    }
+    McpSchema.JSONRPCResponse r = answer.answer();
+    HttpAnswers.json(
+        response,
+        200,
+        r != null
+            ? McpToolServer.JSON_MAPPER.writeValueAsString(r)
+            : internalError(idNode(request.id()), request.method()).toJsonText());
+  }
+
+  private void answerOnStream(
+      HttpSession session, McpSchema.JSONRPCRequest request, HttpServletResponse response)
+      throws IOException {
+    SseStream stream = session.newStream(request.id(), request.method());
+    startEvents(response, session);
+    session
+        .sdk()
+        .responseStream(request, stream)
+        .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
+        .onErrorResume(e -> Mono.empty())
+        .doFinally(
+            signal -> {
+              if (!stream.answered()) {
+                stream.append(
+                    McpSchema.JSONRPCResponse.error(
+                        request.id(),
+                        new McpSchema.JSONRPCResponse.JSONRPCError(
+                            JsonRpcError.INTERNAL_ERROR,
+                            internalError(idNode(request.id()), request.method()).message())));
+              }
+              stream.finish();
+            })
+        .subscribe();
+    stream.carry(response.getOutputStream(), 0);
+  }
+
+  /** A GET: the session's stream, or with {@code Last-Event-ID} the rest of a stream. */
+  void get(String sessionId, String lastEventId, HttpServletResponse response) throws IOException {
+    Optional<HttpSession> found = session(sessionId, null, response);
+    if (found.isEmpty()) {
+      return;
+    }
+    HttpSession session = found.get();
+    if (lastEventId == null || lastEventId.isBlank()) {
+      SseStream stream = session.listening();
+      startEvents(response, session);
+      stream.carry(response.getOutputStream(), Long.MAX_VALUE);
+      return;
+    }
+    String[] parts = lastEventId.strip().split("\\.", 2);
+    Optional<SseStream> stream = Optional.empty();
+    long after = -1;
+    if (parts.length == 2) {
+      try {
+        after = Long.parseLong(parts[1]);
+        stream = session.stream(parts[0]);
+      } catch (NumberFormatException e) {
+        stream = Optional.empty();
+      }
+    }
+    if (stream.isEmpty() || after < 0) {
+      HttpAnswers.error(
+          response,
+          404,
+          JsonRpcError.SERVER_ERROR,
+          "unknown Last-Event-ID '"
+              + lastEventId.strip()
+              + "': this session keeps its last "
+              + HttpSession.KEPT_STREAMS
+              + " streams; open a new stream with a GET without Last-Event-ID");
+      return;
+    }
+    startEvents(response, session);
+    stream.get().carry(response.getOutputStream(), after);
+  }
+
+  /** A DELETE: the session ends. */
+  void delete(String sessionId, HttpServletResponse response) throws IOException {
+    Optional<HttpSession> found = session(sessionId, null, response);
+    if (found.isEmpty()) {
+      return;
+    }
+    sessions.remove(sessionId);
+    found.get().close();
+    response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+  }
+
+  private Optional<HttpSession> session(
+      String sessionId, JsonNode answerId, HttpServletResponse response) throws IOException {
+    if (sessionId == null || sessionId.isBlank()) {
+      HttpAnswers.error(
+          response,
+          400,
+          new JsonRpcError(
+              answerId,
+              JsonRpcError.SERVER_ERROR,
+              "missing Mcp-Session-Id header: send initialize first and then the session id"
+                  + " it returns with every request"));
+      return Optional.empty();
+    }
+    HttpSession session = sessions.get(sessionId.strip());
+    if (session == null || session.closed()) {
+      HttpAnswers.error(
+          response,
+          404,
+          new JsonRpcError(
+              answerId,
+              JsonRpcError.SERVER_ERROR,
+              "unknown MCP session (it ended, or the server restarted): send initialize again"));
+      return Optional.empty();
+    }
+    return Optional.of(session);
+  }
+
+  private static void startEvents(HttpServletResponse response, HttpSession session)
+      throws IOException {
+    response.setStatus(200);
+    response.setContentType("text/event-stream");
+    response.setCharacterEncoding("UTF-8");
+    response.setHeader("Cache-Control", "no-cache");
+    response.setHeader("Mcp-Session-Id", session.sdk().getId());
+    response.flushBuffer();
+  }
+
+  private static JsonNode idOf(McpSchema.JSONRPCMessage message) {
+    return message instanceof McpSchema.JSONRPCRequest r ? idNode(r.id()) : null;
+  }
+
+  private static JsonNode idNode(Object id) {
+    return McpToolServer.JSON_MAPPER.convertValue(id, JsonNode.class);
+  }
+
+  private static JsonRpcError internalError(JsonNode id, String method) {
+    return new JsonRpcError(id, JsonRpcError.INTERNAL_ERROR, InternalErrors.messageFor(method));
+  }
+}

@@ -1,0 +1,334 @@
+package dev.legio.app.mcp;
+
+import dev.legio.mcp.IncomingMessage;
+import dev.legio.mcp.IncomingMessageCheck;
+import dev.legio.mcp.JsonRpcError;
+import dev.legio.mcp.McpTokens;
+import dev.legio.mcp.McpToolServer;
+import dev.legio.mcp.McpVersions;
+import dev.legio.tools.Toolset;
+import io.modelcontextprotocol.server.McpSyncServer;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agents' tools over MCP's streamable HTTP transport, as one servlet that any Jetty server can
+ * mount at a path ({@link #mount}); {@link McpHttpServer} mounts it on its own port at {@code
+ * /mcp}. Every check is inside it, in this order:
+ *
+ * <ol>
+ *   <li>{@code Host} and {@code Origin} ({@link OriginPolicy}): 403 when they are not this server's
+ *       (DNS rebinding).
+ *   <li>{@code Authorization: Bearer TOKEN} ({@link McpTokens}): a missing or unknown token, or the
+ *       token of an agent that no longer exists, gets 401 with {@code WWW-Authenticate: Bearer
+ *       realm="legio", resource_metadata="…/.well-known/oauth-protected-resource/PATH"} and reaches
+ *       no tool. Tokens are never logged.
+ *   <li>{@code MCP-Protocol-Version}, when sent, must be one of {@link McpVersions#SUPPORTED}: else
+ *       400.
+ *   <li>POST: {@code Content-Type: application/json} (else 415), an {@code Accept} taking both
+ *       {@code application/json} and {@code text/event-stream} (else 406), a body of at most {@link
+ *       #MAX_BODY} bytes (else 413), then {@link IncomingMessageCheck}: not JSON 400 with {@code
+ *       -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}. GET
+ *       needs {@code Accept: text/event-stream} (else 406). Other methods: 405.
+ * </ol>
+ *
+ * Every refusal is a JSON-RPC error object whose message says what to send instead; never a stack
+ * trace. Each caller has its own MCP server, toolset and sessions ({@link CallerTransport}): a
+ * session opened with one agent's token is unknown to every other agent's server.
+ */
+public final class McpEndpoint extends HttpServlet {
+  private static final Logger log = LoggerFactory.getLogger(McpEndpoint.class);
+
+  /** The largest POST body read, in bytes. */
+  public static final int MAX_BODY = 4 * 1024 * 1024;
+
+  /** Where RFC 9728 protected-resource metadata is served (and, after it, the endpoint's path). */
+  public static final String WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+  private final transient McpTokens tokens;
+  private final transient Function<String, Toolset> toolsFor;
+  private final transient Predicate<String> exists;
+  private final transient OriginPolicy origins;
+  private final transient Map<String, Caller> callers = new ConcurrentHashMap<>();
+  private volatile String path = "/mcp";
+
+  private record Caller(
+      CallerTransport transport, McpSyncServer server, IncomingMessageCheck check) {}
+
+  /**
+   * @param tokens who a bearer token belongs to
+   * @param toolsFor the toolset of a caller (made on its first request)
+   * @param exists whether a caller still exists (the legatus, or a centurio folder)
+   * @param bind the address the server listens on (for the {@code Host} rule)
+   * @param extraOrigins origins accepted besides the server's own
+   */
+  public McpEndpoint(
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists,
+      String bind,
+      List<String> extraOrigins) {
+    this.tokens = Objects.requireNonNull(tokens);
+    this.toolsFor = Objects.requireNonNull(toolsFor);
+    this.exists = Objects.requireNonNull(exists);
+    this.origins = OriginPolicy.forBind(bind, extraOrigins);
+  }
+
+  /**
+   * Mounts the endpoint at {@code path} (e.g. {@code /mcp}) in a servlet context, with its
+   * protected-resource metadata at {@link #WELL_KNOWN} and {@code WELL_KNOWN + path}.
+   */
+  public void mount(ServletContextHandler context, String path) {
+    this.path = path;
+    ServletHolder holder = new ServletHolder(this);
+    holder.setAsyncSupported(true);
+    context.addServlet(holder, path);
+    ServletHolder metadata = new ServletHolder(new ResourceMetadataServlet(this::path));
+    context.addServlet(metadata, WELL_KNOWN);
+    context.addServlet(
+        new ServletHolder(new ResourceMetadataServlet(this::path)), WELL_KNOWN + path);
+  }
+
+  String path() {
+    return path;
+  }
+
+  /** Ends every session and server. */
+  public void close() {
+    for (Caller c : callers.values()) {
+      try {
+        c.server().close();
+      } catch (RuntimeException e) {
+        log.warn("closing an MCP server failed", e);
+      }
+    }
+    callers.clear();
+  }
+
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    try {
+      handle(request, response);
+    } catch (RuntimeException e) {
+      log.error("MCP request {} {} failed", request.getMethod(), request.getRequestURI(), e);
+      if (!response.isCommitted()) {
+        response.reset();
+        HttpAnswers.error(
+            response,
+            500,
+            JsonRpcError.INTERNAL_ERROR,
+            "internal error: the server's log (castra/logs/legio.log) says why");
+      }
+    }
+  }
+
+  private void handle(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    String host = request.getHeader("Host");
+    if (!origins.hostAllowed(host)) {
+      refuseOrigin(request, response, "Host '" + host + "'");
+      return;
+    }
+    String origin = request.getHeader("Origin");
+    if (!origins.originAllowed(origin, host, request.getLocalPort())) {
+      refuseOrigin(request, response, "Origin '" + origin + "'");
+      return;
+    }
+    Optional<String> caller = authenticate(request, response);
+    if (caller.isEmpty()) {
+      return;
+    }
+    String version = request.getHeader("MCP-Protocol-Version");
+    if (version != null && !McpVersions.SUPPORTED.contains(version.strip())) {
+      HttpAnswers.error(
+          response,
+          400,
+          JsonRpcError.SERVER_ERROR,
+          "unsupported MCP-Protocol-Version '"
+              + version
+              + "'; this server speaks "
+              + String.join(", ", McpVersions.SUPPORTED));
+      return;
+    }
+    Caller endpoint;
+    try {
+      endpoint = callers.computeIfAbsent(caller.get(), this::open);
+    } catch (RuntimeException e) {
+      log.error("cannot open the MCP server of {}", caller.get(), e);
+      HttpAnswers.error(
+          response,
+          500,
+          JsonRpcError.INTERNAL_ERROR,
+          "internal error: cannot open the MCP server of "
+              + caller.get()
+              + "; the server's log says why");
+      return;
+    }
+    String session = request.getHeader("Mcp-Session-Id");
+    switch (request.getMethod()) {
+      case "POST" -> post(endpoint, session, request, response);
+      case "GET" -> {
+        if (!accepts(request, "text/event-stream")) {
+          HttpAnswers.error(
+              response,
+              406,
+              JsonRpcError.SERVER_ERROR,
+              "GET opens an event stream: send Accept: text/event-stream");
+          return;
+        }
+        endpoint.transport().get(session, request.getHeader("Last-Event-ID"), response);
+      }
+      case "DELETE" -> endpoint.transport().delete(session, response);
+      default -> {
+        response.setHeader("Allow", "GET, POST, DELETE");
+        HttpAnswers.error(
+            response,
+            405,
+            JsonRpcError.SERVER_ERROR,
+            request.getMethod() + " is not supported here: use POST, GET or DELETE");
+      }
+    }
+  }
+
+  private void post(
+      Caller endpoint, String session, HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String type = request.getContentType();
+    if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
+      HttpAnswers.error(
+          response,
+          415,
+          JsonRpcError.SERVER_ERROR,
+          "send the JSON-RPC message with Content-Type: application/json (got "
+              + (type == null ? "none" : "'" + type + "'")
+              + ")");
+      return;
+    }
+    if (!accepts(request, "application/json") || !accepts(request, "text/event-stream")) {
+      HttpAnswers.error(
+          response,
+          406,
+          JsonRpcError.SERVER_ERROR,
+          "send Accept: application/json, text/event-stream (a request may be answered with"
+              + " either)");
+      return;
+    }
+    byte[] body;
+    try (InputStream in = request.getInputStream()) {
+      body = in.readNBytes(MAX_BODY + 1);
+    }
+    if (body.length > MAX_BODY) {
+      HttpAnswers.error(
+          response,
+          413,
+          JsonRpcError.INVALID_REQUEST,
+          "the message is larger than " + MAX_BODY + " bytes");
+      return;
+    }
+    String text = StandardCharsets.UTF_8.decode(java.nio.ByteBuffer.wrap(body)).toString();
+    switch (endpoint.check().check(text)) {
+      case IncomingMessage.Rejected(JsonRpcError answer) -> {
+        if (answer == null) {
+          response.setStatus(HttpServletResponse.SC_ACCEPTED);
+        } else {
+          boolean malformed =
+              answer.code() == JsonRpcError.PARSE_ERROR
+                  || answer.code() == JsonRpcError.INVALID_REQUEST;
+          HttpAnswers.error(response, malformed ? 400 : 200, answer);
+        }
+      }
+      case IncomingMessage.Accepted(var message) ->
+          endpoint.transport().post(message, session, response);
+    }
+  }
+
+  private Optional<String> authenticate(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String header = request.getHeader("Authorization");
+    boolean bearer = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7);
+    Optional<String> caller =
+        bearer ? tokens.callerOf(header.substring(7).strip()) : Optional.empty();
+    if (caller.isPresent() && exists.test(caller.get())) {
+      return caller;
+    }
+    log.warn(
+        "MCP request from {} refused: {}",
+        request.getRemoteAddr(),
+        header == null
+            ? "no Authorization header"
+            : bearer ? "unknown token" : "not a bearer token");
+    String challenge =
+        "Bearer realm=\"legio\""
+            + (bearer ? ", error=\"invalid_token\", error_description=\"unknown token\"" : "")
+            + ", resource_metadata=\""
+            + base(request)
+            + WELL_KNOWN
+            + path
+            + "\"";
+    response.setHeader("WWW-Authenticate", challenge);
+    HttpAnswers.error(
+        response,
+        401,
+        JsonRpcError.SERVER_ERROR,
+        (bearer ? "unknown token" : "no bearer token")
+            + ": send Authorization: Bearer TOKEN, where TOKEN is the agent's token in"
+            + " castra/mcp/tokens/NAME (legio mcp token NAME prints it)");
+    return Optional.empty();
+  }
+
+  private void refuseOrigin(HttpServletRequest request, HttpServletResponse response, String what)
+      throws IOException {
+    log.warn("MCP request from {} refused: {} is not allowed", request.getRemoteAddr(), what);
+    HttpAnswers.error(
+        response,
+        403,
+        JsonRpcError.SERVER_ERROR,
+        what
+            + " is not allowed: this MCP server answers only requests addressed to itself (DNS"
+            + " rebinding protection); a web client's origin must be configured as an allowed"
+            + " origin");
+  }
+
+  private static boolean accepts(HttpServletRequest request, String type) {
+    String accept = request.getHeader("Accept");
+    if (accept == null) {
+      return false;
+    }
+    String a = accept.toLowerCase(Locale.ROOT);
+    return a.contains(type) || a.contains("*/*");
+  }
+
+  /** {@code http://HOST} as the client addressed this server (the Host header was checked). */
+  static String base(HttpServletRequest request) {
+    String host = request.getHeader("Host");
+    if (host == null || host.isBlank()) {
+      String local = request.getLocalAddr();
+      host = (local.contains(":") ? "[" + local + "]" : local) + ":" + request.getLocalPort();
+    }
+    return request.getScheme() + "://" + host;
+  }
+
+  private Caller open(String caller) {
+    CallerTransport transport = new CallerTransport();
+    Toolset tools = toolsFor.apply(caller);
+    McpSyncServer server = McpToolServer.serve(transport, caller, tools);
+    log.info("MCP over HTTP: opened the server of {}", caller);
+    return new Caller(transport, server, McpToolServer.check(tools));
+  }
+}

@@ -1,0 +1,199 @@
+package dev.legio.app.mcp;
+
+import dev.legio.mcp.InternalErrors;
+import dev.legio.mcp.McpToolServer;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerTransport;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import reactor.core.publisher.Mono;
+
+/**
+ * One server-sent-event stream of an MCP session (the answer to one POST, or the session's GET
+ * stream), kept apart from the HTTP connection that carries it so that a client can reconnect and
+ * resume it.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Every event has an id {@code STREAM.N} (N counts from 1 on this stream); a connection opens
+ *       with a priming event: the id of the last event so far, {@code retry:} {@link #RETRY} and
+ *       empty data, sent and flushed at once, so headers never wait for the first message.
+ *   <li>Every event is kept until the session ends (the session keeps its last {@link
+ *       HttpSession#KEPT_STREAMS} streams); a GET with {@code Last-Event-ID: STREAM.N} replays the
+ *       events after N and then carries the rest of the stream.
+ *   <li>One connection at a time: a new one takes the stream over; a connection that fails to write
+ *       is dropped, and the events it missed stay kept.
+ *   <li>A POST's stream finishes when the answer to its request is sent; the connection then ends.
+ *   <li>An idle connection gets an SSE comment every {@link #KEEP_ALIVE}, which finds out when the
+ *       client has gone.
+ * </ul>
+ */
+final class SseStream implements McpStreamableServerTransport {
+  /** How long a client waits before reconnecting a dropped stream. */
+  static final Duration RETRY = Duration.ofSeconds(1);
+
+  static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+  private final String id;
+  private final Object answers;
+  private final String method;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final List<String> events = new ArrayList<>();
+  private OutputStream connection;
+  private boolean finished;
+  private boolean answered;
+
+  /**
+   * @param id the stream's id, unique in its session
+   * @param answers the id of the request whose answer finishes the stream, or {@code null} for a
+   *     session's GET stream (finished only with its session)
+   * @param method that request's method, for the error messages
+   */
+  SseStream(String id, Object answers, String method) {
+    this.id = id;
+    this.method = method;
+    this.answers = answers == null ? null : key(answers);
+  }
+
+  String id() {
+    return id;
+  }
+
+  boolean finished() {
+    lock.lock();
+    try {
+      return finished;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Carries the stream on a connection: writes the priming event, the events after {@code
+   * afterEvent} (0 for all), then each new event, until the stream finishes, another connection
+   * takes it over, or writing fails. Blocks the calling thread all that time.
+   */
+  void carry(OutputStream out, long afterEvent) {
+    lock.lock();
+    try {
+      connection = out;
+      long primed = Math.min(Math.max(0, afterEvent), events.size());
+      write(out, "id: " + id + "." + primed + "\nretry: " + RETRY.toMillis() + "\ndata: \n\n");
+      for (int i = (int) primed; i < events.size() && connection == out; i++) {
+        write(out, events.get(i));
+      }
+      while (connection == out && !finished) {
+        if (!changed.await(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS) && connection == out) {
+          write(out, ": keep-alive\n\n");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (connection == out) {
+        connection = null;
+      }
+      lock.unlock();
+    }
+  }
+
+  /** Ends the stream: its connection closes; its events stay for replay. */
+  void finish() {
+    lock.lock();
+    try {
+      finished = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether the request's answer was sent on this stream. */
+  boolean answered() {
+    lock.lock();
+    try {
+      return answered;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+    return sendMessage(message, null);
+  }
+
+  @Override
+  public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String messageId) {
+    return Mono.fromRunnable(() -> append(message));
+  }
+
+  /** Adds one message as the next event, sends it if connected, and finishes on the answer. */
+  void append(McpSchema.JSONRPCMessage message) {
+    String json;
+    try {
+      json = McpToolServer.JSON_MAPPER.writeValueAsString(InternalErrors.guard(message, method));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    lock.lock();
+    try {
+      if (finished) {
+        return;
+      }
+      String event =
+          "id: " + id + "." + (events.size() + 1) + "\nevent: message\ndata: " + json + "\n\n";
+      events.add(event);
+      if (connection != null) {
+        write(connection, event);
+      }
+      if (answers != null
+          && message instanceof McpSchema.JSONRPCResponse r
+          && answers.equals(key(r.id()))) {
+        answered = true;
+        finished = true;
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Writes and flushes; on failure the connection is dropped (the event stays kept). */
+  private void write(OutputStream out, String text) {
+    try {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    } catch (IOException | RuntimeException e) {
+      if (connection == out) {
+        connection = null;
+      }
+      changed.signalAll();
+    }
+  }
+
+  static Object key(Object requestId) {
+    return requestId instanceof Number n ? (Object) n.longValue() : String.valueOf(requestId);
+  }
+
+  @Override
+  public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+    return McpToolServer.JSON_MAPPER.convertValue(data, type);
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return answers == null ? Mono.empty() : Mono.fromRunnable(this::finish);
+  }
+}

@@ -1,0 +1,262 @@
+package dev.legio.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * MCP over stdin and stdout, one JSON-RPC message a line, in place of the SDK's {@code
+ * StdioServerTransportProvider} (mcp-core 2.1.0), which stops reading for good at the first line it
+ * cannot deserialise (non-JSON, truncated JSON, {@code null}, a batch) and leaves requests with bad
+ * params unanswered. No upstream issue names the server side yet; the client side is
+ * modelcontextprotocol/java-sdk#199, the same {@code break} in the read loop.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Every line is judged by {@link IncomingMessageCheck}: what fails is answered at once with a
+ *       JSON-RPC error ({@code -32700} for what is not JSON, {@code -32600} for what is not a
+ *       JSON-RPC message, {@code -32602} for bad params) and reading goes on.
+ *   <li>Every request with an id is answered: if the SDK's session finishes a request without
+ *       answering it, or fails, Legio answers {@code -32603} naming the method.
+ *   <li>Bytes that are not UTF-8 are read as U+FFFD (then fail as JSON); blank lines are skipped.
+ *   <li>The SDK's session holds requests until {@code notifications/initialized}; a {@code ping}
+ *       before it is answered here (the lifecycle allows pings at any time).
+ *   <li>When stdin ends, requests still running get {@link #DRAIN} to answer; any still unanswered
+ *       then get {@code -32603} saying why (never run: no {@code notifications/initialized}; or
+ *       still running), and {@code legio mcp} exits well within a second of stdin closing.
+ *   <li>Nothing but protocol lines is written to stdout, one whole line at a time.
+ * </ul>
+ */
+public final class StdioTransport implements McpServerTransportProvider {
+  private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
+
+  /** How long requests still running when stdin ends may take to answer. */
+  public static final Duration DRAIN = Duration.ofMillis(700);
+
+  private final InputStream in;
+  private final OutputStream out;
+  private final IncomingMessageCheck check;
+  private final CountDownLatch ended = new CountDownLatch(1);
+  private final Map<Object, McpSchema.JSONRPCRequest> pending = new ConcurrentHashMap<>();
+  private volatile boolean initialized;
+  private volatile McpServerSession session;
+  private volatile boolean closed;
+
+  public StdioTransport(InputStream in, OutputStream out, IncomingMessageCheck check) {
+    this.in = in;
+    this.out = out;
+    this.check = check;
+  }
+
+  @Override
+  public List<String> protocolVersions() {
+    return McpVersions.SUPPORTED;
+  }
+
+  @Override
+  public void setSessionFactory(McpServerSession.Factory factory) {
+    this.session = factory.create(new SessionTransport());
+    Thread reader = new Thread(this::readLoop, "legio-mcp-stdin");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Waits until stdin has ended and the last answers are written (or the transport closed). */
+  public void awaitEnd() throws InterruptedException {
+    ended.await();
+  }
+
+  @Override
+  public Mono<Void> notifyClients(String method, Object params) {
+    McpServerSession s = session;
+    return s == null ? Mono.empty() : s.sendNotification(method, params);
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.fromRunnable(
+        () -> {
+          closed = true;
+          ended.countDown();
+        });
+  }
+
+  private void readLoop() {
+    try (BufferedReader lines =
+        new BufferedReader(
+            new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
+      String line;
+      while (!closed && (line = lines.readLine()) != null) {
+        if (!line.isBlank()) {
+          receive(line);
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      log.debug("MCP stdin ended with an error: {}", e.getMessage());
+    } finally {
+      drain();
+      for (McpSchema.JSONRPCRequest request : pending.values()) {
+        if (pending.remove(idKey(request.id())) != null) {
+          write(
+              error(
+                  request,
+                  initialized
+                      ? "stdin closed while '"
+                          + request.method()
+                          + "' was still running; its result is lost"
+                      : "'"
+                          + request.method()
+                          + "' was not run: the client closed stdin before it sent"
+                          + " notifications/initialized"));
+        }
+      }
+      ended.countDown();
+    }
+  }
+
+  private void receive(String line) {
+    switch (check.check(line)) {
+      case IncomingMessage.Rejected(JsonRpcError answer) -> {
+        if (answer != null) {
+          write(answer.toJsonText());
+        }
+      }
+      case IncomingMessage.Accepted(McpSchema.JSONRPCMessage message) -> handle(message);
+    }
+  }
+
+  private void handle(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCNotification n
+        && n.method().equals(McpSchema.METHOD_NOTIFICATION_INITIALIZED)) {
+      initialized = true;
+    }
+    if (!(message instanceof McpSchema.JSONRPCRequest request)) {
+      session.handle(message).onErrorResume(e -> Mono.empty()).subscribe();
+      return;
+    }
+    if (!initialized && request.method().equals(McpSchema.METHOD_PING)) {
+      // The SDK's session holds every request until notifications/initialized; a ping may come
+      // before it (MCP lifecycle), so Legio answers it here.
+      write(
+          "{\"jsonrpc\":\"2.0\",\"id\":"
+              + McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class)
+              + ",\"result\":{}}");
+      return;
+    }
+    Object key = idKey(request.id());
+    pending.put(key, request);
+    session
+        .handle(message)
+        .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
+        .onErrorResume(e -> Mono.empty())
+        .doFinally(
+            signal -> {
+              if (pending.remove(key) != null) {
+                write(error(request, InternalErrors.messageFor(request.method())));
+              }
+            })
+        .subscribe();
+  }
+
+  private static String error(McpSchema.JSONRPCRequest request, String message) {
+    return new JsonRpcError(
+            McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class),
+            JsonRpcError.INTERNAL_ERROR,
+            message)
+        .toJsonText();
+  }
+
+  private void drain() {
+    long deadline = System.nanoTime() + DRAIN.toNanos();
+    while (!pending.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        TimeUnit.MILLISECONDS.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static Object idKey(Object id) {
+    return id instanceof Number n ? n.longValue() : String.valueOf(id);
+  }
+
+  private void write(String line) {
+    byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+    synchronized (out) {
+      try {
+        out.write(bytes);
+        out.flush();
+      } catch (IOException e) {
+        log.debug("MCP stdout closed: {}", e.getMessage());
+      }
+    }
+  }
+
+  /** The session's side: what the SDK sends goes out as one line. */
+  private final class SessionTransport implements McpServerTransport {
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+      return Mono.fromRunnable(
+          () -> {
+            McpSchema.JSONRPCMessage guarded = message;
+            if (message instanceof McpSchema.JSONRPCResponse response) {
+              McpSchema.JSONRPCRequest asked = pending.get(idKey(response.id()));
+              guarded = InternalErrors.guard(message, asked == null ? null : asked.method());
+            }
+            String line;
+            try {
+              line = McpToolServer.JSON_MAPPER.writeValueAsString(guarded);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            if (message instanceof McpSchema.JSONRPCResponse response) {
+              pending.remove(idKey(response.id()));
+            }
+            write(line);
+          });
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+      return McpToolServer.JSON_MAPPER.convertValue(data, type);
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+      return McpVersions.SUPPORTED;
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+      return Mono.empty();
+    }
+  }
+}

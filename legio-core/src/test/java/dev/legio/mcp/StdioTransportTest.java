@@ -1,0 +1,159 @@
+package dev.legio.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** {@link StdioTransport}: what a client that sends bad lines, or leaves, gets. */
+class StdioTransportTest {
+  static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\"}";
+
+  static void assertError(JsonNode answer, Object id, int code, String message) {
+    assertThat(answer.path("jsonrpc").asText()).isEqualTo("2.0");
+    assertThat(answer.path("id")).isEqualTo(StdioHarness.JSON.valueToTree(id));
+    assertThat(answer.path("error").path("code").asInt()).isEqualTo(code);
+    assertThat(answer.path("error").path("message").asText()).contains(message);
+    assertThat(answer.toString()).doesNotContain("Exception", "java.", "\tat ");
+  }
+
+  @Test
+  void everyUnparseableLineIsAnsweredAndTheServerKeepsServing() throws Exception {
+    try (StdioHarness s = new StdioHarness().initialized()) {
+      s.send("hello");
+      assertError(s.next(), null, -32700, "parse error: the message is not valid JSON");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"pi");
+      assertError(s.next(), null, -32700, "parse error");
+      s.send("null");
+      assertError(s.next(), null, -32600, "expected a JSON-RPC 2.0 object, got null");
+      s.send("[" + PING + "]");
+      assertError(s.next(), null, -32600, "batches are not supported");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":1} trailing");
+      assertError(s.next(), null, -32700, "parse error");
+      s.sendBytes(new byte[] {(byte) 0xff, (byte) 0xfe, '{', '\n'});
+      assertError(s.next(), null, -32700, "parse error");
+      s.send(PING);
+      assertThat(s.answerTo(42).path("result").isObject()).isTrue();
+    }
+  }
+
+  @Test
+  void invalidRequestsAreAnsweredWithTheirIdAndTheNextCallStillWorks() throws Exception {
+    try (StdioHarness s = new StdioHarness().initialized()) {
+      s.send("{\"jsonrpc\":\"1.0\",\"id\":9,\"method\":\"ping\"}");
+      assertError(s.next(), 9, -32600, "\"jsonrpc\" must be \"2.0\", got \"1.0\"");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":[\"echo\"]}");
+      assertError(s.next(), 10, -32602, "\"params\" must be an object, got an array");
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"echo\",\"arguments\":\"text=hi\"}}");
+      assertError(s.next(), 11, -32602, "\"arguments\" must be an object, got a string");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\"}");
+      assertError(s.next(), 12, -32602, "tools/call needs \"params\"");
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"13\",\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"ecoh\",\"arguments\":{}}}");
+      assertError(
+          s.next(), "13", -32602, "unknown tool 'ecoh'; this agent's tools are: echo, greet");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"ping\"}");
+      assertError(s.next(), null, -32600, "\"id\" must be a string or an integer");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"logging/setLevel\",\"params\":{}}");
+      assertError(s.next(), 14, -32602, "\"level\" must be one of");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"resources/list\"}");
+      JsonNode unknown = s.answerTo(15);
+      assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32601);
+      // A notification with bad params gets nothing; the next request its answer.
+      s.send("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":[]}");
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":16,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}");
+      JsonNode echoed = s.next();
+      assertThat(echoed.path("id").asInt()).isEqualTo(16);
+      assertThat(echoed.at("/result/content/0/text").asText()).isEqualTo("<echo said=\"hi\"/>");
+    }
+  }
+
+  @Test
+  void toolResultsCarryStructuredContentMatchingTheirText() throws Exception {
+    try (StdioHarness s = new StdioHarness().initialized()) {
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+      JsonNode tools = s.answerTo(1).at("/result/tools");
+      assertThat(tools).hasSize(2);
+      for (JsonNode tool : tools) {
+        assertThat(tool.at("/outputSchema/required").toString()).isEqualTo("[\"text\",\"error\"]");
+      }
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a \\\"b\\\"\"}}}");
+      JsonNode echo = s.answerTo(2).path("result");
+      assertThat(echo.at("/structuredContent/text").asText())
+          .isEqualTo(echo.at("/content/0/text").asText());
+      assertThat(echo.at("/structuredContent/element/element").asText()).isEqualTo("echo");
+      assertThat(echo.at("/structuredContent/element/attributes/said").asText())
+          .isEqualTo("a \"b\"");
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"greet\",\"arguments\":{}}}");
+      JsonNode greet = s.answerTo(3).path("result");
+      assertThat(greet.at("/structuredContent/text").asText()).isEqualTo("Ave, vorenus.");
+      assertThat(greet.path("structuredContent").has("element")).isFalse();
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"echo\",\"arguments\":{}}}");
+      JsonNode refused = s.answerTo(4).path("result");
+      assertThat(refused.path("isError").asBoolean()).isTrue();
+      assertThat(refused.at("/structuredContent/error").asBoolean()).isTrue();
+      assertThat(refused.at("/structuredContent/text").asText()).contains("text");
+    }
+  }
+
+  @Test
+  void theServerEndsWithinASecondOfStdinClosingAfterAnsweringWhatItRead() throws Exception {
+    StdioHarness s = new StdioHarness().initialized();
+    s.send(PING);
+    s.send("hello");
+    s.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":43,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"greet\",\"arguments\":{}}}");
+    Duration took = s.closeStdin();
+    assertThat(took).isLessThan(Duration.ofSeconds(1));
+    assertThat(s.answerTo(43).at("/result/content/0/text").asText()).isEqualTo("Ave, vorenus.");
+    assertThat(s.answerTo(42).has("result")).isTrue();
+    assertThat(s.seen()).anyMatch(l -> l.contains("-32700"));
+  }
+
+  @Test
+  void aPingBeforeInitializedIsAnsweredAndOtherRequestsAreNotLeftHanging() throws Exception {
+    StdioHarness s = new StdioHarness();
+    s.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    assertThat(s.answerTo(1).at("/result/protocolVersion").asText()).isEqualTo("2025-11-25");
+    s.send("hello");
+    s.send(PING);
+    s.send("{\"jsonrpc\":\"2.0\",\"id\":44,\"method\":\"tools/list\"}");
+    assertThat(s.answerTo(42).has("result")).isTrue();
+    Duration took = s.closeStdin();
+    assertThat(took).isLessThan(Duration.ofSeconds(1));
+    assertError(s.answerTo(44), 44, -32603, "before it sent notifications/initialized");
+  }
+
+  @Test
+  void anUnsupportedProtocolVersionIsAnsweredWithTheLatest() throws Exception {
+    try (StdioHarness s = new StdioHarness()) {
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+              + "\"protocolVersion\":\"1999-01-01\",\"capabilities\":{},"
+              + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+      assertThat(s.answerTo(1).at("/result/protocolVersion").asText())
+          .isEqualTo(McpVersions.SUPPORTED.getLast());
+    }
+  }
+
+  static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
