@@ -30,6 +30,7 @@ import dev.legio.memory.longterm.ConsolidationRunner;
 import dev.legio.memory.longterm.MemoryExtractor;
 import dev.legio.memory.longterm.MemoryFolder;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionStore;
 import dev.legio.session.TurnListener;
 import dev.legio.store.LegioStore;
@@ -40,6 +41,10 @@ import dev.legio.tools.Toolset;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.transcript.TranscriptStore;
+import dev.legio.usage.PriceTable;
+import dev.legio.usage.UsageLedger;
+import dev.legio.usage.UsageRecorder;
+import dev.legio.usage.UsageRetention;
 import dev.legio.workspace.Workspace;
 import java.io.File;
 import java.nio.file.Path;
@@ -257,7 +262,10 @@ public final class LegioApp implements AutoCloseable {
               backend(),
               config.sessions(),
               clock,
-              TurnListener.inOrder(new TranscriptRecorder(transcripts()), extractor()),
+              TurnListener.inOrder(
+                  new TranscriptRecorder(transcripts()),
+                  new UsageRecorder(usage(), prices()),
+                  extractor()),
               this::backendOfKind,
               MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()));
     }
@@ -406,6 +414,39 @@ public final class LegioApp implements AutoCloseable {
       return new ConsolidationRunner.Model(backend(), profile == null ? null : profile.model());
     }
     return new ConsolidationRunner.Model(backendOfKind(profile.backend()), profile.model());
+  }
+
+  /** The usage ledger, in {@link #store()}: one row per turn of every session. */
+  public UsageLedger usage() {
+    return store().usage();
+  }
+
+  /** The price of each model: the built-in table with {@code [pricing."MODEL"]} over it. */
+  public PriceTable prices() {
+    return PriceTable.withOverrides(config.usage().pricing());
+  }
+
+  /** How long the usage ledger keeps a turn ({@code [usage] keep_days}, or the longest TTL). */
+  public UsageRetention usageRetention() {
+    return new UsageRetention(config.usage().keepDays(), config.sessions().longestTtl());
+  }
+
+  /** Deletes the ledger's turns older than {@link #usageRetention()} allows; returns how many. */
+  public int pruneUsage() {
+    UsageRetention retention = usageRetention();
+    int deleted = usage().deleteBefore(retention.cutoff(clock.instant()));
+    log.info(
+        "deleted {} usage ledger rows older than {} days", deleted, retention.keepFor().toDays());
+    return deleted;
+  }
+
+  /**
+   * The background work of {@code legio serve} (not started): idle reaping, channel cleanup and the
+   * daily cleanup of session records, stored conversations and the usage ledger.
+   */
+  public SessionMaintenance maintenance() {
+    return new SessionMaintenance(engine(), config.sessions(), clock, conversations())
+        .alsoDaily("usage ledger pruning", this::pruneUsage);
   }
 
   /** The message log, in {@link #store()}. */

@@ -59,7 +59,8 @@ public final class ConfigLoader {
         LegioConfig.Mcp.read(root.table("mcp")),
         transcripts,
         LegioConfig.Context.read(root.table("context")),
-        LegioConfig.Memory.read(root.table("memory"), base));
+        LegioConfig.Memory.read(root.table("memory"), base),
+        LegioConfig.Usage.read(root.table("usage"), root.table("pricing")));
   }
 
   private static ObjectNode parse(Path file) {

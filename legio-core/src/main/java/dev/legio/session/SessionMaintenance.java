@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * SessionSettings#reaperInterval()}), the channel cleanup (every {@link
  * SessionSettings.Channels#cleanupInterval()}) and the daily cleanup (at {@link
  * SessionSettings#cleanupAt()} UTC, {@link #dailyCleanup()}): expired session records, then the
- * HTTP back-ends' stored conversations inactive for longer than the longest session TTL. A failing
+ * HTTP back-ends' stored conversations inactive for longer than the longest session TTL, then the
+ * tasks the composition root adds ({@link #alsoDaily}, such as pruning the usage ledger). A failing
  * run is logged and the schedule goes on.
  */
 public final class SessionMaintenance implements AutoCloseable {
@@ -29,6 +32,7 @@ public final class SessionMaintenance implements AutoCloseable {
   private final SessionSettings settings;
   private final Clock clock;
   private final ConversationStore conversations;
+  private final List<DailyTask> dailyTasks = new ArrayList<>();
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           Thread.ofPlatform().name("legio-maintenance").daemon().factory());
@@ -50,6 +54,18 @@ public final class SessionMaintenance implements AutoCloseable {
     this.settings = settings;
     this.clock = clock;
     this.conversations = conversations;
+  }
+
+  /** A task of the daily cleanup, named for the log. */
+  private record DailyTask(String what, Runnable task) {}
+
+  /**
+   * Adds {@code task} to the daily cleanup, run after the session records and conversations (call
+   * before {@link #start}); {@code what} names it in the log when it fails.
+   */
+  public synchronized SessionMaintenance alsoDaily(String what, Runnable task) {
+    dailyTasks.add(new DailyTask(what, task));
+    return this;
   }
 
   /** Starts the schedules. */
@@ -88,13 +104,20 @@ public final class SessionMaintenance implements AutoCloseable {
   /**
    * The daily cleanup, run now: deletes the expired session records, then the stored conversations
    * with no activity since now minus {@link SessionSettings#longestTtl()} (a session record that is
-   * still kept may resume only a conversation younger than that). Each part is logged on failure
-   * without stopping the other.
+   * still kept may resume only a conversation younger than that), then the tasks added by {@link
+   * #alsoDaily}. Each part is logged on failure without stopping the others.
    */
   public void dailyCleanup() {
     run("session record cleanup", engine::deleteExpiredRecords);
     if (conversations != null) {
       run("conversation cleanup", this::deleteInactiveConversations);
+    }
+    List<DailyTask> tasks;
+    synchronized (this) {
+      tasks = List.copyOf(dailyTasks);
+    }
+    for (DailyTask t : tasks) {
+      run(t.what(), t.task());
     }
   }
 

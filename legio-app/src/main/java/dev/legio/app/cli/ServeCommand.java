@@ -34,8 +34,7 @@ final class ServeCommand implements Callable<Integer> {
     LegioApp app = root.app();
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
-    SessionMaintenance maintenance =
-        new SessionMaintenance(app.engine(), s, root.context.clock(), app.conversations());
+    SessionMaintenance maintenance = app.maintenance();
     DreamScheduler dreams = dreams(app);
     McpHttpServer mcp = startMcp(app);
     Runtime.getRuntime()

@@ -1,6 +1,11 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.usage.Grouping;
+import dev.legio.usage.UsageTotal;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -10,15 +15,19 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description =
         "Show each agent's and channel's session: status, age, cumulative input tokens, context"
-            + " use as a share of the model's window, messages and rebuilds, as recorded in the"
-            + " store; and which sessions have auto-compact off after failures.")
+            + " use as a share of the model's window, messages, rebuilds and cost so far, as recorded in"
+            + " the store; and which sessions have auto-compact off after failures.")
 final class StatusCommand implements Callable<Integer> {
   @ParentCommand LegioCommand root;
 
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
-      root.out.print(StatusTable.format(app.engine().status(), app.agents().problems()));
+      Map<String, UsageTotal> costs = new HashMap<>();
+      for (UsageTotal t : app.usage().report(Instant.EPOCH, Grouping.SESSION).rows()) {
+        costs.put(t.group(), t);
+      }
+      root.out.print(StatusTable.format(app.engine().status(), app.agents().problems(), costs));
       root.out.println(app.backendChoice());
       root.out.flush();
       return 0;
