@@ -69,23 +69,7 @@ final class StatusTable {
       }
       rows.add(row);
     }
-    int[] widths = new int[HEADINGS.length];
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        widths[i] = Math.max(widths[i], row[i].length());
-      }
-    }
-    StringBuilder out = new StringBuilder();
-    for (String[] row : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < row.length; i++) {
-        line.append(String.format("%-" + widths[i] + "s", row[i]));
-        if (i < row.length - 1) {
-          line.append("  ");
-        }
-      }
-      out.append(line.toString().stripTrailing()).append('\n');
-    }
+    StringBuilder out = new StringBuilder(Tables.format(rows));
     for (String note : notes) {
       out.append(MessageFormat.safeText(note)).append('\n');
     }

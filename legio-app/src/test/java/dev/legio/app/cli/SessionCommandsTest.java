@@ -102,7 +102,9 @@ class SessionCommandsTest {
     assertThat(status.out()).containsPattern("(?m)^back-end: offline \\(");
     String vorenus = line(status.out(), "vorenus");
     // The second say was a restart on a back-end that cannot resume: a new session, rebuilt once.
-    assertThat(vorenus).contains("idle", "active", "offline").matches(".*\\s1\\s+1\\s+offline$");
+    assertThat(vorenus)
+        .contains("idle", "active", "offline")
+        .matches(".*\\s1\\s+1\\s+offline\\s+\\$0\\.0000$");
     assertThat(line(status.out(), "pullo")).contains("none");
 
     assertThat(legio(castra, "reset", "vorenus").out()).contains("Reset vorenus");
