@@ -1,11 +1,6 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
-import dev.legio.usage.Grouping;
-import dev.legio.usage.UsageTotal;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -23,11 +18,9 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
-      Map<String, UsageTotal> costs = new HashMap<>();
-      for (UsageTotal t : app.usage().report(Instant.EPOCH, Grouping.SESSION).rows()) {
-        costs.put(t.group(), t);
-      }
-      root.out.print(StatusTable.format(app.engine().status(), app.agents().problems(), costs));
+      root.out.print(
+          StatusTable.format(
+              app.engine().status(), app.agents().problems(), SessionCosts.of(app.usage())));
       root.out.println(app.backendChoice());
       root.out.flush();
       return 0;

@@ -206,6 +206,7 @@ class SessionCommandsTest {
         .contains("⚔️ vorenus — ")
         .contains("[vorenus] ⏳ Thinking...")
         .contains("AGENT")
+        .containsPattern("AGENT .* COST")
         .containsPattern("legatus .*% of 200K")
         .contains("Reset vorenus: its next request starts a fresh session.")
         .contains("Usage: /reset NAME, or /reset all")
