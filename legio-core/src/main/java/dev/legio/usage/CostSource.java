@@ -1,5 +1,7 @@
 package dev.legio.usage;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /** Where the cost a ledger row counts ({@link TurnCost#usd()}) came from. */
 public enum CostSource {
   /** The back-end's own figure (the Claude Code CLI's {@code total_cost_usd}). */
@@ -17,7 +19,8 @@ public enum CostSource {
     this.label = label;
   }
 
-  /** The name stored in the ledger and shown to users. */
+  /** The name (also its JSON form) stored in the ledger and shown to users. */
+  @JsonValue
   public String label() {
     return label;
   }

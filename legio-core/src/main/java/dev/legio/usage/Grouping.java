@@ -1,5 +1,6 @@
 package dev.legio.usage;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** What the rows of a usage report are: one per agent, session, key, task run, model or day. */
@@ -22,7 +23,8 @@ public enum Grouping {
     this.label = label;
   }
 
-  /** The name users type ({@code --by task-run}). */
+  /** The name (also its JSON form) users type ({@code --by task-run}). */
+  @JsonValue
   public String label() {
     return label;
   }

@@ -1,5 +1,7 @@
 package dev.legio.usage;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /** How a turn in the ledger ended. */
 public enum TurnOutcome {
   /** The model answered and the answer was logged. */
@@ -13,7 +15,8 @@ public enum TurnOutcome {
     this.label = label;
   }
 
-  /** The name stored in the ledger. */
+  /** The name (also its JSON form) stored in the ledger. */
+  @JsonValue
   public String label() {
     return label;
   }
