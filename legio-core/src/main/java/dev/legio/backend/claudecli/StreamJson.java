@@ -117,8 +117,8 @@ final class StreamJson {
   /**
    * The usage a {@code result} line reports. Input counts every token the model read: uncached
    * input plus cache reads plus cache writes (the API reports them apart). The line's {@code
-   * total_cost_usd} (the CLI's own figure for the run) is kept as the reported cost when it is a
-   * number.
+   * total_cost_usd} (the CLI's own figure for its process so far; {@code CliSession} makes it the
+   * turn's) is kept as the reported cost when it is a number.
    */
   static Usage usage(JsonNode result) {
     JsonNode u = result.path("usage");
