@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
 import dev.legio.app.Main;
+import dev.legio.session.SessionMaintenance;
 import dev.legio.testing.MutableClock;
 import dev.legio.usage.Grouping;
 import dev.legio.workspace.Workspace;
@@ -123,8 +124,9 @@ class UsageCommandTest {
       assertThat(app.pruneUsage()).isZero();
     }
     clock.advance(Duration.ofDays(2));
-    try (LegioApp app = LegioApp.open(workspace, env, clock)) {
-      assertThat(app.pruneUsage()).isEqualTo(1);
+    try (LegioApp app = LegioApp.open(workspace, env, clock);
+        SessionMaintenance maintenance = app.maintenance()) {
+      maintenance.dailyCleanup(); // the 02:00 UTC run of legio serve
       assertThat(app.usage().report(Instant.EPOCH, Grouping.AGENT).rows()).isEmpty();
     }
   }
