@@ -43,6 +43,10 @@ import dev.legio.tools.Toolset;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.transcript.TranscriptStore;
+import dev.legio.usage.PriceTable;
+import dev.legio.usage.UsageLedger;
+import dev.legio.usage.UsageRecorder;
+import dev.legio.usage.UsageRetention;
 import dev.legio.workspace.Workspace;
 import java.io.File;
 import java.nio.file.Path;
@@ -262,7 +266,10 @@ public final class LegioApp implements AutoCloseable {
               .settings(config.sessions())
               .clock(clock)
               .turnListener(
-                  TurnListener.inOrder(new TranscriptRecorder(transcripts()), extractor()))
+                  TurnListener.inOrder(
+                      new TranscriptRecorder(transcripts()),
+                      new UsageRecorder(usage(), prices()),
+                      extractor()))
               .backendsByKind(this::backendOfKind)
               .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
               .build();
@@ -290,6 +297,7 @@ public final class LegioApp implements AutoCloseable {
             SessionMaintenance.reporting("idle channel sessions closed", e::cleanupChannels))
         .daily("session record cleanup", e::deleteExpiredRecords)
         .daily("conversation cleanup", () -> deleteInactiveConversations(s.longestTtl(), clock))
+        .daily("usage ledger pruning", this::pruneUsage)
         .build(clock, s.cleanupAt());
   }
 
@@ -445,6 +453,30 @@ public final class LegioApp implements AutoCloseable {
       return new ConsolidationRunner.Model(backend(), profile == null ? null : profile.model());
     }
     return new ConsolidationRunner.Model(backendOfKind(profile.backend()), profile.model());
+  }
+
+  /** The usage ledger, in {@link #store()}: one row per turn of every session. */
+  public UsageLedger usage() {
+    return store().usage();
+  }
+
+  /** The price of each model: the built-in table with {@code [pricing."MODEL"]} over it. */
+  public PriceTable prices() {
+    return PriceTable.withOverrides(config.usage().pricing());
+  }
+
+  /** How long the usage ledger keeps a turn ({@code [usage] keep_days}, or the longest TTL). */
+  public UsageRetention usageRetention() {
+    return new UsageRetention(config.usage().keepDays(), config.sessions().longestTtl());
+  }
+
+  /** Deletes the ledger's turns older than {@link #usageRetention()} allows; returns how many. */
+  public int pruneUsage() {
+    UsageRetention retention = usageRetention();
+    int deleted = usage().deleteBefore(retention.cutoff(clock.instant()));
+    log.info(
+        "deleted {} usage ledger rows older than {} days", deleted, retention.keepFor().toDays());
+    return deleted;
   }
 
   /** The message log, in {@link #store()}. */

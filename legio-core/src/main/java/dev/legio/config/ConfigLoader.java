@@ -60,7 +60,8 @@ public final class ConfigLoader {
         transcripts,
         LegioConfig.Context.read(root.table("context")),
         LegioConfig.Memory.read(root.table("memory"), base),
-        LegioConfig.Server.read(root.table("server"), praetorium.maxMessageBytes()));
+        LegioConfig.Server.read(root.table("server"), praetorium.maxMessageBytes()),
+        LegioConfig.Usage.read(root.table("usage"), root.table("pricing")));
   }
 
   private static ObjectNode parse(Path file) {

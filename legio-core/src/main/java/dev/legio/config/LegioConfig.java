@@ -1,5 +1,8 @@
 package dev.legio.config;
 
+import dev.legio.usage.ModelPrice;
+import dev.legio.usage.PriceTable;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +31,8 @@ public record LegioConfig(
     Transcripts transcripts,
     Context context,
     Memory memory,
-    Server server) {
+    Server server,
+    Usage usage) {
 
   /**
    * The {@code [server]} section: the HTTP API {@code legio serve} runs for every front end.
@@ -59,6 +63,62 @@ public record LegioConfig(
         throw t.error("max_body_bytes", "0 (automatic) or at least 1024", Long.toString(maxBody));
       }
       return new Server(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody);
+    }
+  }
+
+  /**
+   * The {@code [usage]} section and the {@code [pricing."MODEL"]} tables: how long the usage ledger
+   * keeps turns, and the prices that override or add to the built-in ones ({@code
+   * dev.legio.usage.PriceTable}).
+   *
+   * @param keepDays days a turn stays in the ledger (or the sessions' longest TTL, if longer)
+   * @param pricing model name → price per million tokens, from {@code [pricing."MODEL"]}: keys
+   *     {@code input}, {@code output}, {@code cache_read}, {@code cache_write}; a key left out
+   *     takes the built-in price of that model, or, for a model Legio does not know, is required
+   *     for {@code input} and {@code output} while the cache keys default to {@code input}
+   */
+  public record Usage(int keepDays, Map<String, ModelPrice> pricing) {
+    public static final int DEFAULT_KEEP_DAYS = 400;
+
+    public Usage {
+      pricing = Map.copyOf(pricing);
+    }
+
+    public static Usage defaults() {
+      return new Usage(DEFAULT_KEEP_DAYS, Map.of());
+    }
+
+    static Usage read(TomlTable usage, TomlTable pricing) {
+      int keepDays = (int) usage.integer("keep_days", DEFAULT_KEEP_DAYS, 1, 100_000);
+      Map<String, ModelPrice> prices = new TreeMap<>();
+      for (String model : pricing.keys()) {
+        if (model.isBlank()) {
+          throw pricing.problem("a model name cannot be empty");
+        }
+        prices.put(model, price(pricing.table(model), model));
+      }
+      return new Usage(keepDays, prices);
+    }
+
+    private static ModelPrice price(TomlTable t, String model) {
+      ModelPrice known = PriceTable.builtInPrice(model).orElse(null);
+      for (String key : List.of("input", "output")) {
+        if (known == null && !t.has(key)) {
+          throw t.problem(
+              key
+                  + " is required: Legio has no built-in price for \""
+                  + model
+                  + "\" (USD per million tokens, e.g. "
+                  + key
+                  + " = 3.0)");
+        }
+      }
+      BigDecimal input = t.decimal("input", known == null ? null : known.input());
+      return new ModelPrice(
+          input,
+          t.decimal("output", known == null ? null : known.output()),
+          t.decimal("cache_read", known == null ? input : known.cacheRead()),
+          t.decimal("cache_write", known == null ? input : known.cacheWrite()));
     }
   }
 

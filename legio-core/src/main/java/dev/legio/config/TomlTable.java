@@ -2,6 +2,7 @@ package dev.legio.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -194,6 +195,21 @@ final class TomlTable {
       throw error(key, "a number above 0 and at most 1 (e.g. 0.9)", describe(value));
     }
     return value.asDouble();
+  }
+
+  /**
+   * A number of 0 or more, exactly as written ({@code 0.075} stays 0.075, not the nearest double).
+   */
+  BigDecimal decimal(String key, BigDecimal fallback) {
+    JsonNode value = get(key);
+    if (value == null) {
+      return fallback;
+    }
+    BigDecimal number = value.isNumber() ? new BigDecimal(value.asText()) : null;
+    if (number == null || number.signum() < 0) {
+      throw error(key, "a number of 0 or more (e.g. 2.50)", describe(value));
+    }
+    return number;
   }
 
   /** An array of non-empty strings; absent: empty. */

@@ -3,6 +3,7 @@ package dev.legio.session;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.Usage;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -21,6 +22,8 @@ import java.util.UUID;
  * @param toolCalls how many tools the model called during the turn
  * @param compactions the compactions of the conversation that ran before the turn, in order
  * @param context how full the session's context is after the turn; null when unknown
+ * @param duration how long the turn took, from the lease to the reply; null when the engine did not
+ *     measure it
  */
 public record CompletedTurn(
     String owner,
@@ -34,8 +37,39 @@ public record CompletedTurn(
     String backendKind,
     int toolCalls,
     List<BackendEvent.CompactionEnded> compactions,
-    ContextUse context) {
+    ContextUse context,
+    Duration duration) {
   public CompletedTurn {
     compactions = compactions == null ? List.of() : List.copyOf(compactions);
+  }
+
+  /** A turn whose duration was not measured. */
+  public CompletedTurn(
+      String owner,
+      UUID sessionId,
+      boolean fresh,
+      String sent,
+      String reply,
+      String model,
+      Usage usage,
+      Instant at,
+      String backendKind,
+      int toolCalls,
+      List<BackendEvent.CompactionEnded> compactions,
+      ContextUse context) {
+    this(
+        owner,
+        sessionId,
+        fresh,
+        sent,
+        reply,
+        model,
+        usage,
+        at,
+        backendKind,
+        toolCalls,
+        compactions,
+        context,
+        null);
   }
 }

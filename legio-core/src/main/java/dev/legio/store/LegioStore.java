@@ -8,13 +8,16 @@ import dev.legio.log.jdbc.JdbcMessageLog;
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.session.SessionStore;
 import dev.legio.session.jdbc.JdbcSessionStore;
+import dev.legio.usage.UsageLedger;
+import dev.legio.usage.jdbc.JdbcUsageLedger;
 import java.time.Clock;
 
 /**
  * Everything Legio keeps in its database, opened once: the {@link MessageLog}, the {@link
- * SessionStore} and the {@link ConversationStore} (conversations of the HTTP back-ends), sharing
- * one SQLite file or PostgreSQL database, its connection pool and its migrations. Several processes
- * may open the same database; the log's sequence numbers and the session leases hold between them.
+ * SessionStore}, the {@link ConversationStore} (conversations of the HTTP back-ends) and the {@link
+ * UsageLedger}, sharing one SQLite file or PostgreSQL database, its connection pool and its
+ * migrations. Several processes may open the same database; the log's sequence numbers and the
+ * session leases hold between them.
  *
  * <p>Close the store, not its parts: closing the store stops the log's writer and then closes the
  * pool, after which neither part may be used. (Closing {@link #messageLog()} alone only stops its
@@ -25,6 +28,7 @@ public final class LegioStore implements AutoCloseable {
   private final JdbcMessageLog messageLog;
   private final SessionStore sessions;
   private final ConversationStore conversations;
+  private final UsageLedger usage;
 
   private LegioStore(JdbcDatabase database, long maxTextBytes, Clock clock) {
     this.database = database;
@@ -34,6 +38,7 @@ public final class LegioStore implements AutoCloseable {
         new JdbcSessionStore(database.pool(), database.values(), messageLog.sharedWriter());
     this.conversations =
         new JdbcConversationStore(database.pool(), database.values(), messageLog.sharedWriter());
+    this.usage = new JdbcUsageLedger(database.pool(), database.values(), messageLog.sharedWriter());
   }
 
   /** Opens (creating and migrating if needed) the SQLite database {@code options.file()}. */
@@ -59,6 +64,11 @@ public final class LegioStore implements AutoCloseable {
   /** The conversations Legio holds for the HTTP back-ends. */
   public ConversationStore conversations() {
     return conversations;
+  }
+
+  /** The usage ledger: one row per turn of every session. */
+  public UsageLedger usage() {
+    return usage;
   }
 
   /** Stops the log's writer (after its queued writes), then closes the pool. Idempotent. */

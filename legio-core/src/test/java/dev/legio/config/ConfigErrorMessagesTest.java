@@ -19,8 +19,8 @@ class ConfigErrorMessagesTest {
   @TempDir Path dir;
 
   private static final String TOP_KEYS =
-      "backend, channels, context, history_window, logging, mcp, memory, praetorium, server,"
-          + " session_idle_timeout_minutes, sessions, transcripts";
+      "backend, channels, context, history_window, logging, mcp, memory, praetorium, pricing,"
+          + " server, session_idle_timeout_minutes, sessions, transcripts, usage";
 
   static Stream<Arguments> messages() {
     return Stream.of(
@@ -41,6 +41,16 @@ class ConfigErrorMessagesTest {
             "session_idle_timeout_minutes = 0",
             "FILE: session_idle_timeout_minutes: expected an integer from 1 to 10080, got 0"),
         of("praetorium = 1", "FILE: praetorium must be a table ([praetorium]), got 1"),
+        of(
+            "[usage]\nkeep_days = 0",
+            "FILE: [usage] keep_days: expected an integer from 1 to 100000, got 0"),
+        of(
+            "[pricing.\"gpt-4o\"]\ninput = \"cheap\"",
+            "FILE: [pricing.gpt-4o] input: expected a number of 0 or more (e.g. 2.50), got \"cheap\""),
+        of(
+            "[pricing.\"gpt-4o\"]\ninptu = 1",
+            "FILE: [pricing.gpt-4o] unknown key 'inptu'; known keys here: cache_read, cache_write,"
+                + " input, output"),
         of("logging = \"x\"", "FILE: logging must be a table ([logging]), got \"x\""),
         of("sessions = [1]", "FILE: sessions must be a table ([sessions]), got [1]"),
         of("channels = true", "FILE: channels must be a table ([channels]), got true"),

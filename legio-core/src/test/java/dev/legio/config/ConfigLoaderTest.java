@@ -92,6 +92,54 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void pricingTablesOverrideAndAddModelsAndUsageKeepDaysIsRead() throws Exception {
+    LegioConfig config =
+        ConfigLoader.load(
+            write(
+                """
+                [usage]
+                keep_days = 30
+                [pricing."claude-sonnet-4-5"]
+                input = 2.5
+                [pricing."my-model"]
+                input = 1
+                output = 2.075
+                cache_read = 0.1
+                """),
+            Map.of());
+    assertThat(config.usage().keepDays()).isEqualTo(30);
+    assertThat(config.usage().pricing())
+        .containsEntry(
+            "claude-sonnet-4-5", dev.legio.usage.ModelPrice.of("2.5", "15", "0.30", "3.75"))
+        .containsEntry("my-model", dev.legio.usage.ModelPrice.of("1", "2.075", "0.1", "1"));
+    assertThat(ConfigLoader.load(write(""), Map.of()).usage())
+        .isEqualTo(LegioConfig.Usage.defaults());
+  }
+
+  @Test
+  void aModelWithoutABuiltInPriceNeedsInputAndOutput() throws Exception {
+    Path file =
+        write(
+            """
+            [pricing."my-model"]
+            input = 1
+            """);
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[pricing.my-model] output is required")
+        .hasMessageContaining("no built-in price for \"my-model\"");
+    Path negative =
+        write(
+            """
+            [pricing."gpt-4o"]
+            output = -1
+            """);
+    assertThatThrownBy(() -> ConfigLoader.load(negative, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("output: expected a number of 0 or more");
+  }
+
+  @Test
   void contextAndMemorySectionsAreReadAndChecked() throws Exception {
     LegioConfig config =
         ConfigLoader.load(

@@ -77,7 +77,14 @@ final class ChatCommand implements Callable<Integer> {
       String resumedAgent = resume == null ? null : resume(app, screen);
       ChatLoop loop =
           new ChatLoop(
-              app.engine(), app.messageLog(), app.agents(), screen, screen, progress, resumedAgent);
+                  app.engine(),
+                  app.messageLog(),
+                  app.agents(),
+                  screen,
+                  screen,
+                  progress,
+                  resumedAgent)
+              .showingCosts(app.usage());
       screen.println(
           "Legio chat: "
               + app.workspace().root()

@@ -10,6 +10,7 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
+import dev.legio.usage.UsageLedger;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,8 @@ final class ChatLoop {
         /share ID @name     hand one message (an id, #sequence, or `last`: the last reply) to
                             an agent: it sees it in its context from its next message
         /reset NAME | all   close a session; its next request starts fresh
-        /status             each agent: status, session age, input tokens, context use, messages
+        /status             each agent: status, session age, input tokens, context use, messages,
+                            cost
         /quit               leave (Ctrl-D works too)""";
 
   private final SessionEngine engine;
@@ -41,6 +43,7 @@ final class ChatLoop {
   private final DispatchListener progress;
   private UUID lastReply;
   private final String defaultAgent;
+  private UsageLedger usage;
 
   ChatLoop(
       SessionEngine engine,
@@ -71,6 +74,12 @@ final class ChatLoop {
     this.out = out;
     this.err = err;
     this.progress = progress;
+  }
+
+  /** Makes {@code /status} show each session's cost so far, from {@code usage}. */
+  ChatLoop showingCosts(UsageLedger usage) {
+    this.usage = usage;
+    return this;
   }
 
   /** Handles one line; returns false when the user asked to leave. */
@@ -105,7 +114,12 @@ final class ChatLoop {
           return false;
         }
         case "/help" -> out.println(HELP);
-        case "/status" -> out.print(StatusTable.format(engine.status(), agents.problems()));
+        case "/status" ->
+            out.print(
+                StatusTable.format(
+                    engine.status(),
+                    agents.problems(),
+                    usage == null ? null : SessionCosts.of(usage)));
         case "/history" -> history(words);
         case "/reset" -> reset(words);
         case "/share" -> share(words);

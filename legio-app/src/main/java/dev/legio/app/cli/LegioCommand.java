@@ -33,6 +33,7 @@ import picocli.CommandLine.ScopeType;
       SayCommand.class,
       ChatCommand.class,
       StatusCommand.class,
+      UsageCommand.class,
       ResetCommand.class,
       ServeCommand.class,
       SessionsCommand.class,

@@ -10,15 +10,17 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description =
         "Show each agent's and channel's session: status, age, cumulative input tokens, context"
-            + " use as a share of the model's window, messages and rebuilds, as recorded in the"
-            + " store; and which sessions have auto-compact off after failures.")
+            + " use as a share of the model's window, messages, rebuilds and cost so far, as recorded in"
+            + " the store; and which sessions have auto-compact off after failures.")
 final class StatusCommand implements Callable<Integer> {
   @ParentCommand LegioCommand root;
 
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
-      root.out.print(StatusTable.format(app.engine().status(), app.agents().problems()));
+      root.out.print(
+          StatusTable.format(
+              app.engine().status(), app.agents().problems(), SessionCosts.of(app.usage())));
       root.out.println(app.backendChoice());
       root.out.flush();
       return 0;

@@ -3,9 +3,12 @@ package dev.legio.app.cli;
 import dev.legio.backend.ContextUse;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStatus;
+import dev.legio.usage.UsageTotal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The table {@code legio status} and {@code /status} print: one line per agent and channel, with
@@ -28,9 +31,18 @@ final class StatusTable {
   private StatusTable() {}
 
   static String format(List<SessionStatus> statuses, List<String> problems) {
+    return format(statuses, problems, null);
+  }
+
+  /**
+   * The table with a COST column: each session's cost so far, from {@code costs} (session id → its
+   * turns in the usage ledger); {@code -} for a session with no turns recorded. Null: no column.
+   */
+  static String format(
+      List<SessionStatus> statuses, List<String> problems, Map<String, UsageTotal> costs) {
     List<String[]> rows = new ArrayList<>();
     List<String> notes = new ArrayList<>();
-    rows.add(HEADINGS);
+    rows.add(costs == null ? HEADINGS : withCost(HEADINGS, "COST"));
     for (SessionStatus s : statuses) {
       SessionRecord r = s.record();
       // A closed session's figures are history: the next turn starts a fresh context.
@@ -39,7 +51,7 @@ final class StatusTable {
       if (note != null) {
         notes.add(s.owner() + ": " + note);
       }
-      rows.add(
+      String[] row =
           new String[] {
             s.owner(),
             s.activity(),
@@ -50,25 +62,14 @@ final class StatusTable {
             r == null ? "0" : String.valueOf(r.messageCount()),
             r == null ? "0" : String.valueOf(r.rebuilds()),
             r == null ? "-" : r.backend()
-          });
-    }
-    int[] widths = new int[HEADINGS.length];
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        widths[i] = Math.max(widths[i], row[i].length());
+          };
+      if (costs != null) {
+        UsageTotal cost = r == null ? null : costs.get(r.sessionId().toString());
+        row = withCost(row, cost == null ? "-" : CostText.of(cost));
       }
+      rows.add(row);
     }
-    StringBuilder out = new StringBuilder();
-    for (String[] row : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < row.length; i++) {
-        line.append(String.format("%-" + widths[i] + "s", row[i]));
-        if (i < row.length - 1) {
-          line.append("  ");
-        }
-      }
-      out.append(line.toString().stripTrailing()).append('\n');
-    }
+    StringBuilder out = new StringBuilder(Tables.format(rows));
     for (String note : notes) {
       out.append(MessageFormat.safeText(note)).append('\n');
     }
@@ -76,6 +77,12 @@ final class StatusTable {
       out.append("problem: ").append(MessageFormat.safeText(problem)).append('\n');
     }
     return out.toString();
+  }
+
+  private static String[] withCost(String[] row, String cost) {
+    String[] out = Arrays.copyOf(row, row.length + 1);
+    out[row.length] = cost;
+    return out;
   }
 
   /** {@code 45s}, {@code 12m}, {@code 3h 05m}, {@code 2d 04h}. */

@@ -101,7 +101,9 @@ class SessionCommandsTest {
     assertThat(status.out()).containsPattern("(?m)^back-end: offline \\(");
     String vorenus = line(status.out(), "vorenus");
     // The second say was a restart on a back-end that cannot resume: a new session, rebuilt once.
-    assertThat(vorenus).contains("idle", "active", "offline").matches(".*\\s1\\s+1\\s+offline$");
+    assertThat(vorenus)
+        .contains("idle", "active", "offline")
+        .matches(".*\\s1\\s+1\\s+offline\\s+\\$0\\.0000$");
     assertThat(line(status.out(), "pullo")).contains("none");
 
     assertThat(legio(castra, "reset", "vorenus").out()).contains("Reset vorenus");
@@ -203,6 +205,7 @@ class SessionCommandsTest {
         .contains("⚔️ vorenus — ")
         .contains("[vorenus] ⏳ Thinking...")
         .contains("AGENT")
+        .containsPattern("AGENT .* COST")
         .containsPattern("legatus .*% of 200K")
         .contains("Reset vorenus: its next request starts a fresh session.")
         .contains("Usage: /reset NAME, or /reset all")

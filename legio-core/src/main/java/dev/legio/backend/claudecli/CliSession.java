@@ -9,6 +9,7 @@ import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.Usage;
+import java.math.BigDecimal;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,12 @@ abstract sealed class CliSession implements BackendSession
   private boolean known;
 
   private boolean closed;
+
+  /** The process whose {@code total_cost_usd} {@link #processCostSoFar} is. */
+  private CliProcess costProcess;
+
+  /** The last {@code total_cost_usd} of {@link #costProcess}: its cost over all its turns. */
+  private BigDecimal processCostSoFar = BigDecimal.ZERO;
 
   CliSession(Parts parts, SessionSpec spec, String id, boolean resumed) {
     this.parts = parts;
@@ -124,12 +131,33 @@ abstract sealed class CliSession implements BackendSession
     try {
       running.writeLine(StreamJson.userMessage(userMessage));
       written(running);
-      TurnResult result = read(reader, events, resume);
+      TurnResult result = turnCost(running, read(reader, events, resume));
       finished = true;
       return result;
     } finally {
       release(running, finished);
     }
+  }
+
+  /**
+   * The result with the turn's own cost. The CLI's {@code total_cost_usd} is its process's cost so
+   * far: a persistent process answers many turns, so a turn's cost is what the figure grew by since
+   * the process's previous turn (a new process starts from zero).
+   */
+  private TurnResult turnCost(CliProcess running, TurnResult result) {
+    Double total = result.usage().reportedCostUsd();
+    if (total == null) {
+      return result;
+    }
+    if (running != costProcess) {
+      costProcess = running;
+      processCostSoFar = BigDecimal.ZERO;
+    }
+    BigDecimal now = BigDecimal.valueOf(total);
+    BigDecimal turn = now.subtract(processCostSoFar).max(BigDecimal.ZERO);
+    processCostSoFar = now;
+    return new TurnResult(
+        result.text(), result.usage().withReportedCostUsd(turn.doubleValue()), result.context());
   }
 
   /** Starts a process of this session. */

@@ -116,19 +116,23 @@ final class StreamJson {
 
   /**
    * The usage a {@code result} line reports. Input counts every token the model read: uncached
-   * input plus cache reads plus cache writes (the API reports them apart).
+   * input plus cache reads plus cache writes (the API reports them apart). The line's {@code
+   * total_cost_usd} (the CLI's own figure for its process so far; {@code CliSession} makes it the
+   * turn's) is kept as the reported cost when it is a number.
    */
   static Usage usage(JsonNode result) {
     JsonNode u = result.path("usage");
     long input = u.path("input_tokens").asLong(0);
     long cacheRead = u.path("cache_read_input_tokens").asLong(0);
     long cacheCreation = u.path("cache_creation_input_tokens").asLong(0);
+    JsonNode cost = result.path("total_cost_usd");
     return new Usage(
         input + cacheRead + cacheCreation,
         u.path("output_tokens").asLong(0),
         cacheRead,
         cacheCreation,
-        false);
+        false,
+        cost.isNumber() ? cost.asDouble() : null);
   }
 
   /**

@@ -132,6 +132,22 @@ class ClaudeCliBackendTest {
 
   @ParameterizedTest
   @EnumSource(Mode.class)
+  void eachTurnCarriesTheCostTheCliReportsForThatTurn(Mode mode) {
+    api.enqueue(
+        Reply.text("The north road is clear.").withUsage(100_000, 1_000, 0, 0),
+        Reply.text("I saw three carts.").withUsage(100_000, 1_000, 0, 0));
+    try (BackendSession session = backend(mode).open(spec(null))) {
+      Double first = send(session, "Scout the north road").usage().reportedCostUsd();
+      Double second = send(session, "What did you see?").usage().reportedCostUsd();
+
+      assertThat(first).isNotNull().isPositive();
+      // The same tokens cost the same: the figure is the turn's own, not the session's so far.
+      assertThat(second).isCloseTo(first, org.assertj.core.data.Percentage.withPercentage(1));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
   void theContextIsWhatTheLastRequestReadAndWroteAgainstTheWindowTheCliReports(Mode mode) {
     api.enqueue(
         Reply.text("The north road is clear.").withUsage(1_200, 30, 5_000, 700),

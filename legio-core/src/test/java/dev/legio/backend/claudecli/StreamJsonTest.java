@@ -66,6 +66,17 @@ class StreamJsonTest {
     assertThat(usage.cacheReadTokens()).isEqualTo(200);
     assertThat(usage.cacheCreationTokens()).isEqualTo(30);
     assertThat(usage.outputTokens()).isEqualTo(7);
+    assertThat(usage.reportedCostUsd()).isNull();
+  }
+
+  @Test
+  void usageKeepsTheCostTheCliReports() throws Exception {
+    var usage =
+        StreamJson.usage(
+            JSON.readTree(
+                "{\"total_cost_usd\":0.0123,\"usage\":{\"input_tokens\":10,"
+                    + "\"output_tokens\":7}}"));
+    assertThat(usage.reportedCostUsd()).isEqualTo(0.0123);
   }
 
   @Test

@@ -1,0 +1,34 @@
+package dev.legio.usage;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Every turn of every session (agents, channels, tasks), one row each, kept in Legio's store.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Append-only: rows are never changed; only {@link #deleteBefore} removes them, oldest first
+ *       (the daily cleanup, with {@link UsageRetention}).
+ *   <li>A report's total is the sum of its rows, and its rows the sums of the turns in them: no
+ *       turn is counted twice or left out.
+ *   <li>A turn's unknown cost adds nothing to a sum; it is counted in {@link
+ *       UsageTotal#unknownCostTurns()} instead, so a total is never shown as complete when it is
+ *       not.
+ * </ul>
+ */
+public interface UsageLedger {
+
+  /** Records one turn. */
+  void append(LedgerEntry entry);
+
+  /** The turns that ended at or after {@code since}, added up by {@code by}. */
+  UsageReport report(Instant since, Grouping by);
+
+  /** The turns that ended at or after {@code since}, oldest first, at most {@code limit}. */
+  List<LedgerEntry> entries(Instant since, int limit);
+
+  /** Deletes the turns that ended before {@code cutoff}; returns how many. */
+  int deleteBefore(Instant cutoff);
+}

@@ -1,0 +1,51 @@
+package dev.legio.usage;
+
+import dev.legio.session.CompletedTurn;
+import dev.legio.session.TurnListener;
+import java.math.BigDecimal;
+import java.util.Objects;
+
+/**
+ * Appends one {@link LedgerEntry} to the {@link UsageLedger} for each turn a session completed,
+ * costed by the {@link PriceTable} and {@link TurnCost#choose}.
+ *
+ * <p>The engine tells its turn listeners of completed turns only, so failed turns are not in the
+ * ledger yet; every row it writes has the outcome {@link TurnOutcome#COMPLETED}, and a duration
+ * only when the engine reports one.
+ */
+public final class UsageRecorder implements TurnListener {
+  private final UsageLedger ledger;
+  private final PriceTable prices;
+
+  public UsageRecorder(UsageLedger ledger, PriceTable prices) {
+    this.ledger = Objects.requireNonNull(ledger, "ledger");
+    this.prices = Objects.requireNonNull(prices, "prices");
+  }
+
+  @Override
+  public void turnCompleted(CompletedTurn turn) {
+    ledger.append(entryOf(turn));
+  }
+
+  /** The ledger row of {@code turn}. */
+  public LedgerEntry entryOf(CompletedTurn turn) {
+    Tokens tokens = Tokens.billed(turn.backendKind(), turn.usage());
+    Double reported = turn.usage().reportedCostUsd();
+    TurnCost cost =
+        TurnCost.choose(
+            turn.backendKind(),
+            prices.costOf(turn.backendKind(), turn.model(), tokens),
+            reported == null ? null : BigDecimal.valueOf(reported));
+    return new LedgerEntry(
+        turn.at(),
+        turn.sessionId(),
+        turn.owner(),
+        null,
+        turn.backendKind(),
+        turn.model(),
+        tokens,
+        cost,
+        turn.duration(),
+        TurnOutcome.COMPLETED);
+  }
+}

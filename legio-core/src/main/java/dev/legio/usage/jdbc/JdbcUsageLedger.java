@@ -1,0 +1,240 @@
+package dev.legio.usage.jdbc;
+
+import dev.legio.log.Timestamps;
+import dev.legio.log.jdbc.SharedWriter;
+import dev.legio.log.jdbc.SqlValues;
+import dev.legio.usage.CostSource;
+import dev.legio.usage.Grouping;
+import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.TaskRef;
+import dev.legio.usage.Tokens;
+import dev.legio.usage.TurnCost;
+import dev.legio.usage.TurnOutcome;
+import dev.legio.usage.UsageLedger;
+import dev.legio.usage.UsageLedgerException;
+import dev.legio.usage.UsageReport;
+import dev.legio.usage.UsageTotal;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * The usage ledger on Legio's SQL database (SQLite or PostgreSQL), in the table {@code
+ * usage_ledger}. Costs are stored as whole nano-USD (rounded half up), so the database's sums are
+ * exact; reports add the rows up in SQL, grouped as asked.
+ */
+public final class JdbcUsageLedger implements UsageLedger {
+  private static final String APPEND =
+      "INSERT INTO usage_ledger (at, session_id, owner, session_key, agent, task_run_id, backend,"
+          + " model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
+          + " cost_nanos, price_table_cost_nanos, reported_cost_nanos, cost_source, duration_ms,"
+          + " outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String ENTRIES =
+      "SELECT at, session_id, owner, session_key, agent, task_run_id, backend, model,"
+          + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_nanos,"
+          + " price_table_cost_nanos, reported_cost_nanos, cost_source, duration_ms, outcome"
+          + " FROM usage_ledger WHERE at >= ? ORDER BY at, id LIMIT ?";
+  private static final String REPORT =
+      "SELECT %1$s, COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_read_tokens),"
+          + " SUM(cache_write_tokens), SUM(cost_nanos), COUNT(*) - COUNT(cost_nanos)"
+          + " FROM usage_ledger WHERE at >= ? GROUP BY %1$s";
+  private static final String DELETE_BEFORE = "DELETE FROM usage_ledger WHERE at < ?";
+
+  private final DataSource pool;
+  private final SqlValues values;
+  private final SharedWriter writer;
+  private final boolean postgres;
+
+  /**
+   * @param pool connections to a database migrated with Legio's migrations, in auto-commit mode
+   * @param values how that database stores ids and timestamps
+   * @param writer where writes run (the message log's writer); null: on pool connections
+   */
+  public JdbcUsageLedger(DataSource pool, SqlValues values, SharedWriter writer) {
+    this.pool = Objects.requireNonNull(pool, "pool");
+    this.values = Objects.requireNonNull(values, "values");
+    this.writer = writer;
+    this.postgres = values.name().equals("postgres");
+  }
+
+  @Override
+  public void append(LedgerEntry e) {
+    Objects.requireNonNull(e, "entry");
+    update(
+        "recording the usage of a turn of '" + e.owner() + "'",
+        APPEND,
+        s -> {
+          values.bindTimestamp(s, 1, Timestamps.truncate(e.at()));
+          values.bindId(s, 2, e.sessionId());
+          s.setString(3, e.owner());
+          TaskRef task = e.task();
+          s.setString(4, task == null ? null : task.sessionKey());
+          s.setString(5, task == null ? null : task.agent());
+          s.setString(6, task == null ? null : task.taskRunId());
+          s.setString(7, e.backend());
+          s.setString(8, e.model());
+          s.setLong(9, e.tokens().input());
+          s.setLong(10, e.tokens().output());
+          s.setLong(11, e.tokens().cacheRead());
+          s.setLong(12, e.tokens().cacheWrite());
+          bindNanos(s, 13, e.cost().usd());
+          bindNanos(s, 14, e.cost().priceTableUsd());
+          bindNanos(s, 15, e.cost().reportedUsd());
+          s.setString(16, e.cost().source().label());
+          if (e.duration() == null) {
+            s.setNull(17, Types.BIGINT);
+          } else {
+            s.setLong(17, e.duration().toMillis());
+          }
+          s.setString(18, e.outcome().label());
+        });
+  }
+
+  @Override
+  public UsageReport report(Instant since, Grouping by) {
+    Objects.requireNonNull(since, "since");
+    Objects.requireNonNull(by, "by");
+    List<UsageTotal> rows = new ArrayList<>();
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(REPORT.formatted(groupExpression(by)))) {
+      values.bindTimestamp(statement, 1, Timestamps.truncate(since));
+      try (ResultSet row = statement.executeQuery()) {
+        while (row.next()) {
+          long nanos = row.getLong(7);
+          BigDecimal cost = row.wasNull() ? null : usd(nanos);
+          rows.add(
+              new UsageTotal(
+                  row.getString(1),
+                  row.getLong(2),
+                  new Tokens(row.getLong(3), row.getLong(4), row.getLong(5), row.getLong(6)),
+                  cost,
+                  row.getLong(8)));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("reading the usage ledger", e);
+    }
+    rows.sort(
+        Comparator.comparing(UsageTotal::group, Comparator.nullsLast(Comparator.naturalOrder())));
+    return UsageReport.of(since, by, rows);
+  }
+
+  private String groupExpression(Grouping by) {
+    return switch (by) {
+      case AGENT -> "COALESCE(agent, owner)";
+      case SESSION -> postgres ? "CAST(session_id AS TEXT)" : "session_id";
+      case KEY -> "session_key";
+      case TASK_RUN -> "task_run_id";
+      case MODEL -> "COALESCE(model, backend || ' default')";
+      case DAY -> postgres ? "to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : "substr(at, 1, 10)";
+    };
+  }
+
+  @Override
+  public List<LedgerEntry> entries(Instant since, int limit) {
+    List<LedgerEntry> out = new ArrayList<>();
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(ENTRIES)) {
+      values.bindTimestamp(statement, 1, Timestamps.truncate(since));
+      statement.setInt(2, limit);
+      try (ResultSet row = statement.executeQuery()) {
+        while (row.next()) {
+          out.add(entry(row));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("reading the usage ledger", e);
+    }
+    return out;
+  }
+
+  private LedgerEntry entry(ResultSet row) throws SQLException {
+    String key = row.getString(4);
+    TaskRef task = key == null ? null : new TaskRef(key, row.getString(5), row.getString(6));
+    Tokens tokens = new Tokens(row.getLong(9), row.getLong(10), row.getLong(11), row.getLong(12));
+    TurnCost cost =
+        new TurnCost(
+            readNanos(row, 13),
+            readNanos(row, 14),
+            readNanos(row, 15),
+            CostSource.ofLabel(row.getString(16)));
+    long millis = row.getLong(17);
+    Duration duration = row.wasNull() ? null : Duration.ofMillis(millis);
+    return new LedgerEntry(
+        values.readTimestamp(row, 1),
+        values.readId(row, 2),
+        row.getString(3),
+        task,
+        row.getString(7),
+        row.getString(8),
+        tokens,
+        cost,
+        duration,
+        TurnOutcome.ofLabel(row.getString(18)));
+  }
+
+  @Override
+  public int deleteBefore(Instant cutoff) {
+    Objects.requireNonNull(cutoff, "cutoff");
+    return update(
+        "pruning the usage ledger",
+        DELETE_BEFORE,
+        s -> values.bindTimestamp(s, 1, Timestamps.truncate(cutoff)));
+  }
+
+  /** {@code usd} in whole nano-USD, rounded half up. */
+  static long nanos(BigDecimal usd) {
+    return usd.movePointRight(9).setScale(0, RoundingMode.HALF_UP).longValueExact();
+  }
+
+  static BigDecimal usd(long nanos) {
+    return BigDecimal.valueOf(nanos, 9).stripTrailingZeros();
+  }
+
+  private static void bindNanos(PreparedStatement s, int index, BigDecimal usd)
+      throws SQLException {
+    if (usd == null) {
+      s.setNull(index, Types.BIGINT);
+    } else {
+      s.setLong(index, nanos(usd));
+    }
+  }
+
+  private static BigDecimal readNanos(ResultSet row, int column) throws SQLException {
+    long nanos = row.getLong(column);
+    return row.wasNull() ? null : usd(nanos);
+  }
+
+  private int update(String action, String sql, SharedWriter.Binder binder) {
+    if (writer != null) {
+      try {
+        return writer.executeUpdate(sql, binder);
+      } catch (RuntimeException e) {
+        throw new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+      }
+    }
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw failure(action, e);
+    }
+  }
+
+  private static UsageLedgerException failure(String action, SQLException e) {
+    return new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+  }
+}
