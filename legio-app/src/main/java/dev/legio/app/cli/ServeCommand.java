@@ -41,14 +41,15 @@ final class ServeCommand implements Callable<Integer> {
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance = app.maintenance(root.context.clock());
     DreamScheduler dreams = dreams(app);
+    McpHttpServer.Mounted mounted = mountedMcp(app);
     LegioServer api =
         LegioServer.builder(
                 app.config().server(),
                 ServerParts.of(app, root.context.clock()),
                 new ApiTokens(app.workspace().castra()))
-            // The /mcp mount: .mcp(handler) once MCP over HTTP is a mountable handler.
+            .mcp(mounted == null ? null : mounted.handler())
             .start();
-    McpHttpServer mcp = startMcp(app);
+    McpHttpServer mcp = mounted == null ? startMcp(app) : null;
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -56,6 +57,9 @@ final class ServeCommand implements Callable<Integer> {
                   log.info("stopping: signal received");
                   try {
                     api.close();
+                    if (mounted != null) {
+                      mounted.close();
+                    }
                     if (mcp != null) {
                       mcp.close();
                     }
@@ -94,10 +98,10 @@ final class ServeCommand implements Callable<Integer> {
             + " min).";
     log.info(summary);
     root.out.println(summary);
-    if (mcp != null) {
+    if (mcp != null || mounted != null) {
       String line =
           "MCP over HTTP at "
-              + mcp.endpoint()
+              + (mcp != null ? mcp.endpoint() : api.url() + McpHttpServer.PATH)
               + " (each agent's bearer token: castra/mcp/tokens/NAME, or `legio mcp token NAME`).";
       log.info(line);
       root.out.println(line);
@@ -123,29 +127,51 @@ final class ServeCommand implements Callable<Integer> {
         DreamScheduler.DEFAULT_INTERVAL);
   }
 
-  /** Starts MCP over HTTP when [mcp] http_enabled, with a token for every agent. */
-  private static McpHttpServer startMcp(LegioApp app) {
-    if (!app.config().mcp().httpEnabled()) {
+  /**
+   * MCP over HTTP on the Legio server at {@code /mcp}, when {@code [mcp] http_enabled} and {@code
+   * [mcp] http_port} is left at the server's port; null otherwise (disabled, or the deprecated port
+   * of its own: {@link #startMcp}). Every agent gets its token.
+   */
+  private static McpHttpServer.Mounted mountedMcp(LegioApp app) {
+    LegioConfig.Mcp config = app.config().mcp();
+    LegioConfig.Server server = app.config().server();
+    if (!config.httpEnabled() || !onTheServersPort(config, server)) {
       return null;
     }
+    ensureTokens(app);
+    return McpHttpServer.mountable(
+        config, server.bind(), app.mcpTokens(), app::toolsFor, callerExists(app));
+  }
+
+  private static boolean onTheServersPort(LegioConfig.Mcp config, LegioConfig.Server server) {
+    return config.httpPort() == server.port() || config.httpPort() == LegioConfig.Mcp.DEFAULT_PORT;
+  }
+
+  /**
+   * MCP over HTTP on a port of its own: the deprecated {@code [mcp] http_port} set apart from
+   * {@code [server] port}. Says so in the log.
+   */
+  private static McpHttpServer startMcp(LegioApp app) {
+    LegioConfig.Mcp config = app.config().mcp();
+    if (!config.httpEnabled()) {
+      return null;
+    }
+    log.warn(
+        "[mcp] http_port = {} is deprecated: MCP is served at /mcp on [server] port; remove"
+            + " http_port from legio.toml to use it",
+        config.httpPort());
+    ensureTokens(app);
+    return McpHttpServer.start(
+        config, app.mcpTokens(), app::toolsFor, callerExists(app), config.allowedOrigins());
+  }
+
+  private static void ensureTokens(LegioApp app) {
     for (String agent : app.engine().knownAgents()) {
       app.mcpTokens().tokenFor(agent);
     }
-    LegioConfig.Mcp config = app.config().mcp();
-    LegioConfig.Server server = app.config().server();
-    if (config.httpPort() != 0 && config.httpPort() == server.port()) {
-      // [mcp] http_port is the API's port (both default to 8740) until MCP is mounted at /mcp on
-      // the API's server: MCP takes a free port meanwhile, printed at start.
-      log.warn(
-          "[mcp] http_port {} is also [server] port: MCP over HTTP runs on a free port",
-          config.httpPort());
-      config = new LegioConfig.Mcp(config.httpEnabled(), config.httpBind(), 0);
-    }
-    return McpHttpServer.start(
-        config,
-        app.mcpTokens(),
-        app::toolsFor,
-        caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller),
-        app.config().mcp().allowedOrigins());
+  }
+
+  private static java.util.function.Predicate<String> callerExists(LegioApp app) {
+    return caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller);
   }
 }

@@ -93,6 +93,33 @@ public final class McpHttpServer implements AutoCloseable {
     return new McpHttpServer(jetty, endpoint, mcp);
   }
 
+  /**
+   * The MCP endpoint as a handler for another Jetty server (the Legio server mounts it at {@link
+   * #PATH}): the endpoint's servlet context, with its protected-resource metadata. Close the
+   * returned endpoint at shutdown.
+   */
+  public static Mounted mountable(
+      LegioConfig.Mcp config,
+      String bind,
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists) {
+    McpEndpoint mcp = new McpEndpoint(tokens, toolsFor, exists, bind, config.allowedOrigins());
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    mcp.mount(context, PATH);
+    return new Mounted(context, mcp);
+  }
+
+  /** The MCP endpoint's handler, and the endpoint to close at shutdown. */
+  public record Mounted(ServletContextHandler handler, McpEndpoint endpoint)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      endpoint.close();
+    }
+  }
+
   /** Where clients connect: {@code http://127.0.0.1:8740/mcp}. */
   public URI endpoint() {
     return endpoint;

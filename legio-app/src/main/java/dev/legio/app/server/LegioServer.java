@@ -101,6 +101,9 @@ public final class LegioServer implements AutoCloseable {
       if (mcp != null) {
         paths.addMapping(new ServletPathSpec("/mcp"), mcp);
         paths.addMapping(new ServletPathSpec("/mcp/*"), mcp);
+        // MCP's protected-resource metadata (RFC 9728), named by its 401 answers.
+        paths.addMapping(new ServletPathSpec("/.well-known/oauth-protected-resource"), mcp);
+        paths.addMapping(new ServletPathSpec("/.well-known/oauth-protected-resource/*"), mcp);
       }
       paths.addMapping(new ServletPathSpec("/"), router);
       jetty.setHandler(paths);

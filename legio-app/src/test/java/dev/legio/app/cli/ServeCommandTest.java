@@ -95,6 +95,9 @@ class ServeCommandTest {
       }
       assertThat(mcpLine).startsWith("MCP over HTTP at http://127.0.0.1:");
       URI endpoint = URI.create(mcpLine.split(" ")[4]);
+      // MCP is served by the Legio server itself, at /mcp on the API's port.
+      assertThat(endpoint.getPort()).isEqualTo(api.getPort());
+      assertThat(endpoint.getPath()).isEqualTo("/mcp");
       String token = Files.readString(ws.resolve("castra/mcp/tokens/legatus")).strip();
       try (McpSyncClient legatus =
           McpClient.sync(
