@@ -175,12 +175,13 @@ final class GroupCommitWriter implements AutoCloseable {
     if (connection == null) {
       Connection opened = dataSource.getConnection();
       dialect.configureWriter(opened);
-      connection = new WriteTransaction(opened);
+      connection = new WriteTransaction(opened, dialect);
     }
     Connection c = connection.connection();
     try {
       dialect.begin(connection);
       R result = work.run(connection);
+      connection.flush();
       dialect.commit(connection);
       return result;
     } catch (Throwable failure) {
