@@ -46,8 +46,10 @@ public record Audience(Set<String> names) {
   }
 
   /**
-   * True if {@code viewer} may see a message with this audience: caesar and the legatus see
-   * everything, anyone else sees a message addressed to its exact name or to {@code all}.
+   * True if this audience lets {@code viewer} see a message: caesar and the legatus see everything,
+   * anyone else a message addressed to its exact name or to {@code all}. A message is also visible
+   * to its sender: ask {@link Message#isVisibleTo}, which applies the whole rule ({@link
+   * Visibility}).
    */
   public boolean isVisibleTo(String viewer) {
     return Names.seesEverything(viewer) || isAll() || names.contains(viewer);

@@ -12,7 +12,7 @@ import java.util.UUID;
  * @param id unique id, chosen when the message is created
  * @param sender who wrote it
  * @param text the body, any Unicode text
- * @param audience who may see it besides caesar and the legatus
+ * @param audience who it is addressed to; caesar, the legatus and the sender see it too
  * @param timestamp when it was created, in UTC with microsecond precision
  * @param replyTo the id of the message it answers, or null
  */
@@ -33,7 +33,8 @@ public record Message(
     Objects.requireNonNull(timestamp, "timestamp");
   }
 
+  /** True if {@code viewer} may see this message (see {@link Visibility}). */
   public boolean isVisibleTo(String viewer) {
-    return audience.isVisibleTo(viewer);
+    return Visibility.sees(viewer, sender, audience);
   }
 }

@@ -19,8 +19,9 @@ import java.util.UUID;
  *   <li>A message is refused, with nothing written, when its sender or an audience name is invalid,
  *       its audience is empty, its text is larger than the configured maximum, or its reply_to
  *       names no message in the log. {@link #appendAll} writes all of its messages or none.
- *   <li>Visibility: caesar and the legatus see every message; any other viewer sees exactly the
- *       messages addressed to its name or to {@code all} (exact match).
+ *   <li>Visibility ({@link Visibility}): caesar and the legatus see every message; any other viewer
+ *       sees exactly the messages addressed to its name or to {@code all}, and those it sent (exact
+ *       match).
  *   <li>The queries return the newest matching messages in chronological (sequence) order, and
  *       exactly {@code limit} of them whenever at least that many match.
  *   <li>{@link #prune} never leaves a reply whose parent is missing.

@@ -86,6 +86,29 @@ public abstract class MessageLogContract {
   }
 
   @Test
+  void agentSeesWhatItSaidAlsoWhenAddressedToOthers() {
+    Message request = post("caesar", "@vorenus review this code", "vorenus");
+    Message reply =
+        log.append(
+            NewMessage.of("vorenus", Audience.of("caesar"), "looks sound")
+                .replyingTo(request.id()));
+    Message toPullo = post("vorenus", "pullo, check line 3", "pullo");
+    Message fromPullo = post("pullo", "done", "caesar");
+    Message toSelfAndCaesar = post("vorenus", "noted", "vorenus", "caesar");
+
+    assertThat(log.visibleTo("vorenus", 50))
+        .containsExactly(request, reply, toPullo, toSelfAndCaesar);
+    assertThat(log.visibleTo("vorenus", request.sequence(), 50))
+        .containsExactly(reply, toPullo, toSelfAndCaesar);
+    assertThat(log.visibleTo("vorenus", request.sequence(), fromPullo.sequence(), 1))
+        .containsExactly(toPullo);
+    assertThat(log.visibleTo("pullo", 50)).containsExactly(toPullo, fromPullo);
+    assertThat(log.visibleTo("vorenus2", 50)).isEmpty();
+    assertThat(reply.isVisibleTo("vorenus")).isTrue();
+    assertThat(reply.isVisibleTo("pullo")).isFalse();
+  }
+
+  @Test
   void caesarAndLegatusSeeEverything() {
     List<Message> all = new ArrayList<>();
     all.add(post("caesar", "one", "vorenus"));
@@ -127,7 +150,8 @@ public abstract class MessageLogContract {
 
   /**
    * The seed system over-fetched limit*5 rows and filtered them in memory; with many agents that
-   * returned short histories. Every query here must return exactly what a full scan would.
+   * returned short histories. Every query here must return exactly what a full scan would, with the
+   * whole visibility rule ({@link Message#isVisibleTo}: audience, {@code all}, sender).
    */
   @Test
   void visibleToReturnsExactlyTheNewestVisibleMessagesAmongManyAgents() {
@@ -140,7 +164,10 @@ public abstract class MessageLogContract {
           kind < 50
               ? Audience.of(random.nextBoolean() ? "legatus" : "caesar")
               : kind < 97 ? Audience.of(agents.get(random.nextInt(50))) : Audience.ALL;
-      batch.add(NewMessage.of("caesar", audience, "m" + i));
+      // A third of the messages come from an agent, mostly to someone else (its replies).
+      int from = random.nextInt(150);
+      String sender = from < 50 ? "caesar" : from < 100 ? "legatus" : agents.get(from - 100);
+      batch.add(NewMessage.of(sender, audience, "m" + i));
       if (batch.size() == 500) {
         log.appendAll(batch);
         batch.clear();
@@ -148,8 +175,22 @@ public abstract class MessageLogContract {
     }
     List<Message> everything = log.history(100_000);
     assertThat(everything).hasSize(3000);
+    long seenOnlyAsSender = 0;
     for (String agent : agents) {
-      List<Message> expected = everything.stream().filter(m -> m.isVisibleTo(agent)).toList();
+      // The rule written out: addressed to the agent or to all, or sent by it.
+      List<Message> expected =
+          everything.stream()
+              .filter(
+                  m ->
+                      m.audience().isAll()
+                          || m.audience().names().contains(agent)
+                          || m.sender().equals(agent))
+              .toList();
+      assertThat(expected).allMatch(m -> m.isVisibleTo(agent));
+      seenOnlyAsSender +=
+          expected.stream()
+              .filter(m -> !m.audience().isAll() && !m.audience().names().contains(agent))
+              .count();
       assertThat(log.visibleTo(agent, 50))
           .as(agent)
           .containsExactlyElementsOf(
@@ -159,7 +200,17 @@ public abstract class MessageLogContract {
       assertThat(log.visibleTo(agent, middle, 10))
           .as(agent + " after " + middle)
           .containsExactlyElementsOf(after.subList(Math.max(0, after.size() - 10), after.size()));
+      long early = everything.get(700).sequence();
+      List<Message> between =
+          expected.stream().filter(m -> m.sequence() > early && m.sequence() < middle).toList();
+      assertThat(log.visibleTo(agent, early, middle, 10))
+          .as(agent + " between " + early + " and " + middle)
+          .containsExactlyElementsOf(
+              between.subList(Math.max(0, between.size() - 10), between.size()));
     }
+    assertThat(seenOnlyAsSender)
+        .as("messages an agent sees only because it sent them")
+        .isPositive();
   }
 
   @Test

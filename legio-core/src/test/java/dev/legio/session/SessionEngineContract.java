@@ -300,10 +300,14 @@ abstract class SessionEngineContract {
     }
     List<Message> visible = log().visibleTo("vorenus", 100_000);
     assertThat(visible).hasSizeGreaterThan(1500);
+    List<Message> fromOthers = visible.stream().filter(m -> !m.sender().equals("vorenus")).toList();
     for (Message m : visible) {
-      assertThat(received.get(m.id())).as("times %s was received", m.text()).isEqualTo(1);
+      // Its own answers are visible to it, but its live session holds them: never injected.
+      assertThat(received.get(m.id()))
+          .as("times %s was received", m.text())
+          .isEqualTo(m.sender().equals("vorenus") ? null : 1);
     }
-    assertThat(received).hasSize(visible.size());
+    assertThat(received).hasSize(fromOthers.size());
   }
 
   // ------------------------------------------------------------------ the legatus
@@ -382,7 +386,7 @@ abstract class SessionEngineContract {
     String third = backend.turnsOf("vorenus").get(2).message();
     assertThat(injected(third))
         .extracting(PraetoriumXml.Entry::text)
-        .containsExactly("@vorenus one", "@vorenus two");
+        .containsExactly("@vorenus one", "vorenus answer 1", "@vorenus two", "vorenus answer 2");
     assertThat(hasNotice(third)).isTrue();
     assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.PROMPT_CHANGED, 1L);
     assertThat(sessions().find("vorenus").orElseThrow().rebuilds()).isEqualTo(1);
@@ -461,7 +465,7 @@ abstract class SessionEngineContract {
     String second = backend.turnsOf("vorenus").get(1).message();
     assertThat(injected(second))
         .extracting(PraetoriumXml.Entry::text)
-        .containsExactly("@vorenus one");
+        .containsExactly("@vorenus one", "vorenus answer 1");
     assertThat(hasNotice(second)).isTrue();
     assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.IDLE, 1L);
   }
@@ -582,10 +586,12 @@ abstract class SessionEngineContract {
       engine.handle("@vorenus two", DispatchListener.NONE);
       engine.handle("hello again", DispatchListener.NONE);
 
+      // The bootstrap holds vorenus's own earlier reply (addressed to caesar): it sees what it
+      // said.
       String vorenus = after.turnsOf("vorenus").get(0).message();
       assertThat(injected(vorenus))
           .extracting(PraetoriumXml.Entry::text)
-          .containsExactly("@vorenus one");
+          .containsExactly("@vorenus one", "vorenus answer 1");
       assertThat(hasNotice(vorenus)).isTrue();
       String legatus = after.turnsOf("legatus").get(0).message();
       assertThat(injected(legatus))

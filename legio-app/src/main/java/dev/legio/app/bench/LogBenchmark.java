@@ -34,8 +34,9 @@ import java.util.concurrent.CountDownLatch;
  *       limit*5 messages, filter in memory), and {@code visible_p99_vs_baseline}.
  * </ul>
  *
- * Audience mix: half caesar↔legatus; most of the rest to one or two agents (from caesar, the
- * legatus or an agent); 3% to all.
+ * Audience mix: half caesar↔legatus; most of the rest to one or two agents from caesar or the
+ * legatus, 7% from an agent (to caesar or another agent: the agent sees it as its sender); 3% to
+ * all.
  */
 public final class LogBenchmark {
   private static final int LIMIT = 50;
@@ -166,14 +167,21 @@ public final class LogBenchmark {
     }
     if (kind < 97) {
       int a = random.nextInt(agents.length);
-      String sender = kind < 80 ? "caesar" : kind < 90 ? "legatus" : agents[a];
       visibleCount[a]++;
+      int b = -1;
       if (kind % 3 == 0 && agents.length > 1) {
-        int b = (a + 1 + random.nextInt(agents.length - 1)) % agents.length;
+        b = (a + 1 + random.nextInt(agents.length - 1)) % agents.length;
         visibleCount[b]++;
-        return NewMessage.of(sender, Audience.of(agents[a], agents[b]), text);
       }
-      return NewMessage.of(sender, Audience.of(agents[a]), text);
+      if (kind >= 90) {
+        // An agent's own message, to another agent or (a reply) to caesar: it sees it as sender.
+        return NewMessage.of(
+            agents[a], b < 0 ? Audience.of("caesar") : Audience.of(agents[b]), text);
+      }
+      String sender = kind < 80 ? "caesar" : "legatus";
+      return b < 0
+          ? NewMessage.of(sender, Audience.of(agents[a]), text)
+          : NewMessage.of(sender, Audience.of(agents[a], agents[b]), text);
     }
     toAll++;
     return NewMessage.of("legatus", Audience.ALL, text);

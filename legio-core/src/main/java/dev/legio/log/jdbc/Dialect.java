@@ -3,7 +3,9 @@ package dev.legio.log.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /** What differs between the SQL databases behind {@link JdbcMessageLog}. */
@@ -23,15 +25,31 @@ interface Dialect extends SqlValues {
   void rollback(Connection connection) throws SQLException;
 
   /**
-   * Inserts the rows into {@code nuntii} inside the current transaction and returns the sequence
-   * number each one got. Sequence numbers must grow in commit order, also between processes.
+   * Inserts the rows into {@code nuntii}, and one {@code nuntius_audience} row per name of each
+   * row's {@link Row#viewers}, inside the current transaction, and returns the sequence number each
+   * one got, in order. Sequence numbers must grow in commit order, also between processes. Runs its
+   * statements through {@link WriteTransaction#statement} (the flush of queued appends calls it).
    */
   long[] insert(WriteTransaction tx, List<Row> rows) throws SQLException;
+
+  /** Which of {@code ids} name a message in the log (as seen inside the current transaction). */
+  Set<UUID> existing(WriteTransaction tx, Collection<UUID> ids) throws SQLException;
 
   /** Defers foreign-key checks to the commit of the current transaction. */
   void deferForeignKeys(WriteTransaction tx) throws SQLException;
 
-  /** A message row ready to insert. */
+  /**
+   * A message row ready to insert.
+   *
+   * @param viewers the names it is indexed under in {@code nuntius_audience} (see {@link
+   *     dev.legio.log.Visibility#namedViewers})
+   */
   record Row(
-      UUID id, String sender, String text, String audienceJson, Instant timestamp, UUID replyTo) {}
+      UUID id,
+      String sender,
+      String text,
+      String audienceJson,
+      Collection<String> viewers,
+      Instant timestamp,
+      UUID replyTo) {}
 }

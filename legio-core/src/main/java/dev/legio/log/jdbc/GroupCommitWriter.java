@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
  * runs one itself with everything queued so far; while a transaction commits, new work queues up,
  * and the next caller to get the connection takes all of it. A caller returns once its own work is
  * committed. A lone caller thus writes on its own thread, with no hand-off to another thread.
+ * Before it begins a transaction, the caller running it may wait briefly for the writers recent
+ * transactions had ({@link CommitDelay}); appends sharing a transaction are written together
+ * ({@link PendingAppends}).
  *
  * <p>If any work in a shared transaction fails, the transaction is rolled back and each work is run
  * again in a transaction of its own, so one bad request never fails or half-writes the others. Work
@@ -48,6 +51,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private final ReentrantLock combining = new ReentrantLock();
 
   private WriteTransaction connection;
+  private final CommitDelay delay = new CommitDelay();
   private boolean stopped;
   private volatile boolean closed;
 
@@ -100,27 +104,44 @@ final class GroupCommitWriter implements AutoCloseable {
 
   /** Runs the queued work in one transaction. Called with {@link #combining} held. */
   private void runQueued() {
-    List<Task<?>> batch = new ArrayList<>();
-    for (Task<?> next; batch.size() < MAX_BATCH && (next = queue.poll()) != null; ) {
-      batch.add(next);
-    }
-    if (batch.isEmpty()) {
-      return;
-    }
-    if (stopped) {
-      MessageLogException closedLog = new MessageLogException("the message log is closed");
-      batch.forEach(task -> fail(task, closedLog));
+    if (queue.isEmpty()) {
       return;
     }
     // An interrupt must not cut other callers' work short (on a virtual thread it would close
     // PostgreSQL's socket mid-transaction): the batch runs uninterrupted, the flag is restored.
     boolean interrupted = Thread.interrupted();
     try {
+      if (!stopped) {
+        awaitMoreWork();
+      }
+      List<Task<?>> batch = new ArrayList<>();
+      for (Task<?> next; batch.size() < MAX_BATCH && (next = queue.poll()) != null; ) {
+        batch.add(next);
+      }
+      if (stopped) {
+        MessageLogException closedLog = new MessageLogException("the message log is closed");
+        batch.forEach(task -> fail(task, closedLog));
+        return;
+      }
+      long started = System.nanoTime();
       runBatch(batch);
+      delay.record(batch.size(), System.nanoTime() - started);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  /** Waits (briefly, see {@link CommitDelay}) for the writers recent transactions had. */
+  private void awaitMoreWork() {
+    long wait = delay.waitNanos(queue.size());
+    if (wait == 0) {
+      return;
+    }
+    long deadline = System.nanoTime() + wait;
+    while (queue.size() < delay.expectedBatch() && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(this, 20_000);
     }
   }
 
@@ -175,12 +196,13 @@ final class GroupCommitWriter implements AutoCloseable {
     if (connection == null) {
       Connection opened = dataSource.getConnection();
       dialect.configureWriter(opened);
-      connection = new WriteTransaction(opened);
+      connection = new WriteTransaction(opened, dialect);
     }
     Connection c = connection.connection();
     try {
       dialect.begin(connection);
       R result = work.run(connection);
+      connection.flush();
       dialect.commit(connection);
       return result;
     } catch (Throwable failure) {

@@ -2,7 +2,6 @@ package dev.legio.log.jdbc;
 
 import com.fasterxml.uuid.Generators;
 import com.fasterxml.uuid.impl.TimeBasedEpochGenerator;
-import dev.legio.log.Audience;
 import dev.legio.log.ImportResult;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.Message;
@@ -13,6 +12,7 @@ import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import dev.legio.log.PruneResult;
 import dev.legio.log.Timestamps;
+import dev.legio.log.Visibility;
 import java.io.Closeable;
 import java.io.IOException;
 import java.sql.Connection;
@@ -33,9 +33,11 @@ import javax.sql.DataSource;
  * The message log on a SQL database (SQLite or PostgreSQL, see {@link Dialect}).
  *
  * <p>Tables: {@code nuntii} holds the messages, in Legio's columns plus {@code seq}; {@code
- * nuntius_audience} holds one row per (audience name, seq), so that "the newest 50 messages vorenus
- * may see" is two short index range scans (its name, and {@code all}) instead of a scan of the log.
- * Writes go through a {@link GroupCommitWriter}; reads use a connection pool.
+ * nuntius_audience} holds one row per (name, seq) for each name that sees the message by name (its
+ * audience names and its sender, see {@link Visibility#namedViewers}), so that "the newest 50
+ * messages vorenus may see" is two short index range scans (its name, and {@code all}) instead of a
+ * scan of the log. Writes go through a {@link GroupCommitWriter}, which writes the appends sharing
+ * a transaction together ({@link PendingAppends}); reads use a connection pool.
  */
 public final class JdbcMessageLog implements MessageLog {
   private static final String COLUMNS =
@@ -156,7 +158,11 @@ public final class JdbcMessageLog implements MessageLog {
   /** Messages as stored, and the update counts of the statements run with them. */
   private record Batch(List<Message> stored, int[] counts) {}
 
-  /** Appends {@code messages} and runs {@code alongside} in the same transaction. */
+  /**
+   * Appends {@code messages} and runs {@code alongside} in the same transaction. The rows are
+   * queued and written with those of every other caller sharing the transaction ({@link
+   * PendingAppends}); the reply_to check happens there too.
+   */
   private Batch appendAll(List<NewMessage> messages, List<SharedWriter.Update> alongside) {
     List<Dialect.Row> rows = new ArrayList<>(messages.size());
     for (NewMessage m : messages) {
@@ -167,41 +173,26 @@ public final class JdbcMessageLog implements MessageLog {
               m.sender(),
               m.text(),
               AudienceJson.write(m.audience()),
+              Visibility.namedViewers(m.sender(), m.audience()),
               Timestamps.truncate(clock.instant()),
               m.replyTo()));
     }
-    return writer.write(
-        tx -> {
-          Set<UUID> inBatch = new HashSet<>();
-          for (Dialect.Row row : rows) {
-            if (row.replyTo() != null
-                && !inBatch.contains(row.replyTo())
-                && !exists(tx, row.replyTo())) {
-              throw new InvalidMessageException(
-                  "reply_to "
-                      + row.replyTo()
-                      + " names no message in the log: reply to a message that exists, or to"
-                      + " none");
-            }
-            inBatch.add(row.id());
-          }
-          long[] sequences =
-              insertWithAudiences(tx, rows, messages.stream().map(NewMessage::audience).toList());
-          List<Message> stored = new ArrayList<>(rows.size());
-          for (int i = 0; i < rows.size(); i++) {
-            Dialect.Row row = rows.get(i);
-            stored.add(
-                new Message(
-                    sequences[i],
-                    row.id(),
-                    row.sender(),
-                    row.text(),
-                    messages.get(i).audience(),
-                    row.timestamp(),
-                    row.replyTo()));
-          }
-          return new Batch(stored, runUpdates(tx, alongside));
-        });
+    PendingAppends.Entry appended = writer.write(tx -> tx.append(rows, alongside));
+    long[] sequences = appended.sequences();
+    List<Message> stored = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Dialect.Row row = rows.get(i);
+      stored.add(
+          new Message(
+              sequences[i],
+              row.id(),
+              row.sender(),
+              row.text(),
+              messages.get(i).audience(),
+              row.timestamp(),
+              row.replyTo()));
+    }
+    return new Batch(stored, appended.counts());
   }
 
   @Override
@@ -239,11 +230,13 @@ public final class JdbcMessageLog implements MessageLog {
                     m.sender(),
                     m.text(),
                     AudienceJson.write(m.audience()),
+                    Visibility.namedViewers(m.sender(), m.audience()),
                     Timestamps.truncate(m.timestamp()),
                     parent));
           }
           if (!rows.isEmpty()) {
-            insertWithAudiences(tx, rows, kept.stream().map(Message::audience).toList());
+            tx.flush();
+            dialect.insert(tx, rows);
           }
           return new ImportResult(rows.size(), present, unlinked);
         });
@@ -335,22 +328,6 @@ public final class JdbcMessageLog implements MessageLog {
     try (ResultSet row = check.executeQuery()) {
       return row.next();
     }
-  }
-
-  /** Inserts the rows and one audience row per name of each; returns their sequence numbers. */
-  private long[] insertWithAudiences(
-      WriteTransaction tx, List<Dialect.Row> rows, List<Audience> audiences) throws SQLException {
-    long[] sequences = dialect.insert(tx, rows);
-    PreparedStatement insert = tx.prepare("INSERT INTO nuntius_audience (name, seq) VALUES (?, ?)");
-    for (int i = 0; i < audiences.size(); i++) {
-      for (String name : audiences.get(i).names()) {
-        insert.setString(1, name);
-        insert.setLong(2, sequences[i]);
-        insert.addBatch();
-      }
-    }
-    insert.executeBatch();
-    return sequences;
   }
 
   // ---------------------------------------------------------------- reads

@@ -7,7 +7,11 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -17,11 +21,28 @@ import java.util.UUID;
  * so the next writer, in this process or another node, gets higher numbers and commits later.
  */
 final class PostgresDialect implements Dialect {
-  private static final String ALLOCATE =
-      "UPDATE nuntii_sequence SET last_value = last_value + ? RETURNING last_value";
+  /**
+   * One statement, one round trip, whatever the number of rows: takes the rows' sequence numbers
+   * from the counter, inserts the messages and their viewer rows. The rows arrive as arrays (one
+   * per column, unnested in order), so the statement's text never changes and stays prepared on the
+   * server.
+   */
   private static final String INSERT =
-      "INSERT INTO nuntii (seq, id, sender, text, audience, timestamp, reply_to)"
-          + " VALUES (?, ?, ?, ?, ?::jsonb, ?, ?)";
+      "WITH allocated AS ("
+          + " UPDATE nuntii_sequence SET last_value = last_value + ? RETURNING last_value),"
+          + " messages AS ("
+          + " INSERT INTO nuntii (seq, id, sender, text, audience, timestamp, reply_to)"
+          + " SELECT a.last_value - ? + m.ord, m.id::uuid, m.sender, m.text, m.audience::jsonb,"
+          + " m.ts::timestamptz, m.reply_to::uuid"
+          + " FROM allocated a, unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+          + " ?::text[]) WITH ORDINALITY AS m(id, sender, text, audience, ts, reply_to, ord)),"
+          + " viewers AS ("
+          + " INSERT INTO nuntius_audience (name, seq)"
+          + " SELECT v.name, a.last_value - ? + v.ord"
+          + " FROM allocated a, unnest(?::text[], ?::int[]) AS v(name, ord))"
+          + " SELECT last_value FROM allocated";
+
+  private static final String EXISTING = "SELECT id FROM nuntii WHERE id = ANY(?::uuid[])";
 
   @Override
   public String name() {
@@ -82,30 +103,68 @@ final class PostgresDialect implements Dialect {
 
   @Override
   public long[] insert(WriteTransaction tx, List<Row> rows) throws SQLException {
+    int n = rows.size();
+    String[] ids = new String[n];
+    String[] senders = new String[n];
+    String[] texts = new String[n];
+    String[] audiences = new String[n];
+    String[] timestamps = new String[n];
+    String[] replyTos = new String[n];
+    List<String> viewerNames = new ArrayList<>();
+    List<Integer> viewerRows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Row row = rows.get(i);
+      ids[i] = row.id().toString();
+      senders[i] = row.sender();
+      texts[i] = row.text();
+      audiences[i] = row.audienceJson();
+      timestamps[i] = row.timestamp().toString();
+      replyTos[i] = row.replyTo() == null ? null : row.replyTo().toString();
+      for (String name : row.viewers()) {
+        viewerNames.add(name);
+        viewerRows.add(i + 1);
+      }
+    }
+    PreparedStatement insert = tx.statement(INSERT);
+    Connection c = insert.getConnection();
+    insert.setLong(1, n);
+    insert.setLong(2, n);
+    insert.setArray(3, c.createArrayOf("text", ids));
+    insert.setArray(4, c.createArrayOf("text", senders));
+    insert.setArray(5, c.createArrayOf("text", texts));
+    insert.setArray(6, c.createArrayOf("text", audiences));
+    insert.setArray(7, c.createArrayOf("text", timestamps));
+    insert.setArray(8, c.createArrayOf("text", replyTos));
+    insert.setLong(9, n);
+    insert.setArray(10, c.createArrayOf("text", viewerNames.toArray(String[]::new)));
+    insert.setArray(11, c.createArrayOf("int4", viewerRows.toArray(Integer[]::new)));
     long last;
-    PreparedStatement allocate = tx.prepare(ALLOCATE);
-    allocate.setLong(1, rows.size());
-    try (ResultSet result = allocate.executeQuery()) {
+    try (ResultSet result = insert.executeQuery()) {
       result.next();
       last = result.getLong(1);
     }
-    long[] sequences = new long[rows.size()];
-    PreparedStatement insert = tx.prepare(INSERT);
-    {
-      for (int i = 0; i < rows.size(); i++) {
-        Row row = rows.get(i);
-        sequences[i] = last - rows.size() + 1 + i;
-        insert.setLong(1, sequences[i]);
-        bindId(insert, 2, row.id());
-        insert.setString(3, row.sender());
-        insert.setString(4, row.text());
-        insert.setString(5, row.audienceJson());
-        bindTimestamp(insert, 6, row.timestamp());
-        bindId(insert, 7, row.replyTo());
-        insert.addBatch();
-      }
-      insert.executeBatch();
+    long[] sequences = new long[n];
+    for (int i = 0; i < n; i++) {
+      sequences[i] = last - n + 1 + i;
     }
     return sequences;
+  }
+
+  /** One query for all the ids: each statement costs a round trip to the server. */
+  @Override
+  public Set<UUID> existing(WriteTransaction tx, Collection<UUID> ids) throws SQLException {
+    PreparedStatement query = tx.statement(EXISTING);
+    query.setArray(
+        1,
+        query
+            .getConnection()
+            .createArrayOf("text", ids.stream().map(UUID::toString).toArray(String[]::new)));
+    Set<UUID> found = new HashSet<>();
+    try (ResultSet rows = query.executeQuery()) {
+      while (rows.next()) {
+        found.add(rows.getObject(1, UUID.class));
+      }
+    }
+    return found;
   }
 }

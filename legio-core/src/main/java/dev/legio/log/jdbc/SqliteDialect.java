@@ -6,7 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -18,6 +21,9 @@ final class SqliteDialect implements Dialect {
   private static final String INSERT =
       "INSERT INTO nuntii (id, sender, text, audience, timestamp, reply_to)"
           + " VALUES (?, ?, ?, ?, ?, ?) RETURNING seq";
+  private static final String INSERT_VIEWER =
+      "INSERT INTO nuntius_audience (name, seq) VALUES (?, ?)";
+  private static final String EXISTS = "SELECT 1 FROM nuntii WHERE id = ?";
 
   @Override
   public String name() {
@@ -101,22 +107,45 @@ final class SqliteDialect implements Dialect {
   @Override
   public long[] insert(WriteTransaction tx, List<Row> rows) throws SQLException {
     long[] sequences = new long[rows.size()];
-    PreparedStatement insert = tx.prepare(INSERT);
-    {
-      for (int i = 0; i < rows.size(); i++) {
-        Row row = rows.get(i);
-        bindId(insert, 1, row.id());
-        insert.setString(2, row.sender());
-        insert.setString(3, row.text());
-        insert.setString(4, row.audienceJson());
-        bindTimestamp(insert, 5, row.timestamp());
-        bindId(insert, 6, row.replyTo());
-        try (ResultSet generated = insert.executeQuery()) {
-          generated.next();
-          sequences[i] = generated.getLong(1);
+    PreparedStatement insert = tx.statement(INSERT);
+    for (int i = 0; i < rows.size(); i++) {
+      Row row = rows.get(i);
+      bindId(insert, 1, row.id());
+      insert.setString(2, row.sender());
+      insert.setString(3, row.text());
+      insert.setString(4, row.audienceJson());
+      bindTimestamp(insert, 5, row.timestamp());
+      bindId(insert, 6, row.replyTo());
+      try (ResultSet generated = insert.executeQuery()) {
+        generated.next();
+        sequences[i] = generated.getLong(1);
+      }
+    }
+    PreparedStatement viewers = tx.statement(INSERT_VIEWER);
+    for (int i = 0; i < rows.size(); i++) {
+      for (String name : rows.get(i).viewers()) {
+        viewers.setString(1, name);
+        viewers.setLong(2, sequences[i]);
+        viewers.addBatch();
+      }
+    }
+    viewers.executeBatch();
+    return sequences;
+  }
+
+  /** One look-up per id: SQLite runs in this process, so separate statements cost no round trip. */
+  @Override
+  public Set<UUID> existing(WriteTransaction tx, Collection<UUID> ids) throws SQLException {
+    Set<UUID> found = new HashSet<>();
+    PreparedStatement check = tx.statement(EXISTS);
+    for (UUID id : ids) {
+      bindId(check, 1, id);
+      try (ResultSet row = check.executeQuery()) {
+        if (row.next()) {
+          found.add(id);
         }
       }
     }
-    return sequences;
+    return found;
   }
 }

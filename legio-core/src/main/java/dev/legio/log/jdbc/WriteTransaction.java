@@ -4,26 +4,54 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The writer's connection during one transaction, with statements prepared once per connection and
  * reused (preparing costs more than running these small statements). Callers must not close the
  * statements it hands out; result sets they open they close themselves.
+ *
+ * <p>Appends are queued ({@link #append}) and written together ({@link PendingAppends}) before the
+ * transaction commits or before any other statement is handed out, whichever comes first.
  */
 final class WriteTransaction {
   private final Connection connection;
+  private final Dialect dialect;
   private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private final PendingAppends appends = new PendingAppends();
 
-  WriteTransaction(Connection connection) {
+  WriteTransaction(Connection connection, Dialect dialect) {
     this.connection = connection;
+    this.dialect = dialect;
   }
 
-  Connection connection() {
+  /** The connection, after writing the queued appends. */
+  Connection connection() throws SQLException {
+    flush();
     return connection;
   }
 
+  /** A prepared statement, after writing the queued appends. */
   PreparedStatement prepare(String sql) throws SQLException {
+    flush();
+    return statement(sql);
+  }
+
+  /** Queues messages (and statements to run with them) to be written with the others queued. */
+  PendingAppends.Entry append(List<Dialect.Row> rows, List<SharedWriter.Update> alongside) {
+    return appends.add(rows, alongside);
+  }
+
+  /** Writes the queued appends; called before commit. */
+  void flush() throws SQLException {
+    if (!appends.isEmpty()) {
+      appends.flush(this, dialect);
+    }
+  }
+
+  /** A prepared statement, without flushing: for the flush itself and the dialect's writes. */
+  PreparedStatement statement(String sql) throws SQLException {
     PreparedStatement statement = statements.get(sql);
     if (statement == null) {
       statement = connection.prepareStatement(sql);
@@ -35,11 +63,12 @@ final class WriteTransaction {
   }
 
   /**
-   * After a failed transaction: drops batches a failure left unexecuted (a successful executeBatch
-   * empties its batch, and clearing costs more than the insert itself in SQLite's driver, so it is
-   * done only here).
+   * After a failed transaction: forgets the queued appends and drops batches a failure left
+   * unexecuted (a successful executeBatch empties its batch, and clearing costs more than the
+   * insert itself in SQLite's driver, so it is done only here).
    */
   void discardBatches() {
+    appends.clear();
     for (PreparedStatement statement : statements.values()) {
       try {
         statement.clearBatch();

@@ -54,6 +54,44 @@ class GroupCommitWriterTest {
   }
 
   @Test
+  void statementsRunWithAnAppendSeeItsMessageAlsoWhenAppendsAreWrittenTogether() throws Exception {
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int base = t * 100;
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = base; i < base + 50; i++) {
+                      String text = "m" + i;
+                      SharedWriter.Appended appended =
+                          writer.appendWith(
+                              NewMessage.of("caesar", Audience.of("legatus"), text),
+                              List.of(
+                                  new SharedWriter.Update(
+                                      "INSERT INTO probe (n) SELECT count(*) FROM nuntii"
+                                          + " WHERE text = ?",
+                                      s -> s.setString(1, text))));
+                      assertThat(appended.counts()).containsExactly(1);
+                      assertThat(appended.message().text()).isEqualTo(text);
+                    }
+                  }));
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    assertThat(log.size()).isEqualTo(400);
+    try (var c =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("praetorium.db"));
+        var s = c.createStatement();
+        var r = s.executeQuery("SELECT count(*), min(n) FROM probe")) {
+      r.next();
+      assertThat(r.getInt(1)).isEqualTo(400);
+      assertThat(r.getInt(2)).as("every statement saw its message").isEqualTo(1);
+    }
+  }
+
+  @Test
   void concurrentCallersShareTransactionsAndEveryWriteLands() throws Exception {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 8; t++) {

@@ -99,6 +99,10 @@ class LegacyPraetoriumMigrationTest {
       assertThat(log.visibleTo("pullo", 10))
           .extracting(Message::text)
           .containsExactly("@vorenus @pullo compare", "Hear ye <all>");
+      // vorenus sees its own reply to caesar in a log written before senders saw their messages.
+      assertThat(log.visibleTo("vorenus", 10))
+          .extracting(Message::text)
+          .containsExactly("@vorenus @pullo compare", "my position", "Hear ye <all>");
       assertThat(log.thread(all.get(3).id()).ancestors()).containsExactly(all.get(2));
 
       Message next =
