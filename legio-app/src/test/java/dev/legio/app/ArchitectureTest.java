@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  *
  * <ol>
  *   <li><b>Foundation</b>: {@code files} (atomic write, file locks), {@code tools} (the tool seam),
- *       {@code workspace}, {@code config}: they know nothing of the rest of Legio.
+ *       {@code workspace}, {@code pricing} (models' prices, the defaults of {@code [pricing]}),
+ *       {@code config}: they know nothing of the rest of Legio.
  *   <li><b>Log</b>: {@code log}, the praetorium.
  *   <li><b>Agents</b>: {@code agents}, the prompt files and the roster.
  *   <li><b>Back-ends</b>: {@code backend} and its vendors.
@@ -61,7 +62,11 @@ class ArchitectureTest {
         .consideringOnlyDependenciesInLayers()
         .layer("Foundation")
         .definedBy(
-            "dev.legio.files..", "dev.legio.tools..", "dev.legio.workspace..", "dev.legio.config..")
+            "dev.legio.files..",
+            "dev.legio.tools..",
+            "dev.legio.workspace..",
+            "dev.legio.pricing..",
+            "dev.legio.config..")
         .layer("Log")
         .definedBy("dev.legio.log..")
         .layer("Agents")

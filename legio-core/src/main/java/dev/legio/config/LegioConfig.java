@@ -1,7 +1,7 @@
 package dev.legio.config;
 
-import dev.legio.usage.ModelPrice;
-import dev.legio.usage.PriceTable;
+import dev.legio.pricing.ModelPrice;
+import dev.legio.pricing.PriceTable;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +69,7 @@ public record LegioConfig(
   /**
    * The {@code [usage]} section and the {@code [pricing."MODEL"]} tables: how long the usage ledger
    * keeps turns, and the prices that override or add to the built-in ones ({@code
-   * dev.legio.usage.PriceTable}).
+   * dev.legio.pricing.PriceTable}).
    *
    * @param keepDays days a turn stays in the ledger (or the sessions' longest TTL, if longer)
    * @param pricing model name → price per million tokens, from {@code [pricing."MODEL"]}: keys

@@ -1,6 +1,7 @@
 package dev.legio.usage;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.legio.pricing.PriceTable;
 
 /** Where the cost a ledger row counts ({@link TurnCost#usd()}) came from. */
 public enum CostSource {

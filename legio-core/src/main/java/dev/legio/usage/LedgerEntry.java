@@ -1,5 +1,6 @@
 package dev.legio.usage;
 
+import dev.legio.pricing.Tokens;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import java.util.UUID;
  * @param task the task the turn belongs to; null for agent and channel sessions
  * @param backend the kind of back-end that answered ({@code claude-cli}, {@code anthropic}, ...)
  * @param model the model asked for; null for the back-end's default
- * @param tokens the tokens billed ({@link Tokens#billed})
+ * @param tokens the tokens billed ({@link BilledTokens#of})
  * @param cost what the turn cost, and where that figure came from
  * @param duration how long the turn took; null when unknown
  * @param outcome how the turn ended

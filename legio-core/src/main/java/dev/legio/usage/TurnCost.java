@@ -1,5 +1,6 @@
 package dev.legio.usage;
 
+import dev.legio.pricing.PriceTable;
 import java.math.BigDecimal;
 import java.util.Objects;
 

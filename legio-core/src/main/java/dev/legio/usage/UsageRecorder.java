@@ -1,5 +1,7 @@
 package dev.legio.usage;
 
+import dev.legio.pricing.PriceTable;
+import dev.legio.pricing.Tokens;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.TurnListener;
 import java.math.BigDecimal;
@@ -29,7 +31,7 @@ public final class UsageRecorder implements TurnListener {
 
   /** The ledger row of {@code turn}. */
   public LedgerEntry entryOf(CompletedTurn turn) {
-    Tokens tokens = Tokens.billed(turn.backendKind(), turn.usage());
+    Tokens tokens = BilledTokens.of(turn.backendKind(), turn.usage());
     Double reported = turn.usage().reportedCostUsd();
     TurnCost cost =
         TurnCost.choose(

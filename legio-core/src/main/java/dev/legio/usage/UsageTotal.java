@@ -1,5 +1,6 @@
 package dev.legio.usage;
 
+import dev.legio.pricing.Tokens;
 import java.math.BigDecimal;
 
 /**

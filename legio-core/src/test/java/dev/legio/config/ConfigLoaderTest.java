@@ -110,8 +110,8 @@ class ConfigLoaderTest {
     assertThat(config.usage().keepDays()).isEqualTo(30);
     assertThat(config.usage().pricing())
         .containsEntry(
-            "claude-sonnet-4-5", dev.legio.usage.ModelPrice.of("2.5", "15", "0.30", "3.75"))
-        .containsEntry("my-model", dev.legio.usage.ModelPrice.of("1", "2.075", "0.1", "1"));
+            "claude-sonnet-4-5", dev.legio.pricing.ModelPrice.of("2.5", "15", "0.30", "3.75"))
+        .containsEntry("my-model", dev.legio.pricing.ModelPrice.of("1", "2.075", "0.1", "1"));
     assertThat(ConfigLoader.load(write(""), Map.of()).usage())
         .isEqualTo(LegioConfig.Usage.defaults());
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.legio.pricing.Tokens;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

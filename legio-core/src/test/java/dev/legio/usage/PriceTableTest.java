@@ -3,6 +3,9 @@ package dev.legio.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.backend.Usage;
+import dev.legio.pricing.ModelPrice;
+import dev.legio.pricing.PriceTable;
+import dev.legio.pricing.Tokens;
 import java.math.BigDecimal;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,9 +55,9 @@ class PriceTableTest {
   @Test
   void theCliCountsCacheTokensAsInputSoTheyAreTakenOut() {
     Usage cli = new Usage(10 + 200 + 30, 7, 200, 30, false);
-    assertThat(Tokens.billed("claude-cli", cli)).isEqualTo(new Tokens(10, 7, 200, 30));
+    assertThat(BilledTokens.of("claude-cli", cli)).isEqualTo(new Tokens(10, 7, 200, 30));
     Usage api = new Usage(10, 7, 200, 30, false);
-    assertThat(Tokens.billed("anthropic", api)).isEqualTo(new Tokens(10, 7, 200, 30));
+    assertThat(BilledTokens.of("anthropic", api)).isEqualTo(new Tokens(10, 7, 200, 30));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.pricing.Tokens;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;

@@ -15,6 +15,7 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
 import dev.legio.log.PraetoriumXml;
 import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.pricing.Tokens;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;

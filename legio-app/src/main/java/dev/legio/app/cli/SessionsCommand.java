@@ -3,6 +3,7 @@ package dev.legio.app.cli;
 import dev.legio.app.LegioApp;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.ContextWindows;
+import dev.legio.config.Durations;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptContext;

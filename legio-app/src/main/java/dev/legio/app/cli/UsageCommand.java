@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.config.Durations;
 import dev.legio.log.Timestamps;
 import dev.legio.usage.Grouping;
 import dev.legio.usage.UsageReport;

@@ -24,6 +24,7 @@ final class Routes {
             Access.CHANNEL,
             new ChannelMessagesEndpoint(parts)),
         new Route("GET", PREFIX + "/history", Access.OPERATOR, new HistoryEndpoint(parts)),
+        new Route("GET", PREFIX + "/usage", Access.OPERATOR, new UsageEndpoint(parts)),
         new Route("GET", PREFIX + "/status", Access.OPERATOR, new StatusEndpoint(parts)),
         new Route("GET", PREFIX + "/sessions", Access.OPERATOR, sessions::list),
         new Route("GET", PREFIX + "/sessions/{id}", Access.OPERATOR, sessions::get),

@@ -8,6 +8,7 @@ import dev.legio.memoria.Memoria;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.transcript.TranscriptStore;
+import dev.legio.usage.UsageLedger;
 import java.time.Clock;
 
 /**
@@ -22,7 +23,8 @@ public record ServerParts(
     Memoria memoria,
     AgentDirectory agents,
     SessionSettings settings,
-    Clock clock) {
+    Clock clock,
+    UsageLedger usage) {
 
   public static ServerParts of(LegioApp app, Clock clock) {
     return new ServerParts(
@@ -33,6 +35,7 @@ public record ServerParts(
         app.memoria(),
         app.agents(),
         app.config().sessions(),
-        clock);
+        clock,
+        app.usage());
   }
 }

@@ -71,6 +71,34 @@ class ServerApiTest {
   }
 
   @Test
+  void usageAddsUpTheTurnsByAgentAsLegioUsageDoes() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus @pullo scout the ford"));
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus and the bridge?"));
+
+    HttpResponse<String> r = f.get("/api/v1/usage?since=1h&by=agent", f.operator);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode body = ServerFixture.json(r);
+    assertThat(body.get("by").asText()).isEqualTo("agent");
+    Map<String, Long> turns = new java.util.TreeMap<>();
+    long inputTokens = 0;
+    for (JsonNode row : body.get("rows")) {
+      turns.put(row.get("group").asText(), row.get("turns").asLong());
+      inputTokens += row.get("input_tokens").asLong();
+      // The offline model costs nothing, and its cost is known.
+      assertThat(row.get("cost_usd").decimalValue()).isZero();
+      assertThat(row.get("unknown_cost_turns").asLong()).isZero();
+    }
+    assertThat(turns).containsExactly(Map.entry("pullo", 1L), Map.entry("vorenus", 2L));
+    assertThat(body.at("/total/turns").asLong()).isEqualTo(3);
+    assertThat(body.at("/total/input_tokens").asLong()).isEqualTo(inputTokens).isPositive();
+
+    assertThat(f.get("/api/v1/usage?by=weekday", f.operator).statusCode()).isEqualTo(400);
+    assertThat(
+            ServerFixture.json(f.get("/api/v1/usage?since=soon", f.operator)).get("error").asText())
+        .contains("'since'", "not an age");
+  }
+
+  @Test
   void noMentionGoesToTheLegatus() throws Exception {
     JsonNode body =
         ServerFixture.json(f.post("/api/v1/messages", f.operator, Map.of("text", "report")));

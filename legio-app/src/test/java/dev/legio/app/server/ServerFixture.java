@@ -15,7 +15,9 @@ import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.LegioConfig;
 import dev.legio.config.SessionSettings;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.TurnListener;
 import dev.legio.transcript.TranscriptRecorder;
+import dev.legio.usage.UsageRecorder;
 import dev.legio.workspace.Workspace;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -81,7 +83,10 @@ final class ServerFixture implements AutoCloseable {
             .backend(new GatedBackend(new OfflineBackend()))
             .settings(settings)
             .clock(Clock.systemUTC())
-            .turnListener(new TranscriptRecorder(app.transcripts()))
+            .turnListener(
+                TurnListener.inOrder(
+                    new TranscriptRecorder(app.transcripts()),
+                    new UsageRecorder(app.usage(), app.prices())))
             .build();
     ServerParts parts =
         new ServerParts(
@@ -92,7 +97,8 @@ final class ServerFixture implements AutoCloseable {
             app.memoria(),
             app.agents(),
             settings,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            app.usage());
     ApiTokens tokens = new ApiTokens(app.workspace().castra());
     operator = tokens.create("console", Role.OPERATOR, List.of()).secret();
     gateway = tokens.create("telegram-bot", Role.GATEWAY, List.of("telegram")).secret();

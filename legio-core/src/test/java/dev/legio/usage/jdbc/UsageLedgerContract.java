@@ -3,15 +3,15 @@ package dev.legio.usage.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.backend.Usage;
+import dev.legio.pricing.PriceTable;
+import dev.legio.pricing.Tokens;
 import dev.legio.session.CompletedTurn;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
 import dev.legio.usage.CostSource;
 import dev.legio.usage.Grouping;
 import dev.legio.usage.LedgerEntry;
-import dev.legio.usage.PriceTable;
 import dev.legio.usage.TaskRef;
-import dev.legio.usage.Tokens;
 import dev.legio.usage.TurnCost;
 import dev.legio.usage.TurnOutcome;
 import dev.legio.usage.UsageLedger;

@@ -1,4 +1,4 @@
-package dev.legio.app.cli;
+package dev.legio.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -7,12 +7,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Ages as people type them: {@code 30d}, {@code 12h}, {@code 45m}, {@code 10s}, or ISO-8601. */
-final class Durations {
+public final class Durations {
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([dhms])");
 
   private Durations() {}
 
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     Matcher m = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));

@@ -1,6 +1,4 @@
-package dev.legio.usage;
-
-import dev.legio.backend.Usage;
+package dev.legio.pricing;
 
 /**
  * The tokens one turn is billed for, each kind apart.
@@ -18,9 +16,6 @@ import dev.legio.backend.Usage;
 public record Tokens(long input, long output, long cacheRead, long cacheWrite) {
   public static final Tokens ZERO = new Tokens(0, 0, 0, 0);
 
-  /** The back-end whose usage counts cache reads and writes as input too. */
-  static final String CACHE_IN_INPUT_KIND = "claude-cli";
-
   public Tokens {
     if (input < 0 || output < 0 || cacheRead < 0 || cacheWrite < 0) {
       throw new IllegalArgumentException(
@@ -33,16 +28,6 @@ public record Tokens(long input, long output, long cacheRead, long cacheWrite) {
               + ", "
               + cacheWrite);
     }
-  }
-
-  /** The tokens a turn of back-end {@code backendKind} is billed for, from its usage. */
-  public static Tokens billed(String backendKind, Usage usage) {
-    long input = usage.inputTokens();
-    if (CACHE_IN_INPUT_KIND.equals(backendKind)) {
-      input = Math.max(0, input - usage.cacheReadTokens() - usage.cacheCreationTokens());
-    }
-    return new Tokens(
-        input, usage.outputTokens(), usage.cacheReadTokens(), usage.cacheCreationTokens());
   }
 
   public Tokens plus(Tokens other) {

@@ -1,4 +1,4 @@
-package dev.legio.usage;
+package dev.legio.pricing;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.legio.usage;
+package dev.legio.pricing;
 
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.legio.usage;
+package dev.legio.pricing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,70 @@
+package dev.legio.app.server;
+
+import dev.legio.config.Durations;
+import dev.legio.usage.Grouping;
+import dev.legio.usage.UsageReport;
+import dev.legio.usage.UsageTotal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/usage?since=7d&by=agent}: the usage ledger's turns that ended within {@code
+ * since} (default 7 days; {@code 30d}, {@code 12h} or ISO-8601), added up by {@code by} ({@code
+ * agent} by default; {@code session}, {@code key}, {@code task-run}, {@code model}, {@code day}),
+ * with the total: the same report as {@code legio usage}.
+ */
+final class UsageEndpoint implements Endpoint {
+  static final Duration DEFAULT_SINCE = Duration.ofDays(7);
+
+  private final ServerParts parts;
+
+  UsageEndpoint(ServerParts parts) {
+    this.parts = parts;
+  }
+
+  @Override
+  public void handle(ApiExchange exchange) throws Exception {
+    Duration since = DEFAULT_SINCE;
+    String sinceText = exchange.query("since");
+    if (sinceText != null && !sinceText.isEmpty()) {
+      try {
+        since = Durations.parse(sinceText);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest("query parameter 'since': " + Printable.of(e.getMessage()));
+      }
+    }
+    Grouping by = Grouping.AGENT;
+    String byText = exchange.query("by");
+    if (byText != null && !byText.isEmpty()) {
+      try {
+        by = Grouping.ofLabel(byText);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest("query parameter 'by': " + Printable.of(e.getMessage()));
+      }
+    }
+    Instant from = parts.clock().instant().minus(since);
+    UsageReport report = parts.usage().report(from, by);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("since", report.since().toString());
+    body.put("by", report.by().label());
+    body.put("rows", report.rows().stream().map(UsageEndpoint::total).toList());
+    body.put("total", total(report.total()));
+    exchange.json(200, body);
+  }
+
+  /** One row: its group, turns, tokens and cost ({@code null} when no turn of it had a price). */
+  private static Map<String, Object> total(UsageTotal t) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("group", t.group());
+    row.put("turns", t.turns());
+    row.put("input_tokens", t.tokens().input());
+    row.put("output_tokens", t.tokens().output());
+    row.put("cache_read_tokens", t.tokens().cacheRead());
+    row.put("cache_write_tokens", t.tokens().cacheWrite());
+    row.put("cost_usd", t.costUsd());
+    row.put("unknown_cost_turns", t.unknownCostTurns());
+    return row;
+  }
+}
