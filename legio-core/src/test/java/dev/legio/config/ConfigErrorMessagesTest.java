@@ -271,7 +271,7 @@ class ConfigErrorMessagesTest {
         // [mcp]
         of(
             "[mcp]\nport = 1",
-            "FILE: [mcp] unknown key 'port'; known keys here: http_bind, http_enabled, http_port"),
+            "FILE: [mcp] unknown key 'port'; known keys here: allowed_origins, http_bind, http_enabled, http_port"),
         of(
             "[mcp]\nhttp_enabled = \"yes\"",
             "FILE: [mcp] http_enabled: expected true or false, got \"yes\""),
