@@ -29,6 +29,7 @@ import dev.legio.memory.MemoryTools;
 import dev.legio.memory.longterm.ConsolidationRunner;
 import dev.legio.memory.longterm.MemoryExtractor;
 import dev.legio.memory.longterm.MemoryFolder;
+import dev.legio.secrets.SecretRedactor;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import dev.legio.session.TurnListener;
@@ -85,7 +86,10 @@ public final class LegioApp implements AutoCloseable {
   /** Reads the workspace's {@code legio.toml}; opens nothing yet. */
   public static LegioApp open(Workspace workspace, Map<String, String> env, Clock clock) {
     workspace.requireInitialised();
+    SecretRedactor.registerSecretsOf(env);
     LegioConfig config = ConfigLoader.load(workspace.configFile(), env);
+    SecretRedactor.register(config.backend().apiKey());
+    SecretRedactor.register(config.praetorium().postgresPassword());
     Logging.toFile(config.logging().file(), config.logging().level());
     return new LegioApp(workspace, config, Map.copyOf(env), clock);
   }

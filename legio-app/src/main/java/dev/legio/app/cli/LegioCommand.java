@@ -2,9 +2,11 @@ package dev.legio.app.cli;
 
 import dev.legio.agents.AgentConfigException;
 import dev.legio.app.LegioApp;
+import dev.legio.app.LogFileOnly;
 import dev.legio.config.ConfigException;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.MessageLogException;
+import dev.legio.secrets.SecretRedactor;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.workspace.Workspace;
@@ -101,15 +103,17 @@ public final class LegioCommand implements Runnable {
               || e instanceof IllegalArgumentException
               || e instanceof NoSuchTranscriptException
               || e instanceof AgentConfigException) {
-            cl.getErr().println("legio: " + e.getMessage());
+            cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
             return USAGE;
           }
-          log.error("{} failed", cl.getCommandName(), e);
+          // The details (stack trace, causes) go to the log file; the console gets one line.
+          log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);
           String message =
               e instanceof MessageLogException || e instanceof TranscriptException
                   ? e.getMessage()
                   : e.toString();
-          cl.getErr().println("legio: " + message + " (details in the log file)");
+          cl.getErr()
+              .println("legio: " + SecretRedactor.redact(message) + " (details in the log file)");
           return FAILURE;
         });
     return commandLine;
