@@ -45,10 +45,14 @@ public final class JdbcDatabase implements Closeable {
           "cannot create the folder for " + file + ": " + e.getMessage(), e);
     }
     String url = "jdbc:sqlite:" + file;
-    migrate(
-        Flyway.configure().dataSource(sqliteDataSource(url, options, false)),
-        "sqlite",
-        file.toString());
+    // Several processes opening a new workspace at once migrate one after the other.
+    SqliteMigrations.serialised(
+        file,
+        () ->
+            migrate(
+                Flyway.configure().dataSource(sqliteDataSource(url, options, false)),
+                "sqlite",
+                file));
 
     HikariDataSource pool =
         pool("legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers());
@@ -164,7 +168,7 @@ public final class JdbcDatabase implements Closeable {
     return new HikariDataSource(config);
   }
 
-  private static void migrate(FluentConfiguration flyway, String dialect, String where) {
+  private static void migrate(FluentConfiguration flyway, String dialect, Object where) {
     try {
       flyway
           .locations("classpath:db/migration/" + dialect)
@@ -178,10 +182,13 @@ public final class JdbcDatabase implements Closeable {
               + where
               + ": "
               + rootMessage(e)
-              + (dialect.equals("sqlite")
-                  ? ". If this file is not a Legio praetorium.db, move it aside or set"
-                      + " praetorium.sqlite_path in legio.toml."
-                  : ""),
+              + (!(where instanceof Path file)
+                  ? ""
+                  : SqliteMigrations.isForeign(file)
+                      ? ". This file is not a Legio praetorium.db: move it aside or set"
+                          + " praetorium.sqlite_path in legio.toml."
+                      : ". It is a Legio database: try again; if it keeps failing, see the log"
+                          + " file."),
           e);
     }
   }
