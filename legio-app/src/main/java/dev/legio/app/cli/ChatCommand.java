@@ -50,7 +50,7 @@ final class ChatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LegioApp app = root.app();
+    try (LegioApp app = root.longRunningApp();
         Terminal terminal = terminal()) {
       PrintWriter screen = terminal.writer();
       LineReader reader =

@@ -124,9 +124,15 @@ public final class LegioCommand implements Runnable {
     return Workspace.locate(castra, context.env(), context.currentDirectory());
   }
 
-  /** The composition root for the chosen workspace. */
+  /** The composition root for the chosen workspace, for a one-shot command. */
   LegioApp app() {
-    return LegioApp.open(workspace(), context.env(), context.clock());
+    return LegioApp.open(workspace(), context.env(), context.clock(), LegioApp.Lifetime.ONE_SHOT);
+  }
+
+  /** The composition root for a command that runs until it is stopped (serve, chat). */
+  LegioApp longRunningApp() {
+    return LegioApp.open(
+        workspace(), context.env(), context.clock(), LegioApp.Lifetime.LONG_RUNNING);
   }
 
   @Override

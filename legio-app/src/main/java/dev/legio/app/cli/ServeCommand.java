@@ -31,7 +31,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    LegioApp app = root.app();
+    LegioApp app = root.longRunningApp();
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance =

@@ -27,6 +27,10 @@ import org.sqlite.SQLiteDataSource;
  */
 public final class JdbcDatabase implements Closeable {
   private final Dialect dialect;
+
+  /** The application_name of this process's PostgreSQL connections: {@code legio/PID}. */
+  static final String APPLICATION_NAME = "legio/" + ProcessHandle.current().pid();
+
   private final HikariDataSource pool;
   private final DataSource writes;
 
@@ -70,11 +74,20 @@ public final class JdbcDatabase implements Closeable {
       config.setPassword(options.password());
     }
     config.setMaximumPoolSize(options.poolSize());
+    // Connections are opened as they are needed, not all at start: a process holds what it uses.
+    config.setMinimumIdle(1);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    // Which process holds a connection shows in pg_stat_activity.
+    config.addDataSourceProperty("ApplicationName", APPLICATION_NAME);
     config.setConnectionTimeout(10_000);
     HikariDataSource pool;
+    String where = redact(options.url());
     try {
-      pool = new HikariDataSource(config);
+      pool =
+          ConnectionExhaustion.retrying(
+              where, ConnectionExhaustion.PATIENCE, () -> new HikariDataSource(config));
+    } catch (MessageLogException e) {
+      throw e;
     } catch (RuntimeException e) {
       throw new MessageLogException(
           "cannot connect to PostgreSQL at "
@@ -88,10 +101,16 @@ public final class JdbcDatabase implements Closeable {
     try {
       // Flyway takes connections of its own (it holds one for its lock while migrating with
       // another), so it must not compete with a small pool.
-      migrate(
-          Flyway.configure().dataSource(options.url(), options.user(), options.password()),
-          "postgres",
-          redact(options.url()));
+      ConnectionExhaustion.retrying(
+          where,
+          ConnectionExhaustion.PATIENCE,
+          () -> {
+            migrate(
+                Flyway.configure().dataSource(options.url(), options.user(), options.password()),
+                "postgres",
+                where);
+            return null;
+          });
     } catch (RuntimeException e) {
       pool.close();
       throw e;
@@ -105,7 +124,9 @@ public final class JdbcDatabase implements Closeable {
     if (options.password() != null) {
       writes.setPassword(options.password());
     }
-    return new JdbcDatabase(new PostgresDialect(), pool, writes);
+    writes.setApplicationName(APPLICATION_NAME);
+    return new JdbcDatabase(
+        new PostgresDialect(), pool, ConnectionExhaustion.patient(writes, where));
   }
 
   /** Connections in auto-commit mode, for reads and short single-statement writes. */
