@@ -34,6 +34,11 @@ public final class LegioProcess implements AutoCloseable {
 
   /** Starts {@code legio args} with exactly {@code env} (plus PATH and HOME) in {@code dir}. */
   public static LegioProcess start(Path dir, Map<String, String> env, String... args) {
+    return start(dir, env, null, args);
+  }
+
+  /** As {@link #start(Path, Map, String...)}, its standard input read from {@code input}. */
+  public static LegioProcess start(Path dir, Map<String, String> env, Path input, String... args) {
     try {
       Path out = Files.createTempFile(dir, "legio-", ".out");
       Path err = Files.createTempFile(dir, "legio-", ".err");
@@ -44,6 +49,9 @@ public final class LegioProcess implements AutoCloseable {
               .directory(dir.toFile())
               .redirectOutput(out.toFile())
               .redirectError(err.toFile());
+      if (input != null) {
+        builder.redirectInput(input.toFile());
+      }
       Map<String, String> childEnv = builder.environment();
       String path = childEnv.get("PATH");
       String home = childEnv.get("HOME");
