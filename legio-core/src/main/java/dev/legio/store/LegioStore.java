@@ -74,6 +74,14 @@ public final class LegioStore implements AutoCloseable {
     return other;
   }
 
+  /**
+   * What went wrong with the database file since it was opened, if anything: a SQLite file deleted
+   * or replaced under a running process (see {@link dev.legio.log.jdbc.DatabaseFileWatch}).
+   */
+  public java.util.Optional<String> fileProblem() {
+    return database.fileProblem();
+  }
+
   /** The conversations Legio holds for the HTTP back-ends. */
   public ConversationStore conversations() {
     return conversations;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -33,6 +34,8 @@ public final class JdbcDatabase implements Closeable {
 
   private final HikariDataSource pool;
   private final DataSource writes;
+
+  private DatabaseFileWatch fileWatch;
 
   private JdbcDatabase(Dialect dialect, HikariDataSource pool, DataSource writes) {
     this.dialect = dialect;
@@ -60,7 +63,10 @@ public final class JdbcDatabase implements Closeable {
 
     HikariDataSource pool =
         pool("legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers());
-    return new JdbcDatabase(new SqliteDialect(), pool, sqliteDataSource(url, options, true));
+    JdbcDatabase database =
+        new JdbcDatabase(new SqliteDialect(), pool, sqliteDataSource(url, options, true));
+    database.fileWatch = DatabaseFileWatch.of(file);
+    return database;
   }
 
   public static JdbcDatabase openPostgres(JdbcMessageLogs.PostgresOptions options) {
@@ -127,6 +133,14 @@ public final class JdbcDatabase implements Closeable {
     writes.setApplicationName(APPLICATION_NAME);
     return new JdbcDatabase(
         new PostgresDialect(), pool, ConnectionExhaustion.patient(writes, where));
+  }
+
+  /**
+   * Whether the database file was deleted or replaced since it was opened (SQLite; never for
+   * PostgreSQL): see {@link DatabaseFileWatch}.
+   */
+  public Optional<String> fileProblem() {
+    return fileWatch == null ? Optional.empty() : fileWatch.problem();
   }
 
   /** Connections in auto-commit mode, for reads and short single-statement writes. */
