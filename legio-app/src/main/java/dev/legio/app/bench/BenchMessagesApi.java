@@ -29,7 +29,7 @@ final class BenchMessagesApi implements AutoCloseable {
   private final AtomicLong requests = new AtomicLong();
 
   private final java.time.Duration delay;
-  private final int echoKeyEvery;
+  private volatile int echoKeyEvery;
 
   BenchMessagesApi() throws IOException {
     this(java.time.Duration.ZERO, 0);
@@ -47,6 +47,11 @@ final class BenchMessagesApi implements AutoCloseable {
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
+  }
+
+  /** From now on every request is answered (no more refusals echoing the key). */
+  void stopEchoingKey() {
+    echoKeyEvery = 0;
   }
 
   URI baseUrl() {
@@ -72,7 +77,13 @@ final class BenchMessagesApi implements AutoCloseable {
       }
       long n = requests.incrementAndGet();
       if (echoKeyEvery > 0 && n % echoKeyEvery == 0) {
-        String key = String.valueOf(exchange.getRequestHeaders().getFirst("x-api-key"));
+        // Every header it received (the key among them, whatever it is called), echoed back.
+        StringBuilder echoed = new StringBuilder();
+        exchange
+            .getRequestHeaders()
+            .forEach(
+                (name, values) -> echoed.append(name).append(": ").append(values).append("; "));
+        String key = echoed.toString().replace("\"", "'");
         byte[] refusal =
             ("{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
                     + "\"message\":\"invalid x-api-key: "

@@ -71,6 +71,7 @@ public final class ChaosBenchmark {
 
   public void run() throws Exception {
     Path dir = Files.createTempDirectory("legio-chaos-");
+    err.println("workspace and each process's output: " + dir);
     String schema = null;
     try (BenchMessagesApi model = new BenchMessagesApi(Duration.ofSeconds(3), 7)) {
       Path ws = dir.resolve("legion");
@@ -161,6 +162,8 @@ public final class ChaosBenchmark {
         err.flush();
       }
 
+      // Recovery: every agent must answer again (the model answers every request now).
+      model.stopEchoingKey();
       int unanswered = 0;
       for (String agent : AGENTS) {
         Run r = start(dir, ws, env, "@" + agent + " recovery check", null);
