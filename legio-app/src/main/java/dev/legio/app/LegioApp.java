@@ -31,6 +31,7 @@ import dev.legio.mcp.McpToolServer;
 import dev.legio.memoria.Memoria;
 import dev.legio.memoria.MemoryTools;
 import dev.legio.pricing.PriceTable;
+import dev.legio.secrets.SecretRedactor;
 import dev.legio.session.LegatusTools;
 import dev.legio.session.Owner;
 import dev.legio.session.SessionEngine;
@@ -83,6 +84,24 @@ public final class LegioApp implements AutoCloseable {
   private Memoria memoria;
   private TranscriptStore transcripts;
 
+  /**
+   * How long the command that opened the app runs, which sizes its PostgreSQL connection pool: a
+   * one-shot command ({@code say}, {@code status}, {@code legio mcp --agent}, ...) takes one pooled
+   * connection besides the log's writer, so that many of them at once do not exhaust the server; a
+   * long-running one ({@code serve}, {@code chat}) takes up to {@code [praetorium] pool_size}.
+   */
+  public enum Lifetime {
+    ONE_SHOT,
+    LONG_RUNNING;
+
+    /** The pool size for a PostgreSQL store: 1 for a one-shot command, else {@code configured}. */
+    public int postgresPool(int configured) {
+      return this == ONE_SHOT ? 1 : configured;
+    }
+  }
+
+  private Lifetime lifetime = Lifetime.LONG_RUNNING;
+
   private LegioApp(Workspace workspace, LegioConfig config, Map<String, String> env, Clock clock) {
     this.workspace = workspace;
     this.config = config;
@@ -93,9 +112,20 @@ public final class LegioApp implements AutoCloseable {
   /** Reads the workspace's {@code legio.toml}; opens nothing yet. */
   public static LegioApp open(Workspace workspace, Map<String, String> env, Clock clock) {
     workspace.requireInitialised();
+    SecretRedactor.registerSecretsOf(env);
     LegioConfig config = ConfigLoader.load(workspace.configFile(), env);
+    SecretRedactor.register(config.backend().apiKey());
+    SecretRedactor.register(config.praetorium().postgresPassword());
     Logging.toFile(config.logging().file(), config.logging().level());
     return new LegioApp(workspace, config, Map.copyOf(env), clock);
+  }
+
+  /** As {@link #open(Workspace, Map, Clock)}, for a command of the given {@link Lifetime}. */
+  public static LegioApp open(
+      Workspace workspace, Map<String, String> env, Clock clock, Lifetime lifetime) {
+    LegioApp app = open(workspace, env, clock);
+    app.lifetime = lifetime;
+    return app;
   }
 
   public Workspace workspace() {
@@ -112,7 +142,7 @@ public final class LegioApp implements AutoCloseable {
    */
   public synchronized LegioStore store() {
     if (store == null) {
-      store = openStore(config.praetorium(), clock);
+      store = openStore(config.praetorium(), clock, lifetime);
     }
     return store;
   }
@@ -491,9 +521,15 @@ public final class LegioApp implements AutoCloseable {
 
   /** Opens the database a {@code [praetorium]} section describes. */
   public static LegioStore openStore(LegioConfig.Praetorium p, Clock clock) {
+    return openStore(p, clock, Lifetime.LONG_RUNNING);
+  }
+
+  /** Opens the database a {@code [praetorium]} section describes, sized for {@code lifetime}. */
+  public static LegioStore openStore(LegioConfig.Praetorium p, Clock clock, Lifetime lifetime) {
     return switch (p.store()) {
       case SQLITE -> LegioStore.openSqlite(sqliteOptions(p, clock));
-      case POSTGRES -> LegioStore.openPostgres(postgresOptions(p, clock));
+      case POSTGRES ->
+          LegioStore.openPostgres(postgresOptions(p, clock, lifetime.postgresPool(p.poolSize())));
     };
   }
 
@@ -504,7 +540,7 @@ public final class LegioApp implements AutoCloseable {
   public static MessageLog openMessageLog(LegioConfig.Praetorium p, Clock clock) {
     return switch (p.store()) {
       case SQLITE -> JdbcMessageLogs.openSqlite(sqliteOptions(p, clock));
-      case POSTGRES -> JdbcMessageLogs.openPostgres(postgresOptions(p, clock));
+      case POSTGRES -> JdbcMessageLogs.openPostgres(postgresOptions(p, clock, p.poolSize()));
     };
   }
 
@@ -515,13 +551,13 @@ public final class LegioApp implements AutoCloseable {
   }
 
   private static JdbcMessageLogs.PostgresOptions postgresOptions(
-      LegioConfig.Praetorium p, Clock clock) {
+      LegioConfig.Praetorium p, Clock clock, int poolSize) {
     return new JdbcMessageLogs.PostgresOptions(
         p.postgresUrl(),
         p.postgresUser(),
         p.postgresPassword(),
         p.maxMessageBytes(),
-        p.poolSize(),
+        poolSize,
         clock);
   }
 

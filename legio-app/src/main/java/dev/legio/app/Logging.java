@@ -3,8 +3,8 @@ package dev.legio.app;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
@@ -29,9 +29,14 @@ final class Logging {
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.detachAppender("FILE");
 
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    // Every line passes through SecretRedactor: no key reaches the file, not even in a cause.
+    RedactingLayout layout = new RedactingLayout();
+    layout.setContext(context);
+    layout.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n");
+    layout.start();
+    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
-    encoder.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n");
+    encoder.setLayout(layout);
     encoder.start();
 
     RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();

@@ -132,6 +132,28 @@ public final class AgentDirectory {
     return load(name, centurionesDir.resolve(name).resolve(PromptFile.FILE_NAME));
   }
 
+  /**
+   * Checks that each of {@code names} (the legatus or centuriones) has a usable prompt file, so
+   * that a message to an agent whose {@code prompt.md} is broken is refused before anything is
+   * logged.
+   *
+   * @throws AgentConfigException naming the file (and the line, where the problem has one)
+   */
+  public void requireUsable(java.util.Collection<String> names) {
+    for (String name : names) {
+      if (Names.LEGATUS.equals(name)) {
+        legatus();
+      } else if (centurio(name).isEmpty()) {
+        throw new AgentConfigException(
+            centurionesDir.resolve(name).resolve(PromptFile.FILE_NAME)
+                + ": the agent "
+                + name
+                + " has no prompt file: write one (see `legio init`'s examples), or remove the"
+                + " folder");
+      }
+    }
+  }
+
   /** Every usable centurio, sorted by name. */
   public List<AgentProfile> centuriones() {
     return scan().centuriones();

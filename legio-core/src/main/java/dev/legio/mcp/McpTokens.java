@@ -9,20 +9,26 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The bearer tokens that authenticate each caller (an agent or the legatus) to the MCP server over
  * HTTP: one per caller, in {@code castra/mcp/tokens/NAME}, created on first use from 32 random
  * bytes. The folder is readable by its owner only ({@code rwx------}), each file too ({@code
- * rw-------}). Tokens never appear in logs or errors; comparison takes constant time.
+ * rw-------}). Tokens never appear in logs or errors; comparison takes constant time. A token file
+ * its group or other users may access is refused ({@link TokenFileException}: the caller cannot
+ * authenticate with it, and printing it fails), naming the file and the {@code chmod}.
  */
 public final class McpTokens {
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(McpTokens.class);
 
   private final Path folder;
 
@@ -79,7 +85,13 @@ public final class McpTokens {
         if (!Names.isValid(caller)) {
           continue;
         }
-        Optional<String> stored = read(file);
+        Optional<String> stored;
+        try {
+          stored = read(file);
+        } catch (TokenFileException refused) {
+          log.warn("{}", refused.getMessage());
+          continue;
+        }
         if (stored.isPresent()
             && MessageDigest.isEqual(stored.get().getBytes(StandardCharsets.UTF_8), given)) {
           found = caller;
@@ -93,8 +105,44 @@ public final class McpTokens {
     return Optional.ofNullable(found);
   }
 
+  /**
+   * A token file that its group or other users may read, write or run is refused (a token anyone on
+   * the machine can read is no secret): the error names the file and the fix.
+   */
+  static void requirePrivate(Path file) throws IOException {
+    Set<PosixFilePermission> permissions;
+    try {
+      permissions = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException notPosix) {
+      return; // Windows: the castra's own permissions apply
+    }
+    Set<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
+    for (PosixFilePermission p : permissions) {
+      if (p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_")) {
+        open.add(p);
+      }
+    }
+    if (!open.isEmpty()) {
+      throw new TokenFileException(
+          file
+              + " is open to other users ("
+              + PosixFilePermissions.toString(permissions)
+              + "): the token is refused. Run `chmod 600 "
+              + file
+              + "`, or delete the file for a new token.");
+    }
+  }
+
+  /** A token file Legio refuses to use. */
+  public static final class TokenFileException extends IllegalArgumentException {
+    TokenFileException(String message) {
+      super(message);
+    }
+  }
+
   private static Optional<String> read(Path file) throws IOException {
     try {
+      requirePrivate(file);
       String token = Files.readString(file, StandardCharsets.US_ASCII).strip();
       return token.isEmpty() ? Optional.empty() : Optional.of(token);
     } catch (NoSuchFileException e) {

@@ -12,10 +12,13 @@ import java.util.regex.Pattern;
  * Finds the agents a message from caesar is addressed to: {@code @vorenus} anywhere in the text, at
  * its start or after a space or punctuation (so that {@code ann@example.com} is no mention). Names
  * are matched without regard to case; each agent is named once, in order of first mention.
+ *
+ * <p>A mention runs to the end of its word whatever the script: {@code @vorеnus} written with a
+ * Cyrillic {@code е} is reported whole as an unknown agent, never cut to {@code @vor}.
  */
 public final class Mentions {
   private static final Pattern MENTION =
-      Pattern.compile("(?<![\\p{L}\\p{N}_.@-])@([A-Za-z][A-Za-z0-9_-]{0,31})");
+      Pattern.compile("(?<![\\p{L}\\p{N}_.@-])@(\\p{L}[\\p{L}\\p{N}\\p{M}_-]{0,63})");
 
   private Mentions() {}
 

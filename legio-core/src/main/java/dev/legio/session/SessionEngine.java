@@ -189,6 +189,7 @@ public final class SessionEngine implements AutoCloseable {
 
   private Outcome dispatch(
       String sender, List<String> targets, String text, DispatchListener listener) {
+    agents.requireUsable(targets); // a broken prompt.md refuses the message before it is logged
     List<OwnerSlot> slots = new ArrayList<>(targets.size());
     List<TurnQueue.Place> places = new ArrayList<>(targets.size());
     Message request;

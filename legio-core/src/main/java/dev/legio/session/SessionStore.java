@@ -23,6 +23,14 @@ import java.util.Set;
  *   <li>A lease is held by at most one holder at a time. {@link #tryLease} succeeds when no one
  *       holds the lease, when the current lease has run out ({@code until} before {@code now}), or
  *       when the caller already holds it (which extends it). It is atomic between processes.
+ *   <li>A lease records the process that holds it ({@link LeaseHolder}: host and pid). A lease
+ *       whose holder is gone (a process on this host that has ended) is free: {@link #tryLease}
+ *       takes it at once, {@link #leasedOwners} does not count it, {@link #releaseAbandonedLease}
+ *       frees it.
+ *   <li>While this process holds a lease, it renews it (a heartbeat, {@link HeldLeases}); when the
+ *       process shuts down (SIGTERM, SIGINT) it releases it.
+ *   <li>{@link #finishTurn} writes nothing and throws {@link LeaseLostException} when {@code
+ *       holder} no longer holds the owner's lease (a turn that lost its lease stores nothing).
  * </ol>
  *
  * Implementations are thread-safe.
@@ -58,6 +66,15 @@ public interface SessionStore {
    * the sessions some Legio process is driving.
    */
   Set<String> leasedOwners(Instant now);
+
+  /**
+   * Frees {@code owner}'s lease when its holder is gone (see {@link LeaseHolder#isGone()}); returns
+   * the holder it freed it from, or empty when the lease is free, its holder alive or on another
+   * host.
+   */
+  default Optional<LeaseHolder> releaseAbandonedLease(String owner) {
+    return Optional.empty();
+  }
 
   /** Gives the lease up, if {@code holder} holds it. */
   void releaseLease(String owner, String holder);

@@ -26,7 +26,9 @@ import java.time.Clock;
 public final class LegioStore implements AutoCloseable {
   private final JdbcDatabase database;
   private final JdbcMessageLog messageLog;
-  private final SessionStore sessions;
+  private final JdbcSessionStore sessions;
+  private final java.util.List<JdbcSessionStore> otherSessions =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private final ConversationStore conversations;
   private final UsageLedger usage;
 
@@ -34,8 +36,13 @@ public final class LegioStore implements AutoCloseable {
     this.database = database;
     this.messageLog = database.openMessageLog(maxTextBytes, clock);
     // Session writes go through the log's writer: one connection writes the database.
+    // Leases are renewed while held (a heartbeat) and released when the process exits.
     this.sessions =
-        new JdbcSessionStore(database.pool(), database.values(), messageLog.sharedWriter());
+        new JdbcSessionStore(
+            database.pool(),
+            database.values(),
+            messageLog.sharedWriter(),
+            JdbcSessionStore.LeaseUpkeep.heartbeat(clock));
     this.conversations =
         new JdbcConversationStore(database.pool(), database.values(), messageLog.sharedWriter());
     this.usage = new JdbcUsageLedger(database.pool(), database.values(), messageLog.sharedWriter());
@@ -61,6 +68,25 @@ public final class LegioStore implements AutoCloseable {
     return sessions;
   }
 
+  /**
+   * Another session store on this database whose leases are taken for {@code upkeep}'s process and
+   * kept as it says (tests: a holder that has died, a heartbeat driven by hand).
+   */
+  public SessionStore sessionsAs(JdbcSessionStore.LeaseUpkeep upkeep) {
+    JdbcSessionStore other =
+        new JdbcSessionStore(database.pool(), database.values(), messageLog.sharedWriter(), upkeep);
+    otherSessions.add(other);
+    return other;
+  }
+
+  /**
+   * What went wrong with the database file since it was opened, if anything: a SQLite file deleted
+   * or replaced under a running process (see {@link dev.legio.log.jdbc.DatabaseFileWatch}).
+   */
+  public java.util.Optional<String> fileProblem() {
+    return database.fileProblem();
+  }
+
   /** The conversations Legio holds for the HTTP back-ends. */
   public ConversationStore conversations() {
     return conversations;
@@ -74,6 +100,8 @@ public final class LegioStore implements AutoCloseable {
   /** Stops the log's writer (after its queued writes), then closes the pool. Idempotent. */
   @Override
   public void close() {
+    sessions.forgetHeldLeases();
+    otherSessions.forEach(JdbcSessionStore::forgetHeldLeases);
     try {
       messageLog.close();
     } finally {

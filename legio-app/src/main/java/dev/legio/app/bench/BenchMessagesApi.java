@@ -28,11 +28,30 @@ final class BenchMessagesApi implements AutoCloseable {
   private final AtomicLong busyNanos = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
 
+  private final java.time.Duration delay;
+  private volatile int echoKeyEvery;
+
   BenchMessagesApi() throws IOException {
+    this(java.time.Duration.ZERO, 0);
+  }
+
+  /**
+   * A slow or hostile API: each answer comes after {@code delay}; every {@code echoKeyEvery}-th
+   * request (0: none) is refused with a 401 that echoes the API key it received in its body, its
+   * headers and its message, as a misconfigured proxy would.
+   */
+  BenchMessagesApi(java.time.Duration delay, int echoKeyEvery) throws IOException {
+    this.delay = delay;
+    this.echoKeyEvery = echoKeyEvery;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
+  }
+
+  /** From now on every request is answered (no more refusals echoing the key). */
+  void stopEchoingKey() {
+    echoKeyEvery = 0;
   }
 
   URI baseUrl() {
@@ -56,7 +75,37 @@ final class BenchMessagesApi implements AutoCloseable {
         exchange.sendResponseHeaders("HEAD".equals(exchange.getRequestMethod()) ? 200 : 404, -1);
         return;
       }
-      requests.incrementAndGet();
+      long n = requests.incrementAndGet();
+      if (echoKeyEvery > 0 && n % echoKeyEvery == 0) {
+        // Every header it received (the key among them, whatever it is called), echoed back.
+        StringBuilder echoed = new StringBuilder();
+        exchange
+            .getRequestHeaders()
+            .forEach(
+                (name, values) -> echoed.append(name).append(": ").append(values).append("; "));
+        String key = echoed.toString().replace("\"", "'");
+        byte[] refusal =
+            ("{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
+                    + "\"message\":\"invalid x-api-key: "
+                    + key
+                    + " (Authorization: Bearer "
+                    + key
+                    + ")\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer " + key);
+        exchange.sendResponseHeaders(401, refusal.length);
+        exchange.getResponseBody().write(refusal);
+        return;
+      }
+      if (!delay.isZero()) {
+        try {
+          Thread.sleep(delay);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
       JsonNode request = JSON.readTree(body);
       String model = request.path("model").asText("claude-sonnet-4-5");
       String usage =

@@ -1,5 +1,6 @@
 package dev.legio.app.cli;
 
+import dev.legio.app.bench.ChaosBenchmark;
 import dev.legio.app.bench.ClaudeCliBenchmark;
 import dev.legio.app.bench.DispatchBenchmark;
 import dev.legio.app.bench.LogBenchmark;
@@ -18,7 +19,8 @@ import picocli.CommandLine.ParentCommand;
       BenchCommand.Log.class,
       BenchCommand.Dispatch.class,
       BenchCommand.Transcripts.class,
-      BenchCommand.Api.class
+      BenchCommand.Api.class,
+      BenchCommand.Chaos.class
     })
 final class BenchCommand implements Runnable {
   @ParentCommand LegioCommand root;
@@ -229,6 +231,65 @@ final class BenchCommand implements Runnable {
     public Integer call() throws Exception {
       new dev.legio.app.bench.ApiBenchmark(
               new dev.legio.app.bench.ApiBenchmark.Settings(clients, requests),
+              bench.root.out,
+              bench.root.err)
+          .run();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "chaos",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Concurrent `legio say` processes on a fresh workspace against a slow loopback model that"
+            + " sometimes echoes the API key, some killed mid-turn with SIGKILL, SIGTERM or SIGINT;"
+            + " then one request per agent.",
+        "Prints exits_failed_unclear, requests_unanswered_after_recovery, messages_lost,"
+            + " double_driven_turns, max_locked_seconds and secret_leaks."
+      })
+  static final class Chaos implements Callable<Integer> {
+    @ParentCommand BenchCommand bench;
+
+    @Option(
+        names = "--processes",
+        defaultValue = "30",
+        paramLabel = "N",
+        description = "Processes per round (default: ${DEFAULT-VALUE}).")
+    int processes;
+
+    @Option(
+        names = "--rounds",
+        defaultValue = "10",
+        paramLabel = "N",
+        description = "Rounds (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(
+        names = "--store",
+        defaultValue = "sqlite",
+        paramLabel = "STORE",
+        description = "sqlite (default) or postgres.")
+    String store;
+
+    @Option(
+        names = "--postgres-url",
+        defaultValue = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
+        paramLabel = "URL",
+        description = "For --store postgres: the server (a fresh schema is made and dropped).")
+    String postgresUrl;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!store.equals("sqlite") && !store.equals("postgres")) {
+        throw new IllegalArgumentException(
+            "--store must be sqlite or postgres, got '" + store + "'");
+      }
+      if (processes < 1 || rounds < 1) {
+        throw new IllegalArgumentException("--processes and --rounds must be at least 1");
+      }
+      new ChaosBenchmark(
+              new ChaosBenchmark.Settings(processes, rounds, store, postgresUrl),
               bench.root.out,
               bench.root.err)
           .run();

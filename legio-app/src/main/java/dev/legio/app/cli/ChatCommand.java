@@ -6,9 +6,12 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptEntry;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,7 +53,7 @@ final class ChatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LegioApp app = root.app();
+    try (LegioApp app = root.longRunningApp();
         Terminal terminal = terminal()) {
       PrintWriter screen = terminal.writer();
       LineReader reader =
@@ -94,14 +97,26 @@ final class ChatCommand implements Callable<Integer> {
               + String.join(", ", app.engine().knownAgents())
               + ". /help for commands.");
       screen.flush();
+      // Piped input is read as plain lines (linear in their size); a terminal through the editor.
+      BufferedReader piped =
+          root.context.terminalInput() == null && isPiped(terminal)
+              ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+              : null;
       while (true) {
         String line;
-        try {
-          line = reader.readLine("caesar> ");
-        } catch (UserInterruptException e) {
-          continue; // Ctrl-C clears the line
-        } catch (EndOfFileException e) {
-          break;
+        if (piped != null) {
+          line = piped.readLine();
+          if (line == null) {
+            break;
+          }
+        } else {
+          try {
+            line = reader.readLine("caesar> ");
+          } catch (UserInterruptException e) {
+            continue; // Ctrl-C clears the line
+          } catch (EndOfFileException e) {
+            break;
+          }
         }
         if (!loop.handle(line)) {
           break;
@@ -163,6 +178,12 @@ final class ChatCommand implements Callable<Integer> {
     }
     screen.flush();
     return Names.LEGATUS.equals(agent) ? null : agent;
+  }
+
+  /** Whether the system terminal is no terminal at all (input from a pipe or a file). */
+  private static boolean isPiped(Terminal terminal) {
+    return Terminal.TYPE_DUMB.equals(terminal.getType())
+        || Terminal.TYPE_DUMB_COLOR.equals(terminal.getType());
   }
 
   private Terminal terminal() throws IOException {

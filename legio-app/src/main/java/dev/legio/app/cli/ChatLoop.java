@@ -19,7 +19,8 @@ import java.util.UUID;
 
 /**
  * What {@code legio chat} does with each line the user types, apart from the terminal itself: slash
- * commands, or a message to dispatch.
+ * commands, or a message to dispatch. A line Legio refuses (too long, a NUL character, an unknown
+ * agent) is answered with the reason on the error stream, and the chat goes on.
  */
 final class ChatLoop {
   static final List<String> COMMANDS =
@@ -96,7 +97,15 @@ final class ChatLoop {
         && Mentions.parse(text, engine.knownAgents()).unknown().isEmpty()) {
       text = "@" + defaultAgent + " " + text;
     }
-    Outcome outcome = engine.handle(text, progress);
+    Outcome outcome;
+    try {
+      outcome = engine.handle(text, progress);
+    } catch (IllegalArgumentException refused) {
+      // An invalid message (too long, a NUL, an unknown agent) is refused; the chat goes on.
+      err.println("legio: line refused: " + refused.getMessage());
+      err.flush();
+      return true;
+    }
     Replies.print(outcome, out, err);
     outcome.replies().stream()
         .filter(r -> !r.failed() && r.messageId() != null)

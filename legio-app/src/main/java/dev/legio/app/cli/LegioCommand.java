@@ -2,9 +2,11 @@ package dev.legio.app.cli;
 
 import dev.legio.agents.AgentConfigException;
 import dev.legio.app.LegioApp;
+import dev.legio.app.LogFileOnly;
 import dev.legio.config.ConfigException;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.MessageLogException;
+import dev.legio.secrets.SecretRedactor;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.workspace.Workspace;
@@ -103,15 +105,17 @@ public final class LegioCommand implements Runnable {
               || e instanceof IllegalArgumentException
               || e instanceof NoSuchTranscriptException
               || e instanceof AgentConfigException) {
-            cl.getErr().println("legio: " + e.getMessage());
+            cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
             return USAGE;
           }
-          log.error("{} failed", cl.getCommandName(), e);
+          // The details (stack trace, causes) go to the log file; the console gets one line.
+          log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);
           String message =
               e instanceof MessageLogException || e instanceof TranscriptException
                   ? e.getMessage()
                   : e.toString();
-          cl.getErr().println("legio: " + message + " (details in the log file)");
+          cl.getErr()
+              .println("legio: " + SecretRedactor.redact(message) + " (details in the log file)");
           return FAILURE;
         });
     return commandLine;
@@ -122,9 +126,15 @@ public final class LegioCommand implements Runnable {
     return Workspace.locate(castra, context.env(), context.currentDirectory());
   }
 
-  /** The composition root for the chosen workspace. */
+  /** The composition root for the chosen workspace, for a one-shot command. */
   LegioApp app() {
-    return LegioApp.open(workspace(), context.env(), context.clock());
+    return LegioApp.open(workspace(), context.env(), context.clock(), LegioApp.Lifetime.ONE_SHOT);
+  }
+
+  /** The composition root for a command that runs until it is stopped (serve, chat). */
+  LegioApp longRunningApp() {
+    return LegioApp.open(
+        workspace(), context.env(), context.clock(), LegioApp.Lifetime.LONG_RUNNING);
   }
 
   @Override

@@ -1,5 +1,9 @@
 package dev.legio.app.cli;
 
+import dev.legio.app.RedactingOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -10,6 +14,12 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    // Standard error passes through SecretRedactor, whoever writes to it (the JVM included).
+    System.setErr(
+        new PrintStream(
+            new RedactingOutputStream(new FileOutputStream(FileDescriptor.err)),
+            true,
+            System.err.charset()));
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     int code = run(args, System.getenv(), Path.of("").toAbsolutePath(), out, err);

@@ -2,7 +2,11 @@ package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionStore;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -27,9 +31,39 @@ final class ResetCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
+      freeAbandonedLeases(app.sessions(), app.engine(), name).forEach(root.out::println);
       root.out.println(describe(app.engine(), name));
       return 0;
     }
+  }
+
+  /**
+   * Frees the leases on {@code name}'s session (or every known one's, for {@code all}) whose holder
+   * is a process of this host that has ended (killed mid-turn); says which it freed.
+   */
+  static List<String> freeAbandonedLeases(
+      SessionStore sessions, SessionEngine engine, String name) {
+    Set<String> owners = new TreeSet<>();
+    if (name.equals("all")) {
+      owners.addAll(engine.knownAgents());
+      sessions.list().forEach(r -> owners.add(r.owner()));
+    } else {
+      owners.add(name);
+    }
+    List<String> said = new ArrayList<>();
+    for (String owner : owners) {
+      sessions
+          .releaseAbandonedLease(owner)
+          .ifPresent(
+              gone ->
+                  said.add(
+                      "Freed the lease on "
+                          + owner
+                          + "'s session: its holder ("
+                          + gone
+                          + ") is no longer running."));
+    }
+    return said;
   }
 
   /** Resets {@code name} (or {@code all}) and says what happened; shared with chat's /reset. */

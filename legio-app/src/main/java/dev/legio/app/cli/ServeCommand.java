@@ -36,7 +36,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    LegioApp app = root.app();
+    LegioApp app = root.longRunningApp();
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance = app.maintenance(root.context.clock());
@@ -74,6 +74,7 @@ final class ServeCommand implements Callable<Integer> {
                 "legio-shutdown"));
     maintenance.start();
     dreams.start();
+    watchDatabaseFile(app);
     String summary =
         "Legio is serving "
             + app.workspace().root()
@@ -110,6 +111,38 @@ final class ServeCommand implements Callable<Integer> {
     root.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /** How often serve checks that its database file is still the one it opened. */
+  static final java.time.Duration FILE_CHECK = java.time.Duration.ofSeconds(2);
+
+  /**
+   * Stops serving (exit 1, through the shutdown hook) when the SQLite database file is deleted or
+   * replaced under the running process, rather than reading one file and writing another.
+   */
+  private void watchDatabaseFile(LegioApp app) {
+    dev.legio.store.LegioStore store = app.store(); // the one opened; never reopened here
+    Thread.ofPlatform()
+        .daemon()
+        .name("legio-praetorium-watch")
+        .start(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(FILE_CHECK);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                java.util.Optional<String> problem = store.fileProblem();
+                if (problem.isPresent()) {
+                  log.error(dev.legio.app.LogFileOnly.MARKER, "{}", problem.get());
+                  root.err.println("legio serve: " + problem.get());
+                  root.err.flush();
+                  System.exit(LegioCommand.FAILURE);
+                  return;
+                }
+              }
+            });
   }
 
   /**

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -27,8 +28,14 @@ import org.sqlite.SQLiteDataSource;
  */
 public final class JdbcDatabase implements Closeable {
   private final Dialect dialect;
+
+  /** The application_name of this process's PostgreSQL connections: {@code legio/PID}. */
+  static final String APPLICATION_NAME = "legio/" + ProcessHandle.current().pid();
+
   private final HikariDataSource pool;
   private final DataSource writes;
+
+  private DatabaseFileWatch fileWatch;
 
   private JdbcDatabase(Dialect dialect, HikariDataSource pool, DataSource writes) {
     this.dialect = dialect;
@@ -45,14 +52,21 @@ public final class JdbcDatabase implements Closeable {
           "cannot create the folder for " + file + ": " + e.getMessage(), e);
     }
     String url = "jdbc:sqlite:" + file;
-    migrate(
-        Flyway.configure().dataSource(sqliteDataSource(url, options, false)),
-        "sqlite",
-        file.toString());
+    // Several processes opening a new workspace at once migrate one after the other.
+    SqliteMigrations.serialised(
+        file,
+        () ->
+            migrate(
+                Flyway.configure().dataSource(sqliteDataSource(url, options, false)),
+                "sqlite",
+                file));
 
     HikariDataSource pool =
         pool("legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers());
-    return new JdbcDatabase(new SqliteDialect(), pool, sqliteDataSource(url, options, true));
+    JdbcDatabase database =
+        new JdbcDatabase(new SqliteDialect(), pool, sqliteDataSource(url, options, true));
+    database.fileWatch = DatabaseFileWatch.of(file);
+    return database;
   }
 
   public static JdbcDatabase openPostgres(JdbcMessageLogs.PostgresOptions options) {
@@ -66,11 +80,20 @@ public final class JdbcDatabase implements Closeable {
       config.setPassword(options.password());
     }
     config.setMaximumPoolSize(options.poolSize());
+    // Connections are opened as they are needed, not all at start: a process holds what it uses.
+    config.setMinimumIdle(1);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    // Which process holds a connection shows in pg_stat_activity.
+    config.addDataSourceProperty("ApplicationName", APPLICATION_NAME);
     config.setConnectionTimeout(10_000);
     HikariDataSource pool;
+    String where = redact(options.url());
     try {
-      pool = new HikariDataSource(config);
+      pool =
+          ConnectionExhaustion.retrying(
+              where, ConnectionExhaustion.PATIENCE, () -> new HikariDataSource(config));
+    } catch (MessageLogException e) {
+      throw e;
     } catch (RuntimeException e) {
       throw new MessageLogException(
           "cannot connect to PostgreSQL at "
@@ -84,10 +107,16 @@ public final class JdbcDatabase implements Closeable {
     try {
       // Flyway takes connections of its own (it holds one for its lock while migrating with
       // another), so it must not compete with a small pool.
-      migrate(
-          Flyway.configure().dataSource(options.url(), options.user(), options.password()),
-          "postgres",
-          redact(options.url()));
+      ConnectionExhaustion.retrying(
+          where,
+          ConnectionExhaustion.PATIENCE,
+          () -> {
+            migrate(
+                Flyway.configure().dataSource(options.url(), options.user(), options.password()),
+                "postgres",
+                where);
+            return null;
+          });
     } catch (RuntimeException e) {
       pool.close();
       throw e;
@@ -101,7 +130,17 @@ public final class JdbcDatabase implements Closeable {
     if (options.password() != null) {
       writes.setPassword(options.password());
     }
-    return new JdbcDatabase(new PostgresDialect(), pool, writes);
+    writes.setApplicationName(APPLICATION_NAME);
+    return new JdbcDatabase(
+        new PostgresDialect(), pool, ConnectionExhaustion.patient(writes, where));
+  }
+
+  /**
+   * Whether the database file was deleted or replaced since it was opened (SQLite; never for
+   * PostgreSQL): see {@link DatabaseFileWatch}.
+   */
+  public Optional<String> fileProblem() {
+    return fileWatch == null ? Optional.empty() : fileWatch.problem();
   }
 
   /** Connections in auto-commit mode, for reads and short single-statement writes. */
@@ -164,7 +203,7 @@ public final class JdbcDatabase implements Closeable {
     return new HikariDataSource(config);
   }
 
-  private static void migrate(FluentConfiguration flyway, String dialect, String where) {
+  private static void migrate(FluentConfiguration flyway, String dialect, Object where) {
     try {
       flyway
           .locations("classpath:db/migration/" + dialect)
@@ -178,10 +217,13 @@ public final class JdbcDatabase implements Closeable {
               + where
               + ": "
               + rootMessage(e)
-              + (dialect.equals("sqlite")
-                  ? ". If this file is not a Legio praetorium.db, move it aside or set"
-                      + " praetorium.sqlite_path in legio.toml."
-                  : ""),
+              + (!(where instanceof Path file)
+                  ? ""
+                  : SqliteMigrations.isForeign(file)
+                      ? ". This file is not a Legio praetorium.db: move it aside or set"
+                          + " praetorium.sqlite_path in legio.toml."
+                      : ". It is a Legio database: try again; if it keeps failing, see the log"
+                          + " file."),
           e);
     }
   }

@@ -7,6 +7,9 @@ import dev.legio.log.NewMessage;
 import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
+import dev.legio.session.HeldLeases;
+import dev.legio.session.LeaseHolder;
+import dev.legio.session.LeaseLostException;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
 import dev.legio.session.SessionStoreException;
@@ -81,14 +84,39 @@ public final class JdbcSessionStore implements SessionStore {
               .map(column -> column + " = excluded." + column)
               .collect(Collectors.joining(", "));
   private static final String LEASE =
-      "INSERT INTO session_leases (owner, holder, lease_until) VALUES (?, ?, ?)"
+      "INSERT INTO session_leases (owner, holder, lease_until, holder_host, holder_pid)"
+          + " VALUES (?, ?, ?, ?, ?)"
           + " ON CONFLICT (owner) DO UPDATE"
-          + " SET holder = excluded.holder, lease_until = excluded.lease_until"
+          + " SET holder = excluded.holder, lease_until = excluded.lease_until,"
+          + " holder_host = excluded.holder_host, holder_pid = excluded.holder_pid"
           + " WHERE session_leases.lease_until < ? OR session_leases.holder = excluded.holder";
+  private static final String RENEW =
+      "UPDATE session_leases SET lease_until = ? WHERE owner = ? AND holder = ?";
 
   private final DataSource pool;
   private final SharedWriter writer;
   private final SqlValues values;
+  private final LeaseUpkeep upkeep;
+
+  /**
+   * Who this store's leases are taken for and how they are kept.
+   *
+   * @param process the process recorded as holding the leases taken through this store
+   * @param held where leases are registered while held (released at JVM exit)
+   * @param heartbeatClock the clock renewals are dated by; null: leases are not renewed
+   */
+  public record LeaseUpkeep(LeaseHolder process, HeldLeases held, java.time.Clock heartbeatClock) {
+    /** This process; released at exit; not renewed (tests that move a clock by hand). */
+    public static LeaseUpkeep withoutHeartbeat() {
+      return new LeaseUpkeep(LeaseHolder.thisProcess(), HeldLeases.shared(), null);
+    }
+
+    /** This process; released at exit; renewed while held, dated by {@code clock}. */
+    public static LeaseUpkeep heartbeat(java.time.Clock clock) {
+      return new LeaseUpkeep(
+          LeaseHolder.thisProcess(), HeldLeases.shared(), Objects.requireNonNull(clock, "clock"));
+    }
+  }
 
   /**
    * @param pool connections to a database migrated with Legio's migrations, in auto-commit mode
@@ -103,9 +131,23 @@ public final class JdbcSessionStore implements SessionStore {
    *     database); null: on pool connections in auto-commit mode
    */
   public JdbcSessionStore(DataSource pool, SqlValues values, SharedWriter writer) {
+    this(pool, values, writer, LeaseUpkeep.withoutHeartbeat());
+  }
+
+  /**
+   * @param upkeep who holds this store's leases, and whether they are renewed while held
+   */
+  public JdbcSessionStore(
+      DataSource pool, SqlValues values, SharedWriter writer, LeaseUpkeep upkeep) {
+    this.upkeep = Objects.requireNonNull(upkeep, "upkeep");
     this.writer = writer;
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
+  }
+
+  /** Stops renewing the leases taken through this store (its database is closing). */
+  public void forgetHeldLeases() {
+    upkeep.held().forget(this);
   }
 
   @Override
@@ -136,19 +178,61 @@ public final class JdbcSessionStore implements SessionStore {
             + holder
             + "'",
         List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)));
+    upkeep.held().released(this, record.owner(), holder);
   }
 
   @Override
   public Message finishTurn(MessageLog log, NewMessage reply, SessionRecord record, String holder) {
     if (writer == null || !writer.writes(log)) {
+      // The log is elsewhere: check the lease first (not atomic with the append, but a turn that
+      // lost its lease long ago writes nothing).
+      update(
+          "checking the lease on the session of '" + record.owner() + "'",
+          List.of(guard(record.owner(), holder)));
       return SessionStore.super.finishTurn(log, reply, record, holder);
     }
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(holder, "holder");
-    // A failure is the log's (MessageLogException), saying what went wrong; nothing landed.
-    return writer
-        .appendWith(reply, List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)))
-        .message();
+    // A failure is the log's (MessageLogException), saying what went wrong, or a lost lease
+    // (LeaseLostException); nothing landed.
+    try {
+      return writer
+          .appendWith(
+              reply,
+              List.of(
+                  guard(record.owner(), holder),
+                  saveUpdate(record),
+                  releaseUpdate(record.owner(), holder)))
+          .message();
+    } finally {
+      upkeep.held().released(this, record.owner(), holder);
+    }
+  }
+
+  /**
+   * A statement that changes nothing but, run first in a transaction, aborts it with {@link
+   * LeaseLostException} when {@code holder} does not hold {@code owner}'s lease (checked on the
+   * transaction's own connection, so no other writer can slip in between).
+   */
+  private static SharedWriter.Update guard(String owner, String holder) {
+    return new SharedWriter.Update(
+        "UPDATE session_leases SET holder = holder WHERE owner = ? AND holder = ?",
+        s -> {
+          try (PreparedStatement check =
+              s.getConnection()
+                  .prepareStatement(
+                      "SELECT 1 FROM session_leases WHERE owner = ? AND holder = ?")) {
+            check.setString(1, owner);
+            check.setString(2, holder);
+            try (ResultSet row = check.executeQuery()) {
+              if (!row.next()) {
+                throw new LeaseLostException(owner, holder);
+              }
+            }
+          }
+          s.setString(1, owner);
+          s.setString(2, holder);
+        });
   }
 
   private SharedWriter.Update saveUpdate(SessionRecord record) {
@@ -221,10 +305,86 @@ public final class JdbcSessionStore implements SessionStore {
 
   @Override
   public boolean tryLease(String owner, String holder, Instant now, Duration duration) {
-    return update(
-            "leasing the session of '" + owner + "' for '" + holder + "'",
-            List.of(leaseUpdate(owner, holder, now, duration)))[0]
-        == 1;
+    String action = "leasing the session of '" + owner + "' for '" + holder + "'";
+    boolean taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
+    if (!taken && releaseAbandonedLease(owner).isPresent()) {
+      taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
+    }
+    if (taken) {
+      held(owner, holder, duration);
+    }
+    return taken;
+  }
+
+  /**
+   * Registers a lease just taken: renewed while held (with a heartbeat clock), released at exit.
+   */
+  private void held(String owner, String holder, Duration duration) {
+    java.time.Clock clock = upkeep.heartbeatClock();
+    upkeep
+        .held()
+        .taken(
+            this,
+            owner,
+            holder,
+            clock == null ? null : HeldLeases.heartbeatFor(duration),
+            new HeldLeases.Lease() {
+              @Override
+              public boolean renew() {
+                Instant until = clock.instant().plus(duration);
+                return update(
+                        "renewing the lease on the session of '" + owner + "'",
+                        List.of(
+                            new SharedWriter.Update(
+                                RENEW,
+                                s -> {
+                                  bindTimestamp(s, 1, until);
+                                  s.setString(2, owner);
+                                  s.setString(3, holder);
+                                })))[0]
+                    == 1;
+              }
+
+              @Override
+              public void release() {
+                update(
+                    "releasing the lease on the session of '" + owner + "' at exit",
+                    List.of(releaseUpdate(owner, holder)));
+              }
+            });
+  }
+
+  @Override
+  public Optional<LeaseHolder> releaseAbandonedLease(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    record Row(String holder, LeaseHolder process) {}
+    List<Row> rows = new ArrayList<>(1);
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT holder, holder_host, holder_pid FROM session_leases WHERE owner = ?")) {
+      statement.setString(1, owner);
+      try (ResultSet row = statement.executeQuery()) {
+        if (row.next()) {
+          String host = row.getString(2);
+          long pid = row.getLong(3);
+          if (host != null && !row.wasNull()) {
+            rows.add(new Row(row.getString(1), new LeaseHolder(host, pid)));
+          }
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("reading the lease on the session of '" + owner + "'", e);
+    }
+    if (rows.isEmpty() || !rows.get(0).process().isGone()) {
+      return Optional.empty();
+    }
+    Row gone = rows.get(0);
+    int freed =
+        update(
+            "freeing the lease on the session of '" + owner + "' held by " + gone.process(),
+            List.of(releaseUpdate(owner, gone.holder())))[0];
+    return freed == 1 ? Optional.of(gone.process()) : Optional.empty();
   }
 
   @Override
@@ -240,7 +400,11 @@ public final class JdbcSessionStore implements SessionStore {
       return SessionStore.super.appendAndTryLease(log, message, owner, holder, now, duration);
     }
     SharedWriter.Appended appended = writer.appendWith(message, List.of(lease));
-    return new LeasedRequest(appended.message(), appended.counts()[0] == 1);
+    boolean leased = appended.counts()[0] == 1;
+    if (leased) {
+      held(owner, holder, duration);
+    }
+    return new LeasedRequest(appended.message(), leased);
   }
 
   private SharedWriter.Update leaseUpdate(
@@ -259,7 +423,9 @@ public final class JdbcSessionStore implements SessionStore {
           s.setString(1, owner);
           s.setString(2, holder);
           bindTimestamp(s, 3, until);
-          bindTimestamp(s, 4, now);
+          s.setString(4, upkeep.process().host());
+          s.setLong(5, upkeep.process().pid());
+          bindTimestamp(s, 6, now);
         });
   }
 
@@ -270,11 +436,17 @@ public final class JdbcSessionStore implements SessionStore {
     try (Connection connection = pool.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT owner FROM session_leases WHERE lease_until >= ?")) {
+                "SELECT owner, holder_host, holder_pid FROM session_leases"
+                    + " WHERE lease_until >= ?")) {
       bindTimestamp(statement, 1, now);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          owners.add(rows.getString(1));
+          String host = rows.getString(2);
+          long pid = rows.getLong(3);
+          // A lease whose holder is gone is not worked on, whatever it says.
+          if (host == null || rows.wasNull() || !new LeaseHolder(host, pid).isGone()) {
+            owners.add(rows.getString(1));
+          }
         }
       }
       return owners;
@@ -287,9 +459,13 @@ public final class JdbcSessionStore implements SessionStore {
   public void releaseLease(String owner, String holder) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(holder, "holder");
-    update(
-        "releasing the lease on the session of '" + owner + "' held by '" + holder + "'",
-        List.of(releaseUpdate(owner, holder)));
+    try {
+      update(
+          "releasing the lease on the session of '" + owner + "' held by '" + holder + "'",
+          List.of(releaseUpdate(owner, holder)));
+    } finally {
+      upkeep.held().released(this, owner, holder);
+    }
   }
 
   private void bindTimestamp(PreparedStatement statement, int index, Instant timestamp)
@@ -375,6 +551,8 @@ public final class JdbcSessionStore implements SessionStore {
     if (writer != null) {
       try {
         return writer.executeUpdates(updates);
+      } catch (LeaseLostException e) {
+        throw e;
       } catch (RuntimeException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         throw failure(

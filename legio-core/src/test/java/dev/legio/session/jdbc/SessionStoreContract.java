@@ -9,6 +9,9 @@ import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
 import dev.legio.log.Timestamps;
+import dev.legio.session.HeldLeases;
+import dev.legio.session.LeaseHolder;
+import dev.legio.session.LeaseLostException;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
 import dev.legio.session.SessionStoreException;
@@ -543,6 +546,86 @@ public abstract class SessionStoreContract {
     assertThat(log.size()).isEqualTo(2);
     assertThat(sessions.find("vorenus")).contains(saved);
     assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isFalse();
+  }
+
+  /** The pid of a process that has ended, on this host. */
+  private static long deadPid() throws Exception {
+    Process p = new ProcessBuilder("true").start();
+    p.waitFor();
+    long pid = p.pid();
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    return pid;
+  }
+
+  @Test
+  void aLeaseWhoseHolderDiedOnThisHostIsFreeAtOnce() throws Exception {
+    Instant start = clock.instant();
+    LegioStore store = openAnother();
+    LeaseHolder dead = new LeaseHolder(LeaseHolder.thisProcess().host(), deadPid());
+    SessionStore killed =
+        store.sessionsAs(new JdbcSessionStore.LeaseUpkeep(dead, new HeldLeases(false), null));
+    SessionStore elsewhere =
+        store.sessionsAs(
+            new JdbcSessionStore.LeaseUpkeep(
+                new LeaseHolder("another-host", dead.pid()), new HeldLeases(false), null));
+    assertThat(killed.tryLease("vorenus", "killed-mid-turn", start, LEASE)).isTrue();
+    assertThat(elsewhere.tryLease("pullo", "other-node", start, LEASE)).isTrue();
+
+    // Not counted as working; not freed when its holder runs elsewhere (that one runs out).
+    assertThat(sessions.leasedOwners(start)).containsExactly("pullo");
+    assertThat(sessions.releaseAbandonedLease("pullo")).isEmpty();
+    assertThat(sessions.tryLease("pullo", "node-a", start, LEASE)).isFalse();
+    // Taken at once, well before it runs out.
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+    assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
+    // This process is alive: nothing to free.
+    assertThat(sessions.releaseAbandonedLease("vorenus")).isEmpty();
+
+    assertThat(killed.tryLease("legatus", "killed-mid-turn", start, LEASE)).isTrue();
+    assertThat(sessions.releaseAbandonedLease("legatus")).contains(dead);
+    assertThat(sessions.releaseAbandonedLease("legatus")).isEmpty();
+    assertThat(sessions.leasedOwners(start)).containsExactlyInAnyOrder("pullo", "vorenus");
+  }
+
+  @Test
+  void aHeldLeaseIsRenewedByItsHeartbeatAndALostOneFinishesNothing() {
+    Instant start = clock.instant();
+    MessageLog log = opened.get(0).messageLog();
+    HeldLeases held = new HeldLeases(false);
+    SessionStore beating =
+        openAnother()
+            .sessionsAs(new JdbcSessionStore.LeaseUpkeep(LeaseHolder.thisProcess(), held, clock));
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "report"));
+    assertThat(beating.tryLease("vorenus", "long-turn", start, LEASE)).isTrue();
+
+    // The turn outlives its lease, but the heartbeat renewed it: no one else may take it.
+    clock.advance(LEASE.plusSeconds(5));
+    held.renewAll();
+    assertThat(sessions.tryLease("vorenus", "node-b", clock.instant(), LEASE)).isFalse();
+
+    // The heartbeat stops (the process hangs); the lease runs out and node-b takes it.
+    clock.advance(LEASE.plusSeconds(5));
+    assertThat(sessions.tryLease("vorenus", "node-b", clock.instant(), LEASE)).isTrue();
+    held.renewAll();
+    assertThat(held.holds(beating, "vorenus", "long-turn")).isFalse();
+
+    // The turn that lost its lease ends: nothing of it is written.
+    SessionRecord stale =
+        record("vorenus", start.plusSeconds(600))
+            .afterTurn(10, 2, request.sequence(), start, start.plusSeconds(600));
+    assertThatThrownBy(
+            () ->
+                beating.finishTurn(
+                    log,
+                    NewMessage.of("vorenus", Audience.of("caesar"), "late")
+                        .replyingTo(request.id()),
+                    stale,
+                    "long-turn"))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("no longer held");
+    assertThat(log.size()).isEqualTo(1);
+    assertThat(sessions.find("vorenus")).isEmpty();
+    assertThat(sessions.tryLease("vorenus", "node-c", clock.instant(), LEASE)).isFalse();
   }
 
   @Test

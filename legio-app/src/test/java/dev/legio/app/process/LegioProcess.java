@@ -1,0 +1,160 @@
+package dev.legio.app.process;
+
+import dev.legio.app.cli.Main;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One {@code legio} command run as a real child process, as an operator runs it: its own JVM, the
+ * production class path (this build's classes and runtime dependencies, without the test classes
+ * and their logging configuration), its own environment, standard output and error captured to
+ * files, and real signals ({@link #signal}).
+ */
+public final class LegioProcess implements AutoCloseable {
+  private final Process process;
+  private final Path stdout;
+  private final Path stderr;
+
+  private LegioProcess(Process process, Path stdout, Path stderr) {
+    this.process = process;
+    this.stdout = stdout;
+    this.stderr = stderr;
+  }
+
+  /** Starts {@code legio args} with exactly {@code env} (plus PATH and HOME) in {@code dir}. */
+  public static LegioProcess start(Path dir, Map<String, String> env, String... args) {
+    return start(dir, env, null, args);
+  }
+
+  /** As {@link #start(Path, Map, String...)}, its standard input read from {@code input}. */
+  public static LegioProcess start(Path dir, Map<String, String> env, Path input, String... args) {
+    try {
+      Path out = Files.createTempFile(dir, "legio-", ".out");
+      Path err = Files.createTempFile(dir, "legio-", ".err");
+      List<String> command = new ArrayList<>(javaCommand());
+      command.addAll(List.of(args));
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile());
+      if (input != null) {
+        builder.redirectInput(input.toFile());
+      }
+      Map<String, String> childEnv = builder.environment();
+      String path = childEnv.get("PATH");
+      String home = childEnv.get("HOME");
+      childEnv.clear();
+      if (path != null) {
+        childEnv.put("PATH", path);
+      }
+      if (home != null) {
+        childEnv.put("HOME", home);
+      }
+      childEnv.putAll(env);
+      return new LegioProcess(builder.start(), out, err);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code legio args} to its end (at most {@code limit}) and returns it. */
+  public static LegioProcess run(
+      Path dir, Map<String, String> env, Duration limit, String... args) {
+    LegioProcess p = start(dir, env, args);
+    p.awaitExit(limit);
+    return p;
+  }
+
+  /** java, the production class path and the main class of {@code legio}. */
+  static List<String> javaCommand() {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    String classPath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(entry -> !entry.endsWith("test-classes") && !entry.endsWith("-tests.jar"))
+            .map(entry -> Path.of(entry).toAbsolutePath().toString())
+            .collect(Collectors.joining(File.pathSeparator));
+    return List.of(
+        java,
+        "--enable-native-access=ALL-UNNAMED",
+        "-XX:TieredStopAtLevel=1",
+        "-Xshare:auto",
+        "-cp",
+        classPath,
+        Main.class.getName());
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** Sends {@code signal} ("TERM", "INT", "KILL") to the process. */
+  public void signal(String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).start();
+      kill.waitFor(10, TimeUnit.SECONDS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Waits for the exit and returns its code; fails when it takes longer than {@code limit}. */
+  public int awaitExit(Duration limit) {
+    try {
+      if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        throw new AssertionError(
+            "legio did not exit within " + limit + "; stderr so far:\n" + stderr());
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  public int exitCode() {
+    return process.exitValue();
+  }
+
+  public String stdout() {
+    return read(stdout);
+  }
+
+  public String stderr() {
+    return read(stderr);
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      process.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.legio.app.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Fresh workspaces for process-level tests, their {@code legio.toml} edited key by key. */
+final class Workspaces {
+  private Workspaces() {}
+
+  /** {@code legio init DIR/name}, in this JVM (fast); returns the workspace's root. */
+  static Path init(Path dir, String name) {
+    Path ws = dir.resolve(name);
+    StringWriter sink = new StringWriter();
+    int code =
+        Main.run(
+            new String[] {"init", ws.toString()},
+            Map.of(),
+            dir,
+            new PrintWriter(sink),
+            new PrintWriter(sink));
+    assertThat(code).as(sink.toString()).isZero();
+    return ws;
+  }
+
+  /** Replaces the first {@code from} in the workspace's legio.toml by {@code to}. */
+  static void edit(Path ws, String from, String to) {
+    try {
+      Path toml = ws.resolve("legio.toml");
+      String text = Files.readString(toml);
+      assertThat(text).contains(from);
+      Files.writeString(toml, text.replaceFirst(java.util.regex.Pattern.quote(from), to));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The workspace's log file's text ("" when it does not exist). */
+  static String logFile(Path ws) {
+    try {
+      Path file = ws.resolve("castra/logs/legio.log");
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.legio.log.jdbc;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * Migrating a SQLite {@code praetorium.db} when several processes open it at once.
+ *
+ * <p>Rules:
+ *
+ * <ol>
+ *   <li>One migration at a time per file, across processes and threads: each holds an exclusive
+ *       lock on {@code FILE.migrate.lock} beside it while it migrates; the others wait for it, then
+ *       find the schema current and have nothing to do.
+ *   <li>A failed migration is blamed on the file ("not a Legio praetorium.db, move it aside") only
+ *       when the file really is something else: it exists, is not empty, and either is not a SQLite
+ *       database or holds tables but neither Legio's {@code nuntii} nor Flyway's history.
+ * </ol>
+ */
+final class SqliteMigrations {
+  private static final ReentrantLock IN_PROCESS = new ReentrantLock();
+
+  private SqliteMigrations() {}
+
+  /** Runs {@code migration} holding {@code file}'s migration lock. */
+  static void serialised(Path file, Runnable migration) {
+    Path lockFile = file.resolveSibling(file.getFileName() + ".migrate.lock");
+    IN_PROCESS.lock();
+    try (FileChannel channel =
+            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held = channel.lock()) {
+      migration.run();
+    } catch (IOException e) {
+      throw new dev.legio.log.MessageLogException(
+          "cannot lock " + lockFile + " to migrate the message log: " + e.getMessage(), e);
+    } finally {
+      IN_PROCESS.unlock();
+    }
+  }
+
+  /** Whether {@code file} is something other than a Legio database (see the class comment). */
+  static boolean isForeign(Path file) {
+    try {
+      if (!Files.isRegularFile(file) || Files.size(file) == 0) {
+        return false;
+      }
+    } catch (IOException e) {
+      return false;
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(true);
+    config.setBusyTimeout(2_000);
+    try (Connection c = config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT count(*), sum(name IN ('nuntii', 'flyway_schema_history'))"
+                    + " FROM sqlite_master WHERE type = 'table'")) {
+      r.next();
+      return r.getInt(1) > 0 && r.getInt(2) == 0;
+    } catch (SQLException e) {
+      // SQLITE_NOTADB: not a database at all. Anything else (busy, locked) says nothing.
+      String message = String.valueOf(e.getMessage());
+      return message.contains("NOTADB") || message.contains("not a database");
+    }
+  }
+}
