@@ -260,6 +260,7 @@ public final class LegioApp implements AutoCloseable {
               .agents(agents())
               .backend(backend())
               .settings(config.sessions())
+              .legatus(config.legatus())
               .clock(clock)
               .turnListener(
                   TurnListener.inOrder(new TranscriptRecorder(transcripts()), extractor()))

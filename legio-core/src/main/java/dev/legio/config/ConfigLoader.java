@@ -59,7 +59,8 @@ public final class ConfigLoader {
         LegioConfig.Mcp.read(root.table("mcp")),
         transcripts,
         LegioConfig.Context.read(root.table("context")),
-        LegioConfig.Memory.read(root.table("memory"), base));
+        LegioConfig.Memory.read(root.table("memory"), base),
+        LegioConfig.Legatus.read(root.table("legatus")));
   }
 
   private static ObjectNode parse(Path file) {

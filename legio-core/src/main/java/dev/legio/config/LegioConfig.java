@@ -27,7 +27,36 @@ public record LegioConfig(
     Mcp mcp,
     Transcripts transcripts,
     Context context,
-    Memory memory) {
+    Memory memory,
+    Legatus legatus) {
+
+  /**
+   * The {@code [legatus]} section: what the legatus's turns carry besides the request.
+   *
+   * @param digest each legatus turn carries the messages logged since its previous turn that did
+   *     not pass through its own conversation (caesar with the centuriones, channels)
+   * @param digestMaxTokens the most tokens (estimated) that digest may take; the newest messages
+   *     are kept, and one line says how many were left out
+   */
+  public record Legatus(boolean digest, int digestMaxTokens) {
+    public static final int DEFAULT_DIGEST_MAX_TOKENS = 4_000;
+
+    public static Legatus defaults() {
+      return new Legatus(true, DEFAULT_DIGEST_MAX_TOKENS);
+    }
+
+    /** No digest. */
+    public static Legatus withoutDigest() {
+      return new Legatus(false, DEFAULT_DIGEST_MAX_TOKENS);
+    }
+
+    static Legatus read(TomlTable t) {
+      Legatus d = defaults();
+      return new Legatus(
+          t.bool("digest", d.digest()),
+          (int) t.integer("digest_max_tokens", d.digestMaxTokens(), 100, 1_000_000));
+    }
+  }
 
   /**
    * The {@code [context]} section: how Legio keeps the conversations it sends to the model (the

@@ -103,7 +103,10 @@ public final class SessionEngine implements AutoCloseable {
             leases,
             new OwnerProfiles(agents, settings, backend, b.backendsByKind()),
             lifecycle,
-            new HistoryInjector(messageLog::visibleTo, board::centurioStatusXml),
+            new HistoryInjector(
+                messageLog::visibleTo,
+                board::centurioStatusXml,
+                LegatusDigest.of(messageLog::visibleTo, b.legatus())),
             settings,
             clock,
             backend.displayName(),
