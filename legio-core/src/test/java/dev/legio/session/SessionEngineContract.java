@@ -705,6 +705,39 @@ abstract class SessionEngineContract {
   }
 
   @Test
+  void resumingAConversationLegioHasNoRecordOfContinuesItWithoutBootstrap() {
+    ScriptedBackend.Conversations kept = new ScriptedBackend.Conversations();
+    String cliConversation = UUID.randomUUID().toString();
+    kept.byId().put(cliConversation, new java.util.concurrent.CopyOnWriteArrayList<>());
+    log().append(NewMessage.of("caesar", Audience.of("vorenus"), "long ago"));
+    ScriptedBackend backend = ScriptedBackend.resuming(kept);
+    SessionEngine engine = engine(backend);
+
+    SessionEngine.Resumed resumed = engine.resume(cliConversation, "vorenus");
+    Message meanwhile = log().append(NewMessage.of("pullo", Audience.of("vorenus"), "meanwhile"));
+    engine.handle("@vorenus go on", DispatchListener.NONE);
+
+    assertThat(resumed.known()).isFalse();
+    assertThat(resumed.owner()).isEqualTo("vorenus");
+    assertThat(resumed.sessionId().toString()).isEqualTo(cliConversation);
+    ScriptedBackend.Turn turn = backend.turnsOf("vorenus").get(0);
+    assertThat(turn.sessionId()).isEqualTo(cliConversation);
+    assertThat(injected(turn.message()))
+        .extracting(PraetoriumXml.Entry::id)
+        .containsExactly(meanwhile.id());
+    assertThat(hasNotice(turn.message())).isFalse();
+    assertThat(engine.rebuildCounts().values()).allMatch(n -> n == 0);
+  }
+
+  @Test
+  void resumingOnABackEndThatCannotResumeIsRefused() {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    assertThatThrownBy(() -> engine.resume(UUID.randomUUID().toString(), "vorenus"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot resume");
+  }
+
+  @Test
   void expiredRecordsAreDeletedByTheCleanup() {
     SessionEngine engine = engine(ScriptedBackend.forgetful());
     engine.handle("@vorenus one", DispatchListener.NONE);
