@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A stored active session that the {@link RebuildPolicy} lets continue is continued when this
  *       process holds it live; otherwise (Legio restarted, or another process replaced it) it is
  *       resumed when the back-end can, else rebuilt for {@link RebuildReason#RESTART}.
+ *   <li>A live session whose stored record now names another back-end conversation (a rewind) is
+ *       not continued: that conversation is resumed.
  *   <li>A rebuild closes the live session, counts the reason, and opens a new session with a new
  *       record: new session id, counters at zero, the owner's rebuild total carried on, expiring
  *       after the back-end's time to live. A first session counts no rebuild.
@@ -81,7 +83,10 @@ final class SessionLifecycle {
       boolean holding =
           slot.live != null
               && slot.record != null
-              && slot.record.sessionId().equals(stored.sessionId());
+              && slot.record.sessionId().equals(stored.sessionId())
+              // A rewind (SessionHistoryEditor) points the record at another conversation.
+              && java.util.Objects.equals(
+                  slot.record.backendSessionId(), stored.backendSessionId());
       if (reason == null && holding) {
         slot.record = stored;
         return Start.CONTINUED;
