@@ -432,7 +432,8 @@ public final class LegioApp implements AutoCloseable {
    */
   public SessionHistoryEditor historyEditor() {
     return new SessionHistoryEditor(
-        sessions(), transcripts(), conversations(), cliTranscripts(), clock);
+            sessions(), transcripts(), conversations(), cliTranscripts(), clock)
+        .withShapes(engine()::shapeOf);
   }
 
   /**

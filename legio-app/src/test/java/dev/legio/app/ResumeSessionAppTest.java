@@ -100,4 +100,47 @@ class ResumeSessionAppTest {
     assertThat(last.messageTexts()).hasSize(1);
     assertThat(last.lastUserText()).contains("<praetorium").contains("remember the eagle");
   }
+
+  @Test
+  void aRewoundSessionsNextRequestNoLongerHoldsTheRewoundTurnsAndAForkDiverges() throws Exception {
+    Workspace workspace = workspace();
+    api.fallback(r -> Reply.text("Noted: " + r.lastUserText().replaceAll("(?s).*\n\n", "")));
+    String sessionId;
+    try (LegioApp app = LegioApp.open(workspace, ENV, clock)) {
+      for (String text : new String[] {"@vorenus one", "@vorenus two", "@vorenus three"}) {
+        assertThat(app.engine().handle(text, DispatchListener.NONE).ok()).isTrue();
+      }
+      sessionId = app.sessions().find("vorenus").orElseThrow().sessionId().toString();
+    }
+
+    try (LegioApp app = LegioApp.open(workspace, ENV, clock)) {
+      // The live engine holds the session: the rewind must still take effect on its next turn.
+      assertThat(app.engine().handle("@vorenus four", DispatchListener.NONE).ok()).isTrue();
+      app.historyEditor()
+          .rewind(sessionId, new dev.legio.session.SessionHistoryEditor.Point.LastTurns(2));
+      assertThat(app.engine().handle("@vorenus five", DispatchListener.NONE).ok()).isTrue();
+      FakeMessagesApi.Request rewound = api.requests().get(api.requests().size() - 1);
+      assertThat(String.join("|", rewound.messageTexts()))
+          .contains("one", "two")
+          .doesNotContain("three")
+          .doesNotContain("four");
+      assertThat(rewound.lastUserText()).contains("five").doesNotContain("<praetorium");
+
+      var fork =
+          app.historyEditor()
+              .fork(sessionId, new dev.legio.session.SessionHistoryEditor.Point.End(), "pullo");
+      assertThat(app.engine().handle("@pullo six", DispatchListener.NONE).ok()).isTrue();
+      FakeMessagesApi.Request forked = api.requests().get(api.requests().size() - 1);
+      assertThat(app.engine().handle("@vorenus seven", DispatchListener.NONE).ok()).isTrue();
+      FakeMessagesApi.Request origin = api.requests().get(api.requests().size() - 1);
+
+      assertThat(fork.owner()).isEqualTo("pullo");
+      assertThat(String.join("|", forked.messageTexts()))
+          .contains("one", "two", "five", "six")
+          .doesNotContain("seven");
+      assertThat(String.join("|", origin.messageTexts()))
+          .contains("one", "two", "five", "seven")
+          .doesNotContain("six");
+    }
+  }
 }

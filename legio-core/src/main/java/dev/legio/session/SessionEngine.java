@@ -392,6 +392,14 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   /**
+   * The shape of {@code owner}'s sessions (its back-end, prompt and their hashes), as its next turn
+   * would open one; for {@link SessionHistoryEditor#withShapes}.
+   */
+  public SessionShape shapeOf(String owner) {
+    return profiles.resolve(Owner.of(owner)).shape();
+  }
+
+  /**
    * A session made active again by {@link #resume}.
    *
    * @param owner whose session it is

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Rewinds a session to an earlier point, or forks a new session from one ({@code legio sessions
@@ -89,6 +90,7 @@ public final class SessionHistoryEditor {
   private final ConversationStore conversations;
   private final TranscriptStore cliTranscripts;
   private final Clock clock;
+  private Function<String, SessionShape> shapes;
 
   /**
    * @param conversations the HTTP back-ends' conversations; null when there are none
@@ -106,6 +108,16 @@ public final class SessionHistoryEditor {
     this.conversations = conversations;
     this.cliTranscripts = cliTranscripts;
     this.clock = clock;
+  }
+
+  /**
+   * How to tell an owner's session shape, so that a fork given to another owner is recorded with
+   * that owner's prompt (its next turn continues the fork instead of rebuilding for a changed
+   * prompt); without it, a fork keeps the original's.
+   */
+  public SessionHistoryEditor withShapes(Function<String, SessionShape> ownerShapes) {
+    this.shapes = ownerShapes;
+    return this;
   }
 
   /** Rewinds session {@code sessionId} to {@code point}. */
@@ -166,14 +178,21 @@ public final class SessionHistoryEditor {
       backendId = copyConversation(r, cut.turnsRemoved());
       Instant now = clock.instant();
       long rebuilds = sessions.find(newOwner).map(SessionRecord::rebuilds).orElse(0L);
+      String promptHash = r.promptHash();
+      String rosterHash = r.rosterHash();
+      if (shapes != null && !newOwner.equals(r.owner())) {
+        SessionShape shape = shapes.apply(newOwner);
+        promptHash = shape.promptHash();
+        rosterHash = shape.rosterHash();
+      }
       sessions.save(
           new SessionRecord(
               newOwner,
               forkId,
               r.backend(),
               backendId,
-              r.promptHash(),
-              r.rosterHash(),
+              promptHash,
+              rosterHash,
               0,
               0,
               0,
