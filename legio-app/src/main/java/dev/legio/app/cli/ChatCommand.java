@@ -78,7 +78,14 @@ final class ChatCommand implements Callable<Integer> {
       String resumedAgent = resume == null ? null : resume(app, screen);
       ChatLoop loop =
           new ChatLoop(
-              app.engine(), app.messageLog(), app.agents(), screen, screen, progress, resumedAgent);
+                  app.engine(),
+                  app.messageLog(),
+                  app.agents(),
+                  screen,
+                  screen,
+                  progress,
+                  resumedAgent)
+              .withHistoryEditor(app.historyEditor(), app.sessions());
       screen.println(
           "Legio chat: "
               + app.workspace().root()
@@ -152,11 +159,12 @@ final class ChatCommand implements Callable<Integer> {
               + "; the next turn carries only what is new).");
     } catch (IllegalArgumentException e) {
       screen.println(
-          "This conversation cannot be continued ("
-              + e.getMessage()
-              + "): the next turn of "
+          "Lines without an @mention go to "
               + to
-              + " starts a new session with the context restored from the praetorium.");
+              + "; this conversation cannot be continued ("
+              + e.getMessage()
+              + "), so its next turn starts a new session with the context restored from the"
+              + " praetorium.");
     }
     screen.flush();
     return Names.LEGATUS.equals(agent) ? null : agent;

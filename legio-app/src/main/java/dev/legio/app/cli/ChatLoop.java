@@ -10,6 +10,9 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionHistoryEditor;
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +25,7 @@ import java.util.UUID;
  */
 final class ChatLoop {
   static final List<String> COMMANDS =
-      List.of("/history", "/share", "/reset", "/status", "/help", "/quit");
+      List.of("/history", "/share", "/reset", "/rewind", "/fork", "/status", "/help", "/quit");
   static final String HELP =
       """
       Type a message for the legatus, or @name to talk to an agent (@vorenus @pullo: both).
@@ -30,6 +33,8 @@ final class ChatLoop {
         /share ID @name     hand one message (an id, #sequence, or `last`: the last reply) to
                             an agent: it sees it in its context from its next message
         /reset NAME | all   close a session; its next request starts fresh
+        /rewind NAME [N]    take back the last N turns (default 1) of NAME's session
+        /fork NAME [OWNER]  a new session continuing NAME's, as OWNER's (default NAME's)
         /status             each agent: status, session age, input tokens, context use, messages
         /quit               leave (Ctrl-D works too)""";
 
@@ -41,6 +46,8 @@ final class ChatLoop {
   private final DispatchListener progress;
   private UUID lastReply;
   private final String defaultAgent;
+  private SessionHistoryEditor editor;
+  private SessionStore sessions;
 
   ChatLoop(
       SessionEngine engine,
@@ -71,6 +78,13 @@ final class ChatLoop {
     this.out = out;
     this.err = err;
     this.progress = progress;
+  }
+
+  /** Enables {@code /rewind} and {@code /fork}. */
+  ChatLoop withHistoryEditor(SessionHistoryEditor historyEditor, SessionStore sessionStore) {
+    this.editor = historyEditor;
+    this.sessions = sessionStore;
+    return this;
   }
 
   /** Handles one line; returns false when the user asked to leave. */
@@ -109,6 +123,7 @@ final class ChatLoop {
         case "/history" -> history(words);
         case "/reset" -> reset(words);
         case "/share" -> share(words);
+        case "/rewind", "/fork" -> edit(words);
         default ->
             err.println(
                 "Unknown command " + words[0] + ". Commands: " + String.join(", ", COMMANDS));
@@ -119,6 +134,39 @@ final class ChatLoop {
     out.flush();
     err.flush();
     return true;
+  }
+
+  /** {@code /rewind NAME [N]}, {@code /fork NAME [OWNER]}. */
+  private void edit(String[] words) {
+    boolean rewind = words[0].equals("/rewind");
+    String usage = rewind ? "Usage: /rewind NAME [N]" : "Usage: /fork NAME [OWNER]";
+    if (editor == null) {
+      throw new IllegalArgumentException(words[0] + " is not available here");
+    }
+    if (words.length < 2 || words.length > 3) {
+      throw new IllegalArgumentException(usage);
+    }
+    String id =
+        sessions
+            .find(words[1])
+            .filter(SessionRecord::active)
+            .map(r -> r.sessionId().toString())
+            .orElseThrow(() -> new IllegalArgumentException(words[1] + " has no active session"));
+    SessionHistoryEditor.Result result;
+    if (rewind) {
+      int n;
+      try {
+        n = words.length == 3 ? Integer.parseInt(words[2]) : 1;
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(usage);
+      }
+      result = editor.rewind(id, new SessionHistoryEditor.Point.LastTurns(n));
+    } else {
+      result =
+          editor.fork(
+              id, new SessionHistoryEditor.Point.End(), words.length == 3 ? words[2] : null);
+    }
+    SessionEditCommands.report(rewind ? "Rewound" : "Forked", result, out);
   }
 
   private void history(String[] words) {
