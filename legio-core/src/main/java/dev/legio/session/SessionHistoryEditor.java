@@ -167,8 +167,10 @@ public final class SessionHistoryEditor {
       UUID parent = e.parentUuid() == null ? null : renamed.get(e.parentUuid());
       if (e.isSummary()) {
         copy.add(new NewEntry.Summary(uuid, parent, e.text(), e.messagesCompacted()));
-      } else {
+      } else if (MESSAGE_TYPES.contains(e.type())) {
         copy.add(new NewEntry.Message(e.type(), uuid, parent, e.message()));
+      } else {
+        renamed.put(e.uuid(), parent); // left out: what follows it chains to its parent
       }
     }
     transcripts.append(forkId.toString(), copy);
@@ -270,17 +272,26 @@ public final class SessionHistoryEditor {
       int keep = Math.max(0, prompts.size() - turnsRemoved);
       UUID copyId = UUID.randomUUID();
       List<NewEntry> copy = new ArrayList<>();
+      // Entries of other types (the CLI's attachments, say) are left out; whatever pointed at one
+      // points at its nearest kept ancestor, so the chain the CLI follows stays whole.
+      Map<String, String> skipped = new HashMap<>();
       for (TranscriptEntry e : cli.entries()) {
         if (keep < prompts.size() && e == prompts.get(keep)) {
           break;
         }
-        UUID parent = e.parentUuid() == null ? null : UUID.fromString(e.parentUuid());
+        String parentId = e.parentUuid();
+        while (parentId != null && skipped.containsKey(parentId)) {
+          parentId = skipped.get(parentId);
+        }
+        UUID parent = parentId == null ? null : UUID.fromString(parentId);
         if (e.isSummary()) {
           copy.add(
               new NewEntry.Summary(
                   UUID.fromString(e.uuid()), parent, e.text(), e.messagesCompacted()));
-        } else {
+        } else if (MESSAGE_TYPES.contains(e.type())) {
           copy.add(new NewEntry.Message(e.type(), UUID.fromString(e.uuid()), parent, e.message()));
+        } else if (e.uuid() != null) {
+          skipped.put(e.uuid(), parentId);
         }
       }
       if (copy.isEmpty()) {
@@ -291,6 +302,9 @@ public final class SessionHistoryEditor {
     }
     return null;
   }
+
+  private static final java.util.Set<String> MESSAGE_TYPES =
+      java.util.Set.of("user", "assistant", "system");
 
   /** A {@code user} entry that is a request (not a tool's result). */
   static boolean isPrompt(TranscriptEntry e) {
