@@ -19,7 +19,7 @@ class ConfigErrorMessagesTest {
   @TempDir Path dir;
 
   private static final String TOP_KEYS =
-      "backend, channels, context, history_window, logging, mcp, memory, praetorium,"
+      "backend, channels, context, history_window, legatus, logging, mcp, memory, praetorium,"
           + " session_idle_timeout_minutes, sessions, transcripts";
 
   static Stream<Arguments> messages() {
