@@ -35,6 +35,7 @@ import dev.legio.secrets.SecretRedactor;
 import dev.legio.session.LegatusTools;
 import dev.legio.session.Owner;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionHistoryEditor;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionStore;
 import dev.legio.session.TurnListener;
@@ -294,6 +295,7 @@ public final class LegioApp implements AutoCloseable {
               .agents(agents())
               .backend(backend())
               .settings(config.sessions())
+              .legatus(config.legatus())
               .clock(clock)
               .turnListener(
                   TurnListener.inOrder(
@@ -465,6 +467,29 @@ public final class LegioApp implements AutoCloseable {
       transcripts = new FileTranscriptStore(config.transcripts().dir(), workspace.root(), clock);
     }
     return transcripts;
+  }
+
+  /**
+   * Rewind and fork of sessions ({@code legio sessions rewind|fork}, the chat's {@code /rewind} and
+   * {@code /fork}; the HTTP API's {@code POST /api/v1/sessions/{id}/rewind|fork} calls it too).
+   */
+  public SessionHistoryEditor historyEditor() {
+    return new SessionHistoryEditor(
+            sessions(), transcripts(), conversations(), cliTranscripts(), clock)
+        .withShapes(engine()::shapeOf);
+  }
+
+  /**
+   * The Claude Code CLI's own transcripts for the workspace: {@code $CLAUDE_CONFIG_DIR/projects},
+   * else {@code ~/.claude/projects}.
+   */
+  private TranscriptStore cliTranscripts() {
+    String configDir = env.get("CLAUDE_CONFIG_DIR");
+    Path base =
+        configDir != null && !configDir.isBlank()
+            ? Path.of(configDir)
+            : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".claude");
+    return new FileTranscriptStore(base.resolve("projects"), workspace.root(), clock);
   }
 
   /**

@@ -61,7 +61,8 @@ public final class ConfigLoader {
         LegioConfig.Context.read(root.table("context")),
         LegioConfig.Memory.read(root.table("memory"), base),
         LegioConfig.Server.read(root.table("server"), praetorium.maxMessageBytes()),
-        LegioConfig.Usage.read(root.table("usage"), root.table("pricing")));
+        LegioConfig.Usage.read(root.table("usage"), root.table("pricing")),
+        LegioConfig.Legatus.read(root.table("legatus")));
   }
 
   private static ObjectNode parse(Path file) {

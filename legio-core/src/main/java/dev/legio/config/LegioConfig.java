@@ -32,7 +32,8 @@ public record LegioConfig(
     Context context,
     Memory memory,
     Server server,
-    Usage usage) {
+    Usage usage,
+    Legatus legatus) {
 
   /**
    * The {@code [server]} section: the HTTP API {@code legio serve} runs for every front end.
@@ -119,6 +120,34 @@ public record LegioConfig(
           t.decimal("output", known == null ? null : known.output()),
           t.decimal("cache_read", known == null ? input : known.cacheRead()),
           t.decimal("cache_write", known == null ? input : known.cacheWrite()));
+    }
+  }
+
+  /**
+   * The {@code [legatus]} section: what the legatus's turns carry besides the request.
+   *
+   * @param digest each legatus turn carries the messages logged since its previous turn that did
+   *     not pass through its own conversation (caesar with the centuriones, channels)
+   * @param digestMaxTokens the most tokens (estimated) that digest may take; the newest messages
+   *     are kept, and one line says how many were left out
+   */
+  public record Legatus(boolean digest, int digestMaxTokens) {
+    public static final int DEFAULT_DIGEST_MAX_TOKENS = 4_000;
+
+    public static Legatus defaults() {
+      return new Legatus(true, DEFAULT_DIGEST_MAX_TOKENS);
+    }
+
+    /** No digest. */
+    public static Legatus withoutDigest() {
+      return new Legatus(false, DEFAULT_DIGEST_MAX_TOKENS);
+    }
+
+    static Legatus read(TomlTable t) {
+      Legatus d = defaults();
+      return new Legatus(
+          t.bool("digest", d.digest()),
+          (int) t.integer("digest_max_tokens", d.digestMaxTokens(), 100, 1_000_000));
     }
   }
 

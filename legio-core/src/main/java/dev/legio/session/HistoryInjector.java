@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *       after the last one its session received and before the request, by sequence number (none
  *       twice, none skipped), at most {@code history_window} of them (the newest; the overflow is
  *       logged), minus those its own speaker wrote (the live session holds them); no notice.
- *   <li>A later turn of the legatus carries no history: its live session holds it.
+ *   <li>A later turn of the legatus carries no bootstrap (its live session holds its own
+ *       conversation) but, after the status block, the {@link LegatusDigest} of what it missed.
  *   <li>Every legatus turn carries the centuriones' status block.
  *   <li>The blocks and the request are joined by blank lines.
  * </ul>
@@ -40,13 +41,24 @@ final class HistoryInjector {
 
   private final VisibleHistory history;
   private final Function<List<AgentProfile>, String> centurioStatus;
+  private final LegatusDigest digest;
+
+  /** An injector without the legatus's digest. */
+  HistoryInjector(VisibleHistory history, Function<List<AgentProfile>, String> centurioStatus) {
+    this(history, centurioStatus, LegatusDigest.OFF);
+  }
 
   /**
    * @param centurioStatus the status block of the given centuriones, for the legatus's turns
+   * @param digest what the legatus's later turns carry of what it missed
    */
-  HistoryInjector(VisibleHistory history, Function<List<AgentProfile>, String> centurioStatus) {
+  HistoryInjector(
+      VisibleHistory history,
+      Function<List<AgentProfile>, String> centurioStatus,
+      LegatusDigest digest) {
     this.history = history;
     this.centurioStatus = centurioStatus;
+    this.digest = digest;
   }
 
   /**
@@ -87,6 +99,9 @@ final class HistoryInjector {
     }
     if (owner.kind() == OwnerKind.LEGATUS) {
       parts.add(centurioStatus.apply(profile.centuriones()));
+      if (!fresh) {
+        digest.between(lastInjected, request.sequence()).ifPresent(parts::add);
+      }
     }
     parts.add(request.text());
     return String.join("\n\n", parts);

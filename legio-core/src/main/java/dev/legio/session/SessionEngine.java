@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -71,6 +72,7 @@ public final class SessionEngine implements AutoCloseable {
   private final IdleReaper reaper;
   private final StatusBoard board;
   private final Object postLock = new Object();
+  private final OwnerProfiles profiles;
   private final Map<String, OwnerSlot> agentSlots = new ConcurrentHashMap<>();
   private final ChannelPool channels;
 
@@ -98,13 +100,17 @@ public final class SessionEngine implements AutoCloseable {
     this.lifecycle = new SessionLifecycle(store, settings, b.memory(), rebuilds);
     this.channels = new ChannelPool(settings.channels().maxSessions());
     this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
+    this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
     this.turns =
         new TurnRunner(
             messageLog,
             leases,
-            new OwnerProfiles(agents, settings, backend, b.backendsByKind()),
+            profiles,
             lifecycle,
-            new HistoryInjector(messageLog::visibleTo, board::centurioStatusXml),
+            new HistoryInjector(
+                messageLog::visibleTo,
+                board::centurioStatusXml,
+                LegatusDigest.of(messageLog::visibleTo, b.legatus())),
             settings,
             clock,
             backend.displayName(),
@@ -347,6 +353,64 @@ public final class SessionEngine implements AutoCloseable {
       throw new IllegalStateException("could not reset " + name + ": " + e.getMessage(), e);
     }
   }
+
+  /**
+   * Continues the session {@code id} ({@code legio chat --resume ID}): a session id Legio keeps
+   * (its record in the store, any owner's) or the id of a back-end conversation it has no record of
+   * (a transcript the Claude Code CLI wrote), which becomes {@code owner}'s. The owner's next turn
+   * resumes that very conversation in the back-end and carries only what is new (no bootstrap, no
+   * notice); see {@link SessionLifecycle} for the rules. Waits for a turn in progress.
+   *
+   * @param owner whose session a conversation without a record becomes (an agent name)
+   * @throws IllegalArgumentException when the owner's back-end cannot resume conversations
+   */
+  public Resumed resume(String id, String owner) {
+    Objects.requireNonNull(id, "id");
+    Optional<SessionRecord> found =
+        store.list().stream()
+            .filter(r -> r.sessionId().toString().equals(id) || id.equals(r.backendSessionId()))
+            .findFirst();
+    String name = found.map(SessionRecord::owner).orElse(owner);
+    Owner who = Owner.of(name);
+    OwnerSlot slot = who.isChannel() ? channelSlot(who) : agentSlot(name);
+    OwnerProfile profile = profiles.resolve(who);
+    if (!profile.shape().backend().canResume()) {
+      throw new IllegalArgumentException(
+          "the "
+              + profile.shape().backend().displayName()
+              + " back-end cannot resume a conversation; choose one that can (claude-cli,"
+              + " anthropic, openai, ollama)");
+    }
+    if (found.isPresent() && found.get().backendSessionId() == null) {
+      throw new IllegalArgumentException(
+          "session " + id + " has no back-end conversation to resume");
+    }
+    SessionRecord record =
+        slot.queue.run(
+            slot.queue.enqueue(),
+            () ->
+                lifecycle.adopt(
+                    slot, profile, found, id, messageLog.lastSequence(), clock.instant()));
+    return new Resumed(name, record.sessionId(), record.backendSessionId(), found.isPresent());
+  }
+
+  /**
+   * The shape of {@code owner}'s sessions (its back-end, prompt and their hashes), as its next turn
+   * would open one; for {@link SessionHistoryEditor#withShapes}.
+   */
+  public SessionShape shapeOf(String owner) {
+    return profiles.resolve(Owner.of(owner)).shape();
+  }
+
+  /**
+   * A session made active again by {@link #resume}.
+   *
+   * @param owner whose session it is
+   * @param sessionId its session id (transcripts are named by it)
+   * @param backendSessionId the back-end's conversation it continues
+   * @param known true when Legio had the session's record; false for a conversation it adopted
+   */
+  public record Resumed(String owner, UUID sessionId, String backendSessionId, boolean known) {}
 
   /** Resets every agent's session; returns the agents whose active session was closed. */
   public List<String> resetAll() {

@@ -2,6 +2,7 @@ package dev.legio.session;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ModelBackend;
+import dev.legio.config.LegioConfig;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.MessageLog;
 import java.time.Clock;
@@ -12,7 +13,8 @@ import java.util.function.Function;
 /**
  * Builds a {@link SessionEngine}. Required: {@link #messageLog}, {@link #store}, {@link #agents}
  * and {@link #backend}. Defaults: {@link SessionSettings#defaults()}, the system clock, no turn
- * listener, no other back-ends, no long-term memory, leases waited for in real time.
+ * listener, the legatus's digest as {@code [legatus]}'s defaults, no other back-ends, no long-term
+ * memory, leases waited for in real time.
  */
 public final class SessionEngineBuilder {
   private MessageLog messageLog;
@@ -20,6 +22,7 @@ public final class SessionEngineBuilder {
   private AgentDirectory agents;
   private ModelBackend backend;
   private SessionSettings settings = SessionSettings.defaults();
+  private LegioConfig.Legatus legatus = LegioConfig.Legatus.defaults();
   private Clock clock = Clock.systemUTC();
   private TurnListener turnListener = TurnListener.NONE;
   private Function<String, ModelBackend> backendsByKind;
@@ -55,6 +58,14 @@ public final class SessionEngineBuilder {
 
   public SessionEngineBuilder settings(SessionSettings sessionSettings) {
     this.settings = Objects.requireNonNull(sessionSettings, "settings");
+    return this;
+  }
+
+  /**
+   * The {@code [legatus]} settings (its digest); default: {@link LegioConfig.Legatus#defaults()}.
+   */
+  public SessionEngineBuilder legatus(LegioConfig.Legatus legatusSettings) {
+    this.legatus = Objects.requireNonNull(legatusSettings, "legatus");
     return this;
   }
 
@@ -134,6 +145,10 @@ public final class SessionEngineBuilder {
 
   SessionSettings settings() {
     return settings;
+  }
+
+  LegioConfig.Legatus legatus() {
+    return legatus;
   }
 
   Clock clock() {

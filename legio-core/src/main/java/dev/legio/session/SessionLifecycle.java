@@ -6,6 +6,7 @@ import dev.legio.backend.SessionSpec;
 import dev.legio.config.SessionSettings;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,12 +20,19 @@ import org.slf4j.LoggerFactory;
  *   <li>A stored active session that the {@link RebuildPolicy} lets continue is continued when this
  *       process holds it live; otherwise (Legio restarted, or another process replaced it) it is
  *       resumed when the back-end can, else rebuilt for {@link RebuildReason#RESTART}.
+ *   <li>A live session whose stored record now names another back-end conversation (a rewind) is
+ *       not continued: that conversation is resumed.
  *   <li>A rebuild closes the live session, counts the reason, and opens a new session with a new
  *       record: new session id, counters at zero, the owner's rebuild total carried on, expiring
  *       after the back-end's time to live. A first session counts no rebuild.
  *   <li>An agent's new session (not a channel's) gets its long-term memory, from the {@link
  *       MemoryPrompt}, after its system prompt; a memory that cannot be read is logged and left
  *       out.
+ *   <li>Resuming a session by its id ({@link #adopt}) makes it the owner's active session again:
+ *       its own record when the store still holds it (its counters and last injected sequence
+ *       kept); otherwise a record for the back-end's conversation of that id (one the Claude Code
+ *       CLI wrote, say), which carries nothing of the log written before it. The next turn then
+ *       resumes that conversation in the back-end, carrying only what is new.
  *   <li>Closing marks the stored record closed with its reason (counting a rebuild reason when one
  *       is given); an owner without an active record is left as it is.
  * </ul>
@@ -75,7 +83,10 @@ final class SessionLifecycle {
       boolean holding =
           slot.live != null
               && slot.record != null
-              && slot.record.sessionId().equals(stored.sessionId());
+              && slot.record.sessionId().equals(stored.sessionId())
+              // A rewind (SessionHistoryEditor) points the record at another conversation.
+              && java.util.Objects.equals(
+                  slot.record.backendSessionId(), stored.backendSessionId());
       if (reason == null && holding) {
         slot.record = stored;
         return Start.CONTINUED;
@@ -125,6 +136,59 @@ final class SessionLifecycle {
             total);
     store.save(slot.record);
     return Start.FRESH;
+  }
+
+  /**
+   * Makes the session {@code id} (a session id, or a back-end conversation id) {@code slot}'s
+   * active session; the next turn resumes it.
+   *
+   * @param found the stored record of that session, if the store holds it
+   * @param lastSequence the log's newest sequence number, for a conversation with no record
+   */
+  SessionRecord adopt(
+      OwnerSlot slot,
+      OwnerProfile profile,
+      Optional<SessionRecord> found,
+      String id,
+      long lastSequence,
+      Instant now) {
+    closeLive(slot);
+    slot.record = null;
+    SessionShape shape = profile.shape();
+    Instant expires = now.plus(settings.ttlFor(shape.backend().kind()));
+    SessionRecord record;
+    if (found.isPresent()) {
+      record = found.get().reopened(now, expires);
+    } else {
+      UUID sessionId;
+      try {
+        sessionId = UUID.fromString(id);
+      } catch (IllegalArgumentException notAUuid) {
+        sessionId = Generators.timeBasedEpochGenerator().generate();
+      }
+      long total = store.find(slot.name()).map(SessionRecord::rebuilds).orElse(0L);
+      record =
+          new SessionRecord(
+              slot.name(),
+              sessionId,
+              shape.backend().kind(),
+              id,
+              shape.promptHash(),
+              shape.rosterHash(),
+              0,
+              0,
+              0,
+              lastSequence,
+              now,
+              now,
+              expires,
+              SessionRecord.State.ACTIVE,
+              null,
+              total);
+    }
+    store.save(record);
+    log.info("{}: session {} resumed on request", slot.name(), record.sessionId());
+    return record;
   }
 
   /**

@@ -173,6 +173,28 @@ public record SessionRecord(
         context);
   }
 
+  /** The record active again, last active {@code now} and expiring at {@code expires}. */
+  public SessionRecord reopened(Instant now, Instant expires) {
+    return new SessionRecord(
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        now,
+        expires,
+        State.ACTIVE,
+        null,
+        rebuilds,
+        context);
+  }
+
   public SessionRecord withRebuilds(long count) {
     return new SessionRecord(
         owner,

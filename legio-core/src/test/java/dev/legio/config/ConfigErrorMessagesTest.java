@@ -19,8 +19,8 @@ class ConfigErrorMessagesTest {
   @TempDir Path dir;
 
   private static final String TOP_KEYS =
-      "backend, channels, context, history_window, logging, mcp, memory, praetorium, pricing,"
-          + " server, session_idle_timeout_minutes, sessions, transcripts, usage";
+      "backend, channels, context, history_window, legatus, logging, mcp, memory, praetorium,"
+          + " pricing, server, session_idle_timeout_minutes, sessions, transcripts, usage";
 
   static Stream<Arguments> messages() {
     return Stream.of(

@@ -61,6 +61,7 @@ class ConfigLoaderTest {
     assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(600));
     assertThat(cli.mcpConfig()).isNull();
     assertThat(fromTemplate.context()).isEqualTo(new LegioConfig.Context(true, 0.9, 50_000, 10, 3));
+    assertThat(fromTemplate.legatus()).isEqualTo(new LegioConfig.Legatus(true, 4_000));
     assertThat(fromTemplate.memory())
         .isEqualTo(
             new LegioConfig.Memory(
@@ -76,7 +77,8 @@ class ConfigLoaderTest {
     JsonNode template = new TomlMapper().readTree(dir.resolve("legio.toml").toFile());
 
     Map<String, Set<String>> known = empty.keysRead();
-    assertThat(known).containsKeys("", "praetorium", "backend.claude_cli", "sessions", "memory");
+    assertThat(known)
+        .containsKeys("", "praetorium", "backend.claude_cli", "sessions", "memory", "legatus");
     known.forEach(
         (table, keys) -> {
           JsonNode inTemplate =

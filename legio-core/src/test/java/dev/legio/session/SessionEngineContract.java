@@ -8,6 +8,8 @@ import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TokenEstimator;
+import dev.legio.config.LegioConfig;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
@@ -54,6 +56,7 @@ abstract class SessionEngineContract {
   LegioStore store;
   List<SessionEngine> engines = new ArrayList<>();
   SessionSettings settings = SessionSettings.defaults();
+  LegioConfig.Legatus legatus = LegioConfig.Legatus.defaults();
 
   /** Opens the store under test; called more than once to stand for several processes. */
   abstract LegioStore openStore(Path dir, MutableClock clock);
@@ -83,6 +86,7 @@ abstract class SessionEngineContract {
             .agents(new AgentDirectory(workspace.castra()))
             .backend(backend)
             .settings(settings)
+            .legatus(legatus)
             .clock(clock)
             .build();
     engines.add(engine);
@@ -349,6 +353,67 @@ abstract class SessionEngineContract {
     assertThat(hasNotice(turns.get(0).message())).isTrue();
     assertThat(injected(turns.get(1).message())).isEmpty();
     assertThat(hasNotice(turns.get(1).message())).isFalse();
+  }
+
+  @Test
+  void theLegatusNextTurnHoldsTheCaesarVorenusExchangeExactlyOnceWithinTheBound() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("hello", DispatchListener.NONE);
+    engine.handle("@vorenus review this code", DispatchListener.NONE);
+    engine.handle("what did vorenus say?", DispatchListener.NONE);
+    engine.handle("and now?", DispatchListener.NONE);
+
+    List<ScriptedBackend.Turn> turns = backend.turnsOf("legatus");
+    assertThat(turns).hasSize(3);
+    String second = turns.get(1).message();
+    assertThat(second.indexOf("</centurio_status>"))
+        .isLessThan(second.indexOf("<praetorium recent=\"true\" viewer=\"legatus\">"));
+    assertThat(injected(second))
+        .extracting(PraetoriumXml.Entry::text)
+        .containsExactly("@vorenus review this code", "vorenus answer 1");
+    assertThat(hasNotice(second)).isFalse();
+    assertThat(TokenEstimator.of(second.substring(second.indexOf("<praetorium"))))
+        .isLessThanOrEqualTo(LegioConfig.Legatus.DEFAULT_DIGEST_MAX_TOKENS);
+    String third = turns.get(2).message();
+    assertThat(third).doesNotContain("<praetorium");
+    long exchangeCarried =
+        turns.stream()
+            .flatMap(t -> injected(t.message()).stream())
+            .filter(e -> e.text().equals("vorenus answer 1"))
+            .count();
+    assertThat(exchangeCarried).isEqualTo(1);
+  }
+
+  @Test
+  void theLegatusDigestKeepsTheNewestWithinDigestMaxTokensAndCanBeOff() {
+    legatus = new LegioConfig.Legatus(true, 150);
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    SessionEngine engine = engine(backend);
+    engine.handle("hello", DispatchListener.NONE);
+    for (int i = 0; i < 12; i++) {
+      log().append(NewMessage.of("caesar", Audience.of("pullo"), "note " + i));
+    }
+    engine.handle("again", DispatchListener.NONE);
+
+    String second = backend.turnsOf("legatus").get(1).message();
+    String digest = second.substring(second.indexOf("<praetorium"), second.lastIndexOf("\n\n"));
+    assertThat(TokenEstimator.of(digest)).isLessThanOrEqualTo(150);
+    List<PraetoriumXml.Entry> carried = injected(second);
+    assertThat(carried).isNotEmpty().hasSizeLessThan(12);
+    assertThat(carried.get(carried.size() - 1).text()).isEqualTo("note 11");
+    assertThat(digest)
+        .endsWith(
+            (12 - carried.size())
+                + " earlier messages since your last turn left out; get_history has them.");
+
+    legatus = LegioConfig.Legatus.withoutDigest();
+    ScriptedBackend quiet = ScriptedBackend.forgetful();
+    SessionEngine off = engine(quiet);
+    off.handle("hello", DispatchListener.NONE);
+    log().append(NewMessage.of("caesar", Audience.of("pullo"), "unseen"));
+    off.handle("again", DispatchListener.NONE);
+    assertThat(quiet.turnsOf("legatus").get(1).message()).doesNotContain("<praetorium");
   }
 
   @Test
@@ -630,9 +695,12 @@ abstract class SessionEngineContract {
           .extracting(PraetoriumXml.Entry::id)
           .containsExactly(meanwhile.id());
       assertThat(hasNotice(vorenus.message())).isFalse();
-      String legatus = after.turnsOf("legatus").get(0).message();
-      assertThat(injected(legatus)).isEmpty();
-      assertThat(hasNotice(legatus)).isFalse();
+      String legatusTurn = after.turnsOf("legatus").get(0).message();
+      // No bootstrap: only the digest of what it missed (caesar with vorenus, pullo's note).
+      assertThat(injected(legatusTurn))
+          .extracting(PraetoriumXml.Entry::text)
+          .containsExactly("meanwhile", "@vorenus two", "vorenus answer 2");
+      assertThat(hasNotice(legatusTurn)).isFalse();
       assertThat(engine.rebuildCounts().values()).allMatch(n -> n == 0);
       assertThat(reopened.sessions().find("vorenus").orElseThrow().messageCount()).isEqualTo(2);
     } finally {
@@ -640,6 +708,39 @@ abstract class SessionEngineContract {
       engines.clear();
       reopened.close();
     }
+  }
+
+  @Test
+  void resumingAConversationLegioHasNoRecordOfContinuesItWithoutBootstrap() {
+    ScriptedBackend.Conversations kept = new ScriptedBackend.Conversations();
+    String cliConversation = UUID.randomUUID().toString();
+    kept.byId().put(cliConversation, new java.util.concurrent.CopyOnWriteArrayList<>());
+    log().append(NewMessage.of("caesar", Audience.of("vorenus"), "long ago"));
+    ScriptedBackend backend = ScriptedBackend.resuming(kept);
+    SessionEngine engine = engine(backend);
+
+    SessionEngine.Resumed resumed = engine.resume(cliConversation, "vorenus");
+    Message meanwhile = log().append(NewMessage.of("pullo", Audience.of("vorenus"), "meanwhile"));
+    engine.handle("@vorenus go on", DispatchListener.NONE);
+
+    assertThat(resumed.known()).isFalse();
+    assertThat(resumed.owner()).isEqualTo("vorenus");
+    assertThat(resumed.sessionId().toString()).isEqualTo(cliConversation);
+    ScriptedBackend.Turn turn = backend.turnsOf("vorenus").get(0);
+    assertThat(turn.sessionId()).isEqualTo(cliConversation);
+    assertThat(injected(turn.message()))
+        .extracting(PraetoriumXml.Entry::id)
+        .containsExactly(meanwhile.id());
+    assertThat(hasNotice(turn.message())).isFalse();
+    assertThat(engine.rebuildCounts().values()).allMatch(n -> n == 0);
+  }
+
+  @Test
+  void resumingOnABackEndThatCannotResumeIsRefused() {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    assertThatThrownBy(() -> engine.resume(UUID.randomUUID().toString(), "vorenus"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot resume");
   }
 
   @Test

@@ -32,6 +32,11 @@ public final class ScriptedBackend implements ModelBackend {
   /** Conversations kept "server-side", by back-end session id. */
   public static final class Conversations {
     final Map<String, List<String>> byId = new ConcurrentHashMap<>();
+
+    /** The conversations by id (a test may put one there, as a CLI-written conversation). */
+    public Map<String, List<String>> byId() {
+      return byId;
+    }
   }
 
   /** One turn as the back-end received it. */

@@ -51,6 +51,9 @@ import java.util.function.Consumer;
  *       100-turn conversation with one agent while others keep writing to it, the tokens of context
  *       Legio sent versus a baseline that re-sends the whole history window every turn (what the
  *       seed system did); ratio = 1 - injected / baseline.
+ *   <li>{@code legatus_digest_tokens}, {@code tokens_saved_ratio_with_digest}: in that conversation
+ *       the legatus has a turn after each of the agent's; the tokens of the digests it carried (its
+ *       first turn, a bootstrap, not counted), and the ratio with them added to what Legio sent.
  * </ul>
  */
 public final class DispatchBenchmark {
@@ -164,6 +167,11 @@ public final class DispatchBenchmark {
       print("tokens_injected", tokens.injected);
       print("tokens_baseline", tokens.baseline);
       print("tokens_saved_ratio", BenchSupport.fmt(1 - (double) tokens.injected / tokens.baseline));
+      print("legatus_digest_tokens", tokens.legatusDigest);
+      print(
+          "tokens_saved_ratio_with_digest",
+          BenchSupport.fmt(
+              1 - (double) (tokens.injected + tokens.legatusDigest) / tokens.baseline));
       out.flush();
     }
   }
@@ -191,12 +199,13 @@ public final class DispatchBenchmark {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-  private record Tokens(long injected, long baseline) {}
+  private record Tokens(long injected, long baseline, long legatusDigest) {}
 
   /**
    * A 100-turn conversation with one agent; before each turn two other messages reach it. Legio's
    * context is what it sent minus the request itself; the baseline re-sends the newest history
-   * window visible to the agent on every turn.
+   * window visible to the agent on every turn. After each of the agent's turns the legatus has a
+   * turn too: its digest (what caesar and the agent said, the notes) is counted apart.
    */
   private static Tokens conversation(
       SessionEngine engine,
@@ -207,6 +216,7 @@ public final class DispatchBenchmark {
     engine.reset(agent);
     long injected = 0;
     long baseline = 0;
+    long legatusDigest = 0;
     for (int turn = 0; turn < CONVERSATION_TURNS; turn++) {
       log.append(NewMessage.of("legatus", Audience.of(agent), "note " + turn + " for " + agent));
       log.append(NewMessage.of("caesar", Audience.ALL, "announcement " + turn));
@@ -217,8 +227,16 @@ public final class DispatchBenchmark {
       injected += TokenEstimator.of(backend.lastMessage) - TokenEstimator.of(request);
       List<Message> window = log.visibleTo(agent, 0, logged.sequence(), settings.historyWindow());
       baseline += TokenEstimator.of(PraetoriumXml.format(window, agent));
+      backend.lastMessage = null;
+      String status = "status after turn " + turn;
+      engine.handle(status, DispatchListener.NONE);
+      String sent = backend.lastMessage;
+      int digest = sent.indexOf("<praetorium recent=");
+      if (turn > 0 && digest >= 0) {
+        legatusDigest += TokenEstimator.of(sent.substring(digest, sent.length() - status.length()));
+      }
     }
-    return new Tokens(injected, baseline);
+    return new Tokens(injected, baseline, legatusDigest);
   }
 
   /** Wraps a back-end and adds up the time spent inside it. */

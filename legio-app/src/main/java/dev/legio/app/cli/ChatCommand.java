@@ -3,7 +3,7 @@ package dev.legio.app.cli;
 import dev.legio.app.LegioApp;
 import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
-import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionEngine;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptEntry;
 import java.io.BufferedReader;
@@ -47,7 +47,8 @@ final class ChatCommand implements Callable<Integer> {
       fallbackValue = "",
       paramLabel = "ID",
       description =
-          "Continue a session: show the end of its transcript, and send lines without an @mention"
+          "Continue a session: show the end of its transcript, resume that conversation in the"
+              + " back-end (also one the Claude Code CLI wrote) and send lines without an @mention"
               + " to its agent. Without ID: the most recently changed session.")
   String resume;
 
@@ -87,7 +88,8 @@ final class ChatCommand implements Callable<Integer> {
                   screen,
                   progress,
                   resumedAgent)
-              .showingCosts(app.usage());
+              .showingCosts(app.usage())
+              .withHistoryEditor(app.historyEditor(), app.sessions());
       screen.println(
           "Legio chat: "
               + app.workspace().root()
@@ -158,23 +160,27 @@ final class ChatCommand implements Callable<Integer> {
       screen.println("(" + t.report().problems() + ")");
     }
     String agent = owner != null && app.engine().knownAgents().contains(owner) ? owner : null;
-    if (agent != null && !agent.equals(Names.LEGATUS)) {
-      boolean live =
-          app.sessions()
-              .find(agent)
-              .filter(SessionRecord::active)
-              .map(r -> r.sessionId().toString().equals(t.sessionId()))
-              .orElse(false);
-      screen.println(
-          "Lines without an @mention go to "
-              + agent
-              + (live
-                  ? ", in this session."
-                  : "; its session has since been closed, so the next turn starts a new one with"
-                      + " the context restored from the praetorium."));
-    } else if (owner != null && agent == null) {
+    if (owner != null && agent == null) {
       screen.println(
           "(" + MessageFormat.safeText(owner) + " is not an agent here: lines go to the legatus.)");
+    }
+    String to = agent == null ? Names.LEGATUS : agent;
+    try {
+      SessionEngine.Resumed resumed = app.engine().resume(t.sessionId(), to);
+      screen.println(
+          "Lines without an @mention go to "
+              + resumed.owner()
+              + ", continuing this conversation (the back-end resumes "
+              + resumed.backendSessionId()
+              + "; the next turn carries only what is new).");
+    } catch (IllegalArgumentException e) {
+      screen.println(
+          "Lines without an @mention go to "
+              + to
+              + "; this conversation cannot be continued ("
+              + e.getMessage()
+              + "), so its next turn starts a new session with the context restored from the"
+              + " praetorium.");
     }
     screen.flush();
     return Names.LEGATUS.equals(agent) ? null : agent;

@@ -10,6 +10,9 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionHistoryEditor;
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStore;
 import dev.legio.usage.UsageLedger;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -24,7 +27,7 @@ import java.util.UUID;
  */
 final class ChatLoop {
   static final List<String> COMMANDS =
-      List.of("/history", "/share", "/reset", "/status", "/help", "/quit");
+      List.of("/history", "/share", "/reset", "/rewind", "/fork", "/status", "/help", "/quit");
   static final String HELP =
       """
       Type a message for the legatus, or @name to talk to an agent (@vorenus @pullo: both).
@@ -32,6 +35,8 @@ final class ChatLoop {
         /share ID @name     hand one message (an id, #sequence, or `last`: the last reply) to
                             an agent: it sees it in its context from its next message
         /reset NAME | all   close a session; its next request starts fresh
+        /rewind NAME [N]    take back the last N turns (default 1) of NAME's session
+        /fork NAME [OWNER]  a new session continuing NAME's, as OWNER's (default NAME's)
         /status             each agent: status, session age, input tokens, context use, messages,
                             cost
         /quit               leave (Ctrl-D works too)""";
@@ -45,6 +50,8 @@ final class ChatLoop {
   private UUID lastReply;
   private final String defaultAgent;
   private UsageLedger usage;
+  private SessionHistoryEditor editor;
+  private SessionStore sessions;
 
   ChatLoop(
       SessionEngine engine,
@@ -80,6 +87,13 @@ final class ChatLoop {
   /** Makes {@code /status} show each session's cost so far, from {@code usage}. */
   ChatLoop showingCosts(UsageLedger usage) {
     this.usage = usage;
+    return this;
+  }
+
+  /** Enables {@code /rewind} and {@code /fork}. */
+  ChatLoop withHistoryEditor(SessionHistoryEditor historyEditor, SessionStore sessionStore) {
+    this.editor = historyEditor;
+    this.sessions = sessionStore;
     return this;
   }
 
@@ -132,6 +146,7 @@ final class ChatLoop {
         case "/history" -> history(words);
         case "/reset" -> reset(words);
         case "/share" -> share(words);
+        case "/rewind", "/fork" -> edit(words);
         default ->
             err.println(
                 "Unknown command " + words[0] + ". Commands: " + String.join(", ", COMMANDS));
@@ -142,6 +157,39 @@ final class ChatLoop {
     out.flush();
     err.flush();
     return true;
+  }
+
+  /** {@code /rewind NAME [N]}, {@code /fork NAME [OWNER]}. */
+  private void edit(String[] words) {
+    boolean rewind = words[0].equals("/rewind");
+    String usage = rewind ? "Usage: /rewind NAME [N]" : "Usage: /fork NAME [OWNER]";
+    if (editor == null) {
+      throw new IllegalArgumentException(words[0] + " is not available here");
+    }
+    if (words.length < 2 || words.length > 3) {
+      throw new IllegalArgumentException(usage);
+    }
+    String id =
+        sessions
+            .find(words[1])
+            .filter(SessionRecord::active)
+            .map(r -> r.sessionId().toString())
+            .orElseThrow(() -> new IllegalArgumentException(words[1] + " has no active session"));
+    SessionHistoryEditor.Result result;
+    if (rewind) {
+      int n;
+      try {
+        n = words.length == 3 ? Integer.parseInt(words[2]) : 1;
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(usage);
+      }
+      result = editor.rewind(id, new SessionHistoryEditor.Point.LastTurns(n));
+    } else {
+      result =
+          editor.fork(
+              id, new SessionHistoryEditor.Point.End(), words.length == 3 ? words[2] : null);
+    }
+    SessionEditCommands.report(rewind ? "Rewound" : "Forked", result, out);
   }
 
   private void history(String[] words) {

@@ -37,7 +37,9 @@ import picocli.CommandLine.ParentCommand;
       SessionsCommand.ListSessions.class,
       SessionsCommand.Show.class,
       SessionsCommand.Remove.class,
-      SessionsCommand.Prune.class
+      SessionsCommand.Prune.class,
+      SessionEditCommands.Rewind.class,
+      SessionEditCommands.Fork.class
     })
 final class SessionsCommand implements Runnable {
   private static final DateTimeFormatter TIME =

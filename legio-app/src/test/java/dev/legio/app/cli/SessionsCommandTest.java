@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -249,5 +250,33 @@ class SessionsCommandTest {
         .contains("Lines without an @mention go to pullo")
         .contains("⚔️ pullo — ")
         .contains("pullo received: \"@pullo anything to report?\"");
+  }
+
+  @Test
+  void rewindTombstonesTheLastTurnsAndForkStartsANewSession() {
+    // The offline model cannot resume, so each `legio say` is a session of its own.
+    assertThat(legio(castra, "say", "-q", "@vorenus first order").code()).isZero();
+    String id = transcripts().list().get(0).sessionId();
+    assertThat(transcripts().load(id).entries()).hasSize(2);
+
+    Result fork = legio(castra, "sessions", "fork", id, "--owner", "pullo");
+    assertThat(fork.code()).as(fork.err()).isZero();
+    assertThat(fork.out()).startsWith("Forked: session ").contains(" of pullo ");
+
+    Result rewind = legio(castra, "sessions", "rewind", id, "--last", "1");
+    assertThat(rewind.code()).as(rewind.err()).isZero();
+    assertThat(rewind.out()).contains("2 entries, 1 turns after it left out");
+    assertThat(rewind.out()).contains("the next turn starts afresh from the praetorium");
+    assertThat(transcripts().load(id).entries()).isEmpty();
+    // The fork still holds the turn.
+    String forkId = fork.out().split(" ")[2];
+    assertThat(transcripts().load(forkId).entries())
+        .extracting(dev.legio.transcript.TranscriptEntry::text)
+        .anyMatch(t -> t.contains("first order"));
+
+    Result unknown = legio(castra, "sessions", "rewind", id, "--to", UUID.randomUUID().toString());
+    assertThat(unknown.code()).isEqualTo(LegioCommand.USAGE);
+    assertThat(unknown.err()).contains("no entry");
+    assertThat(legio(castra, "sessions", "rewind", id).code()).isEqualTo(LegioCommand.USAGE);
   }
 }

@@ -86,7 +86,118 @@ class ClaudeCliSessionEngineTest {
             .backend(backend)
             .settings(SessionSettings.defaults())
             .clock(Clock.systemUTC())
+            .turnListener(new dev.legio.transcript.TranscriptRecorder(legioTranscripts()))
             .build();
+  }
+
+  private dev.legio.transcript.FileTranscriptStore legioTranscripts() {
+    return new dev.legio.transcript.FileTranscriptStore(
+        workspace.castra().resolve("transcripts"), dir, Clock.systemUTC());
+  }
+
+  @Test
+  void aRewoundSessionResumesTheCliFromARewrittenTranscriptWithoutTheRewoundTurns() {
+    startLegio(Mode.PERSISTENT);
+    say("@vorenus Scout the north road");
+    say("@vorenus What did you find?");
+    say("@vorenus And the bridge?");
+    String sessionId = record("vorenus").sessionId().toString();
+    String cliSession = record("vorenus").backendSessionId();
+    stopLegio();
+
+    LegioStore edits =
+        LegioStore.openSqlite(
+            new JdbcMessageLogs.SqliteOptions(
+                workspace.castra().resolve("praetorium.db"), 1 << 20, false, 4, Clock.systemUTC()));
+    dev.legio.session.SessionHistoryEditor.Result r;
+    try {
+      r =
+          new dev.legio.session.SessionHistoryEditor(
+                  edits.sessions(),
+                  legioTranscripts(),
+                  edits.conversations(),
+                  new dev.legio.transcript.FileTranscriptStore(
+                      home.resolve(".claude/projects"), dir, Clock.systemUTC()),
+                  Clock.systemUTC())
+              .rewind(sessionId, new dev.legio.session.SessionHistoryEditor.Point.LastTurns(1));
+    } finally {
+      edits.close();
+    }
+    assertThat(r.backendSessionId()).isNotNull().isNotEqualTo(cliSession);
+
+    startLegio(Mode.PERSISTENT);
+    assertThat(say("@vorenus Report").ok()).isTrue();
+    List<FakeMessagesApi.Request> requests = requestsOf("vorenus");
+    String last = conversation(requests.get(requests.size() - 1));
+    assertThat(last)
+        .contains("Scout the north road")
+        .contains("What did you find?")
+        .contains("Report")
+        .doesNotContain("And the bridge?")
+        .doesNotContain("<context_notice>");
+    assertThat(record("vorenus").backendSessionId()).isEqualTo(r.backendSessionId());
+  }
+
+  @Test
+  void aForkOnTheCliAndItsOriginDiverge() {
+    startLegio(Mode.PER_TURN);
+    say("@vorenus Scout the north road");
+    String sessionId = record("vorenus").sessionId().toString();
+    SessionEngine closed = engine;
+    closed.close(); // the transcript recorder has written every turn once the engine is closed
+    engine = null;
+    dev.legio.session.SessionHistoryEditor.Result fork =
+        new dev.legio.session.SessionHistoryEditor(
+                store.sessions(),
+                legioTranscripts(),
+                store.conversations(),
+                new dev.legio.transcript.FileTranscriptStore(
+                    home.resolve(".claude/projects"), dir, Clock.systemUTC()),
+                Clock.systemUTC())
+            .withShapes(closed::shapeOf) // pullo's prompt: its next turn continues the fork
+            .fork(sessionId, new dev.legio.session.SessionHistoryEditor.Point.End(), "pullo");
+    stopLegio();
+    startLegio(Mode.PER_TURN);
+    engine.handle("@pullo Report from the fork", DispatchListener.NONE);
+    engine.handle("@vorenus Onwards", DispatchListener.NONE);
+
+    String forked = conversation(requestsOf("pullo").get(0));
+    List<FakeMessagesApi.Request> origin = requestsOf("vorenus");
+    String original = conversation(origin.get(origin.size() - 1));
+    assertThat(forked)
+        .contains("Scout the north road")
+        .contains("Report from the fork")
+        .doesNotContain("<context_notice>");
+    assertThat(original)
+        .contains("Scout the north road")
+        .contains("Onwards")
+        .doesNotContain("Report from the fork");
+    assertThat(record("pullo").backendSessionId()).isEqualTo(fork.backendSessionId());
+  }
+
+  @Test
+  void resumingAConversationTheCliWroteContinuesItWithoutBootstrap() {
+    startLegio(Mode.PER_TURN);
+    say("@vorenus Scout the north road");
+    String cliSession = record("vorenus").backendSessionId();
+    stopLegio();
+    startLegio(Mode.PER_TURN);
+    // Legio forgets the session: only the CLI's own transcript knows the conversation.
+    store.sessions().delete("vorenus");
+    say("@pullo hold the gate");
+
+    dev.legio.session.SessionEngine.Resumed resumed = engine.resume(cliSession, "vorenus");
+    assertThat(resumed.known()).isFalse();
+    assertThat(say("@vorenus What did you find?").ok()).isTrue();
+
+    List<FakeMessagesApi.Request> requests = requestsOf("vorenus");
+    FakeMessagesApi.Request last = requests.get(requests.size() - 1);
+    assertThat(conversation(last))
+        .contains("Scout the north road")
+        .contains("What did you find?")
+        .doesNotContain("<praetorium")
+        .doesNotContain("<context_notice>");
+    assertThat(last.header("X-Claude-Code-Session-Id")).isEqualTo(cliSession);
   }
 
   private void startLegio(Mode mode) {

@@ -1,0 +1,357 @@
+package dev.legio.session;
+
+import com.fasterxml.uuid.Generators;
+import dev.legio.backend.http.Conversation;
+import dev.legio.backend.http.ConversationStore;
+import dev.legio.transcript.NewEntry;
+import dev.legio.transcript.NoSuchTranscriptException;
+import dev.legio.transcript.Transcript;
+import dev.legio.transcript.TranscriptEntry;
+import dev.legio.transcript.TranscriptStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Rewinds a session to an earlier point, or forks a new session from one ({@code legio sessions
+ * rewind|fork}, the chat's {@code /rewind} and {@code /fork}, {@code POST
+ * /api/v1/sessions/{id}/rewind|fork}).
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>A point is an entry of the session's transcript ({@link Point.AtEntry}: that entry stays,
+ *       what follows goes) or a number of turns to take back from the end ({@link Point.LastTurns}:
+ *       each turn is one request with everything after it up to the next). A turn is a {@code user}
+ *       entry and what follows it; the number of turns taken back is what the back-end's
+ *       conversation loses from its end.
+ *   <li>Rewind tombstones the transcript's later entries (nothing is rewritten: the transcript
+ *       stays append-only), and makes the session's next turn continue from the point on every
+ *       back-end: an HTTP back-end's conversation is copied without its last turns into a new
+ *       stored conversation (the old one is left as it was); the Claude Code CLI's conversation is
+ *       rewritten into a new CLI transcript without its last turns; the session record is pointed
+ *       at the copy, so the engine resumes it (it never continues a live session whose record names
+ *       another conversation). A back-end that keeps no conversation Legio can reach has its record
+ *       closed: the next turn starts afresh from the praetorium.
+ *   <li>Fork starts a new session id holding the transcript up to the point (new entry ids, the
+ *       same chain) and a copy of the back-end's conversation up to it, as the owner's active
+ *       session ({@code owner} given: that agent's). The original session's transcript and
+ *       conversation are not touched.
+ *   <li>An unknown session, or a point that is not one of its entries, is refused with {@link
+ *       IllegalArgumentException} and changes nothing.
+ * </ul>
+ */
+public final class SessionHistoryEditor {
+
+  /** Where a rewind or a fork cuts the session. */
+  public sealed interface Point {
+    /** Keep everything up to and including this transcript entry. */
+    record AtEntry(UUID entry) implements Point {}
+
+    /** Take back the last {@code turns} turns. */
+    record LastTurns(int turns) implements Point {
+      public LastTurns {
+        if (turns < 1) {
+          throw new IllegalArgumentException("--last takes a number of turns, 1 or more");
+        }
+      }
+    }
+
+    /** Keep everything (a fork of the whole session). */
+    record End() implements Point {}
+  }
+
+  /**
+   * What a rewind or fork did.
+   *
+   * @param sessionId the session that continues from the point (the same one for a rewind, the new
+   *     one for a fork)
+   * @param owner whose session it is
+   * @param entriesRemoved transcript entries left out after the point
+   * @param turnsRemoved turns taken back
+   * @param backendSessionId the back-end conversation the session now continues; null when none
+   *     (the next turn starts afresh)
+   */
+  public record Result(
+      UUID sessionId,
+      String owner,
+      int entriesRemoved,
+      int turnsRemoved,
+      String backendSessionId) {}
+
+  private final SessionStore sessions;
+  private final TranscriptStore transcripts;
+  private final ConversationStore conversations;
+  private final TranscriptStore cliTranscripts;
+  private final Clock clock;
+  private Function<String, SessionShape> shapes;
+
+  /**
+   * @param conversations the HTTP back-ends' conversations; null when there are none
+   * @param cliTranscripts the Claude Code CLI's own transcripts (its projects folder for Legio's
+   *     working directory); null when the CLI is not used
+   */
+  public SessionHistoryEditor(
+      SessionStore sessions,
+      TranscriptStore transcripts,
+      ConversationStore conversations,
+      TranscriptStore cliTranscripts,
+      Clock clock) {
+    this.sessions = sessions;
+    this.transcripts = transcripts;
+    this.conversations = conversations;
+    this.cliTranscripts = cliTranscripts;
+    this.clock = clock;
+  }
+
+  /**
+   * How to tell an owner's session shape, so that a fork given to another owner is recorded with
+   * that owner's prompt (its next turn continues the fork instead of rebuilding for a changed
+   * prompt); without it, a fork keeps the original's.
+   */
+  public SessionHistoryEditor withShapes(Function<String, SessionShape> ownerShapes) {
+    this.shapes = ownerShapes;
+    return this;
+  }
+
+  /** Rewinds session {@code sessionId} to {@code point}. */
+  public Result rewind(String sessionId, Point point) {
+    Transcript transcript = load(sessionId);
+    Cut cut = Cut.of(transcript.entries(), point);
+    List<NewEntry> tombstones = new ArrayList<>();
+    for (TranscriptEntry e : cut.removed()) {
+      tombstones.add(NewEntry.tombstone(UUID.fromString(e.uuid())));
+    }
+    Optional<SessionRecord> record = recordOf(sessionId);
+    String owner = record.map(SessionRecord::owner).orElse(transcript.owner());
+    String backendId = null;
+    if (record.isPresent()) {
+      backendId = copyConversation(record.get(), cut.turnsRemoved());
+      SessionRecord r = record.get();
+      sessions.save(backendId == null ? r.closed("rewound") : r.withBackendSessionId(backendId));
+    }
+    if (!tombstones.isEmpty()) {
+      transcripts.append(sessionId, tombstones);
+    }
+    return new Result(
+        UUID.fromString(sessionId), owner, tombstones.size(), cut.turnsRemoved(), backendId);
+  }
+
+  /**
+   * Forks session {@code sessionId} at {@code point} into a new session of {@code owner} (null: the
+   * original's owner), which becomes that owner's active session.
+   */
+  public Result fork(String sessionId, Point point, String owner) {
+    Transcript transcript = load(sessionId);
+    Cut cut = Cut.of(transcript.entries(), point);
+    Optional<SessionRecord> record = recordOf(sessionId);
+    String newOwner =
+        owner != null ? owner : record.map(SessionRecord::owner).orElse(transcript.owner());
+    if (newOwner == null) {
+      throw new IllegalArgumentException(
+          "session " + sessionId + " does not say whose it is: name the owner (--owner NAME)");
+    }
+    UUID forkId = Generators.timeBasedEpochGenerator().generate();
+    List<NewEntry> copy = new ArrayList<>();
+    copy.add(NewEntry.agentName(newOwner));
+    Map<String, UUID> renamed = new HashMap<>();
+    for (TranscriptEntry e : cut.kept()) {
+      UUID uuid = UUID.randomUUID();
+      renamed.put(e.uuid(), uuid);
+      UUID parent = e.parentUuid() == null ? null : renamed.get(e.parentUuid());
+      if (e.isSummary()) {
+        copy.add(new NewEntry.Summary(uuid, parent, e.text(), e.messagesCompacted()));
+      } else if (MESSAGE_TYPES.contains(e.type())) {
+        copy.add(new NewEntry.Message(e.type(), uuid, parent, e.message()));
+      } else {
+        renamed.put(e.uuid(), parent); // left out: what follows it chains to its parent
+      }
+    }
+    transcripts.append(forkId.toString(), copy);
+    String backendId = null;
+    if (record.isPresent()) {
+      SessionRecord r = record.get();
+      backendId = copyConversation(r, cut.turnsRemoved());
+      Instant now = clock.instant();
+      long rebuilds = sessions.find(newOwner).map(SessionRecord::rebuilds).orElse(0L);
+      String promptHash = r.promptHash();
+      String rosterHash = r.rosterHash();
+      if (shapes != null && !newOwner.equals(r.owner())) {
+        SessionShape shape = shapes.apply(newOwner);
+        promptHash = shape.promptHash();
+        rosterHash = shape.rosterHash();
+      }
+      sessions.save(
+          new SessionRecord(
+              newOwner,
+              forkId,
+              r.backend(),
+              backendId,
+              promptHash,
+              rosterHash,
+              0,
+              0,
+              0,
+              r.lastInjectedSequence(),
+              now,
+              now,
+              now.plus(java.time.Duration.between(r.lastActiveAt(), r.expiresAt())),
+              backendId == null ? SessionRecord.State.CLOSED : SessionRecord.State.ACTIVE,
+              backendId == null ? "forked without a back-end conversation" : null,
+              rebuilds));
+    }
+    return new Result(forkId, newOwner, cut.removed().size(), cut.turnsRemoved(), backendId);
+  }
+
+  private Transcript load(String sessionId) {
+    try {
+      return transcripts.load(sessionId);
+    } catch (NoSuchTranscriptException e) {
+      throw new IllegalArgumentException(
+          "no session " + sessionId + " with a transcript (see `legio sessions list`)", e);
+    }
+  }
+
+  private Optional<SessionRecord> recordOf(String sessionId) {
+    return sessions.list().stream()
+        .filter(r -> r.sessionId().toString().equals(sessionId))
+        .findFirst();
+  }
+
+  /**
+   * Copies the record's back-end conversation without its last {@code turnsRemoved} turns; returns
+   * the copy's id, or null when the conversation is not one Legio can reach.
+   */
+  private String copyConversation(SessionRecord record, int turnsRemoved) {
+    String id = record.backendSessionId();
+    if (id == null) {
+      return null;
+    }
+    if (conversations != null) {
+      Optional<Conversation> found = Optional.empty();
+      try {
+        found = conversations.find(UUID.fromString(id));
+      } catch (IllegalArgumentException notAUuid) {
+        // not one of the stored conversations
+      }
+      if (found.isPresent()) {
+        Conversation c = found.get();
+        int keep = Math.max(0, c.turns().size() - turnsRemoved);
+        UUID copyId = Generators.timeBasedEpochGenerator().generate();
+        conversations.create(
+            new Conversation(
+                copyId,
+                c.owner(),
+                c.backend(),
+                c.model(),
+                c.systemPrompt(),
+                c.summary(),
+                c.previousId(),
+                clock.instant(),
+                c.turns().subList(0, keep),
+                c.compactionFailures(),
+                c.compactionDisabled()));
+        return copyId.toString();
+      }
+    }
+    if (cliTranscripts != null) {
+      Transcript cli;
+      try {
+        cli = cliTranscripts.load(id);
+      } catch (NoSuchTranscriptException | IllegalArgumentException e) {
+        return null;
+      }
+      List<TranscriptEntry> prompts =
+          cli.entries().stream().filter(SessionHistoryEditor::isPrompt).toList();
+      int keep = Math.max(0, prompts.size() - turnsRemoved);
+      UUID copyId = UUID.randomUUID();
+      List<NewEntry> copy = new ArrayList<>();
+      // Entries of other types (the CLI's attachments, say) are left out; whatever pointed at one
+      // points at its nearest kept ancestor, so the chain the CLI follows stays whole.
+      Map<String, String> skipped = new HashMap<>();
+      for (TranscriptEntry e : cli.entries()) {
+        if (keep < prompts.size() && e == prompts.get(keep)) {
+          break;
+        }
+        String parentId = e.parentUuid();
+        while (parentId != null && skipped.containsKey(parentId)) {
+          parentId = skipped.get(parentId);
+        }
+        UUID parent = parentId == null ? null : UUID.fromString(parentId);
+        if (e.isSummary()) {
+          copy.add(
+              new NewEntry.Summary(
+                  UUID.fromString(e.uuid()), parent, e.text(), e.messagesCompacted()));
+        } else if (MESSAGE_TYPES.contains(e.type())) {
+          copy.add(new NewEntry.Message(e.type(), UUID.fromString(e.uuid()), parent, e.message()));
+        } else if (e.uuid() != null) {
+          skipped.put(e.uuid(), parentId);
+        }
+      }
+      if (copy.isEmpty()) {
+        return null;
+      }
+      cliTranscripts.append(copyId.toString(), copy);
+      return copyId.toString();
+    }
+    return null;
+  }
+
+  private static final java.util.Set<String> MESSAGE_TYPES =
+      java.util.Set.of("user", "assistant", "system");
+
+  /** A {@code user} entry that is a request (not a tool's result). */
+  static boolean isPrompt(TranscriptEntry e) {
+    if (!"user".equals(e.type())) {
+      return false;
+    }
+    var content = e.message() == null ? null : e.message().get("content");
+    if (content == null || content.isTextual()) {
+      return true;
+    }
+    for (var block : content) {
+      if ("tool_result".equals(block.path("type").asText())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A transcript cut at a point: the entries kept, those removed, the turns taken back. */
+  record Cut(List<TranscriptEntry> kept, List<TranscriptEntry> removed, int turnsRemoved) {
+    static Cut of(List<TranscriptEntry> entries, Point point) {
+      int at =
+          switch (point) {
+            case Point.End end -> entries.size();
+            case Point.AtEntry a -> {
+              for (int i = 0; i < entries.size(); i++) {
+                if (a.entry().toString().equals(entries.get(i).uuid())) {
+                  yield i + 1;
+                }
+              }
+              throw new IllegalArgumentException(
+                  "no entry " + a.entry() + " in this session (see `legio sessions show ID`)");
+            }
+            case Point.LastTurns last -> {
+              int seen = 0;
+              for (int i = entries.size() - 1; i >= 0; i--) {
+                if (isPrompt(entries.get(i)) && ++seen == last.turns()) {
+                  yield i;
+                }
+              }
+              throw new IllegalArgumentException(
+                  "the session has " + seen + " turns; cannot take back " + last.turns());
+            }
+          };
+      List<TranscriptEntry> removed = entries.subList(at, entries.size());
+      int turns = (int) removed.stream().filter(SessionHistoryEditor::isPrompt).count();
+      return new Cut(entries.subList(0, at), removed, turns);
+    }
+  }
+}
