@@ -117,7 +117,7 @@ class ResumeSessionAppTest {
       // The live engine holds the session: the rewind must still take effect on its next turn.
       assertThat(app.engine().handle("@vorenus four", DispatchListener.NONE).ok()).isTrue();
       app.historyEditor()
-          .rewind(sessionId, new dev.legio.session.SessionHistoryEditor.Point.LastTurns(2));
+          .rewind(sessionId, new dev.legio.transcript.SessionHistoryEditor.Point.LastTurns(2));
       assertThat(app.engine().handle("@vorenus five", DispatchListener.NONE).ok()).isTrue();
       FakeMessagesApi.Request rewound = api.requests().get(api.requests().size() - 1);
       assertThat(String.join("|", rewound.messageTexts()))
@@ -128,7 +128,7 @@ class ResumeSessionAppTest {
 
       var fork =
           app.historyEditor()
-              .fork(sessionId, new dev.legio.session.SessionHistoryEditor.Point.End(), "pullo");
+              .fork(sessionId, new dev.legio.transcript.SessionHistoryEditor.Point.End(), "pullo");
       assertThat(app.engine().handle("@pullo six", DispatchListener.NONE).ok()).isTrue();
       FakeMessagesApi.Request forked = api.requests().get(api.requests().size() - 1);
       assertThat(app.engine().handle("@vorenus seven", DispatchListener.NONE).ok()).isTrue();

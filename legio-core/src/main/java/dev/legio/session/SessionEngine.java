@@ -396,7 +396,7 @@ public final class SessionEngine implements AutoCloseable {
 
   /**
    * The shape of {@code owner}'s sessions (its back-end, prompt and their hashes), as its next turn
-   * would open one; for {@link SessionHistoryEditor#withShapes}.
+   * would open one; for {@code SessionHistoryEditor.withShapes} (in transcript).
    */
   public SessionShape shapeOf(String owner) {
     return profiles.resolve(Owner.of(owner)).shape();

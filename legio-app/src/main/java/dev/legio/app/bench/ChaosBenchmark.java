@@ -1,15 +1,15 @@
 package dev.legio.app.bench;
 
 import dev.legio.app.LegioApp;
-import dev.legio.app.cli.Main;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.Message;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,16 +75,7 @@ public final class ChaosBenchmark {
     String schema = null;
     try (BenchMessagesApi model = new BenchMessagesApi(Duration.ofSeconds(3), 7)) {
       Path ws = dir.resolve("legion");
-      StringWriter sink = new StringWriter();
-      if (Main.run(
-              new String[] {"init", ws.toString()},
-              Map.of(),
-              dir,
-              new PrintWriter(sink),
-              new PrintWriter(sink))
-          != 0) {
-        throw new IllegalStateException("legio init failed: " + sink);
-      }
+      WorkspaceInitializer.initialise(new Workspace(ws));
       Path toml = ws.resolve("legio.toml");
       String config =
           Files.readString(toml)

@@ -1,7 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
-import dev.legio.session.SessionHistoryEditor;
+import dev.legio.transcript.SessionHistoryEditor;
 import java.io.PrintWriter;
 import java.util.UUID;
 import java.util.concurrent.Callable;

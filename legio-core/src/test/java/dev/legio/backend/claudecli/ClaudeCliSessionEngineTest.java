@@ -109,17 +109,17 @@ class ClaudeCliSessionEngineTest {
         LegioStore.openSqlite(
             new JdbcMessageLogs.SqliteOptions(
                 workspace.castra().resolve("praetorium.db"), 1 << 20, false, 4, Clock.systemUTC()));
-    dev.legio.session.SessionHistoryEditor.Result r;
+    dev.legio.transcript.SessionHistoryEditor.Result r;
     try {
       r =
-          new dev.legio.session.SessionHistoryEditor(
+          new dev.legio.transcript.SessionHistoryEditor(
                   edits.sessions(),
                   legioTranscripts(),
                   edits.conversations(),
                   new dev.legio.transcript.FileTranscriptStore(
                       home.resolve(".claude/projects"), dir, Clock.systemUTC()),
                   Clock.systemUTC())
-              .rewind(sessionId, new dev.legio.session.SessionHistoryEditor.Point.LastTurns(1));
+              .rewind(sessionId, new dev.legio.transcript.SessionHistoryEditor.Point.LastTurns(1));
     } finally {
       edits.close();
     }
@@ -146,8 +146,8 @@ class ClaudeCliSessionEngineTest {
     SessionEngine closed = engine;
     closed.close(); // the transcript recorder has written every turn once the engine is closed
     engine = null;
-    dev.legio.session.SessionHistoryEditor.Result fork =
-        new dev.legio.session.SessionHistoryEditor(
+    dev.legio.transcript.SessionHistoryEditor.Result fork =
+        new dev.legio.transcript.SessionHistoryEditor(
                 store.sessions(),
                 legioTranscripts(),
                 store.conversations(),
@@ -155,7 +155,7 @@ class ClaudeCliSessionEngineTest {
                     home.resolve(".claude/projects"), dir, Clock.systemUTC()),
                 Clock.systemUTC())
             .withShapes(closed::shapeOf) // pullo's prompt: its next turn continues the fork
-            .fork(sessionId, new dev.legio.session.SessionHistoryEditor.Point.End(), "pullo");
+            .fork(sessionId, new dev.legio.transcript.SessionHistoryEditor.Point.End(), "pullo");
     stopLegio();
     startLegio(Mode.PER_TURN);
     engine.handle("@pullo Report from the fork", DispatchListener.NONE);

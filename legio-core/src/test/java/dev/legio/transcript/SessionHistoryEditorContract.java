@@ -1,4 +1,4 @@
-package dev.legio.session;
+package dev.legio.transcript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,12 +7,9 @@ import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationTurn;
+import dev.legio.session.SessionRecord;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
-import dev.legio.transcript.FileTranscriptStore;
-import dev.legio.transcript.NewEntry;
-import dev.legio.transcript.TranscriptEntry;
-import dev.legio.transcript.TranscriptStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.legio.session;
+package dev.legio.transcript;
 
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.store.LegioStore;

@@ -1,13 +1,11 @@
-package dev.legio.session;
+package dev.legio.transcript;
 
 import com.fasterxml.uuid.Generators;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
-import dev.legio.transcript.NewEntry;
-import dev.legio.transcript.NoSuchTranscriptException;
-import dev.legio.transcript.Transcript;
-import dev.legio.transcript.TranscriptEntry;
-import dev.legio.transcript.TranscriptStore;
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionShape;
+import dev.legio.session.SessionStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
