@@ -67,8 +67,11 @@ class SessionCommandsTest {
 
     Result second = legio(castra, "say", "-q", "@vorenus and the south road?");
     assertThat(second.code()).isZero();
+    // The bootstrap holds the first request and vorenus's own answer to it (an agent sees what it
+    // said).
     assertThat(second.out())
-        .contains("Turn 1 of this session; 1 history entry; context restored from the praetorium.");
+        .contains(
+            "Turn 1 of this session; 2 history entries; context restored from the praetorium.");
     assertThat(second.err()).isEmpty();
   }
 
