@@ -50,17 +50,14 @@ import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
 import dev.legio.usage.UsageRetention;
 import dev.legio.workspace.Workspace;
-import java.io.File;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -437,25 +434,9 @@ public final class LegioApp implements AutoCloseable {
     return McpConfigFile.json(legioCommand(), workspace.root(), caller);
   }
 
-  /**
-   * The {@code legio} command's main class (the jar's {@code Main-Class}), named rather than
-   * imported so that the composition root does not depend on the command line built over it.
-   */
-  public static final String MAIN_CLASS = "dev.legio.app.cli.Main";
-
-  /** The command line that runs {@code legio} as this process does: java, class path, main. */
+  /** The command line that runs {@code legio} as this process does: {@link LegioCommandLine}. */
   public static List<String> legioCommand() {
-    String program =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // Absolute entries: the child may start in another directory.
-    String classPath =
-        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .map(entry -> Path.of(entry).toAbsolutePath().toString())
-            .collect(Collectors.joining(File.pathSeparator));
-    return List.of(program, "--enable-native-access=ALL-UNNAMED", "-cp", classPath, MAIN_CLASS);
+    return LegioCommandLine.ofThisProcess();
   }
 
   /**

@@ -48,7 +48,7 @@ class ArchitectureTest {
   @Test
   void theCompositionRootNamesTheJarsMainClass() throws Exception {
     // LegioApp names the main class (for the MCP command line) instead of importing it.
-    assertThat(Class.forName(LegioApp.MAIN_CLASS)).isEqualTo(dev.legio.app.cli.Main.class);
+    assertThat(Class.forName(LegioCommandLine.MAIN_CLASS)).isEqualTo(dev.legio.app.cli.Main.class);
   }
 
   @Test

@@ -60,9 +60,9 @@ public final class ConfigLoader {
         transcripts,
         LegioConfig.Context.read(root.table("context")),
         LegioConfig.Memory.read(root.table("memory"), base),
-        LegioConfig.Server.read(root.table("server"), praetorium.maxMessageBytes()),
-        LegioConfig.Usage.read(root.table("usage"), root.table("pricing")),
-        LegioConfig.Legatus.read(root.table("legatus")));
+        ServerSettings.read(root.table("server"), praetorium.maxMessageBytes()),
+        UsageSettings.read(root.table("usage"), root.table("pricing")),
+        LegatusSettings.read(root.table("legatus")));
   }
 
   private static ObjectNode parse(Path file) {

@@ -1,8 +1,5 @@
 package dev.legio.config;
 
-import dev.legio.pricing.ModelPrice;
-import dev.legio.pricing.PriceTable;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,125 +28,9 @@ public record LegioConfig(
     Transcripts transcripts,
     Context context,
     Memory memory,
-    Server server,
-    Usage usage,
-    Legatus legatus) {
-
-  /**
-   * The {@code [server]} section: the HTTP API {@code legio serve} runs for every front end.
-   *
-   * @param bind the address to listen on (default loopback only)
-   * @param port the TCP port; 0 picks a free one (printed at start)
-   * @param maxBodyBytes the largest request body accepted; a bigger one gets 413 (default: {@code
-   *     [praetorium] max_message_bytes} plus 64 KiB for the JSON around the text)
-   */
-  public record Server(String bind, int port, long maxBodyBytes) {
-    public static final int DEFAULT_PORT = 8740;
-    public static final long HEADROOM_BYTES = 64 * 1024;
-
-    public static Server defaults(long maxMessageBytes) {
-      return new Server("127.0.0.1", DEFAULT_PORT, maxMessageBytes + HEADROOM_BYTES);
-    }
-
-    static Server read(TomlTable t, long maxMessageBytes) {
-      Server d = defaults(maxMessageBytes);
-      String bind = t.string("bind", d.bind());
-      if (bind.isBlank()) {
-        throw t.error("bind", "an address such as \"127.0.0.1\"", "\"\"");
-      }
-      int port = (int) t.integer("port", d.port(), 0, 65_535);
-      // 0 (the template's value): the default, which follows [praetorium] max_message_bytes.
-      long maxBody = t.integer("max_body_bytes", 0, 0, 1L << 30);
-      if (maxBody != 0 && maxBody < 1_024) {
-        throw t.error("max_body_bytes", "0 (automatic) or at least 1024", Long.toString(maxBody));
-      }
-      return new Server(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody);
-    }
-  }
-
-  /**
-   * The {@code [usage]} section and the {@code [pricing."MODEL"]} tables: how long the usage ledger
-   * keeps turns, and the prices that override or add to the built-in ones ({@code
-   * dev.legio.pricing.PriceTable}).
-   *
-   * @param keepDays days a turn stays in the ledger (or the sessions' longest TTL, if longer)
-   * @param pricing model name → price per million tokens, from {@code [pricing."MODEL"]}: keys
-   *     {@code input}, {@code output}, {@code cache_read}, {@code cache_write}; a key left out
-   *     takes the built-in price of that model, or, for a model Legio does not know, is required
-   *     for {@code input} and {@code output} while the cache keys default to {@code input}
-   */
-  public record Usage(int keepDays, Map<String, ModelPrice> pricing) {
-    public static final int DEFAULT_KEEP_DAYS = 400;
-
-    public Usage {
-      pricing = Map.copyOf(pricing);
-    }
-
-    public static Usage defaults() {
-      return new Usage(DEFAULT_KEEP_DAYS, Map.of());
-    }
-
-    static Usage read(TomlTable usage, TomlTable pricing) {
-      int keepDays = (int) usage.integer("keep_days", DEFAULT_KEEP_DAYS, 1, 100_000);
-      Map<String, ModelPrice> prices = new TreeMap<>();
-      for (String model : pricing.keys()) {
-        if (model.isBlank()) {
-          throw pricing.problem("a model name cannot be empty");
-        }
-        prices.put(model, price(pricing.table(model), model));
-      }
-      return new Usage(keepDays, prices);
-    }
-
-    private static ModelPrice price(TomlTable t, String model) {
-      ModelPrice known = PriceTable.builtInPrice(model).orElse(null);
-      for (String key : List.of("input", "output")) {
-        if (known == null && !t.has(key)) {
-          throw t.problem(
-              key
-                  + " is required: Legio has no built-in price for \""
-                  + model
-                  + "\" (USD per million tokens, e.g. "
-                  + key
-                  + " = 3.0)");
-        }
-      }
-      BigDecimal input = t.decimal("input", known == null ? null : known.input());
-      return new ModelPrice(
-          input,
-          t.decimal("output", known == null ? null : known.output()),
-          t.decimal("cache_read", known == null ? input : known.cacheRead()),
-          t.decimal("cache_write", known == null ? input : known.cacheWrite()));
-    }
-  }
-
-  /**
-   * The {@code [legatus]} section: what the legatus's turns carry besides the request.
-   *
-   * @param digest each legatus turn carries the messages logged since its previous turn that did
-   *     not pass through its own conversation (caesar with the centuriones, channels)
-   * @param digestMaxTokens the most tokens (estimated) that digest may take; the newest messages
-   *     are kept, and one line says how many were left out
-   */
-  public record Legatus(boolean digest, int digestMaxTokens) {
-    public static final int DEFAULT_DIGEST_MAX_TOKENS = 4_000;
-
-    public static Legatus defaults() {
-      return new Legatus(true, DEFAULT_DIGEST_MAX_TOKENS);
-    }
-
-    /** No digest. */
-    public static Legatus withoutDigest() {
-      return new Legatus(false, DEFAULT_DIGEST_MAX_TOKENS);
-    }
-
-    static Legatus read(TomlTable t) {
-      Legatus d = defaults();
-      return new Legatus(
-          t.bool("digest", d.digest()),
-          (int) t.integer("digest_max_tokens", d.digestMaxTokens(), 100, 1_000_000));
-    }
-  }
+    ServerSettings server,
+    UsageSettings usage,
+    LegatusSettings legatus) {
 
   /**
    * The {@code [context]} section: how Legio keeps the conversations it sends to the model (the

@@ -1,7 +1,7 @@
 package dev.legio.session;
 
 import dev.legio.backend.TokenEstimator;
-import dev.legio.config.LegioConfig;
+import dev.legio.config.LegatusSettings;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
 import dev.legio.log.PraetoriumXml;
@@ -50,7 +50,7 @@ final class LegatusDigest {
   }
 
   /** The digest {@code [legatus]} asks for. */
-  static LegatusDigest of(HistoryInjector.VisibleHistory history, LegioConfig.Legatus settings) {
+  static LegatusDigest of(HistoryInjector.VisibleHistory history, LegatusSettings settings) {
     return settings.digest() ? new LegatusDigest(history, settings.digestMaxTokens()) : OFF;
   }
 

@@ -23,4 +23,16 @@ public record Reply(
   static Reply failure(String agent, String description, String backendName, String text) {
     return new Reply(agent, description, backendName, text, true, null);
   }
+
+  /** The attribution header shown above a reply: {@code ⚔️ vorenus — description} and a rule. */
+  public String header() {
+    StringBuilder out = new StringBuilder("⚔️ ").append(agent);
+    if (!description.isEmpty()) {
+      out.append(" — ").append(description);
+    }
+    if (backendName != null && backendName.startsWith("offline")) {
+      out.append(" [").append(backendName).append(']');
+    }
+    return out.append('\n').append("━━━━━━━━━━━━").toString();
+  }
 }

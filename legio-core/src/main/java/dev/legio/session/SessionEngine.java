@@ -10,10 +10,8 @@ import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -56,7 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SessionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SessionEngine.class);
-  private static final String RULE = "━━━━━━━━━━━━";
 
   private final MessageLog messageLog;
   private final SessionStore store;
@@ -75,6 +72,7 @@ public final class SessionEngine implements AutoCloseable {
   private final OwnerProfiles profiles;
   private final Map<String, OwnerSlot> agentSlots = new ConcurrentHashMap<>();
   private final ChannelPool channels;
+  private final SessionResumer resumer;
 
   /** Runs the turns of a message to several agents, one virtual thread each. */
   private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
@@ -118,6 +116,14 @@ public final class SessionEngine implements AutoCloseable {
             sessionEvents,
             () -> closing);
     this.reaper = new IdleReaper(clock, slot -> lifecycle.close(slot, RebuildReason.IDLE));
+    this.resumer =
+        new SessionResumer(
+            store,
+            profiles,
+            lifecycle,
+            messageLog,
+            clock,
+            who -> who.isChannel() ? channelSlot(who) : agentSlot(who.name()));
   }
 
   /** A builder; the message log, the session store, the agents and the back-end are required. */
@@ -125,16 +131,9 @@ public final class SessionEngine implements AutoCloseable {
     return new SessionEngineBuilder();
   }
 
-  /** The attribution header shown above a reply: {@code ⚔️ vorenus — description} and a rule. */
+  /** The attribution header shown above a reply: {@link Reply#header()}. */
   public static String header(Reply reply) {
-    StringBuilder out = new StringBuilder("⚔️ ").append(reply.agent());
-    if (!reply.description().isEmpty()) {
-      out.append(" — ").append(reply.description());
-    }
-    if (reply.backendName() != null && reply.backendName().startsWith("offline")) {
-      out.append(" [").append(reply.backendName()).append(']');
-    }
-    return out.append('\n').append(RULE).toString();
+    return reply.header();
   }
 
   public ModelBackend backend() {
@@ -147,50 +146,23 @@ public final class SessionEngine implements AutoCloseable {
    * Handles one message from caesar: routes it, logs it, dispatches it and waits for every answer.
    */
   public Outcome handle(String text, DispatchListener listener) {
-    if (text == null || text.isBlank()) {
-      return Outcome.refused("Nothing to send: the message is empty.");
-    }
-    Set<String> known = knownAgents();
-    Mentions.Routing routing = Mentions.parse(text, known);
-    if (!routing.unknown().isEmpty()) {
-      return Outcome.refused(
-          "Unknown agent "
-              + String.join(", ", routing.unknown().stream().map(n -> "@" + n).toList())
-              + ". Known agents: "
-              + String.join(", ", known.stream().map(n -> "@" + n).toList())
-              + ".");
-    }
-    List<String> targets = routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets();
-    return dispatch(Names.CAESAR, targets, text, listener);
+    return switch (Recipients.ofCaesarsMessage(text, knownAgents())) {
+      case Recipients.Refused r -> Outcome.refused(r.why());
+      case Recipients.To to -> dispatch(Names.CAESAR, to.targets(), text, listener);
+    };
   }
 
   /**
    * Dispatches a message from {@code sender} to the named centuriones, as {@link #handle} does
-   * after routing (the legatus's {@code dispatch} tool). {@code text} is sent as it is: its
-   * {@code @mentions} are not parsed. Refuses an unknown agent, the legatus (whose own turn would
-   * wait for itself) and an empty text.
+   * after routing (the legatus's {@code dispatch} tool); see {@link Recipients#ofDispatch}.
    */
   public Outcome dispatchFrom(
       String sender, List<String> centuriones, String text, DispatchListener listener) {
     Names.require(sender, "sender");
-    if (text == null || text.isBlank()) {
-      return Outcome.refused("Nothing to send: the message is empty.");
-    }
-    Set<String> known = agents.centurioNames();
-    for (String target : centuriones) {
-      if (!known.contains(target)) {
-        return Outcome.refused(
-            "No centurio named '"
-                + target
-                + "'. Centuriones: "
-                + String.join(", ", new TreeSet<>(known))
-                + ".");
-      }
-    }
-    if (centuriones.isEmpty()) {
-      return Outcome.refused("No centurio named: say who the message is for.");
-    }
-    return dispatch(sender, List.copyOf(new LinkedHashSet<>(centuriones)), text, listener);
+    return switch (Recipients.ofDispatch(centuriones, text, agents.centurioNames())) {
+      case Recipients.Refused r -> Outcome.refused(r.why());
+      case Recipients.To to -> dispatch(sender, to.targets(), text, listener);
+    };
   }
 
   private Outcome dispatch(
@@ -355,43 +327,14 @@ public final class SessionEngine implements AutoCloseable {
   }
 
   /**
-   * Continues the session {@code id} ({@code legio chat --resume ID}): a session id Legio keeps
-   * (its record in the store, any owner's) or the id of a back-end conversation it has no record of
-   * (a transcript the Claude Code CLI wrote), which becomes {@code owner}'s. The owner's next turn
-   * resumes that very conversation in the back-end and carries only what is new (no bootstrap, no
-   * notice); see {@link SessionLifecycle} for the rules. Waits for a turn in progress.
+   * Continues the session {@code id} ({@code legio chat --resume ID}); the rules are {@link
+   * SessionResumer}'s. Waits for a turn in progress.
    *
    * @param owner whose session a conversation without a record becomes (an agent name)
    * @throws IllegalArgumentException when the owner's back-end cannot resume conversations
    */
   public Resumed resume(String id, String owner) {
-    Objects.requireNonNull(id, "id");
-    Optional<SessionRecord> found =
-        store.list().stream()
-            .filter(r -> r.sessionId().toString().equals(id) || id.equals(r.backendSessionId()))
-            .findFirst();
-    String name = found.map(SessionRecord::owner).orElse(owner);
-    Owner who = Owner.of(name);
-    OwnerSlot slot = who.isChannel() ? channelSlot(who) : agentSlot(name);
-    OwnerProfile profile = profiles.resolve(who);
-    if (!profile.shape().backend().canResume()) {
-      throw new IllegalArgumentException(
-          "the "
-              + profile.shape().backend().displayName()
-              + " back-end cannot resume a conversation; choose one that can (claude-cli,"
-              + " anthropic, openai, ollama)");
-    }
-    if (found.isPresent() && found.get().backendSessionId() == null) {
-      throw new IllegalArgumentException(
-          "session " + id + " has no back-end conversation to resume");
-    }
-    SessionRecord record =
-        slot.queue.run(
-            slot.queue.enqueue(),
-            () ->
-                lifecycle.adopt(
-                    slot, profile, found, id, messageLog.lastSequence(), clock.instant()));
-    return new Resumed(name, record.sessionId(), record.backendSessionId(), found.isPresent());
+    return resumer.resume(id, owner);
   }
 
   /**

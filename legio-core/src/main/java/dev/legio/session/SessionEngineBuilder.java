@@ -2,7 +2,7 @@ package dev.legio.session;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ModelBackend;
-import dev.legio.config.LegioConfig;
+import dev.legio.config.LegatusSettings;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.MessageLog;
 import java.time.Clock;
@@ -22,7 +22,7 @@ public final class SessionEngineBuilder {
   private AgentDirectory agents;
   private ModelBackend backend;
   private SessionSettings settings = SessionSettings.defaults();
-  private LegioConfig.Legatus legatus = LegioConfig.Legatus.defaults();
+  private LegatusSettings legatus = LegatusSettings.defaults();
   private Clock clock = Clock.systemUTC();
   private TurnListener turnListener = TurnListener.NONE;
   private Function<String, ModelBackend> backendsByKind;
@@ -61,10 +61,8 @@ public final class SessionEngineBuilder {
     return this;
   }
 
-  /**
-   * The {@code [legatus]} settings (its digest); default: {@link LegioConfig.Legatus#defaults()}.
-   */
-  public SessionEngineBuilder legatus(LegioConfig.Legatus legatusSettings) {
+  /** The {@code [legatus]} settings (its digest); default: {@link LegatusSettings#defaults()}. */
+  public SessionEngineBuilder legatus(LegatusSettings legatusSettings) {
     this.legatus = Objects.requireNonNull(legatusSettings, "legatus");
     return this;
   }
@@ -147,7 +145,7 @@ public final class SessionEngineBuilder {
     return settings;
   }
 
-  LegioConfig.Legatus legatus() {
+  LegatusSettings legatus() {
     return legatus;
   }
 

@@ -61,7 +61,7 @@ class ConfigLoaderTest {
     assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(600));
     assertThat(cli.mcpConfig()).isNull();
     assertThat(fromTemplate.context()).isEqualTo(new LegioConfig.Context(true, 0.9, 50_000, 10, 3));
-    assertThat(fromTemplate.legatus()).isEqualTo(new LegioConfig.Legatus(true, 4_000));
+    assertThat(fromTemplate.legatus()).isEqualTo(new LegatusSettings(true, 4_000));
     assertThat(fromTemplate.memory())
         .isEqualTo(
             new LegioConfig.Memory(
@@ -114,8 +114,7 @@ class ConfigLoaderTest {
         .containsEntry(
             "claude-sonnet-4-5", dev.legio.pricing.ModelPrice.of("2.5", "15", "0.30", "3.75"))
         .containsEntry("my-model", dev.legio.pricing.ModelPrice.of("1", "2.075", "0.1", "1"));
-    assertThat(ConfigLoader.load(write(""), Map.of()).usage())
-        .isEqualTo(LegioConfig.Usage.defaults());
+    assertThat(ConfigLoader.load(write(""), Map.of()).usage()).isEqualTo(UsageSettings.defaults());
   }
 
   @Test

@@ -3,7 +3,7 @@ package dev.legio.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.backend.TokenEstimator;
-import dev.legio.config.LegioConfig;
+import dev.legio.config.LegatusSettings;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.NewMessage;
@@ -137,9 +137,9 @@ class LegatusDigestTest {
 
   @Test
   void digestFalseTurnsItOff() {
-    LegatusDigest off = LegatusDigest.of(log()::visibleTo, LegioConfig.Legatus.withoutDigest());
+    LegatusDigest off = LegatusDigest.of(log()::visibleTo, LegatusSettings.withoutDigest());
     assertThat(off.between(1, 12)).isEmpty();
-    LegatusDigest on = LegatusDigest.of(log()::visibleTo, LegioConfig.Legatus.defaults());
+    LegatusDigest on = LegatusDigest.of(log()::visibleTo, LegatusSettings.defaults());
     assertThat(on.between(1, 12)).isPresent();
   }
 }

@@ -9,7 +9,7 @@ import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TokenEstimator;
-import dev.legio.config.LegioConfig;
+import dev.legio.config.LegatusSettings;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
@@ -56,7 +56,7 @@ abstract class SessionEngineContract {
   LegioStore store;
   List<SessionEngine> engines = new ArrayList<>();
   SessionSettings settings = SessionSettings.defaults();
-  LegioConfig.Legatus legatus = LegioConfig.Legatus.defaults();
+  LegatusSettings legatus = LegatusSettings.defaults();
 
   /** Opens the store under test; called more than once to stand for several processes. */
   abstract LegioStore openStore(Path dir, MutableClock clock);
@@ -374,7 +374,7 @@ abstract class SessionEngineContract {
         .containsExactly("@vorenus review this code", "vorenus answer 1");
     assertThat(hasNotice(second)).isFalse();
     assertThat(TokenEstimator.of(second.substring(second.indexOf("<praetorium"))))
-        .isLessThanOrEqualTo(LegioConfig.Legatus.DEFAULT_DIGEST_MAX_TOKENS);
+        .isLessThanOrEqualTo(LegatusSettings.DEFAULT_DIGEST_MAX_TOKENS);
     String third = turns.get(2).message();
     assertThat(third).doesNotContain("<praetorium");
     long exchangeCarried =
@@ -387,7 +387,7 @@ abstract class SessionEngineContract {
 
   @Test
   void theLegatusDigestKeepsTheNewestWithinDigestMaxTokensAndCanBeOff() {
-    legatus = new LegioConfig.Legatus(true, 150);
+    legatus = new LegatusSettings(true, 150);
     ScriptedBackend backend = ScriptedBackend.forgetful();
     SessionEngine engine = engine(backend);
     engine.handle("hello", DispatchListener.NONE);
@@ -407,7 +407,7 @@ abstract class SessionEngineContract {
             (12 - carried.size())
                 + " earlier messages since your last turn left out; get_history has them.");
 
-    legatus = LegioConfig.Legatus.withoutDigest();
+    legatus = LegatusSettings.withoutDigest();
     ScriptedBackend quiet = ScriptedBackend.forgetful();
     SessionEngine off = engine(quiet);
     off.handle("hello", DispatchListener.NONE);

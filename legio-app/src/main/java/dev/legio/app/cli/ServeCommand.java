@@ -6,6 +6,7 @@ import dev.legio.app.server.ApiTokens;
 import dev.legio.app.server.LegioServer;
 import dev.legio.app.server.ServerParts;
 import dev.legio.config.LegioConfig;
+import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Names;
 import dev.legio.longterm.DreamScheduler;
@@ -167,7 +168,7 @@ final class ServeCommand implements Callable<Integer> {
    */
   private static McpHttpServer.Mounted mountedMcp(LegioApp app) {
     LegioConfig.Mcp config = app.config().mcp();
-    LegioConfig.Server server = app.config().server();
+    ServerSettings server = app.config().server();
     if (!config.httpEnabled() || !onTheServersPort(config, server)) {
       return null;
     }
@@ -176,7 +177,7 @@ final class ServeCommand implements Callable<Integer> {
         config, server.bind(), app.mcpTokens(), app::toolsFor, callerExists(app));
   }
 
-  private static boolean onTheServersPort(LegioConfig.Mcp config, LegioConfig.Server server) {
+  private static boolean onTheServersPort(LegioConfig.Mcp config, ServerSettings server) {
     return config.httpPort() == server.port() || config.httpPort() == LegioConfig.Mcp.DEFAULT_PORT;
   }
 

@@ -128,6 +128,14 @@ final class ApiExchange {
     return node;
   }
 
+  /** The body as {@link #jsonBody()} does, or an empty object when the request has no body. */
+  JsonNode jsonBodyOrEmpty() throws IOException {
+    if (request.getLength() == 0 && header("Content-Type") == null) {
+      return Json.MAPPER.createObjectNode();
+    }
+    return jsonBody();
+  }
+
   /** How much of a body too large the server still reads, so that the client sees the 413. */
   private static final long DRAIN_LIMIT = 16L << 20;
 

@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.config.LegioConfig;
+import dev.legio.config.ServerSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -45,20 +45,20 @@ public final class LegioServer implements AutoCloseable {
     this.grace = grace;
   }
 
-  public static Builder builder(LegioConfig.Server config, ServerParts parts, ApiTokens tokens) {
+  public static Builder builder(ServerSettings config, ServerParts parts, ApiTokens tokens) {
     return new Builder(config, parts, tokens);
   }
 
   /** How to start a server; {@link #start} listens. */
   public static final class Builder {
-    private final LegioConfig.Server config;
+    private final ServerSettings config;
     private final ServerParts parts;
     private final ApiTokens tokens;
     private Handler mcp;
     private int eventBuffer = DEFAULT_EVENT_BUFFER;
     private Duration pollInterval = Duration.ofMillis(250);
 
-    private Builder(LegioConfig.Server config, ServerParts parts, ApiTokens tokens) {
+    private Builder(ServerSettings config, ServerParts parts, ApiTokens tokens) {
       this.config = config;
       this.parts = parts;
       this.tokens = tokens;

@@ -14,6 +14,7 @@ final class Routes {
   static List<Route> all(ServerParts parts, EventHub hub) {
     SessionsEndpoint sessions = new SessionsEndpoint(parts);
     MemoriaEndpoint memoria = new MemoriaEndpoint(parts);
+    SessionEditEndpoint edits = new SessionEditEndpoint(parts);
     return List.of(
         new Route("GET", "/healthz", Access.PUBLIC, new HealthEndpoint()),
         new Route("GET", PREFIX + "/openapi.json", Access.OPERATOR, new OpenApiEndpoint()),
@@ -29,6 +30,8 @@ final class Routes {
         new Route("GET", PREFIX + "/sessions", Access.OPERATOR, sessions::list),
         new Route("GET", PREFIX + "/sessions/{id}", Access.OPERATOR, sessions::get),
         new Route("DELETE", PREFIX + "/sessions/{owner}", Access.OPERATOR, sessions::reset),
+        new Route("POST", PREFIX + "/sessions/{id}/rewind", Access.OPERATOR, edits::rewind),
+        new Route("POST", PREFIX + "/sessions/{id}/fork", Access.OPERATOR, edits::fork),
         new Route("GET", PREFIX + "/events", Access.OPERATOR, new EventsEndpoint(parts, hub)),
         new Route("GET", PREFIX + "/memoria/{kind}", Access.OPERATOR, memoria::list),
         new Route("GET", PREFIX + "/memoria/{kind}/{name}", Access.OPERATOR, memoria::read),

@@ -7,6 +7,7 @@ import dev.legio.log.MessageLog;
 import dev.legio.memoria.Memoria;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
+import dev.legio.transcript.SessionHistoryEditor;
 import dev.legio.transcript.TranscriptStore;
 import dev.legio.usage.UsageLedger;
 import java.time.Clock;
@@ -24,7 +25,8 @@ public record ServerParts(
     AgentDirectory agents,
     SessionSettings settings,
     Clock clock,
-    UsageLedger usage) {
+    UsageLedger usage,
+    SessionHistoryEditor historyEditor) {
 
   public static ServerParts of(LegioApp app, Clock clock) {
     return new ServerParts(
@@ -36,6 +38,7 @@ public record ServerParts(
         app.agents(),
         app.config().sessions(),
         clock,
-        app.usage());
+        app.usage(),
+        app.historyEditor());
   }
 }

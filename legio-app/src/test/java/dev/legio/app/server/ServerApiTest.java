@@ -99,6 +99,43 @@ class ServerApiTest {
   }
 
   @Test
+  void aSessionIsRewoundAndForkedOverTheApi() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus scout the ford"));
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus and the bridge?"));
+    String id = null;
+    for (JsonNode s : ServerFixture.json(f.get("/api/v1/sessions", f.operator)).get("sessions")) {
+      if (s.get("owner").asText().equals("vorenus")) {
+        id = s.get("session_id").asText();
+      }
+    }
+    assertThat(id).isNotNull();
+
+    HttpResponse<String> rewound =
+        f.post("/api/v1/sessions/" + id + "/rewind", f.operator, Map.of("last", 1));
+    assertThat(rewound.statusCode()).as(rewound.body()).isEqualTo(200);
+    JsonNode r = ServerFixture.json(rewound);
+    assertThat(r.get("session_id").asText()).isEqualTo(id);
+    assertThat(r.get("owner").asText()).isEqualTo("vorenus");
+    assertThat(r.get("turns_removed").asInt()).isEqualTo(1);
+    assertThat(r.get("entries_removed").asInt()).isPositive();
+
+    HttpResponse<String> forked = f.post("/api/v1/sessions/" + id + "/fork", f.operator, Map.of());
+    assertThat(forked.statusCode()).as(forked.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(forked).get("session_id").asText()).isNotEqualTo(id);
+
+    String unknown = java.util.UUID.randomUUID().toString();
+    assertThat(f.post("/api/v1/sessions/" + unknown + "/rewind", f.operator, Map.of()).statusCode())
+        .isEqualTo(404);
+    assertThat(f.post("/api/v1/sessions/" + id + "/rewind", f.operator, Map.of("last", 0)))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(400);
+    HttpResponse<String> badEntry =
+        f.post("/api/v1/sessions/" + id + "/rewind", f.operator, Map.of("to", "<b>nope</b>"));
+    assertThat(badEntry.statusCode()).isEqualTo(400);
+    assertThat(ServerFixture.json(badEntry).get("error").asText()).contains("'to'", "uuid");
+  }
+
+  @Test
   void noMentionGoesToTheLegatus() throws Exception {
     JsonNode body =
         ServerFixture.json(f.post("/api/v1/messages", f.operator, Map.of("text", "report")));

@@ -12,7 +12,7 @@ import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.offline.OfflineBackend;
-import dev.legio.config.LegioConfig;
+import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.TurnListener;
@@ -98,12 +98,13 @@ final class ServerFixture implements AutoCloseable {
             app.agents(),
             settings,
             Clock.systemUTC(),
-            app.usage());
+            app.usage(),
+            app.historyEditor());
     ApiTokens tokens = new ApiTokens(app.workspace().castra());
     operator = tokens.create("console", Role.OPERATOR, List.of()).secret();
     gateway = tokens.create("telegram-bot", Role.GATEWAY, List.of("telegram")).secret();
     task = tokens.create("tasks", Role.TASK, List.of()).secret();
-    LegioConfig.Server config = app.config().server();
+    ServerSettings config = app.config().server();
     server =
         LegioServer.builder(config, parts, tokens)
             .eventBuffer(eventBuffer)

@@ -1,0 +1,33 @@
+package dev.legio.config;
+
+/**
+ * The {@code [server]} section: the HTTP API {@code legio serve} runs for every front end.
+ *
+ * @param bind the address to listen on (default loopback only)
+ * @param port the TCP port; 0 picks a free one (printed at start)
+ * @param maxBodyBytes the largest request body accepted; a bigger one gets 413 (default: {@code
+ *     [praetorium] max_message_bytes} plus 64 KiB for the JSON around the text)
+ */
+public record ServerSettings(String bind, int port, long maxBodyBytes) {
+  public static final int DEFAULT_PORT = 8740;
+  public static final long HEADROOM_BYTES = 64 * 1024;
+
+  public static ServerSettings defaults(long maxMessageBytes) {
+    return new ServerSettings("127.0.0.1", DEFAULT_PORT, maxMessageBytes + HEADROOM_BYTES);
+  }
+
+  static ServerSettings read(TomlTable t, long maxMessageBytes) {
+    ServerSettings d = defaults(maxMessageBytes);
+    String bind = t.string("bind", d.bind());
+    if (bind.isBlank()) {
+      throw t.error("bind", "an address such as \"127.0.0.1\"", "\"\"");
+    }
+    int port = (int) t.integer("port", d.port(), 0, 65_535);
+    // 0 (the template's value): the default, which follows [praetorium] max_message_bytes.
+    long maxBody = t.integer("max_body_bytes", 0, 0, 1L << 30);
+    if (maxBody != 0 && maxBody < 1_024) {
+      throw t.error("max_body_bytes", "0 (automatic) or at least 1024", Long.toString(maxBody));
+    }
+    return new ServerSettings(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody);
+  }
+}
