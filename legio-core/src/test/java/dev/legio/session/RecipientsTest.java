@@ -29,7 +29,7 @@ class RecipientsTest {
         Arguments.of(null, new Recipients.Refused("Nothing to send: the message is empty.")));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "[{index}] \"{0}\"")
   @MethodSource("caesarsMessages")
   void caesarsMessageGoesToItsMentionsElseTheLegatus(String text, Recipients.Decision expected) {
     assertThat(Recipients.ofCaesarsMessage(text, KNOWN)).isEqualTo(expected);
@@ -56,7 +56,7 @@ class RecipientsTest {
             new Recipients.Refused("Nothing to send: the message is empty.")));
   }
 
-  @ParameterizedTest(name = "{0} {1}")
+  @ParameterizedTest(name = "[{index}] {0} \"{1}\"")
   @MethodSource("dispatches")
   void aDispatchGoesToKnownCenturionesOnlyEachOnce(
       List<String> to, String text, Recipients.Decision expected) {
