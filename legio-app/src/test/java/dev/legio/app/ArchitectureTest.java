@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
  * <p>The layers, lowest first (a layer may use any layer below it and its own):
  *
  * <ol>
- *   <li><b>Foundation</b>: {@code files} (atomic write, file locks), {@code tools} (the tool seam),
- *       {@code workspace}, {@code pricing} (models' prices, the defaults of {@code [pricing]}),
- *       {@code config}: they know nothing of the rest of Legio.
+ *   <li><b>Foundation</b>: {@code files} (atomic write, file locks), {@code secrets} (redaction),
+ *       {@code tools} (the tool seam), {@code workspace}, {@code pricing} (models' prices, the
+ *       defaults of {@code [pricing]}), {@code config}: they know nothing of the rest of Legio.
  *   <li><b>Log</b>: {@code log}, the praetorium.
  *   <li><b>Agents</b>: {@code agents}, the prompt files and the roster.
  *   <li><b>Back-ends</b>: {@code backend} and its vendors.
@@ -63,6 +63,7 @@ class ArchitectureTest {
         .layer("Foundation")
         .definedBy(
             "dev.legio.files..",
+            "dev.legio.secrets..",
             "dev.legio.tools..",
             "dev.legio.workspace..",
             "dev.legio.pricing..",
