@@ -431,12 +431,7 @@ public final class LegioApp implements AutoCloseable {
    * caller} for this workspace (the same Java and class path as this process).
    */
   public String mcpConfigJson(String caller) {
-    return McpConfigFile.json(legioCommand(), workspace.root(), caller);
-  }
-
-  /** The command line that runs {@code legio} as this process does: {@link LegioCommandLine}. */
-  public static List<String> legioCommand() {
-    return LegioCommandLine.ofThisProcess();
+    return McpConfigFile.json(LegioCommandLine.ofThisProcess(), workspace.root(), caller);
   }
 
   /**

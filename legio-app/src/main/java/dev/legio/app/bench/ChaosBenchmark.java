@@ -1,6 +1,7 @@
 package dev.legio.app.bench;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.LegioCommandLine;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.Message;
@@ -203,7 +204,7 @@ public final class ChaosBenchmark {
       throws IOException {
     Path o = Files.createTempFile(dir, "say-", ".out");
     Path e = Files.createTempFile(dir, "say-", ".err");
-    List<String> command = new ArrayList<>(LegioApp.legioCommand());
+    List<String> command = new ArrayList<>(LegioCommandLine.ofThisProcess());
     command.addAll(List.of("--castra", ws.toString(), "say", "-q", text));
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectOutput(o.toFile()).redirectError(e.toFile());

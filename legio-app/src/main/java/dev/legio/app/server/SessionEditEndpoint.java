@@ -8,6 +8,7 @@ import dev.legio.transcript.SessionHistoryEditor.Point;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Rewind and fork over the API, with the rules of {@link SessionHistoryEditor} (the same as {@code
@@ -91,13 +92,10 @@ final class SessionEditEndpoint {
     }
   }
 
-  private interface Edit {
-    SessionHistoryEditor.Result run();
-  }
-
-  private static SessionHistoryEditor.Result edit(Edit edit) {
+  /** Runs {@code edit}, turning the editor's refusals into 404 (no such session) or 400. */
+  private static SessionHistoryEditor.Result edit(Supplier<SessionHistoryEditor.Result> edit) {
     try {
-      return edit.run();
+      return edit.get();
     } catch (IllegalArgumentException e) {
       if (e.getCause() instanceof NoSuchTranscriptException) {
         throw ApiException.notFound(e.getMessage());
