@@ -2,33 +2,25 @@ package dev.legio.app;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.agents.AgentProfile;
+import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.backend.BackendDetector;
-import dev.legio.backend.ContextWindows;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
-import dev.legio.backend.SessionTools;
 import dev.legio.backend.anthropic.AnthropicBackend;
-import dev.legio.backend.claudecli.ClaudeCliBackend;
-import dev.legio.backend.claudecli.ClaudeCliBinary;
 import dev.legio.backend.claudecli.McpConfigSource;
-import dev.legio.backend.http.RetryPolicy;
-import dev.legio.backend.offline.OfflineBackend;
-import dev.legio.backend.ollama.OllamaBackend;
-import dev.legio.backend.openai.OpenAiBackend;
-import dev.legio.config.ConfigException;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
-import dev.legio.config.SessionSettings;
 import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
-import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.longterm.ConsolidationRunner;
 import dev.legio.longterm.MemoryExtractor;
 import dev.legio.longterm.MemoryFolder;
 import dev.legio.mcp.McpConfigFile;
 import dev.legio.mcp.McpTokens;
 import dev.legio.mcp.McpToolServer;
+import dev.legio.memoria.FileMemoryStore;
 import dev.legio.memoria.Memoria;
+import dev.legio.memoria.MemoryStore;
 import dev.legio.memoria.MemoryTools;
 import dev.legio.pricing.PriceTable;
 import dev.legio.secrets.SecretRedactor;
@@ -39,11 +31,13 @@ import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionStore;
 import dev.legio.session.TurnListener;
 import dev.legio.store.LegioStore;
+import dev.legio.task.TaskSessions;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.Toolbox;
 import dev.legio.tools.Toolset;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.SessionHistoryEditor;
+import dev.legio.transcript.TranscriptBriefWriter;
 import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.transcript.TranscriptStore;
 import dev.legio.usage.UsageLedger;
@@ -52,7 +46,6 @@ import dev.legio.usage.UsageRetention;
 import dev.legio.workspace.Workspace;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +74,10 @@ public final class LegioApp implements AutoCloseable {
   private MemoryExtractor extractor;
   private Memoria memoria;
   private TranscriptStore transcripts;
+  private LegioMetrics metrics;
+  private dev.legio.app.gateway.Gateways gateways;
+  private dev.legio.session.SingletonJobs singletonJobs;
+  private TaskSessions tasks;
 
   /**
    * How long the command that opened the app runs, which sizes its PostgreSQL connection pool: a
@@ -114,6 +111,8 @@ public final class LegioApp implements AutoCloseable {
     LegioConfig config = ConfigLoader.load(workspace.configFile(), env);
     SecretRedactor.register(config.backend().apiKey());
     SecretRedactor.register(config.praetorium().postgresPassword());
+    SecretRedactor.register(config.telegram().token());
+    SecretRedactor.register(config.telegram().webhookSecret());
     Logging.toFile(config.logging().file(), config.logging().level());
     return new LegioApp(workspace, config, Map.copyOf(env), clock);
   }
@@ -140,7 +139,7 @@ public final class LegioApp implements AutoCloseable {
    */
   public synchronized LegioStore store() {
     if (store == null) {
-      store = openStore(config.praetorium(), clock, lifetime);
+      store = StoreOpener.open(config.praetorium(), clock, lifetime);
     }
     return store;
   }
@@ -205,51 +204,22 @@ public final class LegioApp implements AutoCloseable {
   }
 
   private ModelBackend backend(String kind, LegioConfig.Backend b) {
-    SessionTools tools = this::sessionTools;
-    RetryPolicy.Sleeper sleeper = RetryPolicy.Sleeper.REAL;
-    return switch (kind) {
-      // [backend.context_windows] offline = N states the offline model's window.
-      case OfflineBackend.KIND ->
-          new OfflineBackend(ContextWindows.hosted(b.contextWindows()).of(OfflineBackend.KIND));
-      case AnthropicBackend.KIND ->
-          AnthropicBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
-      case OpenAiBackend.KIND ->
-          OpenAiBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
-      case OllamaBackend.KIND ->
-          OllamaBackend.create(b, config.context(), conversations(), tools, clock, sleeper);
-      case ClaudeCliBackend.KIND -> claudeCli(config.claudeCli(), b.contextWindows());
-      default ->
-          throw new ConfigException(
-              "[backend] kind = \""
-                  + kind
-                  + "\" is not a back-end; choose \"auto\", \"offline\", \"claude-cli\","
-                  + " \"anthropic\", \"openai\" or \"ollama\"");
-    };
+    return BackendAssembly.build(this, kind, b);
+  }
+
+  /** This app's environment variables (API keys, the Claude CLI's location). */
+  Map<String, String> env() {
+    return env;
+  }
+
+  /** This app's clock. */
+  Clock clock() {
+    return clock;
   }
 
   /** The conversations the HTTP back-ends keep, in {@link #store()}. */
   public dev.legio.backend.http.ConversationStore conversations() {
     return store().conversations();
-  }
-
-  private ModelBackend claudeCli(LegioConfig.ClaudeCli c, Map<String, Integer> contextWindows) {
-    Path executable;
-    try {
-      executable = ClaudeCliBinary.locate(c.binary(), env);
-    } catch (ClaudeCliBinary.NotFoundException e) {
-      throw new ConfigException(workspace.configFile() + ": " + e.getMessage());
-    }
-    return new ClaudeCliBackend(
-        new ClaudeCliBackend.Options(
-            executable,
-            c.perTurn() ? ClaudeCliBackend.Mode.PER_TURN : ClaudeCliBackend.Mode.PERSISTENT,
-            c.permissionMode(),
-            c.allowedTools(),
-            c.turnTimeout(),
-            workspace.root(),
-            Map.of("DISABLE_AUTOUPDATER", "1"),
-            c.mcpConfig() == null ? memoriaOverMcp() : McpConfigSource.file(c.mcpConfig()),
-            contextWindows));
   }
 
   /**
@@ -301,38 +271,58 @@ public final class LegioApp implements AutoCloseable {
                       extractor()))
               .backendsByKind(this::backendOfKind)
               .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
+              .briefWriter(new TranscriptBriefWriter(cliTranscripts()))
               .build();
     }
     return engine;
   }
 
   /**
-   * The background work of {@code legio serve}, on {@code clock}: the idle reaper and the channel
-   * cleanup at their intervals, and daily at {@code [sessions] cleanup_at} UTC the expired session
-   * records, then the HTTP back-ends' conversations inactive for longer than the longest session
-   * time to live (a record still kept may resume only a younger one). Not started.
+   * The background jobs that run on one node at a time among the Legio processes sharing this store
+   * (leases of {@code [sessions] lease_ttl_seconds}, renewed by a heartbeat, released at exit).
+   * Created on first use.
    */
-  public SessionMaintenance maintenance(Clock clock) {
-    SessionSettings s = config.sessions();
-    SessionEngine e = engine();
-    return new SessionMaintenance.Tasks()
-        .every(
-            "idle reaper",
-            s.reaperInterval(),
-            SessionMaintenance.reporting("idle sessions reaped", e::reapIdle))
-        .every(
-            "channel cleanup",
-            s.channels().cleanupInterval(),
-            SessionMaintenance.reporting("idle channel sessions closed", e::cleanupChannels))
-        .daily("session record cleanup", e::deleteExpiredRecords)
-        .daily("conversation cleanup", () -> deleteInactiveConversations(s.longestTtl(), clock))
-        .daily("usage ledger pruning", this::pruneUsage)
-        .build(clock, s.cleanupAt());
+  public synchronized dev.legio.session.SingletonJobs singletonJobs() {
+    if (singletonJobs == null) {
+      singletonJobs =
+          new dev.legio.session.SingletonJobs(
+              store().jobLeases(),
+              config.sessions().leaseDuration(),
+              clock,
+              dev.legio.session.HeldLeases.shared());
+    }
+    return singletonJobs;
   }
 
-  private void deleteInactiveConversations(Duration ttl, Clock clock) {
-    int deleted = conversations().deleteInactiveBefore(clock.instant().minus(ttl));
-    log.info("deleted {} conversations inactive for more than {} days", deleted, ttl.toDays());
+  /**
+   * The task sessions (keyed by session key and agent) over the store, the agents and the
+   * back-ends, created on first use: the one service behind {@code POST /api/v1/tasks} and {@link
+   * Legio#tasks()}.
+   */
+  public synchronized TaskSessions tasks() {
+    if (tasks == null) {
+      tasks =
+          new TaskSessions(
+              agents(),
+              backend(),
+              this::backendOfKind,
+              store().tasks(),
+              sessions(),
+              usage(),
+              new UsageRecorder(usage(), prices()),
+              config.sessions(),
+              clock,
+              conversations());
+    }
+    return tasks;
+  }
+
+  /**
+   * The background work of {@code legio serve}, on {@code clock}, not started: {@link
+   * MaintenancePlan}.
+   */
+  public SessionMaintenance maintenance(Clock clock) {
+    return MaintenancePlan.of(this, clock);
   }
 
   /**
@@ -364,12 +354,23 @@ public final class LegioApp implements AutoCloseable {
     return backendsByKind.get(kind);
   }
 
-  /** The memory stores (edicta, acta, commentarii) of the castra. */
+  /** The memory stores (edicta, acta, commentarii) of the castra, in {@link #memoriaStore()}. */
   public synchronized Memoria memoria() {
     if (memoria == null) {
-      memoria = new Memoria(workspace.castra(), agents(), clock);
+      memoria = new Memoria(memoriaStore(), agents(), clock);
     }
     return memoria;
+  }
+
+  /**
+   * Where memoria is kept, as {@code [memoria] store} says: XML files under the castra, or the
+   * database of {@link #store()} (opened on this call), which every node sharing it sees.
+   */
+  public synchronized MemoryStore memoriaStore() {
+    return switch (config.memoria().store()) {
+      case FILES -> new FileMemoryStore(workspace.castra());
+      case DATABASE -> store().memoria();
+    };
   }
 
   /**
@@ -486,6 +487,20 @@ public final class LegioApp implements AutoCloseable {
     return new ConsolidationRunner.Model(backendOfKind(profile.backend()), profile.model());
   }
 
+  /**
+   * This process's metrics ({@code GET /metrics}): the engine's, the store's and its pool's, the
+   * JVM's; created on first use (so one-shot commands never load Micrometer), closed with the app.
+   */
+  public synchronized LegioMetrics metrics() {
+    if (metrics == null) {
+      metrics =
+          LegioMetrics.watching(
+                  engine(), sessions(), messageLog(), new UsageRecorder(usage(), prices())::entryOf)
+              .withPoolOf(store());
+    }
+    return metrics;
+  }
+
   /** The usage ledger, in {@link #store()}: one row per turn of every session. */
   public UsageLedger usage() {
     return store().usage();
@@ -510,6 +525,25 @@ public final class LegioApp implements AutoCloseable {
     return deleted;
   }
 
+  /**
+   * The ways in to the agents that every door shares (the API, the console, the gateways): caesar's
+   * path and a channel's path.
+   */
+  public dev.legio.app.conversation.Conversations doors() {
+    return new dev.legio.app.conversation.Conversations(engine(), sessions(), config.sessions());
+  }
+
+  /**
+   * The chat gateways that {@code [gateways.*]} in legio.toml enables (none by default), built but
+   * not started: {@code legio serve} starts them after its server.
+   */
+  public synchronized dev.legio.app.gateway.Gateways gateways() {
+    if (gateways == null) {
+      gateways = new dev.legio.app.gateway.Gateways(GatewayAssembly.enabled(this, clock));
+    }
+    return gateways;
+  }
+
   /** The message log, in {@link #store()}. */
   public MessageLog messageLog() {
     return store().messageLog();
@@ -520,55 +554,26 @@ public final class LegioApp implements AutoCloseable {
     return store().sessions();
   }
 
-  /** Opens the database a {@code [praetorium]} section describes. */
-  public static LegioStore openStore(LegioConfig.Praetorium p, Clock clock) {
-    return openStore(p, clock, Lifetime.LONG_RUNNING);
-  }
-
-  /** Opens the database a {@code [praetorium]} section describes, sized for {@code lifetime}. */
-  public static LegioStore openStore(LegioConfig.Praetorium p, Clock clock, Lifetime lifetime) {
-    return switch (p.store()) {
-      case SQLITE -> LegioStore.openSqlite(sqliteOptions(p, clock));
-      case POSTGRES ->
-          LegioStore.openPostgres(postgresOptions(p, clock, lifetime.postgresPool(p.poolSize())));
-    };
-  }
-
-  /**
-   * Opens only the message log a {@code [praetorium]} section describes (closing it closes its
-   * database), for tools that need nothing else.
-   */
-  public static MessageLog openMessageLog(LegioConfig.Praetorium p, Clock clock) {
-    return switch (p.store()) {
-      case SQLITE -> JdbcMessageLogs.openSqlite(sqliteOptions(p, clock));
-      case POSTGRES -> JdbcMessageLogs.openPostgres(postgresOptions(p, clock, p.poolSize()));
-    };
-  }
-
-  private static JdbcMessageLogs.SqliteOptions sqliteOptions(
-      LegioConfig.Praetorium p, Clock clock) {
-    return new JdbcMessageLogs.SqliteOptions(
-        p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock);
-  }
-
-  private static JdbcMessageLogs.PostgresOptions postgresOptions(
-      LegioConfig.Praetorium p, Clock clock, int poolSize) {
-    return new JdbcMessageLogs.PostgresOptions(
-        p.postgresUrl(),
-        p.postgresUser(),
-        p.postgresPassword(),
-        p.maxMessageBytes(),
-        poolSize,
-        clock);
-  }
-
   @Override
   public synchronized void close() {
-    // Sessions first (they finish or interrupt dispatches and write their records), then memory
+    if (gateways != null) {
+      gateways.close();
+      gateways = null;
+    }
+    // Gateways first (no new turns come in), then sessions (they finish or interrupt dispatches
+    // and write their records), then memory
     // extraction, then the back-end, then the store.
+    if (metrics != null) {
+      metrics.close();
+      metrics = null;
+    }
     if (engine != null) {
       engine.close();
       engine = null;
+    }
+    if (tasks != null) {
+      tasks.close();
+      tasks = null;
     }
     // The engine has told the extractor of every turn; let it finish the extraction it runs (it
     // needs the back-end).

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  *   <li><b>Back-ends</b>: {@code backend} and its vendors.
  *   <li><b>Sessions</b>: {@code session}, the engine and its rules.
  *   <li><b>Features over sessions</b>: {@code transcript}, {@code memoria}, {@code longterm},
- *       {@code usage}, {@code mcp}: they hook into the engine through its listener interfaces; the
- *       engine never imports them.
+ *       {@code usage}, {@code delivery}, {@code task} (keyed task sessions), {@code mcp}: they hook
+ *       into the engine through its listener interfaces; the engine never imports them.
  *   <li><b>Store</b>: {@code store}, one opened database giving every store.
  *   <li><b>Application</b>: {@code dev.legio.app} and below, with the composition root {@code
  *       LegioApp}.
@@ -82,6 +82,8 @@ class ArchitectureTest {
             "dev.legio.memoria..",
             "dev.legio.longterm..",
             "dev.legio.usage..",
+            "dev.legio.delivery..",
+            "dev.legio.task..",
             "dev.legio.mcp..")
         .layer("Store")
         .definedBy("dev.legio.store..")

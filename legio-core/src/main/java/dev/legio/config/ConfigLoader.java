@@ -62,7 +62,11 @@ public final class ConfigLoader {
         LegioConfig.Memory.read(root.table("memory"), base),
         ServerSettings.read(root.table("server"), praetorium.maxMessageBytes()),
         UsageSettings.read(root.table("usage"), root.table("pricing")),
-        LegatusSettings.read(root.table("legatus")));
+        LegatusSettings.read(root.table("legatus")),
+        MemoriaSettings.read(root.table("memoria"), praetorium),
+        SlackSettings.read(root.table("gateways").table("slack"), env),
+        DiscordSettings.read(root.table("gateways").table("discord"), env),
+        TelegramSettings.read(root.table("gateways"), env));
   }
 
   private static ObjectNode parse(Path file) {

@@ -30,7 +30,11 @@ public record LegioConfig(
     Memory memory,
     ServerSettings server,
     UsageSettings usage,
-    LegatusSettings legatus) {
+    LegatusSettings legatus,
+    MemoriaSettings memoria,
+    SlackSettings slack,
+    DiscordSettings discord,
+    TelegramSettings telegram) {
 
   /**
    * The {@code [context]} section: how Legio keeps the conversations it sends to the model (the

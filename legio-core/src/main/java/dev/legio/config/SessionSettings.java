@@ -21,14 +21,23 @@ import java.util.stream.Stream;
  *     each dispatch); an agent's front matter may override it
  * @param idleTimeout a session unused for longer is closed; the next request starts a fresh one
  * @param reaperInterval how often idle sessions are looked for
- * @param leaseDuration how long a session's lock is held at most (a holder that died releases it
- *     when the lease runs out)
+ * @param leaseDuration how long a session's lease lasts unless its holder renews it ({@code
+ *     [sessions] lease_ttl_seconds}): the holder renews it every third of that while a turn runs,
+ *     so a node that died (or paused) frees its sessions within it. The retired {@code
+ *     lock_lease_minutes} is accepted and ignored with a warning ({@link
+ *     #LOCK_LEASE_MINUTES_RETIRED}).
  * @param lockWait how long a request waits for a session another request (or process) is using,
  *     before it gets a "busy" answer
  * @param ttlByBackend how long a session record is kept after its last activity, per back-end kind;
  *     the key {@code default} covers the others
  * @param cleanupAt the time of day (UTC) at which expired session records are deleted
  * @param shutdownGrace how long shutdown waits for dispatches in flight before interrupting them
+ * @param condenseAfterTokens a Claude Code CLI session whose conversation is larger than this many
+ *     tokens is condensed before its next turn (a new CLI session started from a brief); 0: never
+ * @param resumeAfterIdle true: an agent's session idle past {@code idleTimeout} only has its live
+ *     back-end process closed, and its next request resumes the conversation (until its time to
+ *     live); false (the default): the idle session is closed and the next request starts a new one.
+ *     Task sessions always resume until their time to live.
  */
 public record SessionSettings(
     int historyWindow,
@@ -40,9 +49,26 @@ public record SessionSettings(
     Map<String, Duration> ttlByBackend,
     LocalTime cleanupAt,
     Duration shutdownGrace,
-    Channels channels) {
+    Channels channels,
+    long condenseAfterTokens,
+    boolean resumeAfterIdle) {
+
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(SessionSettings.class);
 
   public static final int DEFAULT_HISTORY_WINDOW = 50;
+
+  /** The default of {@code [sessions] lease_ttl_seconds}. */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(30);
+
+  /** What a file that still sets {@code [sessions] lock_lease_minutes} is told. */
+  public static final String LOCK_LEASE_MINUTES_RETIRED =
+      "[sessions] lock_lease_minutes is deprecated and ignored: a session lease now lasts"
+          + " lease_ttl_seconds (default 30) and is renewed while its turn runs, so a node that"
+          + " dies frees its sessions within that time. Remove lock_lease_minutes from legio.toml"
+          + " (set lease_ttl_seconds instead if 30 s does not suit).";
+
+  public static final long DEFAULT_CONDENSE_AFTER_TOKENS = 50_000;
   public static final long DEFAULT_MAX_INPUT_TOKENS = 150_000;
 
   /**
@@ -109,8 +135,41 @@ public record SessionSettings(
     private static final List<String> ROLES = List.of("operator", "chat");
   }
 
+  /**
+   * Settings with condensing at its default ({@link #DEFAULT_CONDENSE_AFTER_TOKENS}) and agent
+   * sessions closed when idle.
+   */
+  public SessionSettings(
+      int historyWindow,
+      long maxInputTokens,
+      Duration idleTimeout,
+      Duration reaperInterval,
+      Duration leaseDuration,
+      Duration lockWait,
+      Map<String, Duration> ttlByBackend,
+      LocalTime cleanupAt,
+      Duration shutdownGrace,
+      Channels channels) {
+    this(
+        historyWindow,
+        maxInputTokens,
+        idleTimeout,
+        reaperInterval,
+        leaseDuration,
+        lockWait,
+        ttlByBackend,
+        cleanupAt,
+        shutdownGrace,
+        channels,
+        DEFAULT_CONDENSE_AFTER_TOKENS,
+        false);
+  }
+
   public SessionSettings {
     Objects.requireNonNull(idleTimeout);
+    if (condenseAfterTokens < 0) {
+      throw new IllegalArgumentException("condenseAfterTokens cannot be negative");
+    }
     Objects.requireNonNull(ttlByBackend);
     Objects.requireNonNull(channels);
   }
@@ -121,12 +180,14 @@ public record SessionSettings(
         DEFAULT_MAX_INPUT_TOKENS,
         Duration.ofMinutes(30),
         Duration.ofSeconds(60),
-        Duration.ofMinutes(15),
+        DEFAULT_LEASE_TTL,
         Duration.ofSeconds(30),
         defaultTtls(),
         LocalTime.of(2, 0),
         Duration.ofSeconds(30),
-        Channels.defaults());
+        Channels.defaults(),
+        DEFAULT_CONDENSE_AFTER_TOKENS,
+        false);
   }
 
   public static Map<String, Duration> defaultTtls() {
@@ -152,7 +213,10 @@ public record SessionSettings(
     long maxInput = s.integer("max_input_tokens", d.maxInputTokens(), 1_000, 100_000_000);
     long reaper = s.integer("reaper_interval_seconds", d.reaperInterval().toSeconds(), 1, 86_400);
     long lockWait = s.integer("lock_wait_seconds", d.lockWait().toSeconds(), 0, 3_600);
-    long lease = s.integer("lock_lease_minutes", d.leaseDuration().toMinutes(), 1, 1_440);
+    long lease = s.integer("lease_ttl_seconds", d.leaseDuration().toSeconds(), 3, 3_600);
+    if (s.retired("lock_lease_minutes")) {
+      log.warn("{}: {}", s.file(), LOCK_LEASE_MINUTES_RETIRED);
+    }
     String at = s.string("cleanup_at", d.cleanupAt().toString());
     LocalTime cleanupAt;
     try {
@@ -161,6 +225,8 @@ public record SessionSettings(
       throw s.error("cleanup_at", "a time of day in UTC as \"HH:MM\"", "\"" + at + "\"");
     }
     long grace = s.integer("shutdown_grace_seconds", d.shutdownGrace().toSeconds(), 0, 3_600);
+    long condense = s.integer("condense_after_tokens", d.condenseAfterTokens(), 0, 100_000_000);
+    boolean resumeAfterIdle = s.bool("resume_after_idle", d.resumeAfterIdle());
     TomlTable ttlTable = s.table("ttl_days");
     Map<String, Duration> ttls = new HashMap<>(d.ttlByBackend());
     for (String key : ttlKeys()) {
@@ -173,12 +239,14 @@ public record SessionSettings(
         maxInput,
         Duration.ofMinutes(idleMinutes),
         Duration.ofSeconds(reaper),
-        Duration.ofMinutes(lease),
+        Duration.ofSeconds(lease),
         Duration.ofSeconds(lockWait),
         Map.copyOf(ttls),
         cleanupAt,
         Duration.ofSeconds(grace),
-        Channels.read(root.table("channels")));
+        Channels.read(root.table("channels")),
+        condense,
+        resumeAfterIdle);
   }
 
   /** The keys of {@code [sessions.ttl_days]}: {@code default} and each back-end kind. */
@@ -220,7 +288,9 @@ public record SessionSettings(
         ttlByBackend,
         cleanupAt,
         shutdownGrace,
-        channels);
+        channels,
+        condenseAfterTokens,
+        resumeAfterIdle);
   }
 
   public SessionSettings withChannels(Channels newChannels) {
@@ -234,6 +304,42 @@ public record SessionSettings(
         ttlByBackend,
         cleanupAt,
         shutdownGrace,
-        newChannels);
+        newChannels,
+        condenseAfterTokens,
+        resumeAfterIdle);
+  }
+
+  /** These settings with {@code condense_after_tokens} = {@code tokens} (0: off). */
+  public SessionSettings withCondenseAfterTokens(long tokens) {
+    return new SessionSettings(
+        historyWindow,
+        maxInputTokens,
+        idleTimeout,
+        reaperInterval,
+        leaseDuration,
+        lockWait,
+        ttlByBackend,
+        cleanupAt,
+        shutdownGrace,
+        channels,
+        tokens,
+        resumeAfterIdle);
+  }
+
+  /** These settings with {@code resume_after_idle} set to {@code resume}. */
+  public SessionSettings withResumeAfterIdle(boolean resume) {
+    return new SessionSettings(
+        historyWindow,
+        maxInputTokens,
+        idleTimeout,
+        reaperInterval,
+        leaseDuration,
+        lockWait,
+        ttlByBackend,
+        cleanupAt,
+        shutdownGrace,
+        channels,
+        condenseAfterTokens,
+        resume);
   }
 }

@@ -45,6 +45,9 @@ final class TomlTable {
 
   private final Set<String> asked = new TreeSet<>();
 
+  /** Keys still accepted but no longer read (see {@link #retired}): not unknown, not documented. */
+  private final Set<String> retired = new TreeSet<>();
+
   /** Whether the table's keys are names rather than fixed keys (see {@link #keys()}). */
   private boolean open;
 
@@ -89,7 +92,7 @@ final class TomlTable {
     for (TomlTable table : tables.values()) {
       for (Iterator<String> names = table.node.fieldNames(); names.hasNext(); ) {
         String name = names.next();
-        if (!table.asked.contains(name)) {
+        if (!table.asked.contains(name) && !table.retired.contains(name)) {
           throw new ConfigException(
               file
                   + ": "
@@ -129,6 +132,21 @@ final class TomlTable {
           }
         });
     return out;
+  }
+
+  /**
+   * Whether the retired key {@code key} is present: a key older files may still hold, accepted (not
+   * an unknown key) but no longer read nor documented in the template; the caller says what
+   * replaced it.
+   */
+  boolean retired(String key) {
+    retired.add(key);
+    return node.has(key);
+  }
+
+  /** The file the table was read from. */
+  Path file() {
+    return file;
   }
 
   /** Whether {@code key} is present (it counts as asked for). */
@@ -227,6 +245,25 @@ final class TomlTable {
         throw error(key, "an array of non-empty strings", describe(value));
       }
       out.add(item.asText());
+    }
+    return List.copyOf(out);
+  }
+
+  /** An array of integers; absent: empty. */
+  List<Long> integers(String key, String example) {
+    JsonNode value = get(key);
+    if (value == null) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      throw error(key, "an array of integers, e.g. " + example, describe(value));
+    }
+    List<Long> out = new ArrayList<>();
+    for (JsonNode item : value) {
+      if (!item.isIntegralNumber()) {
+        throw error(key, "an array of integers, e.g. " + example, describe(value));
+      }
+      out.add(item.asLong());
     }
     return List.copyOf(out);
   }

@@ -98,6 +98,15 @@ public interface MessageLog extends AutoCloseable {
   /** The configured maximum size of a message's text, in UTF-8 bytes. */
   long maxTextBytes();
 
+  /**
+   * How many messages this log has appended since it was opened, in this process ({@link #append},
+   * {@link #appendAll} and the appends other stores make with it; imports not counted): the metric
+   * {@code legio_messages_appended_total}. A log that does not count answers 0.
+   */
+  default long appendedSinceOpen() {
+    return 0;
+  }
+
   @Override
   void close();
 }

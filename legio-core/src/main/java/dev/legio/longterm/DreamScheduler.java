@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * it runs {@link ConsolidationRunner#run} (gates included, never forced) for each agent that is
  * idle at that moment, so memory is consolidated after an agent finishes its work, never during an
  * active conversation. An agent that is working is left for the next check. Failures are logged and
- * the schedule goes on.
+ * the schedule goes on. With several nodes on one store, {@link #runThrough} makes each scheduled
+ * check run only where a gate says (the node holding the consolidation job's lease).
  */
 public final class DreamScheduler implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DreamScheduler.class);
@@ -27,6 +28,7 @@ public final class DreamScheduler implements AutoCloseable {
   private final Supplier<? extends Collection<String>> agents;
   private final Predicate<String> idle;
   private final Duration interval;
+  private volatile java.util.function.Consumer<Runnable> gate = Runnable::run;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           Thread.ofPlatform().name("legio-dream").daemon().factory());
@@ -49,10 +51,29 @@ public final class DreamScheduler implements AutoCloseable {
     this.interval = interval;
   }
 
+  /**
+   * Runs each scheduled check through {@code gate} (which runs it, or skips it on a node that does
+   * not hold the job: {@code task -> jobs.runIfHolder("memory-consolidation", task)}).
+   */
+  public DreamScheduler runThrough(java.util.function.Consumer<Runnable> gate) {
+    this.gate = java.util.Objects.requireNonNull(gate, "gate");
+    return this;
+  }
+
   /** Starts the checks: the first after one interval. */
   public void start() {
     long every = interval.toMillis();
-    scheduler.scheduleWithFixedDelay(this::checkSafely, every, every, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        () -> {
+          try {
+            gate.accept(this::checkSafely);
+          } catch (RuntimeException e) {
+            log.error("memory consolidation check failed; it runs again at its next time", e);
+          }
+        },
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
   }
 
   private void checkSafely() {

@@ -20,8 +20,7 @@ public final class LegatusMemory extends MemoryAccess {
   public MemoryEntry revokeEdictum(String name, String reason) {
     EntryNames.require(name, "edictum name");
     String why = reason == null ? "" : MemoryXml.requireText(reason, "the reason", 4096);
-    MemoryEntry.Revocation revocation =
-        new MemoryEntry.Revocation(caller, memoria.clock().instant(), why);
+    MemoryEntry.Revocation revocation = new MemoryEntry.Revocation(caller, memoria.now(), why);
     get(MemoryKind.EDICTA, null, name); // a clear error when there is no such edictum
     return memoria
         .store()

@@ -20,7 +20,9 @@ import java.util.TreeSet;
  *       (named by the caller) and clearing entries.
  * </ul>
  *
- * Every entry records its author and time from the caller and the injected {@link Clock}.
+ * Every entry records its author and time from the caller and the injected {@link Clock} (to the
+ * microsecond, as every store keeps it). Where entries are kept is the {@link MemoryStore} given:
+ * XML files under the castra, or the praetorium's database.
  */
 public final class Memoria {
   /** The largest text of one note, in bytes of UTF-8. */
@@ -30,8 +32,14 @@ public final class Memoria {
   private final AgentDirectory agents;
   private final Clock clock;
 
+  /** Memoria in XML files under {@code castra} ({@link FileMemoryStore}). */
   public Memoria(Path castra, AgentDirectory agents, Clock clock) {
-    this.store = new MemoryStore(castra);
+    this(new FileMemoryStore(castra), agents, clock);
+  }
+
+  /** Memoria in {@code store}. */
+  public Memoria(MemoryStore store, AgentDirectory agents, Clock clock) {
+    this.store = java.util.Objects.requireNonNull(store, "store");
     this.agents = agents;
     this.clock = clock;
   }
@@ -66,6 +74,11 @@ public final class Memoria {
 
   Clock clock() {
     return clock;
+  }
+
+  /** Now, to the microsecond (what every store keeps). */
+  java.time.Instant now() {
+    return dev.legio.log.Timestamps.truncate(clock.instant());
   }
 
   /** The centurio names of the castra. */

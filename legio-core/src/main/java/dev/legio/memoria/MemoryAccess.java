@@ -114,7 +114,7 @@ public abstract sealed class MemoryAccess permits AgentMemory, LegatusMemory {
     if (text.isBlank()) {
       throw new MemoryException("the text is empty: write what the " + kind.singular() + " says");
     }
-    Instant now = memoria.clock().instant();
+    Instant now = memoria.now();
     MemoryEntry.Note note = new MemoryEntry.Note(caller, now, text);
     return memoria
         .store()

@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  *       turn has lost its lease, and the store refuses to finish it ({@link LeaseLostException}).
  *   <li>A renewal that fails (database unreachable) is logged and tried again at the next beat.
  *   <li>When the JVM shuts down (SIGTERM, SIGINT/Ctrl-C, {@code System.exit}), every lease still
- *       held is released before it exits, all within {@link #RELEASE_AT_EXIT}. A SIGKILL cannot be
- *       caught: that lease stays until its holder is found gone ({@link LeaseHolder#isGone()}) or
- *       it runs out.
+ *       held is released before it exits, all within {@link #RELEASE_AT_EXIT}. A process that
+ *       drains first ({@code legio serve}) says so with {@link #releaseAtExitAfter}: the leases are
+ *       kept (and renewed) until its drain ends, so its turns in flight can still finish. A SIGKILL
+ *       cannot be caught: that lease stays until its holder is found gone ({@link
+ *       LeaseHolder#isGone()}) or it runs out.
  * </ol>
  *
  * Thread-safe.
@@ -72,6 +74,8 @@ public final class HeldLeases {
   private final boolean releaseAtExit;
   private volatile ScheduledExecutorService heart;
   private volatile boolean hooked;
+  private volatile java.util.concurrent.CountDownLatch drained;
+  private volatile Duration drainWait = Duration.ZERO;
 
   /**
    * @param releaseAtExit whether a JVM shutdown hook releases the leases still held
@@ -83,6 +87,15 @@ public final class HeldLeases {
   /** The leases of this process (released at its exit). */
   public static HeldLeases shared() {
     return SHARED;
+  }
+
+  /**
+   * At exit, waits for {@code drained} (at most {@code atMost}) before releasing the leases still
+   * held: the process finishes its turns in flight under their leases first.
+   */
+  public void releaseAtExitAfter(java.util.concurrent.CountDownLatch drained, Duration atMost) {
+    this.drainWait = Objects.requireNonNull(atMost, "atMost");
+    this.drained = Objects.requireNonNull(drained, "drained");
   }
 
   /** A third of {@code duration}, at least 100 ms: renewed that often, a lease never runs out. */
@@ -204,6 +217,14 @@ public final class HeldLeases {
             .addShutdownHook(
                 new Thread(
                     () -> {
+                      java.util.concurrent.CountDownLatch gate = drained;
+                      if (gate != null) {
+                        try {
+                          gate.await(drainWait.toMillis(), TimeUnit.MILLISECONDS);
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                      }
                       Thread releasing =
                           Thread.ofPlatform()
                               .daemon()

@@ -16,6 +16,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A session is idle when this process holds it live and its last activity is longer ago than
  *       the timeout (exactly the timeout is not idle yet). Time is the injected clock's.
  *   <li>A session with a turn running or queued is not idle: it is left alone, not waited for.
+ *   <li>What closing means is the caller's: the engine marks an agent's session closed, or with
+ *       {@code [sessions] resume_after_idle} only stops its back-end process (the conversation is
+ *       resumed by the next turn).
  *   <li>A failure closing one session is logged and the others are still reaped.
  * </ul>
  */

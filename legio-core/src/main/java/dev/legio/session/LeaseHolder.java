@@ -15,9 +15,15 @@ import java.util.Objects;
  *       heartbeat while it lives); nor is this very process.
  *   <li>A pid reused by another process makes a dead holder look alive: its lease then runs out as
  *       it would have without this check (safe, only slower).
+ *   <li>The host is the environment variable {@link #NODE_NAME_ENV} when set (a container's pod
+ *       name; nodes that share a kernel but must not judge each other's pids, as {@code legio bench
+ *       cluster --separate-hosts} does), else the kernel's host name.
  * </ol>
  */
 public record LeaseHolder(String host, long pid) {
+  /** The environment variable that names this node's host for leases, when set. */
+  public static final String NODE_NAME_ENV = "LEGIO_NODE_NAME";
+
   private static final LeaseHolder THIS_PROCESS =
       new LeaseHolder(localHostName(), ProcessHandle.current().pid());
 
@@ -44,6 +50,10 @@ public record LeaseHolder(String host, long pid) {
   }
 
   private static String localHostName() {
+    String named = System.getenv(NODE_NAME_ENV);
+    if (named != null && !named.isBlank()) {
+      return named.strip();
+    }
     // The kernel's name first: the same in every process, whatever their environment.
     try {
       String kernel =

@@ -22,6 +22,8 @@ import java.util.function.Function;
  *   <li>A channel: the legatus's prompt followed by a line naming the channel and its role (the
  *       role its source maps to in {@code [sessions.channels]}), the channels' token threshold and
  *       idle timeout.
+ *   <li>An agent's idle timeout is {@code session_idle_timeout_minutes}; with {@code [sessions]
+ *       resume_after_idle = true} it is its back-end's time to live ({@code [sessions.ttl_days]}).
  *   <li>An agent naming a back-end kind in its front matter ({@code backend: ollama}) runs on that
  *       back-end; without one, or naming the default's kind, on the default. Naming another kind
  *       when the engine has no other back-ends fails the turn, naming the file.
@@ -107,11 +109,18 @@ final class OwnerProfiles {
         backendFor(p), systemPrompt, p.model(), role, p.promptHash(), rosterHash);
   }
 
+  /**
+   * An agent's limits. With {@code [sessions] resume_after_idle}, idleness rebuilds its session
+   * only past its back-end's time to live (the reaper closes its process earlier, and the next turn
+   * resumes the conversation).
+   */
   private SessionLimits agentLimits(AgentProfile p) {
     return new SessionLimits(
         p.historyWindow().orElse(settings.historyWindow()),
         p.maxInputTokens().orElse(settings.maxInputTokens()),
-        settings.idleTimeout());
+        settings.resumeAfterIdle()
+            ? settings.ttlFor(backendFor(p).kind())
+            : settings.idleTimeout());
   }
 
   /**

@@ -10,7 +10,10 @@ import dev.legio.backend.BackendSession;
 final class OwnerSlot {
   final Owner owner;
   final TurnQueue queue = new TurnQueue();
-  BackendSession live;
+
+  /** Volatile: {@link SessionEngine#openSessions} reads it from other threads. */
+  volatile BackendSession live;
+
   SessionRecord record;
   volatile Activity activity = Activity.IDLE;
 

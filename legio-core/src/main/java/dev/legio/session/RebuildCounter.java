@@ -7,12 +7,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts the rebuilds this process made, per {@link RebuildReason}, and logs each with the owner's
- * total over all its sessions. Thread-safe.
+ * Counts the rebuilds this process made, per {@link RebuildReason} and per owner and reason, and
+ * logs each with the owner's total over all its sessions. Thread-safe. The counts start at zero
+ * when the process starts (the stored total of each owner's rebuilds is its session record's).
  */
 final class RebuildCounter {
   private static final Logger log = LoggerFactory.getLogger(RebuildCounter.class);
   private final Map<RebuildReason, AtomicLong> counts = new EnumMap<>(RebuildReason.class);
+  private final Map<String, Map<RebuildReason, AtomicLong>> byOwner =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final SessionEvents events;
 
   RebuildCounter(SessionEvents events) {
@@ -25,6 +28,10 @@ final class RebuildCounter {
   /** Counts one rebuild of {@code owner}'s session, its {@code total}-th. */
   void count(String owner, RebuildReason reason, long total) {
     counts.get(reason).incrementAndGet();
+    byOwner
+        .computeIfAbsent(owner, o -> new java.util.concurrent.ConcurrentHashMap<>())
+        .computeIfAbsent(reason, r -> new AtomicLong())
+        .incrementAndGet();
     events.rebuilt(owner, reason);
     log.info(
         "{}: session rebuilt: {} (rebuild #{} of this owner)", owner, reason.description(), total);
@@ -34,6 +41,16 @@ final class RebuildCounter {
   Map<RebuildReason, Long> snapshot() {
     Map<RebuildReason, Long> out = new EnumMap<>(RebuildReason.class);
     counts.forEach((reason, n) -> out.put(reason, n.get()));
+    return out;
+  }
+
+  /** {@code owner}'s rebuilds by reason since this process started; only reasons that happened. */
+  Map<RebuildReason, Long> snapshotOf(String owner) {
+    Map<RebuildReason, Long> out = new EnumMap<>(RebuildReason.class);
+    Map<RebuildReason, AtomicLong> mine = byOwner.get(owner);
+    if (mine != null) {
+      mine.forEach((reason, n) -> out.put(reason, n.get()));
+    }
     return out;
   }
 }

@@ -16,7 +16,10 @@ import java.util.Optional;
  *   <li>{@link RebuildReason#ROSTER_CHANGED}: the owner has a roster (the legatus) and its hash
  *       differs.
  *   <li>{@link RebuildReason#TOKEN_LIMIT}: the session's cumulative input tokens are above the
- *       limit (equal is still within it).
+ *       limit (equal is still within it), unless the session is condensed instead ({@link
+ *       CondensePolicy#replacesTokenLimit}: a Claude Code CLI session with condensing on, whose
+ *       size is bounded by {@code condense_after_tokens}, and whose counts restart at each
+ *       condensing).
  *   <li>{@link RebuildReason#IDLE}: the last activity is longer ago than the idle timeout (exactly
  *       the timeout is still within it).
  * </ol>
@@ -26,9 +29,21 @@ import java.util.Optional;
 public final class RebuildPolicy {
   private RebuildPolicy() {}
 
-  /** Why {@code stored} must be rebuilt for {@code profile} at {@code now}; empty: continue it. */
+  /**
+   * Why {@code stored} must be rebuilt for {@code profile} at {@code now}, with condensing off;
+   * empty: continue it.
+   */
   public static Optional<RebuildReason> check(
       SessionRecord stored, OwnerProfile profile, Instant now) {
+    return check(stored, profile, now, 0);
+  }
+
+  /**
+   * Why {@code stored} must be rebuilt for {@code profile} at {@code now}, with {@code
+   * condense_after_tokens} = {@code condenseAfterTokens}; empty: continue it.
+   */
+  public static Optional<RebuildReason> check(
+      SessionRecord stored, OwnerProfile profile, Instant now, long condenseAfterTokens) {
     SessionShape shape = profile.shape();
     SessionLimits limits = profile.limits();
     if (!stored.backend().equals(shape.backend().kind())) {
@@ -40,7 +55,8 @@ public final class RebuildPolicy {
     if (shape.rosterHash() != null && !shape.rosterHash().equals(stored.rosterHash())) {
       return Optional.of(RebuildReason.ROSTER_CHANGED);
     }
-    if (stored.inputTokens() > limits.maxInputTokens()) {
+    if (stored.inputTokens() > limits.maxInputTokens()
+        && !CondensePolicy.replacesTokenLimit(stored.backend(), condenseAfterTokens)) {
       return Optional.of(RebuildReason.TOKEN_LIMIT);
     }
     if (Duration.between(stored.lastActiveAt(), now).compareTo(limits.idleTimeout()) > 0) {

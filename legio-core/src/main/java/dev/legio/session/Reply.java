@@ -11,6 +11,8 @@ import java.util.UUID;
  * @param text the answer, or a one-line error when {@link #failed()}
  * @param failed true when the agent could not answer (the cause is in the log file)
  * @param messageId the reply's id in the message log; null when nothing was logged
+ * @param sequence the reply's sequence in the message log; null when nothing was logged or when the
+ *     one who made the reply did not know it (then the log tells it by {@code messageId})
  */
 public record Reply(
     String agent,
@@ -18,7 +20,19 @@ public record Reply(
     String backendName,
     String text,
     boolean failed,
-    UUID messageId) {
+    UUID messageId,
+    Long sequence) {
+
+  /** A reply whose sequence in the log is not known here. */
+  public Reply(
+      String agent,
+      String description,
+      String backendName,
+      String text,
+      boolean failed,
+      UUID messageId) {
+    this(agent, description, backendName, text, failed, messageId, null);
+  }
 
   static Reply failure(String agent, String description, String backendName, String text) {
     return new Reply(agent, description, backendName, text, true, null);

@@ -114,8 +114,20 @@ public final class SessionEngine implements AutoCloseable {
             backend.displayName(),
             b.turnListener(),
             sessionEvents,
+            new SessionCondenser(
+                store, lifecycle, b.briefWriter(), settings.condenseAfterTokens(), sessionEvents),
             () -> closing);
-    this.reaper = new IdleReaper(clock, slot -> lifecycle.close(slot, RebuildReason.IDLE));
+    this.reaper =
+        new IdleReaper(
+            clock,
+            slot -> {
+              if (settings.resumeAfterIdle() && !slot.owner.isChannel()) {
+                // [sessions] resume_after_idle: stop the process, keep the conversation.
+                lifecycle.closeLive(slot);
+                return true;
+              }
+              return lifecycle.close(slot, RebuildReason.IDLE);
+            });
     this.resumer =
         new SessionResumer(
             store,
@@ -396,6 +408,34 @@ public final class SessionEngine implements AutoCloseable {
    */
   public void setSessionEventListener(SessionEventListener listener) {
     sessionEvents.register(listener);
+  }
+
+  /**
+   * Tells {@code meter} how every turn ends from now on ({@link TurnMeter}); replaces the one
+   * registered before. {@link TurnMeter#NONE}: nobody.
+   */
+  public void setTurnMeter(TurnMeter meter) {
+    turns.setTurnMeter(meter);
+  }
+
+  /**
+   * How many sessions this process has open now: agents' and channels' whose back-end session is
+   * live here (sessions other processes hold, and closed records, are not counted). Reads no store.
+   */
+  public int openSessions() {
+    int open = 0;
+    for (OwnerSlot slot : agentSlots.values()) {
+      open += slot.live == null ? 0 : 1;
+    }
+    for (OwnerSlot slot : channels.all()) {
+      open += slot.live == null ? 0 : 1;
+    }
+    return open;
+  }
+
+  /** {@code owner}'s rebuilds by reason since this process started; only reasons that happened. */
+  public Map<RebuildReason, Long> rebuildCountsOf(String owner) {
+    return rebuilds.snapshotOf(owner);
   }
 
   /** How many rebuilds this process made, per reason. */

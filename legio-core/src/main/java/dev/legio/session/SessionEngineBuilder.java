@@ -14,7 +14,7 @@ import java.util.function.Function;
  * Builds a {@link SessionEngine}. Required: {@link #messageLog}, {@link #store}, {@link #agents}
  * and {@link #backend}. Defaults: {@link SessionSettings#defaults()}, the system clock, no turn
  * listener, the legatus's digest as {@code [legatus]}'s defaults, no other back-ends, no long-term
- * memory, leases waited for in real time.
+ * memory, no brief writer (no session is condensed), leases waited for in real time.
  */
 public final class SessionEngineBuilder {
   private MessageLog messageLog;
@@ -27,6 +27,7 @@ public final class SessionEngineBuilder {
   private TurnListener turnListener = TurnListener.NONE;
   private Function<String, ModelBackend> backendsByKind;
   private MemoryPrompt memory = MemoryPrompt.NONE;
+  private BriefWriter briefWriter = BriefWriter.NONE;
   private InstantSource leaseWaitTime = LeaseGate.MONOTONIC;
   private LeaseGate.Sleeper leaseSleeper = LeaseGate.Sleeper.REAL;
 
@@ -98,6 +99,16 @@ public final class SessionEngineBuilder {
     return this;
   }
 
+  /**
+   * Writes the briefs long Claude Code CLI sessions are condensed into ({@code [sessions]
+   * condense_after_tokens}, {@link SessionCondenser}); default {@link BriefWriter#NONE}: no session
+   * is condensed.
+   */
+  public SessionEngineBuilder briefWriter(BriefWriter writer) {
+    this.briefWriter = Objects.requireNonNull(writer, "briefWriter");
+    return this;
+  }
+
   /** How a turn waits for a lease held elsewhere: the time it measures and how it sleeps. */
   SessionEngineBuilder leaseWaiting(InstantSource waitTime, LeaseGate.Sleeper sleeper) {
     this.leaseWaitTime = Objects.requireNonNull(waitTime, "waitTime");
@@ -163,6 +174,10 @@ public final class SessionEngineBuilder {
 
   MemoryPrompt memory() {
     return memory;
+  }
+
+  BriefWriter briefWriter() {
+    return briefWriter;
   }
 
   InstantSource leaseWaitTime() {

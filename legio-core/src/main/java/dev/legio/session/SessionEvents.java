@@ -29,6 +29,10 @@ final class SessionEvents {
     tell(l -> l.rebuilt(owner, reason));
   }
 
+  void condensed(String owner, String previousId, String newId, long tokens) {
+    tell(l -> l.condensed(owner, previousId, newId, tokens));
+  }
+
   /** {@code listener}, with every event also told to the registered session-event listener. */
   DispatchListener alsoTelling(DispatchListener dispatch) {
     return (agent, event) -> {

@@ -79,7 +79,8 @@ final class SessionLifecycle {
     BackendSession opened = null;
     SessionShape shape = profile.shape();
     if (stored != null && stored.active()) {
-      reason = RebuildPolicy.check(stored, profile, now).orElse(null);
+      reason =
+          RebuildPolicy.check(stored, profile, now, settings.condenseAfterTokens()).orElse(null);
       boolean holding =
           slot.live != null
               && slot.record != null
@@ -199,6 +200,11 @@ final class SessionLifecycle {
     long total = slot.record.rebuilds() + 1;
     rebuilds.count(slot.name(), RebuildReason.BACKEND_LOST, total);
     prepare(slot, profile, slot.record.withRebuilds(total).closed("backend lost"), now);
+  }
+
+  /** Opens a new back-end conversation for {@code slot}, as any new session is opened. */
+  BackendSession openNew(OwnerSlot slot, SessionShape shape) {
+    return shape.backend().open(spec(slot, shape, null));
   }
 
   private SessionSpec spec(OwnerSlot slot, SessionShape shape, String resumeId) {

@@ -2,6 +2,8 @@ package dev.legio.session;
 
 import dev.legio.backend.ContextUse;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -30,6 +32,9 @@ import java.util.UUID;
  * @param context how full the session's context was after its last turn that reported it (tokens
  *     against the model's window, and whether auto-compact gave up); null when no turn has reported
  *     one yet (a fresh or rebuilt session, or a back-end that cannot tell)
+ * @param previousBackendSessionIds the back-end conversations this session ran on before {@code
+ *     backendSessionId}, oldest first: each condensing ({@link SessionCondenser}) adds the one it
+ *     left; empty for a session never condensed
  */
 public record SessionRecord(
     String owner,
@@ -48,7 +53,8 @@ public record SessionRecord(
     State state,
     String closeReason,
     long rebuilds,
-    ContextUse context) {
+    ContextUse context,
+    List<String> previousBackendSessionIds) {
 
   public enum State {
     ACTIVE,
@@ -64,6 +70,48 @@ public record SessionRecord(
     Objects.requireNonNull(lastActiveAt, "lastActiveAt");
     Objects.requireNonNull(expiresAt, "expiresAt");
     Objects.requireNonNull(state, "state");
+    previousBackendSessionIds =
+        previousBackendSessionIds == null ? List.of() : List.copyOf(previousBackendSessionIds);
+  }
+
+  /** A record of a session never condensed. */
+  public SessionRecord(
+      String owner,
+      UUID sessionId,
+      String backend,
+      String backendSessionId,
+      String promptHash,
+      String rosterHash,
+      long inputTokens,
+      long outputTokens,
+      long messageCount,
+      long lastInjectedSequence,
+      Instant createdAt,
+      Instant lastActiveAt,
+      Instant expiresAt,
+      State state,
+      String closeReason,
+      long rebuilds,
+      ContextUse context) {
+    this(
+        owner,
+        sessionId,
+        backend,
+        backendSessionId,
+        promptHash,
+        rosterHash,
+        inputTokens,
+        outputTokens,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        state,
+        closeReason,
+        rebuilds,
+        context,
+        List.of());
   }
 
   /** A record without context figures (a session no turn has reported them for yet). */
@@ -122,7 +170,8 @@ public record SessionRecord(
         state,
         closeReason,
         rebuilds,
-        context);
+        context,
+        previousBackendSessionIds);
   }
 
   /** The record after one completed turn. */
@@ -149,7 +198,8 @@ public record SessionRecord(
         state,
         closeReason,
         rebuilds,
-        context);
+        context,
+        previousBackendSessionIds);
   }
 
   public SessionRecord closed(String reason) {
@@ -170,7 +220,8 @@ public record SessionRecord(
         State.CLOSED,
         reason,
         rebuilds,
-        context);
+        context,
+        previousBackendSessionIds);
   }
 
   /** The record active again, last active {@code now} and expiring at {@code expires}. */
@@ -192,7 +243,8 @@ public record SessionRecord(
         State.ACTIVE,
         null,
         rebuilds,
-        context);
+        context,
+        previousBackendSessionIds);
   }
 
   public SessionRecord withRebuilds(long count) {
@@ -213,7 +265,8 @@ public record SessionRecord(
         state,
         closeReason,
         count,
-        context);
+        context,
+        previousBackendSessionIds);
   }
 
   /**
@@ -241,7 +294,39 @@ public record SessionRecord(
         state,
         closeReason,
         rebuilds,
-        use);
+        use,
+        previousBackendSessionIds);
+  }
+
+  /**
+   * The record after condensing onto the back-end conversation {@code newBackendSessionId}: the
+   * conversation it leaves joins {@link #previousBackendSessionIds()}, its token counts and context
+   * figures start again from nothing; its session id, messages and last injected sequence stay.
+   */
+  public SessionRecord condensed(String newBackendSessionId) {
+    List<String> previous = new ArrayList<>(previousBackendSessionIds);
+    if (backendSessionId != null) {
+      previous.add(backendSessionId);
+    }
+    return new SessionRecord(
+        owner,
+        sessionId,
+        backend,
+        newBackendSessionId,
+        promptHash,
+        rosterHash,
+        0,
+        0,
+        messageCount,
+        lastInjectedSequence,
+        createdAt,
+        lastActiveAt,
+        expiresAt,
+        state,
+        closeReason,
+        rebuilds,
+        null,
+        previous);
   }
 
   public boolean active() {

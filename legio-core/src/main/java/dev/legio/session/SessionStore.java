@@ -80,6 +80,15 @@ public interface SessionStore {
   void releaseLease(String owner, String holder);
 
   /**
+   * How many leases this store has taken over since it was opened: leases it took from another
+   * holder rather than finding them free or its own (for the metric {@code
+   * legio_lease_takeovers_total}). A store that cannot tell answers 0.
+   */
+  default long leaseTakeovers() {
+    return 0;
+  }
+
+  /**
    * Saves {@code record} and gives up {@code holder}'s lease on its owner in one transaction: the
    * end of a turn, both or neither.
    */

@@ -16,18 +16,39 @@ public interface TurnListener {
   void turnCompleted(CompletedTurn turn);
 
   /**
+   * Told about a turn that reached its back-end and failed (an error, a time-out, a lost lease), on
+   * the same thread and in the same order as completed turns. Does nothing unless overridden.
+   */
+  default void turnFailed(FailedTurn turn) {}
+
+  /**
    * A listener that tells {@code listeners} in order; one that throws is logged and the next is
    * still told.
    */
   static TurnListener inOrder(TurnListener... listeners) {
     List<TurnListener> all = List.of(listeners);
-    return turn -> {
-      for (TurnListener listener : all) {
-        try {
-          listener.turnCompleted(turn);
-        } catch (RuntimeException e) {
-          LoggerFactory.getLogger(TurnListener.class)
-              .warn("{}: a turn listener failed; the next is still told", turn.owner(), e);
+    return new TurnListener() {
+      @Override
+      public void turnCompleted(CompletedTurn turn) {
+        for (TurnListener listener : all) {
+          try {
+            listener.turnCompleted(turn);
+          } catch (RuntimeException e) {
+            LoggerFactory.getLogger(TurnListener.class)
+                .warn("{}: a turn listener failed; the next is still told", turn.owner(), e);
+          }
+        }
+      }
+
+      @Override
+      public void turnFailed(FailedTurn turn) {
+        for (TurnListener listener : all) {
+          try {
+            listener.turnFailed(turn);
+          } catch (RuntimeException e) {
+            LoggerFactory.getLogger(TurnListener.class)
+                .warn("{}: a turn listener failed; the next is still told", turn.owner(), e);
+          }
         }
       }
     };

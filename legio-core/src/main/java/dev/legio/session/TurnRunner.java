@@ -32,17 +32,29 @@ import org.slf4j.LoggerFactory;
  *   <li>A request that waited in this process longer than {@code lock_wait} gets a "busy" answer;
  *       one whose lease another process holds for the rest of that wait gets one too. Neither
  *       reaches the model; the request stays logged.
- *   <li>The session is prepared by the {@link SessionLifecycle}; the text sent is what the {@link
- *       HistoryInjector} composes. A back-end that lost the conversation gets the turn again on a
- *       fresh session, counted as {@link RebuildReason#BACKEND_LOST}.
+ *   <li>The session is prepared by the {@link SessionLifecycle}; a session continued past its token
+ *       threshold is condensed first ({@link SessionCondenser}); the text sent is what the {@link
+ *       HistoryInjector} composes (after the condensed session's brief). A back-end that lost the
+ *       conversation gets the turn again on a fresh session, counted as {@link
+ *       RebuildReason#BACKEND_LOST}.
  *   <li>The reply (blank: {@code (no answer)}) is logged from the owner's speaker to its reply
  *       audience, replying to the request, in one transaction with the updated record (tokens,
  *       messages, last injected sequence, expiry, context use) and the release of the lease.
  *   <li>A failure answers {@code [owner] An error occurred during processing.} (the cause goes to
  *       the log file), marks the owner's activity {@link Activity#ERROR} and releases the lease;
  *       during shutdown, a turn interrupted is answered and logged as interrupted.
+ *   <li>A turn whose lease passed to another holder while it ran (this process paused, or lost the
+ *       database, for longer than {@code lease_ttl_seconds}) stores nothing: no reply in the log,
+ *       no record, no transcript or memory; only the usage ledger is told, as a failed turn with
+ *       outcome {@code lease_lost}, since its tokens were spent. It answers {@link #leaseLostText}
+ *       and leaves the session to the holder that took it over.
+ *   <li>Each turn's duration is measured from the lease to the reply (or the failure) on the
+ *       monotonic nano timer. A turn that reached the back-end and failed is told to the turn
+ *       listener as a {@link FailedTurn} with its cause and the tokens known of it.
  *   <li>The turn listener hears of each completed turn on a thread of its own, in completion order,
  *       off the turn's path; {@link #close} waits for it up to the shutdown grace.
+ *   <li>The {@link TurnMeter} hears of every turn, whatever its ending, exactly once, on the turn's
+ *       thread before its reply is returned.
  * </ul>
  */
 final class TurnRunner implements AutoCloseable {
@@ -59,6 +71,8 @@ final class TurnRunner implements AutoCloseable {
   private final TurnListener turnListener;
   private final BooleanSupplier closing;
   private final SessionEvents sessionEvents;
+  private volatile TurnMeter meter = TurnMeter.NONE;
+  private final SessionCondenser condenser;
 
   /** Tells the turn listener about completed turns, off the turns' path. */
   private final ExecutorService listenerThread =
@@ -79,8 +93,10 @@ final class TurnRunner implements AutoCloseable {
       String backendName,
       TurnListener turnListener,
       SessionEvents sessionEvents,
+      SessionCondenser condenser,
       BooleanSupplier closing) {
     this.sessionEvents = sessionEvents;
+    this.condenser = condenser;
     this.messageLog = messageLog;
     this.leases = leases;
     this.profiles = profiles;
@@ -107,13 +123,37 @@ final class TurnRunner implements AutoCloseable {
     return slot.queue.run(
         place,
         () -> {
+          long start = System.nanoTime();
+          Ran ran;
           try {
-            return turn(slot, request, listener, place, leased);
+            ran = turn(slot, request, listener, place, leased);
           } catch (RuntimeException e) {
             log.error("dispatch to {} failed", slot.name(), e);
-            return failure(slot.name());
+            ran = new Ran(failure(slot.name()), TurnEnding.FAILED, null);
           }
+          measure(slot.owner, ran, Duration.ofNanos(System.nanoTime() - start));
+          return ran.reply();
         });
+  }
+
+  /** From now on {@code turnMeter} hears how each turn ended. */
+  void setTurnMeter(TurnMeter turnMeter) {
+    this.meter = Objects.requireNonNull(turnMeter, "turnMeter");
+  }
+
+  /** A turn's reply, how it ended and, when it completed, what the turn listener hears of it. */
+  private record Ran(Reply reply, TurnEnding ending, CompletedTurn completed) {}
+
+  private void measure(Owner owner, Ran ran, Duration took) {
+    TurnMeter m = meter;
+    if (m == TurnMeter.NONE) {
+      return;
+    }
+    try {
+      m.turnEnded(new EndedTurn(owner, ran.ending(), took, ran.completed()));
+    } catch (RuntimeException e) {
+      log.warn("{}: the turn meter failed (the turn itself is unchanged)", owner.name(), e);
+    }
   }
 
   /** The answer of a turn that failed for {@code owner}. */
@@ -121,11 +161,20 @@ final class TurnRunner implements AutoCloseable {
     return Reply.failure(owner, "", backendName, errorText(owner));
   }
 
+  /** The answer of a turn that lost its lease before it could store its reply. */
+  static String leaseLostText(String owner) {
+    return "["
+        + owner
+        + "] This Legio node lost the session's lease while the turn ran (it paused or lost the"
+        + " database for longer than lease_ttl_seconds) and another node took the session over;"
+        + " the reply was not stored. Your message is logged; send it again.";
+  }
+
   static String errorText(String owner) {
     return "[" + owner + "] An error occurred during processing.";
   }
 
-  private Reply turn(
+  private Ran turn(
       OwnerSlot slot,
       Message request,
       DispatchListener listener,
@@ -135,28 +184,38 @@ final class TurnRunner implements AutoCloseable {
     String description = "";
     if (closing.getAsBoolean() && Thread.currentThread().isInterrupted()) {
       releaseIf(preLeased, owner);
-      return interrupted(slot, request, description);
+      return new Ran(interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
     }
     Duration waited = Duration.ofNanos(place.waitedNanos());
     if (waited.compareTo(settings.lockWait()) > 0) {
       releaseIf(preLeased, owner);
-      return busy(slot, request, "it was busy for " + waited.toSeconds() + " s");
+      return new Ran(
+          busy(slot, request, "it was busy for " + waited.toSeconds() + " s"),
+          TurnEnding.BUSY,
+          null);
     }
     if (!preLeased && !leases.acquire(owner, settings.lockWait().minus(waited))) {
-      return busy(slot, request, "another Legio process holds its session");
+      return new Ran(
+          busy(slot, request, "another Legio process holds its session"), TurnEnding.BUSY, null);
     }
     boolean leased = true;
+    long started = System.nanoTime();
+    OwnerProfile profile = null;
+    TurnResult result = null;
+    boolean sent = false;
     try {
-      OwnerProfile profile = profiles.resolve(slot.owner);
+      profile = profiles.resolve(slot.owner);
       description = profile.description();
       Instant now = clock.instant();
       SessionRecord stored = lifecycle.stored(owner).orElse(null);
       boolean fresh = lifecycle.prepare(slot, profile, stored, now).fresh();
-      String message =
-          injector.compose(profile, fresh, slot.record.lastInjectedSequence(), request);
       sessionEvents.activity(slot, Activity.WORKING);
+      SessionCondenser.Brief brief =
+          fresh ? SessionCondenser.Brief.NONE : condenser.condenseIfDue(slot, profile);
+      String message =
+          brief.seed(injector.compose(profile, fresh, slot.record.lastInjectedSequence(), request));
       TurnEvents events = new TurnEvents(owner, sessionEvents.alsoTelling(listener));
-      TurnResult result;
+      sent = true;
       try {
         result = slot.live.send(message, events);
       } catch (SessionLostException e) {
@@ -192,7 +251,7 @@ final class TurnRunner implements AutoCloseable {
               slot.record);
       leased = false;
       sessionEvents.activity(slot, Activity.IDLE);
-      notifyTurn(
+      CompletedTurn completed =
           new CompletedTurn(
               owner,
               slot.record.sessionId(),
@@ -205,17 +264,61 @@ final class TurnRunner implements AutoCloseable {
               kind,
               events.toolCalls,
               events.compactions,
-              result.context()));
-      return new Reply(
-          owner, description, profile.shape().backend().displayName(), answer, false, reply.id());
+              result.context(),
+              Duration.ofNanos(System.nanoTime() - started));
+      notifyTurn(completed);
+      return new Ran(
+          new Reply(
+              owner,
+              description,
+              profile.shape().backend().displayName(),
+              answer,
+              false,
+              reply.id(),
+              reply.sequence()),
+          TurnEnding.COMPLETED,
+          completed);
+    } catch (LeaseLostException e) {
+      leased = false; // another holder has it now: nothing to release
+      sessionEvents.activity(slot, Activity.ERROR);
+      log.warn("{}: request {}: {}", owner, request.id(), e.getMessage());
+      notifyFailed(
+          new FailedTurn(
+              owner,
+              slot.record.sessionId(),
+              profile.shape().model(),
+              profile.shape().backend().kind(),
+              result == null ? null : result.usage(),
+              clock.instant(),
+              Duration.ofNanos(System.nanoTime() - started),
+              FailedTurn.Cause.LEASE_LOST));
+      return new Ran(
+          Reply.failure(owner, description, backendName, leaseLostText(owner)),
+          TurnEnding.FAILED,
+          null);
     } catch (RuntimeException e) {
       sessionEvents.activity(slot, Activity.ERROR);
+      if (sent && slot.record != null) {
+        notifyFailed(
+            new FailedTurn(
+                owner,
+                slot.record.sessionId(),
+                profile.shape().model(),
+                profile.shape().backend().kind(),
+                result == null ? null : result.usage(),
+                clock.instant(),
+                Duration.ofNanos(System.nanoTime() - started),
+                FailedTurn.Cause.of(e)));
+      }
       if (closing.getAsBoolean()) {
         log.warn("{}: turn interrupted by shutdown", owner, e);
-        return interrupted(slot, request, description);
+        return new Ran(interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
       }
       log.error("{}: the turn for request {} failed", owner, request.id(), e);
-      return Reply.failure(owner, description, backendName, errorText(owner));
+      return new Ran(
+          Reply.failure(owner, description, backendName, errorText(owner)),
+          TurnEnding.FAILED,
+          null);
     } finally {
       if (leased) {
         leases.release(owner);
@@ -250,15 +353,26 @@ final class TurnRunner implements AutoCloseable {
   }
 
   private void notifyTurn(CompletedTurn turn) {
+    tellListener(
+        turn.owner(),
+        () -> turnListener.turnCompleted(turn),
+        "the turn listener failed (the turn itself succeeded)");
+  }
+
+  private void notifyFailed(FailedTurn turn) {
+    tellListener(turn.owner(), () -> turnListener.turnFailed(turn), "the turn listener failed");
+  }
+
+  private void tellListener(String owner, Runnable call, String whenItFails) {
     if (turnListener == TurnListener.NONE) {
       return;
     }
     Runnable tell =
         () -> {
           try {
-            turnListener.turnCompleted(turn);
+            call.run();
           } catch (RuntimeException e) {
-            log.warn("{}: the turn listener failed (the turn itself succeeded)", turn.owner(), e);
+            log.warn("{}: {}", owner, whenItFails, e);
           }
         };
     try {

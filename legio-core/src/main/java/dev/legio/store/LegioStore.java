@@ -2,22 +2,28 @@ package dev.legio.store;
 
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.jdbc.JdbcConversationStore;
+import dev.legio.delivery.DeliveryLedger;
+import dev.legio.delivery.jdbc.JdbcDeliveryLedger;
 import dev.legio.log.MessageLog;
 import dev.legio.log.jdbc.JdbcDatabase;
 import dev.legio.log.jdbc.JdbcMessageLog;
 import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.memoria.MemoryStore;
+import dev.legio.memoria.jdbc.JdbcMemoryStore;
 import dev.legio.session.SessionStore;
 import dev.legio.session.jdbc.JdbcSessionStore;
+import dev.legio.task.TaskSessionStore;
+import dev.legio.task.jdbc.JdbcTaskSessionStore;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.jdbc.JdbcUsageLedger;
 import java.time.Clock;
 
 /**
  * Everything Legio keeps in its database, opened once: the {@link MessageLog}, the {@link
- * SessionStore}, the {@link ConversationStore} (conversations of the HTTP back-ends) and the {@link
- * UsageLedger}, sharing one SQLite file or PostgreSQL database, its connection pool and its
- * migrations. Several processes may open the same database; the log's sequence numbers and the
- * session leases hold between them.
+ * SessionStore}, the {@link ConversationStore} (conversations of the HTTP back-ends), the {@link
+ * UsageLedger} and memoria's database store ({@link #memoria()}), sharing one SQLite file or
+ * PostgreSQL database, its connection pool and its migrations. Several processes may open the same
+ * database; the log's sequence numbers and the session leases hold between them.
  *
  * <p>Close the store, not its parts: closing the store stops the log's writer and then closes the
  * pool, after which neither part may be used. (Closing {@link #messageLog()} alone only stops its
@@ -31,6 +37,10 @@ public final class LegioStore implements AutoCloseable {
       new java.util.concurrent.CopyOnWriteArrayList<>();
   private final ConversationStore conversations;
   private final UsageLedger usage;
+  private final MemoryStore memoria;
+  private final DeliveryLedger deliveries;
+  private final TaskSessionStore tasks;
+  private final dev.legio.store.gateway.GatewayStateStore gatewayState;
 
   private LegioStore(JdbcDatabase database, long maxTextBytes, Clock clock) {
     this.database = database;
@@ -46,6 +56,13 @@ public final class LegioStore implements AutoCloseable {
     this.conversations =
         new JdbcConversationStore(database.pool(), database.values(), messageLog.sharedWriter());
     this.usage = new JdbcUsageLedger(database.pool(), database.values(), messageLog.sharedWriter());
+    this.memoria = new JdbcMemoryStore(database.pool(), database.values());
+    this.deliveries = new JdbcDeliveryLedger(database.values(), messageLog.sharedWriter());
+    this.tasks =
+        new JdbcTaskSessionStore(database.pool(), database.values(), messageLog.sharedWriter());
+    this.gatewayState =
+        new dev.legio.store.gateway.GatewayStateStore(
+            database.pool(), database.values(), messageLog.sharedWriter());
   }
 
   /** Opens (creating and migrating if needed) the SQLite database {@code options.file()}. */
@@ -87,6 +104,30 @@ public final class LegioStore implements AutoCloseable {
     return database.fileProblem();
   }
 
+  /**
+   * Reports the connection pool's figures to {@code factory}'s tracker (HikariCP's metrics seam;
+   * the application passes Micrometer's). Once per store.
+   */
+  public void meterPool(com.zaxxer.hikari.metrics.MetricsTrackerFactory factory) {
+    database.meterPool(factory);
+  }
+
+  /** The leases of singleton background jobs ({@link dev.legio.session.SingletonJobs}). */
+  public dev.legio.session.JobLeases jobLeases() {
+    return jobLeasesAs(dev.legio.session.LeaseHolder.thisProcess());
+  }
+
+  /** The job leases, taken as held by {@code process} (tests: a holder that has died). */
+  public dev.legio.session.JobLeases jobLeasesAs(dev.legio.session.LeaseHolder process) {
+    return new dev.legio.session.jdbc.JdbcJobLeases(
+        database.pool(), database.values(), messageLog.sharedWriter(), process);
+  }
+
+  /** Whether the database answers now and has every migration of this build (readiness). */
+  public JdbcDatabase.Health health() {
+    return database.health();
+  }
+
   /** The conversations Legio holds for the HTTP back-ends. */
   public ConversationStore conversations() {
     return conversations;
@@ -95,6 +136,29 @@ public final class LegioStore implements AutoCloseable {
   /** The usage ledger: one row per turn of every session. */
   public UsageLedger usage() {
     return usage;
+  }
+
+  /**
+   * Memoria (edicta, acta, commentarii) in this database, for {@code [memoria] store = "database"}:
+   * every process on the database sees every change once it commits.
+   */
+  public MemoryStore memoria() {
+    return memoria;
+  }
+
+  /** The platform events the chat gateways have taken in (de-duplication of retries). */
+  public DeliveryLedger deliveries() {
+    return deliveries;
+  }
+
+  /** The records of task sessions: one per (session key, agent). */
+  public TaskSessionStore tasks() {
+    return tasks;
+  }
+
+  /** The chat gateways' offsets, owed replies, poller leases and health. */
+  public dev.legio.store.gateway.GatewayStateStore gatewayState() {
+    return gatewayState;
   }
 
   /** Stops the log's writer (after its queued writes), then closes the pool. Idempotent. */

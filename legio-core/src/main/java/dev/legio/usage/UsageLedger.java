@@ -29,6 +29,12 @@ public interface UsageLedger {
   /** The turns that ended at or after {@code since}, oldest first, at most {@code limit}. */
   List<LedgerEntry> entries(Instant since, int limit);
 
+  /**
+   * The task sessions of {@code sessionKey} that have turns in the ledger, each with its totals,
+   * oldest first.
+   */
+  List<KeySessionTotal> sessionsOfKey(String sessionKey);
+
   /** Deletes the turns that ended before {@code cutoff}; returns how many. */
   int deleteBefore(Instant cutoff);
 }

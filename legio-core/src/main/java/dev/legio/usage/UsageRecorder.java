@@ -3,6 +3,7 @@ package dev.legio.usage;
 import dev.legio.pricing.PriceTable;
 import dev.legio.pricing.Tokens;
 import dev.legio.session.CompletedTurn;
+import dev.legio.session.FailedTurn;
 import dev.legio.session.TurnListener;
 import java.math.BigDecimal;
 import java.util.Objects;
@@ -12,8 +13,8 @@ import java.util.Objects;
  * costed by the {@link PriceTable} and {@link TurnCost#choose}.
  *
  * <p>The engine tells its turn listeners of completed turns only, so failed turns are not in the
- * ledger yet; every row it writes has the outcome {@link TurnOutcome#COMPLETED}, and a duration
- * only when the engine reports one.
+ * ledger yet; every row it writes has the outcome {@link TurnOutcome.OK}, and a duration only when
+ * the engine reports one.
  */
 public final class UsageRecorder implements TurnListener {
   private final UsageLedger ledger;
@@ -29,15 +30,47 @@ public final class UsageRecorder implements TurnListener {
     ledger.append(entryOf(turn));
   }
 
+  @Override
+  public void turnFailed(FailedTurn turn) {
+    ledger.append(entryOf(turn));
+  }
+
+  /** The ledger row of a failed {@code turn}. */
+  public LedgerEntry entryOf(FailedTurn turn) {
+    Tokens tokens = BilledTokens.of(turn.backendKind(), turn.usage());
+    return new LedgerEntry(
+        turn.at(),
+        turn.sessionId(),
+        turn.owner(),
+        null,
+        turn.backendKind(),
+        turn.model(),
+        tokens,
+        cost(turn.backendKind(), turn.model(), tokens, turn.usage().reportedCostUsd()),
+        turn.duration(),
+        outcomeOf(turn.cause()));
+  }
+
+  /** The ledger's outcome for a turn that failed for {@code cause}. */
+  public static TurnOutcome outcomeOf(FailedTurn.Cause cause) {
+    return switch (cause) {
+      case ERROR -> TurnOutcome.ERROR;
+      case TIMEOUT -> TurnOutcome.TIMEOUT;
+      case LEASE_LOST -> TurnOutcome.LEASE_LOST;
+    };
+  }
+
+  private TurnCost cost(String kind, String model, Tokens tokens, Double reported) {
+    return TurnCost.choose(
+        kind,
+        prices.costOf(kind, model, tokens),
+        reported == null ? null : BigDecimal.valueOf(reported));
+  }
+
   /** The ledger row of {@code turn}. */
   public LedgerEntry entryOf(CompletedTurn turn) {
     Tokens tokens = BilledTokens.of(turn.backendKind(), turn.usage());
-    Double reported = turn.usage().reportedCostUsd();
-    TurnCost cost =
-        TurnCost.choose(
-            turn.backendKind(),
-            prices.costOf(turn.backendKind(), turn.model(), tokens),
-            reported == null ? null : BigDecimal.valueOf(reported));
+    TurnCost cost = cost(turn.backendKind(), turn.model(), tokens, turn.usage().reportedCostUsd());
     return new LedgerEntry(
         turn.at(),
         turn.sessionId(),
@@ -48,6 +81,6 @@ public final class UsageRecorder implements TurnListener {
         tokens,
         cost,
         turn.duration(),
-        TurnOutcome.COMPLETED);
+        TurnOutcome.OK);
   }
 }

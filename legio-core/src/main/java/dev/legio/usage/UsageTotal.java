@@ -12,9 +12,22 @@ import java.math.BigDecimal;
  * @param tokens their tokens, each kind added up
  * @param costUsd the sum of the costs that are known; null when none is
  * @param unknownCostTurns how many turns have an unknown cost (not counted in {@code costUsd})
+ * @param failedTurns how many of the turns failed (any outcome but {@link TurnOutcome#OK}); they
+ *     are counted in {@code turns}, their tokens and costs in the sums
  */
 public record UsageTotal(
-    String group, long turns, Tokens tokens, BigDecimal costUsd, long unknownCostTurns) {
+    String group,
+    long turns,
+    Tokens tokens,
+    BigDecimal costUsd,
+    long unknownCostTurns,
+    long failedTurns) {
+
+  /** A total of turns none of which failed. */
+  public UsageTotal(
+      String group, long turns, Tokens tokens, BigDecimal costUsd, long unknownCostTurns) {
+    this(group, turns, tokens, costUsd, unknownCostTurns, 0);
+  }
 
   /** This total and {@code other} added up, under {@code group}. */
   public UsageTotal plus(UsageTotal other, String group) {
@@ -27,7 +40,8 @@ public record UsageTotal(
         turns + other.turns,
         tokens.plus(other.tokens),
         cost,
-        unknownCostTurns + other.unknownCostTurns);
+        unknownCostTurns + other.unknownCostTurns,
+        failedTurns + other.failedTurns);
   }
 
   /** Nothing: no turns. */

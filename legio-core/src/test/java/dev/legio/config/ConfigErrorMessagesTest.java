@@ -19,7 +19,8 @@ class ConfigErrorMessagesTest {
   @TempDir Path dir;
 
   private static final String TOP_KEYS =
-      "backend, channels, context, history_window, legatus, logging, mcp, memory, praetorium,"
+      "backend, channels, context, gateways, history_window, legatus, logging, mcp, memoria,"
+          + " memory, praetorium,"
           + " pricing, server, session_idle_timeout_minutes, sessions, transcripts, usage";
 
   static Stream<Arguments> messages() {
@@ -59,6 +60,17 @@ class ConfigErrorMessagesTest {
         of("transcripts = 2", "FILE: transcripts must be a table ([transcripts]), got 2"),
         of("context = 2", "FILE: context must be a table ([context]), got 2"),
         of("memory = 2", "FILE: memory must be a table ([memory]), got 2"),
+        // [memoria]
+        of(
+            "[memoria]\nstore = \"mysql\"",
+            "FILE: [memoria] store: expected one of \"auto\", \"files\", \"database\", got"
+                + " \"mysql\""),
+        of(
+            "[memoria]\nstore = true",
+            "FILE: [memoria] store: expected a string in double quotes, got true"),
+        of(
+            "[memoria]\nkind = \"files\"",
+            "FILE: [memoria] unknown key 'kind'; known keys here: store"),
         // [praetorium]
         of(
             "[praetorium]\nsize = 1",
@@ -113,9 +125,17 @@ class ConfigErrorMessagesTest {
         // [sessions]
         of(
             "[sessions]\nttl = 1",
-            "FILE: [sessions] unknown key 'ttl'; known keys here: cleanup_at, lock_lease_minutes,"
+            "FILE: [sessions] unknown key 'ttl'; known keys here: cleanup_at,"
+                + " condense_after_tokens, lease_ttl_seconds,"
                 + " lock_wait_seconds, max_input_tokens, reaper_interval_seconds,"
-                + " shutdown_grace_seconds, ttl_days"),
+                + " resume_after_idle, shutdown_grace_seconds, ttl_days"),
+        of(
+            "[sessions]\nresume_after_idle = \"yes\"",
+            "FILE: [sessions] resume_after_idle: expected true or false, got \"yes\""),
+        of(
+            "[sessions]\ncondense_after_tokens = -1",
+            "FILE: [sessions] condense_after_tokens: expected an integer from 0 to 100000000, got"
+                + " -1"),
         of(
             "[sessions]\nmax_input_tokens = 999",
             "FILE: [sessions] max_input_tokens: expected an integer from 1000 to 100000000, got 999"),
@@ -126,8 +146,8 @@ class ConfigErrorMessagesTest {
             "[sessions]\nlock_wait_seconds = -1",
             "FILE: [sessions] lock_wait_seconds: expected an integer from 0 to 3600, got -1"),
         of(
-            "[sessions]\nlock_lease_minutes = 1441",
-            "FILE: [sessions] lock_lease_minutes: expected an integer from 1 to 1440, got 1441"),
+            "[sessions]\nlease_ttl_seconds = 2",
+            "FILE: [sessions] lease_ttl_seconds: expected an integer from 3 to 3600, got 2"),
         of(
             "[sessions]\nshutdown_grace_seconds = \"5\"",
             "FILE: [sessions] shutdown_grace_seconds: expected an integer from 0 to 3600, got \"5\""),
@@ -347,6 +367,26 @@ class ConfigErrorMessagesTest {
         of(
             "[memory]\nindex_max_lines = 9",
             "FILE: [memory] index_max_lines: expected an integer from 10 to 100000, got 9"),
+        // [gateways.telegram]
+        of(
+            "[gateways.telegram]\noperators = [\"ada\"]",
+            "FILE: [gateways.telegram] operators: expected an array of integers, e.g. [123456789],"
+                + " got [\"ada\"]"),
+        of(
+            "[gateways.telegram]\nmode = \"push\"",
+            "FILE: [gateways.telegram] mode: expected one of \"polling\", \"webhook\", got \"push\""),
+        of(
+            "[gateways.telegram]\napi_url = \"api.telegram.org\"",
+            "FILE: [gateways.telegram] api_url: expected an http:// or https:// URL, got"
+                + " \"api.telegram.org\""),
+        of(
+            "[gateways.telegram]\nenabled = true\nmode = \"webhook\"",
+            "FILE: [gateways.telegram] mode = \"webhook\" needs public_url: the https:// address"
+                + " Telegram can reach, e.g. \"https://legio.example.com/gateways/telegram/webhook\""),
+        of(
+            "[gateways.telegram]\ntoken = \"123:abc\"",
+            "FILE: [gateways.telegram] unknown key 'token'; known keys here: api_url, enabled,"
+                + " mode, operators, public_url, token_env, webhook_secret_env"),
         // the file itself
         of(
             "history_window = 50\n[praetorium\nstore = \"sqlite\"",

@@ -43,6 +43,7 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.sessions().idleTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(fromTemplate.sessions().reaperInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(fromTemplate.sessions().cleanupAt()).isEqualTo(LocalTime.of(2, 0));
+    assertThat(fromTemplate.sessions().condenseAfterTokens()).isEqualTo(50_000);
     assertThat(fromTemplate.sessions().ttlFor("ollama")).isEqualTo(Duration.ofDays(7));
     assertThat(fromTemplate.sessions().ttlFor("anthropic")).isEqualTo(Duration.ofDays(30));
     assertThat(fromTemplate.sessions().channels().maxSessions()).isEqualTo(100);
@@ -69,6 +70,20 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void condenseAfterTokensIsReadAndZeroTurnsCondensingOff() throws Exception {
+    assertThat(
+            ConfigLoader.load(write("[sessions]\ncondense_after_tokens = 80000\n"), Map.of())
+                .sessions()
+                .condenseAfterTokens())
+        .isEqualTo(80_000);
+    assertThat(
+            ConfigLoader.load(write("[sessions]\ncondense_after_tokens = 0\n"), Map.of())
+                .sessions()
+                .condenseAfterTokens())
+        .isZero();
+  }
+
+  @Test
   void theTemplateDocumentsEveryKeyTheRecordsRead() throws Exception {
     TomlTable empty =
         TomlTable.document(dir.resolve("legio.toml"), new TomlMapper().createObjectNode());
@@ -78,7 +93,8 @@ class ConfigLoaderTest {
 
     Map<String, Set<String>> known = empty.keysRead();
     assertThat(known)
-        .containsKeys("", "praetorium", "backend.claude_cli", "sessions", "memory", "legatus");
+        .containsKeys(
+            "", "praetorium", "backend.claude_cli", "sessions", "memory", "legatus", "memoria");
     known.forEach(
         (table, keys) -> {
           JsonNode inTemplate =
@@ -91,6 +107,25 @@ class ConfigLoaderTest {
             assertThat(documented).as("keys of [%s] in the template", table).isEqualTo(keys);
           }
         });
+  }
+
+  @Test
+  void leasesLastLeaseTtlSecondsAndTheRetiredLockLeaseMinutesIsIgnoredWithAWarning()
+      throws Exception {
+    assertThat(ConfigLoader.load(write(""), Map.of()).sessions().leaseDuration())
+        .isEqualTo(Duration.ofSeconds(30));
+    assertThat(
+            ConfigLoader.load(write("[sessions]\nlease_ttl_seconds = 12"), Map.of())
+                .sessions()
+                .leaseDuration())
+        .isEqualTo(Duration.ofSeconds(12));
+    try (dev.legio.testing.LogCapture logs = new dev.legio.testing.LogCapture()) {
+      LegioConfig old = ConfigLoader.load(write("[sessions]\nlock_lease_minutes = 15"), Map.of());
+      assertThat(old.sessions().leaseDuration()).isEqualTo(Duration.ofSeconds(30));
+      assertThat(logs.text())
+          .contains("lock_lease_minutes is deprecated and ignored")
+          .contains("lease_ttl_seconds");
+    }
   }
 
   @Test
@@ -177,6 +212,30 @@ class ConfigLoaderTest {
         .hasMessageContaining("[context] auto_compact: expected true or false, got 1");
     assertThatThrownBy(() -> ConfigLoader.load(write("[memory]\nfolder = \"x\"\n"), Map.of()))
         .hasMessageContaining("[memory] unknown key 'folder'");
+  }
+
+  @Test
+  void memoriaLivesInTheDatabaseByDefaultOnlyWhenThePraetoriumIsPostgres() throws Exception {
+    assertThat(ConfigLoader.load(write(""), Map.of()).memoria().store())
+        .isEqualTo(MemoriaSettings.Store.FILES);
+    Path postgres = write("[praetorium]\nstore = \"postgres\"\n");
+    assertThat(ConfigLoader.load(postgres, Map.of()).memoria().store())
+        .isEqualTo(MemoriaSettings.Store.DATABASE);
+    assertThat(
+            ConfigLoader.load(
+                    write(""), Map.of("LEGIO_DB_URL", "jdbc:postgresql://127.0.0.1:5432/legio"))
+                .memoria()
+                .store())
+        .isEqualTo(MemoriaSettings.Store.DATABASE);
+    assertThat(
+            ConfigLoader.load(
+                    write("[praetorium]\nstore = \"postgres\"\n[memoria]\nstore = \"files\"\n"),
+                    Map.of())
+                .memoria()
+                .store())
+        .isEqualTo(MemoriaSettings.Store.FILES);
+    assertThat(ConfigLoader.load(write("[memoria]\nstore = \"database\"\n"), Map.of()).memoria())
+        .isEqualTo(new MemoriaSettings(MemoriaSettings.Store.DATABASE));
   }
 
   @Test
@@ -267,11 +326,14 @@ class ConfigLoaderTest {
     LegioConfig config =
         ConfigLoader.load(
             write(
-                "session_idle_timeout_minutes = 5\n[sessions.ttl_days]\nollama = 2\n"
+                "session_idle_timeout_minutes = 5\n[sessions]\nresume_after_idle = true\n"
+                    + "[sessions.ttl_days]\nollama = 2\n"
                     + "[channels.roles]\nmatrix = \"operator\"\n"),
             Map.of());
     assertThat(config.sessions().idleTimeout()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.sessions().ttlFor("ollama")).isEqualTo(Duration.ofDays(2));
+    assertThat(config.sessions().resumeAfterIdle()).isTrue();
+    assertThat(SessionSettings.defaults().resumeAfterIdle()).isFalse();
     assertThat(config.sessions().channels().roleFor("matrix")).isEqualTo("operator");
     assertThat(config.sessions().channels().roleFor("irc")).isEqualTo("chat");
 

@@ -308,6 +308,36 @@ public abstract class MessageLogContract {
   }
 
   @Test
+  void appendedSinceOpenCountsTheCommittedAppendsNotTheRefusedOnesNorImports() {
+    Message parent = post("caesar", "parent", "legatus");
+    log.appendAll(
+        List.of(
+            NewMessage.of("legatus", Audience.of("caesar"), "one").replyingTo(parent.id()),
+            NewMessage.of("legatus", Audience.of("caesar"), "two")));
+    assertThatThrownBy(
+            () ->
+                log.appendAll(
+                    List.of(
+                        NewMessage.of("legatus", Audience.of("caesar"), "good"),
+                        NewMessage.of("legatus", Audience.of("caesar"), "bad")
+                            .replyingTo(UUID.randomUUID()))))
+        .isInstanceOf(InvalidMessageException.class);
+    log.importMessages(
+        List.of(
+            new Message(
+                0,
+                UUID.randomUUID(),
+                "caesar",
+                "imported",
+                Audience.ALL,
+                Instant.parse("2025-01-01T00:00:00Z"),
+                null)));
+
+    assertThat(log.appendedSinceOpen()).isEqualTo(3);
+    assertThat(log.size()).isEqualTo(4);
+  }
+
+  @Test
   void concurrentAppendsAreAllCommittedInOneStrictSequence() throws Exception {
     int writers = 8;
     int each = 250;

@@ -8,7 +8,6 @@ import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.ToolResult;
 import dev.legio.tools.Toolbox;
 import dev.legio.tools.Toolset;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +46,7 @@ class MemoryToolsTest {
     castra = dir.resolve("castra");
     MemoriaTest.agent(castra, "vorenus");
     MemoriaTest.agent(castra, "pullo");
-    Memoria memoria = new Memoria(castra, new AgentDirectory(castra), clock);
+    Memoria memoria = new Memoria(openStore(castra), new AgentDirectory(castra), clock);
     legatus = new Toolbox("legatus", MemoryTools.forLegatus(memoria.forLegatus("legatus")));
     vorenus = new Toolbox("vorenus", MemoryTools.forAgent(memoria.forAgent("vorenus")));
     pullo = new Toolbox("pullo", MemoryTools.forAgent(memoria.forAgent("pullo")));
@@ -56,6 +55,14 @@ class MemoryToolsTest {
     ok(vorenus, "publish_actum", "{\"name\":\"a1\",\"text\":\"Bridge out.\"}");
     ok(vorenus, "write_commentarium", "{\"name\":\"mine\",\"text\":\"vorenus private note\"}");
   }
+
+  /** The store the tools use: XML files here, the database in {@link SqliteMemoryToolsTest}. */
+  MemoryStore openStore(Path castra) {
+    return new FileMemoryStore(castra);
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void closeStore() {}
 
   static String ok(Toolset tools, String tool, String input) {
     ToolResult r = tools.call(tool, input);
@@ -123,7 +130,7 @@ class MemoryToolsTest {
       assertThat(refused(agent, "revoke_edictum", "{\"name\":\"e1\"}"))
           .startsWith("no tool named 'revoke_edictum'");
     }
-    assertThat(castra.resolve("edicta/e2.xml")).doesNotExist();
+    assertThat(ok(legatus, "list_edicta", "{}")).doesNotContain("e2");
     assertThat(ok(legatus, "revoke_edictum", "{\"name\":\"e1\",\"reason\":\"done\"}"))
         .isEqualTo("Revoked edictum 'e1'.");
     assertThat(ok(vorenus, "list_edicta", "{}")).isEqualTo("<edicta></edicta>");
@@ -145,7 +152,7 @@ class MemoryToolsTest {
             refused(
                 pullo, "publish_actum", "{\"name\":\"a2\",\"text\":\"x\",\"author\":\"legatus\"}"))
         .contains("unknown parameter 'author'");
-    assertThat(castra.resolve("acta/a2.xml")).doesNotExist();
+    assertThat(ok(legatus, "list_acta", "{}")).doesNotContain("a2");
   }
 
   @Test
@@ -181,7 +188,8 @@ class MemoryToolsTest {
         .contains("unknown parameter 'centurio_name'");
     // pullo writing "mine" writes to its own commentarii, never to vorenus's
     ok(pullo, "write_commentarium", "{\"name\":\"mine\",\"text\":\"pullo's own\"}");
-    assertThat(castra.resolve("centuriones/pullo/commentarii/mine.xml")).isRegularFile();
+    assertThat(ok(legatus, "read_commentarium", "{\"centurio_name\":\"pullo\",\"name\":\"mine\"}"))
+        .contains("pullo's own");
     String vorenusMine = ok(vorenus, "read_commentarium", "{\"name\":\"mine\"}");
     assertThat(vorenusMine).doesNotContain("pullo's own").contains("from the legatus");
   }
@@ -252,6 +260,5 @@ class MemoryToolsTest {
         .contains("'limit' must be from 1 to 200");
     assertThat(refused(vorenus, "nope", "{}")).startsWith("no tool named 'nope' for vorenus");
     assertThat(ok(vorenus, "list_acta", null)).contains("a1");
-    assertThat(Files.exists(castra.resolve("acta/a1.xml"))).isTrue();
   }
 }

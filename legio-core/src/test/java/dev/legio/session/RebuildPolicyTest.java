@@ -133,4 +133,38 @@ class RebuildPolicyTest {
     Instant now = ACTIVE.plus(Duration.ofMinutes(minutesLater));
     assertThat(RebuildPolicy.check(stored, profile, now)).isEqualTo(Optional.ofNullable(expected));
   }
+
+  @org.junit.jupiter.api.Test
+  void aCliSessionThatIsCondensedIsNeverRebuiltForItsTokensButIdlenessStillCounts() {
+    SessionRecord cli =
+        new SessionRecord(
+            "vorenus",
+            UUID.randomUUID(),
+            "claude-cli",
+            "conv-1",
+            "p1",
+            null,
+            900_000,
+            0,
+            3,
+            0,
+            ACTIVE,
+            ACTIVE,
+            ACTIVE.plus(Duration.ofDays(30)),
+            SessionRecord.State.ACTIVE,
+            null,
+            0);
+    OwnerProfile profile = profile("claude-cli", "p1", null);
+
+    assertThat(RebuildPolicy.check(cli, profile, ACTIVE, 50_000)).isEmpty();
+    assertThat(RebuildPolicy.check(cli, profile, ACTIVE.plus(Duration.ofMinutes(31)), 50_000))
+        .contains(RebuildReason.IDLE);
+    // Condensing off: the token limit rebuilds it as before.
+    assertThat(RebuildPolicy.check(cli, profile, ACTIVE, 0)).contains(RebuildReason.TOKEN_LIMIT);
+    // Other back-ends keep the token limit whatever condensing says.
+    assertThat(
+            RebuildPolicy.check(
+                stored(1_001, null), profile("scripted", "p1", null), ACTIVE, 50_000))
+        .contains(RebuildReason.TOKEN_LIMIT);
+  }
 }

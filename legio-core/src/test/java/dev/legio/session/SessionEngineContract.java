@@ -910,7 +910,9 @@ abstract class SessionEngineContract {
             settings.ttlByBackend(),
             settings.cleanupAt(),
             Duration.ofMillis(100),
-            settings.channels());
+            settings.channels(),
+            settings.condenseAfterTokens(),
+            settings.resumeAfterIdle());
     ScriptedBackend backend = ScriptedBackend.forgetful();
     CountDownLatch started = new CountDownLatch(1);
     backend.duringTurn =

@@ -32,6 +32,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TurnRunnerTest {
   @TempDir Path dir;
 
+  private static final Duration LEASE = SessionSettings.DEFAULT_LEASE_TTL;
+
   private final MutableClock clock = MutableClock.at("2026-11-21T09:00:00Z");
   private final InMemoryMessageLog log = new InMemoryMessageLog(clock);
   private final InMemorySessionStore store = new InMemorySessionStore();
@@ -51,7 +53,12 @@ class TurnRunnerTest {
     /** The lease was taken with the request. */
     PRE_LEASED,
     /** The back-end lost the conversation in the first attempt. */
-    LOST
+    LOST,
+    /**
+     * This process pauses mid-turn (no heartbeat) past the lease's time, and another node takes the
+     * session over.
+     */
+    PAUSED
   }
 
   @ParameterizedTest(name = "{0} for {1}")
@@ -67,6 +74,7 @@ class TurnRunnerTest {
         "LEASED_ELSEWHERE, vorenus,    another Legio process holds its session,           true,  -,       -,          IDLE,  0, -",
         "PRE_LEASED,       pullo,      pullo answer 1,                                    false, pullo,   caesar,     IDLE,  1, -",
         "LOST,             vorenus,    vorenus answer 1,                                  false, vorenus, caesar,     IDLE,  2, BACKEND_LOST",
+        "PAUSED,           vorenus,    lost the session's lease while the turn ran,       true,  -,       -,          ERROR, 1, -",
       })
   void aTurnEndsWithItsReplyLoggedItsRecordSavedAndTheLeaseReleased(
       Scenario scenario,
@@ -93,10 +101,15 @@ class TurnRunnerTest {
                   throw new SessionLostException("the back-end no longer has the conversation");
                 }
               };
+      case PAUSED ->
+          backend.duringTurn =
+              turn -> {
+                clock.advance(LEASE.plusSeconds(1));
+                assertThat(store.tryLease(owner, "node-b", clock.instant(), LEASE)).isTrue();
+              };
       default -> {}
     }
-    LeaseGate leases =
-        new LeaseGate(store, "me", Duration.ofMinutes(15), clock, clock, clock::advance);
+    LeaseGate leases = new LeaseGate(store, "me", LEASE, clock, clock, clock::advance);
     TurnRunner runner = runner(settings, leases);
     log.append(NewMessage.of("caesar", Audience.ALL, "earlier"));
     Message request = log.append(NewMessage.of("caesar", Audience.of(owner), "hello"));
@@ -113,9 +126,11 @@ class TurnRunnerTest {
     assertThat(backend.opened).hasSize(opened);
     assertThat(store.holderOf(owner))
         .isEqualTo(
-            scenario == Scenario.LEASED_ELSEWHERE
-                ? java.util.Optional.of("another-process")
-                : java.util.Optional.empty());
+            switch (scenario) {
+              case LEASED_ELSEWHERE -> java.util.Optional.of("another-process");
+              case PAUSED -> java.util.Optional.of("node-b");
+              default -> java.util.Optional.<String>empty();
+            });
     assertThat(rebuilds.snapshot().values().stream().mapToLong(Long::longValue).sum())
         .isEqualTo(rebuild == null ? 0 : 1);
     if (rebuild != null) {
@@ -176,6 +191,7 @@ class TurnRunnerTest {
             backend.displayName(),
             heard::add,
             new SessionEvents(),
+            SessionCondenser.off(),
             () -> closing);
     backend.failing.add("vorenus");
     Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
@@ -207,6 +223,7 @@ class TurnRunnerTest {
         backend.displayName(),
         heard::add,
         new SessionEvents(),
+        SessionCondenser.off(),
         () -> false);
   }
 

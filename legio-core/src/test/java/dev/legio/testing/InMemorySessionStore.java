@@ -93,6 +93,22 @@ public final class InMemorySessionStore implements SessionStore {
     releaseLease(record.owner(), holder);
   }
 
+  /** As the real stores: a turn whose holder no longer holds the lease writes nothing. */
+  @Override
+  public synchronized dev.legio.log.Message finishTurn(
+      dev.legio.log.MessageLog log,
+      dev.legio.log.NewMessage reply,
+      SessionRecord record,
+      String holder) {
+    Lease current = leases.get(record.owner());
+    if (current == null || !current.holder().equals(holder)) {
+      throw new dev.legio.session.LeaseLostException(record.owner(), holder);
+    }
+    dev.legio.log.Message stored = log.append(reply);
+    saveAndReleaseLease(record, holder);
+    return stored;
+  }
+
   /** Who holds {@code owner}'s lease (run out or not); empty when no one. */
   public synchronized Optional<String> holderOf(String owner) {
     return Optional.ofNullable(leases.get(owner)).map(Lease::holder);

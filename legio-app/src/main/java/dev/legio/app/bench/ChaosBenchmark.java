@@ -232,7 +232,9 @@ public final class ChaosBenchmark {
   private double lockedSeconds(Path ws, Map<String, String> env) {
     LegioConfig config = ConfigLoader.load(ws.resolve("legio.toml"), env);
     double longest = 0;
-    try (LegioStore store = LegioApp.openStore(config.praetorium(), Clock.systemUTC())) {
+    try (LegioStore store =
+        dev.legio.app.StoreOpener.open(
+            config.praetorium(), Clock.systemUTC(), LegioApp.Lifetime.LONG_RUNNING)) {
       SessionStore sessions = store.sessions();
       long t0 = System.nanoTime();
       for (String agent : AGENTS) {
@@ -259,7 +261,9 @@ public final class ChaosBenchmark {
   private static int[] lostAndDoubleDriven(Path ws, Map<String, String> env, List<Run> runs)
       throws IOException {
     LegioConfig config = ConfigLoader.load(ws.resolve("legio.toml"), env);
-    try (LegioStore store = LegioApp.openStore(config.praetorium(), Clock.systemUTC())) {
+    try (LegioStore store =
+        dev.legio.app.StoreOpener.open(
+            config.praetorium(), Clock.systemUTC(), LegioApp.Lifetime.LONG_RUNNING)) {
       List<Message> all = store.messageLog().history(100_000);
       Map<String, Message> requestByText = new HashMap<>();
       Map<UUID, Integer> replies = new HashMap<>();

@@ -3,6 +3,7 @@ package dev.legio.app.bench;
 import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
+import dev.legio.backend.ForwardingModelBackend;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TokenEstimator;
@@ -240,65 +241,35 @@ public final class DispatchBenchmark {
   }
 
   /** Wraps a back-end and adds up the time spent inside it. */
-  private static final class TimedBackend implements ModelBackend {
-    private final ModelBackend inner;
+  private static final class TimedBackend extends ForwardingModelBackend {
     volatile long nanos;
     volatile long cpuNanos;
     volatile String lastMessage;
 
     TimedBackend(ModelBackend inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public String kind() {
-      return inner.kind();
-    }
-
-    @Override
-    public String displayName() {
-      return inner.displayName();
-    }
-
-    @Override
-    public boolean canResume() {
-      return inner.canResume();
+      super(inner);
     }
 
     @Override
     public BackendSession open(SessionSpec spec) {
       long t0 = System.nanoTime();
-      BackendSession session = inner.open(spec);
+      BackendSession session = super.open(spec);
       nanos += System.nanoTime() - t0;
-      return new BackendSession() {
-        @Override
-        public String backendSessionId() {
-          return session.backendSessionId();
-        }
+      return session;
+    }
 
-        @Override
-        public boolean resumed() {
-          return session.resumed();
-        }
-
-        @Override
-        public TurnResult send(String userMessage, Consumer<BackendEvent> events) {
-          lastMessage = userMessage;
-          long cpu0 = THREADS.getCurrentThreadCpuTime();
-          long t0 = System.nanoTime();
-          try {
-            return session.send(userMessage, events);
-          } finally {
-            nanos += System.nanoTime() - t0;
-            cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu0;
-          }
-        }
-
-        @Override
-        public void close() {
-          session.close();
-        }
-      };
+    @Override
+    protected TurnResult send(
+        BackendSession session, String userMessage, Consumer<BackendEvent> events) {
+      lastMessage = userMessage;
+      long cpu0 = THREADS.getCurrentThreadCpuTime();
+      long t0 = System.nanoTime();
+      try {
+        return session.send(userMessage, events);
+      } finally {
+        nanos += System.nanoTime() - t0;
+        cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu0;
+      }
     }
   }
 

@@ -20,7 +20,8 @@ import picocli.CommandLine.ParentCommand;
       BenchCommand.Dispatch.class,
       BenchCommand.Transcripts.class,
       BenchCommand.Api.class,
-      BenchCommand.Chaos.class
+      BenchCommand.Chaos.class,
+      BenchCommand.Cluster.class
     })
 final class BenchCommand implements Runnable {
   @ParentCommand LegioCommand root;
@@ -294,6 +295,109 @@ final class BenchCommand implements Runnable {
               bench.root.err)
           .run();
       return 0;
+    }
+  }
+
+  @Command(
+      name = "cluster",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Several `legio serve` nodes (child processes on loopback ports, the offline model) on one"
+            + " PostgreSQL schema; clients post channel messages round-robin over the nodes and"
+            + " retry on the next one when a node is down; one node is SIGKILLed and restarted"
+            + " every --kill-every.",
+        "Prints requests_ok, requests_failed_final, replies_missing, replies_duplicated,"
+            + " messages_lost, double_driven_turns and failover_p99_s (see docs/BENCHMARKS.md)."
+      })
+  static final class Cluster implements Callable<Integer> {
+    @ParentCommand BenchCommand bench;
+
+    @Option(
+        names = "--nodes",
+        defaultValue = "3",
+        paramLabel = "N",
+        description = "Nodes (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(
+        names = "--clients",
+        defaultValue = "24",
+        paramLabel = "N",
+        description =
+            "Concurrent clients, each on a channel of its own (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(
+        names = "--requests",
+        defaultValue = "3000",
+        paramLabel = "N",
+        description = "Requests in all (default: ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(
+        names = "--kill-every",
+        defaultValue = "20s",
+        paramLabel = "TIME",
+        description =
+            "How often a node is SIGKILLed and restarted: 20s, 500ms, 2m (default:"
+                + " ${DEFAULT-VALUE}).")
+    String killEvery;
+
+    @Option(
+        names = "--pause",
+        defaultValue = "0ms",
+        paramLabel = "TIME",
+        description =
+            "How long each client waits between its requests (default: ${DEFAULT-VALUE}).")
+    String pause;
+
+    @Option(
+        names = "--separate-hosts",
+        description =
+            "Give each node a host name of its own for its leases (LEGIO_NODE_NAME), as on"
+                + " separate machines: a killed node's sessions are then freed when their leases"
+                + " run out ([sessions] lease_ttl_seconds), not at once by its pid.")
+    boolean separateHosts;
+
+    @Option(
+        names = "--postgres-url",
+        defaultValue = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
+        paramLabel = "URL",
+        description = "The PostgreSQL server (a fresh schema is made and dropped).")
+    String postgresUrl;
+
+    @Override
+    public Integer call() throws Exception {
+      new dev.legio.app.bench.ClusterBenchmark(
+              new dev.legio.app.bench.ClusterBenchmark.Settings(
+                  nodes,
+                  clients,
+                  requests,
+                  duration(killEvery),
+                  duration(pause),
+                  separateHosts,
+                  postgresUrl),
+              bench.root.out,
+              bench.root.err)
+          .run();
+      return 0;
+    }
+
+    /** {@code 20s}, {@code 500ms}, {@code 2m}, or plain seconds. */
+    static java.time.Duration duration(String text) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(\\d{1,9})(ms|s|m)?").matcher(text.strip());
+      if (!m.matches()) {
+        throw new IllegalArgumentException(
+            "--kill-every must be a time like 20s, 500ms or 2m, got '" + text + "'");
+      }
+      long n = Long.parseLong(m.group(1));
+      String unit = m.group(2) == null ? "s" : m.group(2);
+      return switch (unit) {
+        case "ms" -> java.time.Duration.ofMillis(n);
+        case "m" -> java.time.Duration.ofMinutes(n);
+        default -> java.time.Duration.ofSeconds(n);
+      };
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.app.text.OperatorReplies;
 import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
@@ -137,14 +138,9 @@ final class ChatLoop {
           return false;
         }
         case "/help" -> out.println(HELP);
-        case "/status" ->
-            out.print(
-                StatusTable.format(
-                    engine.status(),
-                    agents.problems(),
-                    usage == null ? null : SessionCosts.of(usage)));
-        case "/history" -> history(words);
-        case "/reset" -> reset(words);
+        case "/status" -> out.print(OperatorReplies.status(engine, agents, usage));
+        case "/history" -> out.print(OperatorReplies.history(log, words));
+        case "/reset" -> out.println(OperatorReplies.reset(engine, words));
         case "/share" -> share(words);
         case "/rewind", "/fork" -> edit(words);
         default ->
@@ -190,25 +186,6 @@ final class ChatLoop {
               id, new SessionHistoryEditor.Point.End(), words.length == 3 ? words[2] : null);
     }
     SessionEditCommands.report(rewind ? "Rewound" : "Forked", result, out);
-  }
-
-  private void history(String[] words) {
-    int n = 20;
-    if (words.length > 1) {
-      try {
-        n = Integer.parseInt(words[1]);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Usage: /history [N], N a number from 1 to 10000");
-      }
-      if (n < 1 || n > 10_000) {
-        throw new IllegalArgumentException("Usage: /history [N], N a number from 1 to 10000");
-      }
-    }
-    List<Message> messages = log.history(n);
-    if (messages.isEmpty()) {
-      out.println("(the log is empty)");
-    }
-    messages.forEach(m -> out.print(MessageFormat.human(m)));
   }
 
   /**
@@ -295,12 +272,5 @@ final class ChatLoop {
     }
     return log.find(id)
         .orElseThrow(() -> new IllegalArgumentException("No message " + id + " in the log."));
-  }
-
-  private void reset(String[] words) {
-    if (words.length != 2) {
-      throw new IllegalArgumentException("Usage: /reset NAME, or /reset all");
-    }
-    out.println(ResetCommand.describe(engine, words[1]));
   }
 }

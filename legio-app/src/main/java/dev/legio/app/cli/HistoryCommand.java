@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.text.MessageFormat;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
 import dev.legio.log.PraetoriumXml;

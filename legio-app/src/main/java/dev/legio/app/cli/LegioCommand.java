@@ -44,6 +44,7 @@ import picocli.CommandLine.ScopeType;
       MemoryCommand.class,
       McpCommand.class,
       TokenCommand.class,
+      GatewaysCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -3,6 +3,7 @@ package dev.legio.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.LegioApp;
+import dev.legio.app.text.MessageFormat;
 import dev.legio.config.Durations;
 import dev.legio.log.Audience;
 import dev.legio.log.ImportResult;

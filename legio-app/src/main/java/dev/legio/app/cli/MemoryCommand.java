@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.text.MessageFormat;
 import dev.legio.log.Names;
 import dev.legio.log.Timestamps;
 import dev.legio.longterm.ConsolidationListener;
@@ -33,6 +34,7 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Memoria: edicta (directives), acta (shared records) and commentarii (an agent's notes).",
       "--as NAME acts with that agent's rights (default caesar, who has the legatus's).",
+      "`export` and `import` move memoria between its store ([memoria] store) and XML files.",
       "`dream` consolidates the agents' long-term memory (MEMORY.md and its topic files)."
     },
     subcommands = {
@@ -42,6 +44,8 @@ import picocli.CommandLine.ParentCommand;
       MemoryCommand.Revoke.class,
       MemoryCommand.Search.class,
       MemoryCommand.Clear.class,
+      MemoryTransferCommands.Export.class,
+      MemoryTransferCommands.Import.class,
       MemoryCommand.Dream.class
     })
 final class MemoryCommand {

@@ -1,5 +1,6 @@
 package dev.legio.app.cli;
 
+import dev.legio.app.text.MessageFormat;
 import dev.legio.backend.BackendEvent;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Outcome;

@@ -68,14 +68,6 @@ final class ResetCommand implements Callable<Integer> {
 
   /** Resets {@code name} (or {@code all}) and says what happened; shared with chat's /reset. */
   static String describe(SessionEngine engine, String name) {
-    if (name.equals("all")) {
-      List<String> closed = engine.resetAll();
-      return closed.isEmpty()
-          ? "No active sessions to reset."
-          : "Reset: " + String.join(", ", closed) + ".";
-    }
-    return engine.reset(name)
-        ? "Reset " + name + ": its next request starts a fresh session."
-        : name + " has no active session; nothing to reset.";
+    return dev.legio.app.text.OperatorReplies.reset(engine, name);
   }
 }

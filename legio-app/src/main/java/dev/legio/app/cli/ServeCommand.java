@@ -27,8 +27,10 @@ import picocli.CommandLine.ParentCommand;
           + " the daily deletion of expired session records and old conversations, the hourly"
           + " consolidation of idle agents' long-term memory, and the agents' tools over MCP's"
           + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
-      "Stops cleanly on SIGTERM or Ctrl-C: background work first, then the agents' sessions, then"
-          + " the legatus's, then the store."
+      "Stops cleanly on SIGTERM or Ctrl-C: it drains first (GET /readyz answers 503, new"
+          + " requests 503, turns in flight finish within [sessions] shutdown_grace_seconds), then"
+          + " background work, the agents' sessions, the legatus's, its leases handed back, the"
+          + " store. With several nodes on one PostgreSQL see docs/OPERATIONS.md."
     })
 final class ServeCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
@@ -43,20 +45,36 @@ final class ServeCommand implements Callable<Integer> {
     SessionMaintenance maintenance = app.maintenance(root.context.clock());
     DreamScheduler dreams = dreams(app);
     McpHttpServer.Mounted mounted = mountedMcp(app);
+    dev.legio.session.SingletonJobs jobs = app.singletonJobs();
+    // Leases are handed back at exit only once the drain ended: turns in flight finish under them.
+    CountDownLatch drained = new CountDownLatch(1);
+    dev.legio.session.HeldLeases.shared()
+        .releaseAtExitAfter(drained, s.shutdownGrace().plus(DRAIN_MARGIN));
     LegioServer api =
         LegioServer.builder(
                 app.config().server(),
                 ServerParts.of(app, root.context.clock()),
                 new ApiTokens(app.workspace().castra()))
             .mcp(mounted == null ? null : mounted.handler())
+            .metrics(app.metrics())
+            .gateways(app.gateways())
+            .readiness(dev.legio.app.server.Readiness.of(app))
             .start();
     McpHttpServer mcp = mounted == null ? startMcp(app) : null;
+    dev.legio.app.gateway.GatewayHealthReports healthReports =
+        new dev.legio.app.gateway.GatewayHealthReports(
+            app.gateways(), app.store().gatewayState(), root.context.clock());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  log.info("stopping: signal received");
+                  log.info(
+                      "stopping: signal received; draining (GET /readyz answers 503, new requests"
+                          + " 503) for up to {} s",
+                      s.shutdownGrace().toSeconds());
                   try {
+                    app.gateways().close();
+                    healthReports.close(); // stores each gateway as stopped
                     api.close();
                     if (mounted != null) {
                       mounted.close();
@@ -66,15 +84,19 @@ final class ServeCommand implements Callable<Integer> {
                     }
                     maintenance.close();
                     dreams.close();
+                    jobs.handBack();
                     app.close();
                     log.info("stopped cleanly");
                   } finally {
+                    drained.countDown();
                     stopped.countDown();
                   }
                 },
                 "legio-shutdown"));
     maintenance.start();
     dreams.start();
+    app.gateways().start();
+    healthReports.start();
     watchDatabaseFile(app);
     String summary =
         "Legio is serving "
@@ -114,6 +136,9 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Time past the shutdown grace for closing the parts before the leases are handed back. */
+  static final java.time.Duration DRAIN_MARGIN = java.time.Duration.ofSeconds(10);
+
   /** How often serve checks that its database file is still the one it opened. */
   static final java.time.Duration FILE_CHECK = java.time.Duration.ofSeconds(2);
 
@@ -148,18 +173,24 @@ final class ServeCommand implements Callable<Integer> {
 
   /**
    * Consolidation of the agents' long-term memory, checked hourly, for agents idle at that moment
-   * (no turn running in this process and no other process holding their lease).
+   * (no turn running in this process and no other process holding their lease), on the one node
+   * holding the {@link #CONSOLIDATION_JOB} job.
    */
   static DreamScheduler dreams(LegioApp app) {
+    dev.legio.session.SingletonJobs jobs = app.singletonJobs();
     return new DreamScheduler(
-        app.consolidation(),
-        () -> app.agents().names(),
-        agent ->
-            app.engine().status().stream()
-                .filter(s -> s.owner().equals(agent))
-                .allMatch(s -> s.activity().equals("idle")),
-        DreamScheduler.DEFAULT_INTERVAL);
+            app.consolidation(),
+            () -> app.agents().names(),
+            agent ->
+                app.engine().status().stream()
+                    .filter(s -> s.owner().equals(agent))
+                    .allMatch(s -> s.activity().equals("idle")),
+            DreamScheduler.DEFAULT_INTERVAL)
+        .runThrough(task -> jobs.runIfHolder(CONSOLIDATION_JOB, task));
   }
+
+  /** The job of memory consolidation: on one node at a time. */
+  static final String CONSOLIDATION_JOB = "memory-consolidation";
 
   /**
    * MCP over HTTP on the Legio server at {@code /mcp}, when {@code [mcp] http_enabled} and {@code

@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.text.MessageFormat;
 import dev.legio.transcript.SessionHistoryEditor;
 import java.io.PrintWriter;
 import java.util.UUID;

@@ -1,6 +1,8 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.text.ContextFigures;
+import dev.legio.app.text.MessageFormat;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.ContextWindows;
 import dev.legio.config.Durations;
@@ -214,6 +216,7 @@ final class SessionsCommand implements Runnable {
                 + t.report().parts()
                 + " part(s), "
                 + size(t.report().bytes()));
+        backEndSessions(app, t.sessionId()).ifPresent(out::println);
         for (TranscriptEntry e : entries) {
           print(e, out, 0);
         }
@@ -223,6 +226,31 @@ final class SessionsCommand implements Runnable {
         return 0;
       }
     }
+  }
+
+  /**
+   * The back-end sessions of the session {@code id}, when the store holds its record: {@code
+   * Back-end session: B (condensed from A1, A2)}; empty when it holds none or cannot be read.
+   */
+  static java.util.Optional<String> backEndSessions(LegioApp app, String id) {
+    try {
+      for (SessionRecord r : app.sessions().list()) {
+        if (r.sessionId().toString().equals(id) && r.backendSessionId() != null) {
+          List<String> previous = r.previousBackendSessionIds();
+          return java.util.Optional.of(
+              "Back-end session: "
+                  + MessageFormat.safeText(r.backendSessionId())
+                  + (previous.isEmpty()
+                      ? ""
+                      : " (condensed from "
+                          + MessageFormat.safeText(String.join(", ", previous))
+                          + ")"));
+        }
+      }
+    } catch (RuntimeException e) {
+      // The transcript is shown without them.
+    }
+    return java.util.Optional.empty();
   }
 
   @Command(

@@ -58,7 +58,7 @@ final class TokenCommand implements Runnable {
         names = "--role",
         required = true,
         paramLabel = "ROLE",
-        description = "operator, gateway or task.")
+        description = "operator, gateway, task or metrics (a scraper: GET /metrics only).")
     String role;
 
     @Option(

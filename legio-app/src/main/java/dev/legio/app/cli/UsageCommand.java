@@ -1,6 +1,9 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.text.CostText;
+import dev.legio.app.text.MessageFormat;
+import dev.legio.app.text.Tables;
 import dev.legio.config.Durations;
 import dev.legio.log.Timestamps;
 import dev.legio.usage.Grouping;
@@ -50,29 +53,54 @@ final class UsageCommand implements Callable<Integer> {
     }
   }
 
-  /** The report as a table: a row per group, then the total, then the period. */
+  /**
+   * The report as a table: a row per group, then the total, then the period. A FAILED column (the
+   * turns that failed, counted in TURNS too) is shown when any turn failed.
+   */
   static String format(UsageReport report) {
+    boolean failures = report.total().failedTurns() > 0;
     List<String[]> rows = new ArrayList<>();
     rows.add(
-        new String[] {
-          heading(report.by()),
-          "TURNS",
-          "INPUT",
-          "OUTPUT",
-          "CACHE READ",
-          "CACHE WRITE",
-          "COST (USD)"
-        });
+        withFailed(
+            new String[] {
+              heading(report.by()),
+              "TURNS",
+              "INPUT",
+              "OUTPUT",
+              "CACHE READ",
+              "CACHE WRITE",
+              "COST (USD)"
+            },
+            failures ? "FAILED" : null));
     for (UsageTotal t : report.rows()) {
-      rows.add(row(t.group() == null ? "(none)" : MessageFormat.safeText(t.group()), t));
+      rows.add(
+          withFailed(
+              row(t.group() == null ? "(none)" : MessageFormat.safeText(t.group()), t),
+              failures ? String.format("%,d", t.failedTurns()) : null));
     }
-    rows.add(row("TOTAL", report.total()));
+    rows.add(
+        withFailed(
+            row("TOTAL", report.total()),
+            failures ? String.format("%,d", report.total().failedTurns()) : null));
     StringBuilder out = new StringBuilder(Tables.format(rows));
     out.append("since ")
         .append(Timestamps.format(report.since()))
         .append(report.rows().isEmpty() ? "; no turns recorded" : "")
         .append('\n');
     return out.toString();
+  }
+
+  /** {@code row} with {@code failed} inserted after TURNS; {@code row} itself when null. */
+  private static String[] withFailed(String[] row, String failed) {
+    if (failed == null) {
+      return row;
+    }
+    String[] out = new String[row.length + 1];
+    out[0] = row[0];
+    out[1] = row[1];
+    out[2] = failed;
+    System.arraycopy(row, 2, out, 3, row.length - 2);
+    return out;
   }
 
   private static String[] row(String group, UsageTotal t) {

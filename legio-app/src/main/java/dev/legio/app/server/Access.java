@@ -10,5 +10,9 @@ enum Access {
    * An operator token, or a gateway token whose sources include the route's channel source (the
    * endpoint checks the source: {@link Caller#mayPostTo}).
    */
-  CHANNEL
+  CHANNEL,
+  /** An operator token or a metrics token ({@code GET /metrics}, for a monitoring scraper). */
+  METRICS,
+  /** An operator token or a task token: task sessions ({@code /api/v1/tasks}). */
+  TASK
 }

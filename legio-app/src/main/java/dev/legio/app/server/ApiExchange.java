@@ -2,6 +2,7 @@ package dev.legio.app.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.conversation.Printable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -137,7 +138,7 @@ final class ApiExchange {
   }
 
   /** How much of a body too large the server still reads, so that the client sees the 413. */
-  private static final long DRAIN_LIMIT = 16L << 20;
+  static final long DRAIN_LIMIT = 16L << 20;
 
   /**
    * The 413 for a body over the limit, after reading (and dropping) the rest of a body of modest
@@ -165,6 +166,16 @@ final class ApiExchange {
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     answered = true;
     response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+
+  /** Answers {@code status} with {@code body} as text of {@code contentType}. */
+  void text(int status, String contentType, String body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    answered = true;
+    response.write(
+        true, ByteBuffer.wrap(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)), callback);
   }
 
   /** Adds a response header (before the body is sent). */

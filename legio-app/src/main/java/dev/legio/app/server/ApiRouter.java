@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Printable;
 import dev.legio.log.InvalidMessageException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -27,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Every route but a {@link Access#PUBLIC} one needs {@code Authorization: Bearer TOKEN}: a
  *       missing or unknown token gets 401, a token whose role may not use the route 403.
  *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}).
- *   <li>While the server shuts down every new request gets 503.
+ *   <li>While the server shuts down (drains) every new request gets 503, but for the public ones
+ *       ({@code /healthz}, {@code /readyz}): a load balancer keeps hearing that the node is up and
+ *       not ready.
  *   <li>An error body is {@code {"error": "<what to fix>"}}; an unexpected failure is logged (the
  *       request's path only, never its headers) and answered 500 without details.
  * </ul>
@@ -77,9 +81,6 @@ final class ApiRouter extends Handler.Abstract {
     String method = request.getMethod();
     ApiExchange exchange = null;
     try {
-      if (closing) {
-        throw new ApiException(503, "Legio is shutting down; try again when it is back");
-      }
       Route route = null;
       Map<String, String> params = null;
       TreeSet<String> allowed = new TreeSet<>();
@@ -92,6 +93,9 @@ final class ApiRouter extends Handler.Abstract {
             params = p;
           }
         }
+      }
+      if (closing && (route == null || route.access() != Access.PUBLIC)) {
+        throw new ApiException(503, "Legio is shutting down; try again when it is back");
       }
       if (route == null) {
         if (allowed.isEmpty()) {
@@ -106,12 +110,37 @@ final class ApiRouter extends Handler.Abstract {
       exchange = new ApiExchange(request, response, callback, params, caller, maxBodyBytes);
       route.endpoint().handle(exchange);
     } catch (ApiException e) {
+      drain(request, exchange);
       fail(exchange, response, callback, e.status(), e.getMessage(), e.extra());
     } catch (InvalidMessageException e) {
+      drain(request, exchange);
       fail(exchange, response, callback, 400, e.getMessage(), Map.of());
     } catch (Exception e) {
       log.error("{} {} failed", method, Printable.of(path), e);
+      drain(request, exchange);
       fail(exchange, response, callback, 500, "internal error; see Legio's log file", Map.of());
+    }
+  }
+
+  /**
+   * Reads and drops what is left of a refused request's body (at most {@link
+   * ApiExchange#DRAIN_LIMIT}), so that its connection stays usable: a server that answers before
+   * the body has arrived and then closes would leave the client sending its next request on a
+   * connection that is gone. Not for an answer already begun (a stream).
+   */
+  private static void drain(Request request, ApiExchange exchange) {
+    if (exchange != null && exchange.answered()) {
+      return;
+    }
+    try (java.io.InputStream in = Content.Source.asInputStream(request)) {
+      long left = ApiExchange.DRAIN_LIMIT;
+      byte[] sink = new byte[64 * 1024];
+      int n;
+      while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
+        left -= n;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // the client went away or sent a broken body: the answer is all that is left to try
     }
   }
 
@@ -139,6 +168,8 @@ final class ApiRouter extends Handler.Abstract {
           case PUBLIC -> true;
           case OPERATOR -> role == Role.OPERATOR;
           case CHANNEL -> role == Role.OPERATOR || role == Role.GATEWAY;
+          case METRICS -> role == Role.OPERATOR || role == Role.METRICS;
+          case TASK -> role == Role.OPERATOR || role == Role.TASK;
         };
     if (!allowed) {
       throw ApiException.forbidden(
@@ -152,7 +183,9 @@ final class ApiRouter extends Handler.Abstract {
               + route.template()
               + (role == Role.GATEWAY
                   ? "; a gateway may only post to /api/v1/channels/{source}:{id}/messages"
-                  : role == Role.TASK ? "; a task token may only use task sessions" : ""));
+                  : role == Role.TASK
+                      ? "; a task token may only use /api/v1/tasks and /api/v1/tasks/sessions"
+                      : role == Role.METRICS ? "; a metrics token may only use GET /metrics" : ""));
     }
     return caller.get();
   }

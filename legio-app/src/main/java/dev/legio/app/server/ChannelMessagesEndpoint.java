@@ -1,7 +1,8 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.log.Names;
+import dev.legio.app.conversation.Conversations;
+import dev.legio.app.conversation.Speaker;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
@@ -33,15 +34,13 @@ final class ChannelMessagesEndpoint implements Endpoint {
   @Override
   public void handle(ApiExchange exchange) throws Exception {
     String channel = exchange.pathParam("channel");
-    int colon = channel.indexOf(':');
-    if (colon < 0 || !Names.isValid(channel)) {
-      throw ApiException.badRequest(
-          "'"
-              + Printable.of(channel)
-              + "' is not a channel: use source:id, e.g. /api/v1/channels/telegram:123/messages"
-              + " (source: lowercase letters, digits, '-' or '_'; id: letters, digits, '-' or '_')");
-    }
-    String source = channel.substring(0, colon);
+    Conversations.channelKeyProblem(channel)
+        .ifPresent(
+            problem -> {
+              throw ApiException.badRequest(
+                  problem + "; post to /api/v1/channels/telegram:123/messages");
+            });
+    String source = channel.substring(0, channel.indexOf(':'));
     if (!exchange.caller().mayPostTo(source)) {
       throw ApiException.forbidden(
           "token '"
@@ -53,28 +52,33 @@ final class ChannelMessagesEndpoint implements Endpoint {
     }
     JsonNode body = exchange.jsonBody();
     String text = Bodies.text(body, "text");
-    Speaker speaker = Speaker.of(Bodies.optionalObject(body, "user"));
-    Outcome outcome =
+    JsonNode user = Bodies.optionalObject(body, "user");
+    Speaker speaker =
+        user == null
+            ? Speaker.NONE
+            : Speaker.of(
+                Bodies.optionalString(user, "id", "user.id"),
+                Bodies.optionalString(user, "name", "user.name"));
+    Conversations.ChannelTurn turn =
         Dispatch.run(
-            () ->
-                parts.engine().handleChannel(channel, speaker.prefix(text), DispatchListener.NONE));
+            () -> parts.conversations().inChannel(channel, speaker, text, DispatchListener.NONE));
+    Outcome outcome = turn.outcome();
     if (outcome.refusal() != null) {
       throw ApiException.badRequest(outcome.refusal());
     }
-    Reply reply = outcome.replies().get(0);
+    Reply reply = turn.reply();
+    boolean busy = Conversations.busy(reply);
     Map<String, Object> answer = new LinkedHashMap<>();
-    if (Replies.busy(reply)) {
+    if (busy) {
       answer.put("error", "the channel's session was busy past the wait; send the message again");
     }
     Map<String, Object> view = Replies.view(reply, parts.messageLog());
     view.remove("agent");
     view.remove("description");
     answer.put("reply", view);
-    answer.put(
-        "session_id",
-        parts.sessions().find(channel).map(r -> r.sessionId().toString()).orElse(null));
-    answer.put("role", parts.settings().channels().roleFor(source));
+    answer.put("session_id", turn.sessionId());
+    answer.put("role", turn.role());
     answer.put("request", Views.request(outcome.request()));
-    exchange.json(Replies.busy(reply) ? 409 : 200, answer);
+    exchange.json(busy ? 409 : 200, answer);
   }
 }

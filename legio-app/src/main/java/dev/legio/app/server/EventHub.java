@@ -175,6 +175,16 @@ final class EventHub implements SessionEventListener, AutoCloseable {
   }
 
   @Override
+  public void condensed(String owner, String previousId, String newId, long tokens) {
+    Map<String, Object> data = new java.util.LinkedHashMap<>();
+    data.put("agent", owner);
+    data.put("previous_backend_session_id", previousId);
+    data.put("backend_session_id", newId);
+    data.put("tokens", tokens);
+    publish(ServerEvent.of("condense", data));
+  }
+
+  @Override
   public void backendEvent(String owner, BackendEvent event) {
     ServerEvent out =
         switch (event) {

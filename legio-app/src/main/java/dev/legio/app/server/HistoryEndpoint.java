@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Printable;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
 import java.util.List;

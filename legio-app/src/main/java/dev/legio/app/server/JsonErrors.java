@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Printable;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;

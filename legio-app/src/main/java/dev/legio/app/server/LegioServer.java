@@ -1,5 +1,7 @@
 package dev.legio.app.server;
 
+import dev.legio.app.gateway.Gateways;
+import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.config.ServerSettings;
 import java.net.URI;
 import java.time.Duration;
@@ -16,11 +18,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The Legio server: one HTTP API for every front end (embedded Jetty, one virtual thread per
  * request), on {@code [server] bind} and {@code port}. The routes are in {@link Routes}; MCP over
- * HTTP may be mounted at {@code /mcp} ({@link Builder#mcp}).
+ * HTTP may be mounted at {@code /mcp} ({@link Builder#mcp}); {@code GET /metrics} serves the {@link
+ * LegioMetrics} given to {@link Builder#metrics}; the web console is served at {@code /} ({@link
+ * ConsoleHandler}).
  *
- * <p>Shutdown ({@link #close}): new requests get 503 at once, event streams end with a {@code
- * shutdown} event, requests in flight (a turn being answered or streamed) may finish within the
- * grace period; then the listener closes.
+ * <p>Shutdown ({@link #close}) drains: {@code GET /readyz} answers 503 (draining) and new requests
+ * get 503 at once (but {@code /healthz} and {@code /readyz}, still answered), event streams end
+ * with a {@code shutdown} event, requests in flight (a turn being answered or streamed) may finish
+ * within the grace period; then the listener closes.
  */
 public final class LegioServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LegioServer.class);
@@ -34,9 +39,19 @@ public final class LegioServer implements AutoCloseable {
   private final ServerParts parts;
   private final URI url;
   private final Duration grace;
+  private final Readiness readiness;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private LegioServer(
-      Server jetty, ApiRouter router, EventHub hub, ServerParts parts, URI url, Duration grace) {
+      Server jetty,
+      ApiRouter router,
+      EventHub hub,
+      ServerParts parts,
+      URI url,
+      Duration grace,
+      Readiness readiness) {
+    this.readiness = readiness;
     this.jetty = jetty;
     this.router = router;
     this.hub = hub;
@@ -55,8 +70,11 @@ public final class LegioServer implements AutoCloseable {
     private final ServerParts parts;
     private final ApiTokens tokens;
     private Handler mcp;
+    private LegioMetrics metrics;
+    private Gateways gateways = Gateways.NONE;
     private int eventBuffer = DEFAULT_EVENT_BUFFER;
     private Duration pollInterval = Duration.ofMillis(250);
+    private Readiness readiness = Readiness.alwaysReady();
 
     private Builder(ServerSettings config, ServerParts parts, ApiTokens tokens) {
       this.config = config;
@@ -70,6 +88,30 @@ public final class LegioServer implements AutoCloseable {
      */
     public Builder mcp(Handler handler) {
       this.mcp = handler;
+      return this;
+    }
+
+    /**
+     * What {@code GET /metrics} serves (the caller keeps and closes it); null (the default): that
+     * route answers 404.
+     */
+    public Builder metrics(LegioMetrics served) {
+      this.metrics = served;
+      return this;
+    }
+
+    /** What {@code GET /readyz} checks (default: always ready but while draining). */
+    public Builder readiness(Readiness readiness) {
+      this.readiness = java.util.Objects.requireNonNull(readiness, "readiness");
+      return this;
+    }
+
+    /**
+     * The chat gateways: their HTTP handlers are mounted at their own paths (under {@code
+     * /gateways/}) and their health is part of {@code GET /api/v1/status}.
+     */
+    public Builder gateways(Gateways gateways) {
+      this.gateways = gateways;
       return this;
     }
 
@@ -87,7 +129,11 @@ public final class LegioServer implements AutoCloseable {
 
     public LegioServer start() {
       EventHub hub = new EventHub(parts.messageLog(), eventBuffer, pollInterval);
-      ApiRouter router = new ApiRouter(Routes.all(parts, hub), tokens, config.maxBodyBytes());
+      ApiRouter router =
+          new ApiRouter(
+              Routes.all(parts, hub, gateways::health, metrics, readiness),
+              tokens,
+              config.maxBodyBytes());
       VirtualThreadPool threads = new VirtualThreadPool();
       threads.setName("legio-http");
       Server jetty = new Server(threads);
@@ -105,6 +151,15 @@ public final class LegioServer implements AutoCloseable {
         paths.addMapping(new ServletPathSpec("/.well-known/oauth-protected-resource"), mcp);
         paths.addMapping(new ServletPathSpec("/.well-known/oauth-protected-resource/*"), mcp);
       }
+      // ---- chat gateways' webhooks: each checks its platform's signature itself ----
+      gateways
+          .routes()
+          .forEach((path, handler) -> paths.addMapping(new ServletPathSpec(path), handler));
+      // ---- the web console: its pages at / and /viewer/{id}, its assets at /console/* ----
+      ConsoleHandler console = new ConsoleHandler();
+      paths.addMapping(new ServletPathSpec(""), console);
+      paths.addMapping(new ServletPathSpec("/viewer/*"), console);
+      paths.addMapping(new ServletPathSpec("/console/*"), console);
       paths.addMapping(new ServletPathSpec("/"), router);
       jetty.setHandler(paths);
       jetty.setErrorHandler(new JsonErrors());
@@ -133,7 +188,8 @@ public final class LegioServer implements AutoCloseable {
       String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
       URI url = URI.create("http://" + host + ":" + connector.getLocalPort());
       log.info("serving the Legio API at {}", url);
-      return new LegioServer(jetty, router, hub, parts, url, parts.settings().shutdownGrace());
+      return new LegioServer(
+          jetty, router, hub, parts, url, parts.settings().shutdownGrace(), readiness);
     }
   }
 
@@ -150,9 +206,14 @@ public final class LegioServer implements AutoCloseable {
   /**
    * Stops: new requests get 503, event streams end, requests in flight may finish within the
    * shutdown grace ({@code [sessions] shutdown_grace_seconds}); then the listener closes.
+   * Idempotent.
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    readiness.drain();
     router.refuseNewRequests();
     parts.engine().setSessionEventListener(dev.legio.session.SessionEventListener.NONE);
     hub.close();

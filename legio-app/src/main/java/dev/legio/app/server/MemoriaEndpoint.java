@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Printable;
 import dev.legio.log.Names;
 import dev.legio.memoria.LegatusMemory;
 import dev.legio.memoria.MemoryEntry;

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.conversation.UnknownAgentsException;
 import dev.legio.backend.BackendEvent;
 import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
@@ -48,19 +49,16 @@ final class MessagesEndpoint implements Endpoint {
     Set<String> known = parts.engine().knownAgents();
     Mentions.Routing routing = Mentions.parse(text, known);
     if (!routing.unknown().isEmpty()) {
-      throw new ApiException(
-          400,
-          "unknown agent "
-              + String.join(", ", routing.unknown().stream().map(n -> "@" + n).toList())
-              + ": mention one of the agents listed",
-          Map.of("agents", List.copyOf(known)));
+      UnknownAgentsException unknown = new UnknownAgentsException(routing.unknown(), known);
+      throw new ApiException(400, unknown.getMessage(), Map.of("agents", unknown.known()));
     }
     if (exchange.acceptsEventStream()) {
       stream(exchange, text);
       return;
     }
     long t0 = System.nanoTime();
-    Outcome outcome = Dispatch.run(() -> parts.engine().handle(text, DispatchListener.NONE));
+    Outcome outcome =
+        Dispatch.run(() -> parts.conversations().fromCaesar(text, DispatchListener.NONE));
     long engineNanos = System.nanoTime() - t0;
     Map<String, Object> answer = answer(outcome);
     exchange.responseHeader(
@@ -122,7 +120,7 @@ final class MessagesEndpoint implements Endpoint {
           };
       Outcome outcome;
       try {
-        outcome = Dispatch.run(() -> parts.engine().handle(text, listener));
+        outcome = Dispatch.run(() -> parts.conversations().fromCaesar(text, listener));
       } catch (ApiException e) {
         watcher.send(ServerEvent.of("error", Map.of("error", e.getMessage())));
         return;

@@ -13,10 +13,10 @@ final class Replies {
   private Replies() {}
 
   static Map<String, Object> view(Reply reply, MessageLog log) {
-    Long sequence =
-        reply.messageId() == null
-            ? null
-            : log.find(reply.messageId()).map(Message::sequence).orElse(null);
+    Long sequence = reply.sequence();
+    if (sequence == null && reply.messageId() != null) {
+      sequence = log.find(reply.messageId()).map(Message::sequence).orElse(null);
+    }
     return Views.reply(reply, sequence);
   }
 
@@ -26,8 +26,6 @@ final class Replies {
    * place that reads its text.)
    */
   static boolean busy(Reply reply) {
-    return reply.failed()
-        && reply.messageId() == null
-        && reply.text().startsWith("[" + reply.agent() + "] Busy with another request");
+    return dev.legio.app.conversation.Conversations.busy(reply);
   }
 }

@@ -8,8 +8,12 @@ public enum Role {
   OPERATOR,
   /** A chat gateway: only {@code POST /channels/{source}:{id}/messages} for its token's sources. */
   GATEWAY,
-  /** A task runner: only task sessions (none are served yet; every endpoint answers 403). */
-  TASK;
+  /** A task runner: only task sessions ({@code POST /tasks}, {@code GET /tasks/sessions}). */
+  TASK,
+  /**
+   * A monitoring scraper (Prometheus): only {@code GET /metrics}, which an operator may read too.
+   */
+  METRICS;
 
   /** {@code operator}, {@code gateway}, {@code task}. */
   public String label() {
@@ -24,6 +28,6 @@ public enum Role {
       }
     }
     throw new IllegalArgumentException(
-        "unknown role '" + text + "': choose operator, gateway or task");
+        "unknown role '" + text + "': choose operator, gateway, task or metrics");
   }
 }

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.conversation.Printable;
 import dev.legio.log.Names;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.SessionHistoryEditor;

@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Printable;
 import dev.legio.log.Names;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
@@ -86,7 +87,8 @@ final class SessionsEndpoint {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("session_id", id);
     Transcript loaded = transcript;
-    out.put("owner", record.map(SessionRecord::owner).orElseGet(loaded::owner));
+    // A lambda, not loaded::owner: that would dereference a transcript not written yet (null).
+    out.put("owner", record.map(SessionRecord::owner).orElseGet(() -> loaded.owner()));
     out.put("record", record.map(Views::record).orElse(null));
     out.put("total_entries", total);
     out.put("entries", entries);

@@ -1,19 +1,29 @@
 package dev.legio.app.server;
 
+import dev.legio.agents.AgentConfigException;
+import dev.legio.agents.AgentProfile;
+import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.log.Names;
 import dev.legio.session.SessionStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code GET /api/v1/status}: every agent (legatus first) and every channel with a record, as
- * {@code legio status} shows them, the back-end, and the prompt files that could not be read.
+ * {@code legio status} shows them (each agent with the {@code model} its prompt file names, null
+ * for the back-end's default), the back-end, and the prompt files that could not be read.
  */
 final class StatusEndpoint implements Endpoint {
   private final ServerParts parts;
 
-  StatusEndpoint(ServerParts parts) {
+  private final Supplier<List<GatewayHealth>> gateways;
+
+  StatusEndpoint(ServerParts parts, Supplier<List<GatewayHealth>> gateways) {
     this.parts = parts;
+    this.gateways = gateways;
   }
 
   @Override
@@ -21,11 +31,65 @@ final class StatusEndpoint implements Endpoint {
     List<SessionStatus> all = parts.engine().status();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put(
-        "agents", all.stream().filter(s -> !s.owner().contains(":")).map(Views::status).toList());
+        "agents",
+        all.stream()
+            .filter(s -> !s.owner().contains(":"))
+            .map(s -> withRebuilds(withModel(Views.status(s), s.owner()), s.owner()))
+            .toList());
     out.put(
-        "channels", all.stream().filter(s -> s.owner().contains(":")).map(Views::status).toList());
+        "channels",
+        all.stream()
+            .filter(s -> s.owner().contains(":"))
+            .map(s -> withRebuilds(Views.status(s), s.owner()))
+            .toList());
     out.put("backend", parts.engine().backend().displayName());
     out.put("problems", parts.agents().problems());
+    out.put("gateways", gateways.get().stream().map(StatusEndpoint::gateway).toList());
     exchange.json(200, out);
+  }
+
+  /**
+   * The view with {@code rebuilds_by_reason}: the owner's rebuilds by reason since this node
+   * started ({@code {"idle timeout": 2}}; the stored total is {@code rebuilds}).
+   */
+  private Map<String, Object> withRebuilds(Map<String, Object> view, String owner) {
+    Map<String, Object> out = new LinkedHashMap<>(view);
+    Map<String, Long> byReason = new LinkedHashMap<>();
+    parts
+        .engine()
+        .rebuildCountsOf(owner)
+        .forEach((reason, n) -> byReason.put(reason.description(), n));
+    out.put("rebuilds_by_reason", byReason);
+    return out;
+  }
+
+  private static Map<String, Object> gateway(GatewayHealth g) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("name", g.name());
+    out.put("state", g.stateName());
+    out.put("detail", g.detail());
+    out.put("messages_in", g.messagesIn());
+    out.put("messages_out", g.messagesOut());
+    return out;
+  }
+
+  /**
+   * The agent's view with {@code model}: the model its {@code prompt.md} names, or null for the
+   * back-end's default (also when the file cannot be read: {@code problems} says why).
+   */
+  private Map<String, Object> withModel(Map<String, Object> view, String agent) {
+    Map<String, Object> out = new LinkedHashMap<>(view);
+    String model = null;
+    try {
+      Optional<AgentProfile> profile =
+          agent.equals(Names.LEGATUS)
+              ? Optional.of(parts.agents().legatus())
+              : parts.agents().centurio(agent);
+      model = profile.map(AgentProfile::model).orElse(null);
+    } catch (AgentConfigException e) {
+      // reported in "problems"
+    }
+    out.put("model", model);
+    return out;
   }
 }

@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Printable;
 import dev.legio.config.Durations;
 import dev.legio.usage.Grouping;
 import dev.legio.usage.UsageReport;
@@ -65,6 +66,7 @@ final class UsageEndpoint implements Endpoint {
     row.put("cache_write_tokens", t.tokens().cacheWrite());
     row.put("cost_usd", t.costUsd());
     row.put("unknown_cost_turns", t.unknownCostTurns());
+    row.put("failed_turns", t.failedTurns());
     return row;
   }
 }

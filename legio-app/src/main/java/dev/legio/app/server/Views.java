@@ -66,6 +66,7 @@ final class Views {
     out.put("context", r != null && r.active() ? context(r.context()) : null);
     out.put("messages", r == null ? 0 : r.messageCount());
     out.put("rebuilds", r == null ? 0 : r.rebuilds());
+    out.put("previous_backend_session_ids", r == null ? List.of() : r.previousBackendSessionIds());
     out.put("backend", r == null ? null : r.backend());
     return out;
   }
@@ -93,6 +94,8 @@ final class Views {
     out.put("output_tokens", r.outputTokens());
     out.put("messages", r.messageCount());
     out.put("rebuilds", r.rebuilds());
+    out.put("backend_session_id", r.backendSessionId());
+    out.put("previous_backend_session_ids", r.previousBackendSessionIds());
     out.put("context", context(r.context()));
     out.put("created_at", time(r.createdAt()));
     out.put("last_active_at", time(r.lastActiveAt()));

@@ -2,6 +2,8 @@ package dev.legio.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.app.server.ApiTokens;
+import dev.legio.app.server.Role;
 import dev.legio.mcp.McpToolServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -120,6 +122,23 @@ class ServeCommandTest {
         assertThat(((McpSchema.TextContent) reply.content().get(0)).text())
             .contains("pullo received: \"Dig in\"");
       }
+      // Prometheus metrics from the composition root: the turn just run, the pool, the JVM.
+      String scraper =
+          new ApiTokens(ws.resolve("castra"))
+              .create("prometheus", Role.METRICS, List.of())
+              .secret();
+      var metrics =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(api.resolve("/metrics"))
+                      .header("Authorization", "Bearer " + scraper)
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
+      assertThat(metrics.body())
+          .contains("legio_turns_total{agent=\"pullo\",outcome=\"completed\"} 1.0")
+          .contains("hikaricp_connections_active{pool=\"legio-sqlite-readers\"}")
+          .contains("jvm_memory_used_bytes");
 
       serve.destroy(); // SIGTERM
       assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();

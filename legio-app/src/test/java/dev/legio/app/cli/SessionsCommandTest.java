@@ -111,6 +111,30 @@ class SessionsCommandTest {
     assertThat(again.err()).contains("no transcript for session " + id);
   }
 
+  @Test
+  void aCondensedSessionShowsItsEarlierBackEndSessionsInShowAndStatus() {
+    assertThat(legio(castra, "say", "-q", "@vorenus scout the north road").code()).isZero();
+    String id;
+    try (dev.legio.store.LegioStore store =
+        dev.legio.store.LegioStore.openSqlite(
+            new dev.legio.log.jdbc.JdbcMessageLogs.SqliteOptions(
+                workspace.resolve("castra/praetorium.db"), 1 << 20, false, 4, Clock.systemUTC()))) {
+      dev.legio.session.SessionRecord r = store.sessions().find("vorenus").orElseThrow();
+      id = r.sessionId().toString();
+      // As two condensings of a Claude CLI session leave it.
+      store.sessions().save(r.withBackendSessionId("cli-a").condensed("cli-b").condensed("cli-c"));
+    }
+
+    Result show = legio(castra, "sessions", "show", id);
+    assertThat(show.code()).as(show.err()).isZero();
+    assertThat(show.out()).contains("Back-end session: cli-c (condensed from cli-a, cli-b)");
+
+    Result status = legio(castra, "status");
+    assertThat(status.code()).as(status.err()).isZero();
+    assertThat(status.out())
+        .contains("vorenus: condensed 2 times; earlier back-end sessions: cli-a, cli-b");
+  }
+
   private static String lineOf(String listing, String id) {
     return listing
         .lines()

@@ -54,6 +54,12 @@ class TokenCommandTest {
         .isEqualTo(2);
     assertThat(legio("--castra", ws, "token", "create", "gw", "--role", "gateway").err())
         .contains("needs --sources");
+    // A scraper's token: GET /metrics only, no sources.
+    assertThat(legio("--castra", ws, "token", "create", "prometheus", "--role", "metrics").code())
+        .isZero();
+    assertThat(legio("--castra", ws, "token", "list").out()).contains("prometheus", "metrics");
+    assertThat(legio("--castra", ws, "token", "create", "x", "--role", "scraper").err())
+        .contains("choose operator, gateway, task or metrics");
     assertThat(legio("--castra", ws, "token", "revoke", "bot").out()).contains("revoked");
     Run again = legio("--castra", ws, "token", "revoke", "bot");
     assertThat(again.code()).isEqualTo(2);

@@ -84,6 +84,35 @@ class UsageCommandTest {
   }
 
   @Test
+  void failedTurnsGetAColumnOfTheirOwnWhenThereAreAny() {
+    java.time.Instant since = java.time.Instant.parse("2026-11-20T00:00:00Z");
+    dev.legio.usage.UsageReport failing =
+        dev.legio.usage.UsageReport.of(
+            since,
+            dev.legio.usage.Grouping.AGENT,
+            java.util.List.of(
+                new dev.legio.usage.UsageTotal(
+                    "pullo", 2, new dev.legio.pricing.Tokens(10, 5, 0, 0), null, 2, 0),
+                new dev.legio.usage.UsageTotal(
+                    "vorenus", 3, new dev.legio.pricing.Tokens(30, 7, 0, 0), null, 3, 2)));
+    String out = UsageCommand.format(failing);
+    assertThat(out.lines().findFirst().orElseThrow())
+        .matches("AGENT\\s+TURNS\\s+FAILED\\s+INPUT.*");
+    assertThat(line(out, "vorenus")).matches("vorenus\\s+3\\s+2\\s+30\\s+7\\s.*");
+    assertThat(line(out, "pullo")).matches("pullo\\s+2\\s+0\\s+10\\s+5\\s.*");
+    assertThat(line(out, "TOTAL")).matches("TOTAL\\s+5\\s+2\\s+40\\s+12\\s.*");
+
+    dev.legio.usage.UsageReport fine =
+        dev.legio.usage.UsageReport.of(
+            since,
+            dev.legio.usage.Grouping.AGENT,
+            java.util.List.of(
+                new dev.legio.usage.UsageTotal(
+                    "pullo", 2, new dev.legio.pricing.Tokens(10, 5, 0, 0), null, 2)));
+    assertThat(UsageCommand.format(fine)).doesNotContain("FAILED");
+  }
+
+  @Test
   void sinceLeavesOutOlderTurns() {
     assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
     clock.advance(Duration.ofDays(8));

@@ -75,7 +75,12 @@ class ServerApiTest {
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus @pullo scout the ford"));
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus and the bridge?"));
 
+    // The ledger is written off the turn's path: wait for the third turn's row.
     HttpResponse<String> r = f.get("/api/v1/usage?since=1h&by=agent", f.operator);
+    for (int i = 0; i < 250 && ServerFixture.json(r).at("/total/turns").asLong() < 3; i++) {
+      Thread.sleep(20);
+      r = f.get("/api/v1/usage?since=1h&by=agent", f.operator);
+    }
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     JsonNode body = ServerFixture.json(r);
     assertThat(body.get("by").asText()).isEqualTo("agent");
@@ -318,6 +323,11 @@ class ServerApiTest {
         .isFalse();
     JsonNode status = ServerFixture.json(f.get("/api/v1/status", f.operator));
     assertThat(status.at("/agents/2/close_reason").asText()).isEqualTo("reset");
+    // The reset is a rebuild of vorenus's session, counted by its reason; pullo has none.
+    assertThat(status.at("/agents/2/rebuilds_by_reason/reset").asLong()).isEqualTo(1);
+    assertThat(status.at("/agents/2/rebuilds").asLong()).isEqualTo(1);
+    assertThat(status.at("/agents/1/owner").asText()).isEqualTo("pullo");
+    assertThat(status.at("/agents/1/rebuilds_by_reason").isEmpty()).isTrue();
     assertError(f.delete("/api/v1/sessions/nobody", f.operator), 404, "no agent named 'nobody'");
     assertError(f.delete("/api/v1/sessions/Bad!", f.operator), 400, "not an agent");
   }

@@ -104,7 +104,7 @@ class ServerAuthTest {
     ApiTokens tokens = new ApiTokens(f.app.workspace().castra());
     String stored = Files.readString(tokens.file());
     assertThat(stored)
-        .doesNotContain(f.operator, f.gateway, f.task)
+        .doesNotContain(f.operator, f.gateway, f.task, f.scraper)
         .contains(ApiTokens.sha256(f.operator));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokens.file())))
         .isEqualTo("rw-------");
@@ -113,7 +113,7 @@ class ServerAuthTest {
         .isEqualTo("rwx------");
     assertThat(tokens.list())
         .extracting(ApiTokens.ApiToken::name)
-        .containsExactly("console", "telegram-bot", "tasks");
+        .containsExactly("console", "telegram-bot", "tasks", "prometheus");
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> tokens.create("console", Role.OPERATOR, List.of()))
         .hasMessageContaining("exists");

@@ -6,16 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.LegioApp;
 import dev.legio.app.cli.Main;
+import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.BackendSession;
+import dev.legio.backend.ForwardingModelBackend;
 import dev.legio.backend.ModelBackend;
-import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.TurnListener;
+import dev.legio.task.TaskSessions;
 import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.usage.UsageRecorder;
 import dev.legio.workspace.Workspace;
@@ -38,8 +40,10 @@ import java.util.function.Consumer;
 /**
  * A running Legio server on a free loopback port over a fresh workspace ({@code legio init}), with
  * the offline model behind a gate: a turn whose message holds {@code #hold} waits until {@link
- * #release} (for busy sessions and shutdown while a request streams). Tokens: operator, a gateway
- * for telegram, a task token.
+ * #release} (for busy sessions and shutdown while a request streams); the task sessions run on the
+ * same gated model. Tokens: operator, a gateway for telegram, a task token, a metrics token (a
+ * scraper's). {@code GET /metrics} serves {@link #metrics}, watching the fixture's engine, store
+ * and pool.
  */
 final class ServerFixture implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -47,20 +51,31 @@ final class ServerFixture implements AutoCloseable {
   final Path root;
   final LegioApp app;
   final SessionEngine engine;
-  final LegioServer server;
+  final TaskSessions tasks;
+  volatile LegioServer server;
+  private final ServerParts parts;
+  private final ApiTokens tokens;
   final String operator;
   final String gateway;
   final String task;
+  final String scraper;
+  final LegioMetrics metrics;
   final HttpClient http = HttpClient.newHttpClient();
   final CountDownLatch held = new CountDownLatch(1);
   volatile CountDownLatch gate = new CountDownLatch(1);
 
   ServerFixture(Path dir, Duration lockWait, int eventBuffer) throws Exception {
+    this(dir, lockWait, eventBuffer, Map.of());
+  }
+
+  /** A server whose app sees {@code env} (say, {@code LEGIO_DB_URL}: a node on PostgreSQL). */
+  ServerFixture(Path dir, Duration lockWait, int eventBuffer, Map<String, String> env)
+      throws Exception {
     StringWriter out = new StringWriter();
     int code =
         Main.run(
             new String[] {"init", "legion"},
-            Map.of(),
+            env,
             dir,
             new PrintWriter(out, true),
             new PrintWriter(out, true));
@@ -73,14 +88,27 @@ final class ServerFixture implements AutoCloseable {
             .replace("\nport = 8740", "\nport = 0")
             .replace("http_port = 8740", "http_port = 0")
             .replace("kind = \"auto\"", "kind = \"offline\""));
-    app = LegioApp.open(new Workspace(root), Map.of(), Clock.systemUTC());
+    app = LegioApp.open(new Workspace(root), env, Clock.systemUTC());
     SessionSettings settings = app.config().sessions().withLockWait(lockWait);
+    GatedBackend gated = new GatedBackend(new OfflineBackend());
+    tasks =
+        new TaskSessions(
+            app.agents(),
+            gated,
+            null,
+            app.store().tasks(),
+            app.sessions(),
+            app.usage(),
+            new UsageRecorder(app.usage(), app.prices()),
+            settings,
+            Clock.systemUTC(),
+            app.conversations());
     engine =
         SessionEngine.builder()
             .messageLog(app.messageLog())
             .store(app.sessions())
             .agents(app.agents())
-            .backend(new GatedBackend(new OfflineBackend()))
+            .backend(gated)
             .settings(settings)
             .clock(Clock.systemUTC())
             .turnListener(
@@ -88,7 +116,7 @@ final class ServerFixture implements AutoCloseable {
                     new TranscriptRecorder(app.transcripts()),
                     new UsageRecorder(app.usage(), app.prices())))
             .build();
-    ServerParts parts =
+    parts =
         new ServerParts(
             engine,
             app.messageLog(),
@@ -99,15 +127,42 @@ final class ServerFixture implements AutoCloseable {
             settings,
             Clock.systemUTC(),
             app.usage(),
-            app.historyEditor());
-    ApiTokens tokens = new ApiTokens(app.workspace().castra());
+            app.historyEditor(),
+            tasks,
+            app.config().memory().dir());
+    tokens = new ApiTokens(app.workspace().castra());
     operator = tokens.create("console", Role.OPERATOR, List.of()).secret();
     gateway = tokens.create("telegram-bot", Role.GATEWAY, List.of("telegram")).secret();
     task = tokens.create("tasks", Role.TASK, List.of()).secret();
+    scraper = tokens.create("prometheus", Role.METRICS, List.of()).secret();
+    metrics =
+        LegioMetrics.watching(
+                engine,
+                app.sessions(),
+                app.messageLog(),
+                new UsageRecorder(app.usage(), app.prices())::entryOf)
+            .withPoolOf(app.store());
     ServerSettings config = app.config().server();
     server =
         LegioServer.builder(config, parts, tokens)
             .eventBuffer(eventBuffer)
+            .pollInterval(Duration.ofMillis(50))
+            .metrics(metrics)
+            .readiness(Readiness.of(app))
+            .start();
+  }
+
+  /**
+   * Stops the server and starts a new one on the same port over the same workspace and engine, as
+   * when {@code legio serve} is restarted.
+   */
+  void restart() {
+    int port = server.url().getPort();
+    server.close();
+    ServerSettings config = app.config().server();
+    server =
+        LegioServer.builder(
+                new ServerSettings(config.bind(), port, config.maxBodyBytes()), parts, tokens)
             .pollInterval(Duration.ofMillis(50))
             .start();
   }
@@ -159,66 +214,31 @@ final class ServerFixture implements AutoCloseable {
   public void close() {
     release();
     server.close();
+    metrics.close();
     engine.close();
+    tasks.close();
     app.close();
   }
 
   /** The offline model, except that a message holding {@code #hold} waits for the gate. */
-  final class GatedBackend implements ModelBackend {
-    private final ModelBackend inner;
-
+  final class GatedBackend extends ForwardingModelBackend {
     GatedBackend(ModelBackend inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     @Override
-    public String kind() {
-      return inner.kind();
-    }
-
-    @Override
-    public String displayName() {
-      return inner.displayName();
-    }
-
-    @Override
-    public boolean canResume() {
-      return inner.canResume();
-    }
-
-    @Override
-    public BackendSession open(SessionSpec spec) {
-      BackendSession session = inner.open(spec);
-      return new BackendSession() {
-        @Override
-        public String backendSessionId() {
-          return session.backendSessionId();
+    protected TurnResult send(
+        BackendSession session, String userMessage, Consumer<BackendEvent> events) {
+      if (userMessage.contains("#hold")) {
+        events.accept(new BackendEvent.Status("⏳ Holding..."));
+        held.countDown();
+        try {
+          gate.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
         }
-
-        @Override
-        public boolean resumed() {
-          return session.resumed();
-        }
-
-        @Override
-        public TurnResult send(String userMessage, Consumer<BackendEvent> events) {
-          if (userMessage.contains("#hold")) {
-            events.accept(new BackendEvent.Status("⏳ Holding..."));
-            held.countDown();
-            try {
-              gate.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          }
-          return session.send(userMessage, events);
-        }
-
-        @Override
-        public void close() {
-          session.close();
-        }
-      };
+      }
+      return session.send(userMessage, events);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.legio.backend.claudecli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.backend.BackendException;
+import dev.legio.backend.TurnTimeoutException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -17,7 +18,7 @@ import java.util.function.Function;
  *   <li>Lines that are not JSON objects are logged and skipped ({@link StreamJson#parse}); every
  *       other line before the {@code result} goes to the caller.
  *   <li>The turn must end before its deadline ({@code turn_timeout_seconds}); otherwise it fails
- *       with a {@link BackendException} saying so (the caller kills the process). An interrupt
+ *       with a {@link TurnTimeoutException} saying so (the caller kills the process). An interrupt
  *       fails it too, keeping the thread's interrupt flag.
  *   <li>Output that ends before a {@code result} line fails as the caller decides from the
  *       process's exit ({@link CliProcess#describeExit}).
@@ -90,7 +91,7 @@ final class TurnReader {
       throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
     }
     if (next.isEmpty()) {
-      throw new BackendException(
+      throw new TurnTimeoutException(
           "the Claude Code CLI did not answer within "
               + timeout.toSeconds()
               + " s (turn_timeout_seconds); its process was stopped");

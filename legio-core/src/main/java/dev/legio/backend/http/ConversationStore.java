@@ -58,4 +58,10 @@ public interface ConversationStore {
    * their turns. Returns how many conversations were deleted.
    */
   int deleteInactiveBefore(Instant cutoff);
+
+  /**
+   * Deletes the conversation {@code id} with its turns (an expired task session's, say); false when
+   * there was none.
+   */
+  boolean delete(UUID id);
 }

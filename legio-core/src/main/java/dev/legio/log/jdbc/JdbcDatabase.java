@@ -2,6 +2,7 @@ package dev.legio.log.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import dev.legio.log.MessageLog;
 import dev.legio.log.MessageLogException;
 import java.io.Closeable;
@@ -36,6 +37,15 @@ public final class JdbcDatabase implements Closeable {
   private final DataSource writes;
 
   private DatabaseFileWatch fileWatch;
+
+  /** The versions of the migrations this build knows, read once (see {@link #health}). */
+  private volatile List<String> knownVersions;
+
+  /**
+   * How the database is, for a readiness check: {@code unreachable} is null when a query answered
+   * (else why not), {@code pendingMigrations} the versions this build knows that are not applied.
+   */
+  public record Health(String unreachable, List<String> pendingMigrations) {}
 
   private JdbcDatabase(Dialect dialect, HikariDataSource pool, DataSource writes) {
     this.dialect = dialect;
@@ -143,9 +153,61 @@ public final class JdbcDatabase implements Closeable {
     return fileWatch == null ? Optional.empty() : fileWatch.problem();
   }
 
+  /**
+   * Queries the database now: whether it answers, and which of this build's migrations it lacks
+   * (none after a successful open, unless the database was restored from an older copy). A database
+   * migrated further by a newer Legio is current: migrations are forward-compatible.
+   */
+  public Health health() {
+    java.util.Set<String> applied = new java.util.HashSet<>();
+    try (java.sql.Connection connection = pool.getConnection();
+        java.sql.Statement statement = connection.createStatement();
+        java.sql.ResultSet rows =
+            statement.executeQuery(
+                "SELECT version FROM flyway_schema_history WHERE success AND version IS NOT"
+                    + " NULL")) {
+      while (rows.next()) {
+        applied.add(rows.getString(1));
+      }
+    } catch (java.sql.SQLException | RuntimeException e) {
+      return new Health(rootMessage(e), List.of());
+    }
+    List<String> pending =
+        knownVersions().stream().filter(v -> !applied.contains(v)).map(v -> "V" + v).toList();
+    return new Health(null, pending);
+  }
+
+  private List<String> knownVersions() {
+    List<String> known = knownVersions;
+    if (known == null) {
+      known =
+          java.util.Arrays.stream(
+                  Flyway.configure()
+                      .dataSource(pool)
+                      .locations("classpath:db/migration/" + dialect.name())
+                      .load()
+                      .info()
+                      .all())
+              .filter(m -> m.getVersion() != null && m.getState().isResolved())
+              .map(m -> m.getVersion().getVersion())
+              .toList();
+      knownVersions = known;
+    }
+    return known;
+  }
+
   /** Connections in auto-commit mode, for reads and short single-statement writes. */
   public DataSource pool() {
     return pool;
+  }
+
+  /**
+   * Reports the pool's figures (connections active, idle, pending; acquire and usage times) to
+   * {@code factory}'s tracker: HikariCP's own seam, so the core needs no metrics library. Once per
+   * database; a second call fails ({@link IllegalStateException}).
+   */
+  public void meterPool(MetricsTrackerFactory factory) {
+    pool.setMetricsTrackerFactory(factory);
   }
 
   /** How this database stores ids and timestamps. */

@@ -96,6 +96,10 @@ public final class JdbcMessageLog implements MessageLog {
   private final long maxTextBytes;
   private final Clock clock;
 
+  /** Messages appended since this log was opened ({@link #appendedSinceOpen}). */
+  private final java.util.concurrent.atomic.LongAdder appendedCount =
+      new java.util.concurrent.atomic.LongAdder();
+
   JdbcMessageLog(
       Dialect dialect,
       DataSource readers,
@@ -178,6 +182,7 @@ public final class JdbcMessageLog implements MessageLog {
               m.replyTo()));
     }
     PendingAppends.Entry appended = writer.write(tx -> tx.append(rows, alongside));
+    appendedCount.add(rows.size());
     long[] sequences = appended.sequences();
     List<Message> stored = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
@@ -409,6 +414,11 @@ public final class JdbcMessageLog implements MessageLog {
   @Override
   public long lastSequence() {
     return scalar("SELECT coalesce(max(seq), 0) FROM nuntii");
+  }
+
+  @Override
+  public long appendedSinceOpen() {
+    return appendedCount.sum();
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.legio.session.jdbc;
 
-import dev.legio.backend.ContextUse;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
@@ -17,18 +16,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -46,43 +41,14 @@ import javax.sql.DataSource;
  * update, and both run it atomically against other connections and processes (SQLite under its
  * write lock, PostgreSQL by locking the conflicting row), so the update count is the answer.
  *
+ * <p>A session's previous back-end ids ({@link SessionRecord#previousBackendSessionIds()}) are a
+ * JSON array of strings in one column, NULL when there are none ({@link PreviousIds}).
+ *
  * <p>Timestamps are stored to the microsecond: anything finer is truncated, the same way on both
  * databases.
  */
 public final class JdbcSessionStore implements SessionStore {
-  private static final List<String> COLUMNS =
-      List.of(
-          "owner",
-          "session_id",
-          "backend",
-          "backend_session_id",
-          "prompt_hash",
-          "roster_hash",
-          "input_tokens",
-          "output_tokens",
-          "message_count",
-          "last_injected_seq",
-          "created_at",
-          "last_active_at",
-          "expires_at",
-          "state",
-          "close_reason",
-          "rebuilds",
-          "context_tokens",
-          "context_window",
-          "compaction_failures",
-          "compaction_disabled");
-  private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM sessions";
-  private static final String SAVE =
-      "INSERT INTO sessions ("
-          + String.join(", ", COLUMNS)
-          + ") VALUES ("
-          + String.join(", ", Collections.nCopies(COLUMNS.size(), "?"))
-          + ") ON CONFLICT (owner) DO UPDATE SET "
-          + COLUMNS.stream()
-              .skip(1)
-              .map(column -> column + " = excluded." + column)
-              .collect(Collectors.joining(", "));
+  private static final String SELECT = SessionRows.SELECT;
   private static final String LEASE =
       "INSERT INTO session_leases (owner, holder, lease_until, holder_host, holder_pid)"
           + " VALUES (?, ?, ?, ?, ?)"
@@ -96,7 +62,12 @@ public final class JdbcSessionStore implements SessionStore {
   private final DataSource pool;
   private final SharedWriter writer;
   private final SqlValues values;
+  private final SessionRows rows;
   private final LeaseUpkeep upkeep;
+
+  /** Leases taken from a holder found gone ({@link #leaseTakeovers}). */
+  private final java.util.concurrent.atomic.AtomicLong takeovers =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * Who this store's leases are taken for and how they are kept.
@@ -143,6 +114,7 @@ public final class JdbcSessionStore implements SessionStore {
     this.writer = writer;
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
+    this.rows = new SessionRows(values);
   }
 
   /** Stops renewing the leases taken through this store (its database is closing). */
@@ -236,38 +208,7 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   private SharedWriter.Update saveUpdate(SessionRecord record) {
-    return new SharedWriter.Update(
-        SAVE,
-        s -> {
-          s.setString(1, record.owner());
-          values.bindId(s, 2, record.sessionId());
-          s.setString(3, record.backend());
-          s.setString(4, record.backendSessionId());
-          s.setString(5, record.promptHash());
-          s.setString(6, record.rosterHash());
-          s.setLong(7, record.inputTokens());
-          s.setLong(8, record.outputTokens());
-          s.setLong(9, record.messageCount());
-          s.setLong(10, record.lastInjectedSequence());
-          bindTimestamp(s, 11, record.createdAt());
-          bindTimestamp(s, 12, record.lastActiveAt());
-          bindTimestamp(s, 13, record.expiresAt());
-          s.setString(14, record.state().name().toLowerCase(Locale.ROOT));
-          s.setString(15, record.closeReason());
-          s.setLong(16, record.rebuilds());
-          ContextUse context = record.context();
-          if (context == null) {
-            s.setNull(17, Types.BIGINT);
-            s.setNull(18, Types.BIGINT);
-            s.setNull(19, Types.INTEGER);
-            s.setNull(20, Types.BOOLEAN);
-          } else {
-            s.setLong(17, context.tokens());
-            s.setLong(18, context.window());
-            s.setInt(19, context.compactionFailures());
-            s.setBoolean(20, context.compactionDisabled());
-          }
-        });
+    return new SharedWriter.Update(SessionRows.SAVE, s -> rows.bind(s, record));
   }
 
   private static SharedWriter.Update releaseUpdate(String owner, String holder) {
@@ -309,6 +250,9 @@ public final class JdbcSessionStore implements SessionStore {
     boolean taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
     if (!taken && releaseAbandonedLease(owner).isPresent()) {
       taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
+      if (taken) {
+        takeovers.incrementAndGet();
+      }
     }
     if (taken) {
       held(owner, holder, duration);
@@ -352,6 +296,18 @@ public final class JdbcSessionStore implements SessionStore {
                     List.of(releaseUpdate(owner, holder)));
               }
             });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Here: the leases {@link #tryLease} took after freeing them from a holder found gone ({@link
+   * #releaseAbandonedLease}). A lease taken because it had run out is not told apart from a free
+   * one by the upsert, so it is not counted.
+   */
+  @Override
+  public long leaseTakeovers() {
+    return takeovers.get();
   }
 
   @Override
@@ -473,53 +429,6 @@ public final class JdbcSessionStore implements SessionStore {
     values.bindTimestamp(statement, index, Timestamps.truncate(timestamp));
   }
 
-  private SessionRecord read(ResultSet row) throws SQLException {
-    String owner = row.getString(1);
-    return new SessionRecord(
-        owner,
-        values.readId(row, 2),
-        row.getString(3),
-        row.getString(4),
-        row.getString(5),
-        row.getString(6),
-        row.getLong(7),
-        row.getLong(8),
-        row.getLong(9),
-        row.getLong(10),
-        values.readTimestamp(row, 11),
-        values.readTimestamp(row, 12),
-        values.readTimestamp(row, 13),
-        state(owner, row.getString(14)),
-        row.getString(15),
-        row.getLong(16),
-        context(row));
-  }
-
-  /** The context figures of a row: null when it has none (all four columns are null together). */
-  private static ContextUse context(ResultSet row) throws SQLException {
-    long tokens = row.getLong(17);
-    if (row.wasNull()) {
-      return null;
-    }
-    return new ContextUse(tokens, row.getLong(18), row.getInt(19), row.getBoolean(20));
-  }
-
-  private SessionRecord.State state(String owner, String state) {
-    return switch (state) {
-      case "active" -> SessionRecord.State.ACTIVE;
-      case "closed" -> SessionRecord.State.CLOSED;
-      default ->
-          throw new SessionStoreException(
-              "the session of '"
-                  + owner
-                  + "' in the "
-                  + values.name()
-                  + " database has state '"
-                  + state
-                  + "', which is neither 'active' nor 'closed': fix or delete that row");
-    };
-  }
-
   @FunctionalInterface
   private interface Binder {
     void bind(PreparedStatement statement) throws SQLException;
@@ -530,9 +439,9 @@ public final class JdbcSessionStore implements SessionStore {
         PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);
       List<SessionRecord> result = new ArrayList<>();
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          result.add(read(rows));
+      try (ResultSet found = statement.executeQuery()) {
+        while (found.next()) {
+          result.add(rows.read(found));
         }
       }
       return result;

@@ -6,6 +6,7 @@ import dev.legio.log.jdbc.SqlValues;
 import dev.legio.pricing.Tokens;
 import dev.legio.usage.CostSource;
 import dev.legio.usage.Grouping;
+import dev.legio.usage.KeySessionTotal;
 import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.TaskRef;
 import dev.legio.usage.TurnCost;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
@@ -47,8 +49,14 @@ public final class JdbcUsageLedger implements UsageLedger {
           + " FROM usage_ledger WHERE at >= ? ORDER BY at, id LIMIT ?";
   private static final String REPORT =
       "SELECT %1$s, COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_read_tokens),"
-          + " SUM(cache_write_tokens), SUM(cost_nanos), COUNT(*) - COUNT(cost_nanos)"
+          + " SUM(cache_write_tokens), SUM(cost_nanos), COUNT(*) - COUNT(cost_nanos),"
+          + " SUM(CASE WHEN outcome = 'ok' THEN 0 ELSE 1 END)"
           + " FROM usage_ledger WHERE at >= ? GROUP BY %1$s";
+  private static final String SESSIONS_OF_KEY =
+      "SELECT session_id, agent, MIN(at), MAX(at), COUNT(*), SUM(input_tokens), SUM(output_tokens),"
+          + " SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(cost_nanos),"
+          + " COUNT(*) - COUNT(cost_nanos)"
+          + " FROM usage_ledger WHERE session_key = ? GROUP BY session_id, agent ORDER BY MIN(at)";
   private static final String DELETE_BEFORE = "DELETE FROM usage_ledger WHERE at < ?";
 
   private final DataSource pool;
@@ -120,7 +128,8 @@ public final class JdbcUsageLedger implements UsageLedger {
                   row.getLong(2),
                   new Tokens(row.getLong(3), row.getLong(4), row.getLong(5), row.getLong(6)),
                   cost,
-                  row.getLong(8)));
+                  row.getLong(8),
+                  row.getLong(9)));
         }
       }
     } catch (SQLException e) {
@@ -183,6 +192,38 @@ public final class JdbcUsageLedger implements UsageLedger {
         cost,
         duration,
         TurnOutcome.ofLabel(row.getString(18)));
+  }
+
+  @Override
+  public List<KeySessionTotal> sessionsOfKey(String sessionKey) {
+    Objects.requireNonNull(sessionKey, "sessionKey");
+    List<KeySessionTotal> out = new ArrayList<>();
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(SESSIONS_OF_KEY)) {
+      statement.setString(1, sessionKey);
+      try (ResultSet row = statement.executeQuery()) {
+        while (row.next()) {
+          UUID id = values.readId(row, 1);
+          long nanos = row.getLong(10);
+          BigDecimal cost = row.wasNull() ? null : usd(nanos);
+          out.add(
+              new KeySessionTotal(
+                  id,
+                  row.getString(2),
+                  values.readTimestamp(row, 3),
+                  values.readTimestamp(row, 4),
+                  new UsageTotal(
+                      id.toString(),
+                      row.getLong(5),
+                      new Tokens(row.getLong(6), row.getLong(7), row.getLong(8), row.getLong(9)),
+                      cost,
+                      row.getLong(11))));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("reading the usage ledger", e);
+    }
+    return out;
   }
 
   @Override

@@ -249,6 +249,96 @@ public abstract class SessionStoreContract {
   }
 
   @Test
+  void previousBackEndIdsRoundTripInOrderAndACondensedRecordRestartsItsCounts() {
+    SessionRecord plain =
+        record("vorenus", clock.instant().plusSeconds(3600))
+            .withBackendSessionId("conv-a")
+            .afterTurn(60_000, 900, 12, clock.instant(), clock.instant().plusSeconds(3600))
+            .withContext(ContextUse.of(61_000, 200_000));
+    sessions.save(plain);
+    assertThat(sessions.find("vorenus").orElseThrow().previousBackendSessionIds()).isEmpty();
+
+    SessionRecord once = plain.condensed("conv-b");
+    SessionRecord twice =
+        once.afterTurn(70_000, 10, 13, clock.instant(), clock.instant().plusSeconds(3600))
+            .condensed("conv \"c\", with, commas");
+    sessions.save(twice);
+
+    SessionRecord found = sessions.find("vorenus").orElseThrow();
+    assertThat(found).isEqualTo(twice);
+    assertThat(found.previousBackendSessionIds()).containsExactly("conv-a", "conv-b");
+    assertThat(found.backendSessionId()).isEqualTo("conv \"c\", with, commas");
+    assertThat(found.sessionId()).isEqualTo(plain.sessionId());
+    assertThat(found.inputTokens()).isZero();
+    assertThat(found.outputTokens()).isZero();
+    assertThat(found.context()).isNull();
+    assertThat(found.messageCount()).isEqualTo(2);
+    assertThat(found.lastInjectedSequence()).isEqualTo(13);
+    assertThat(sessions.list()).containsExactly(found);
+  }
+
+  @Test
+  void aDatabaseFromBeforeCondensingKeepsItsSessionsAndItsLedgersOutcomesAsOkAndError()
+      throws Exception {
+    EmptyDatabase old = emptyDatabase();
+    // The last versions before previous_backend_session_ids and the four turn outcomes.
+    String before = old.dialect().equals("sqlite") ? "9" : "8";
+    Flyway.configure()
+        .dataSource(old.url(), null, null)
+        .locations("classpath:db/migration/" + old.dialect())
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
+        .target(before)
+        .load()
+        .migrate();
+    UUID id = UUID.fromString("0192f4c8-7b1e-7cc3-9a51-3c8e2f6d4b10");
+    String at = Timestamps.format(Instant.parse("2026-11-20T10:00:00Z"));
+    try (Connection connection = DriverManager.getConnection(old.url());
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(
+          "INSERT INTO sessions (owner, session_id, backend, backend_session_id, prompt_hash,"
+              + " roster_hash, input_tokens, output_tokens, message_count, last_injected_seq,"
+              + " created_at, last_active_at, expires_at, state, close_reason, rebuilds) VALUES"
+              + " ('vorenus', '"
+              + id
+              + "', 'claude-cli', 'conv-1', '"
+              + PROMPT_HASH
+              + "', NULL, 10, 5, 1, 3, '"
+              + at
+              + "', '"
+              + at
+              + "', '"
+              + at
+              + "', 'active', NULL, 0)");
+      for (String outcome : List.of("completed", "failed")) {
+        statement.executeUpdate(
+            "INSERT INTO usage_ledger (at, session_id, owner, backend, input_tokens,"
+                + " output_tokens, cache_read_tokens, cache_write_tokens, cost_source, outcome)"
+                + " VALUES ('"
+                + at
+                + "', '"
+                + id
+                + "', 'vorenus', 'claude-cli', 10, 5, 0, 0, 'unknown', '"
+                + outcome
+                + "')");
+      }
+    }
+
+    LegioStore migrated = old.open().get();
+    opened.add(migrated);
+
+    SessionRecord found = migrated.sessions().find("vorenus").orElseThrow();
+    assertThat(found.backendSessionId()).isEqualTo("conv-1");
+    assertThat(found.previousBackendSessionIds()).isEmpty();
+    migrated.sessions().save(found.condensed("conv-2"));
+    assertThat(migrated.sessions().find("vorenus").orElseThrow().previousBackendSessionIds())
+        .containsExactly("conv-1");
+    assertThat(migrated.usage().entries(Instant.EPOCH, 10))
+        .extracting(dev.legio.usage.LedgerEntry::outcome)
+        .containsExactly(dev.legio.usage.TurnOutcome.OK, dev.legio.usage.TurnOutcome.ERROR);
+  }
+
+  @Test
   void timestampsAreKeptToTheMicrosecondAndTheRestIsTruncated() {
     Instant fine = Instant.parse("2026-02-15T12:00:00.123456999Z");
     SessionRecord saved =
@@ -575,8 +665,10 @@ public abstract class SessionStoreContract {
     assertThat(sessions.leasedOwners(start)).containsExactly("pullo");
     assertThat(sessions.releaseAbandonedLease("pullo")).isEmpty();
     assertThat(sessions.tryLease("pullo", "node-a", start, LEASE)).isFalse();
-    // Taken at once, well before it runs out.
+    // Taken at once, well before it runs out: a takeover, counted.
+    assertThat(sessions.leaseTakeovers()).isZero();
     assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+    assertThat(sessions.leaseTakeovers()).isEqualTo(1);
     assertThat(sessions.tryLease("vorenus", "node-b", start, LEASE)).isFalse();
     // This process is alive: nothing to free.
     assertThat(sessions.releaseAbandonedLease("vorenus")).isEmpty();
@@ -585,6 +677,8 @@ public abstract class SessionStoreContract {
     assertThat(sessions.releaseAbandonedLease("legatus")).contains(dead);
     assertThat(sessions.releaseAbandonedLease("legatus")).isEmpty();
     assertThat(sessions.leasedOwners(start)).containsExactlyInAnyOrder("pullo", "vorenus");
+    // Freeing a dead holder's lease without taking it is no takeover.
+    assertThat(sessions.leaseTakeovers()).isEqualTo(1);
   }
 
   @Test

@@ -76,7 +76,7 @@ public abstract class UsageLedgerContract {
         t,
         TurnCost.choose("anthropic", usd, null),
         Duration.ofMillis(1_500),
-        TurnOutcome.COMPLETED);
+        TurnOutcome.OK);
   }
 
   @Test
@@ -93,7 +93,7 @@ public abstract class UsageLedgerContract {
             new Tokens(10, 20, 300, 40),
             TurnCost.choose("claude-cli", new BigDecimal("0.0015"), new BigDecimal("0.0123")),
             Duration.ofMillis(2_345),
-            TurnOutcome.COMPLETED);
+            TurnOutcome.OK);
     LedgerEntry unknown =
         new LedgerEntry(
             clock.instant().plusSeconds(1),
@@ -105,13 +105,45 @@ public abstract class UsageLedgerContract {
             new Tokens(1, 2, 0, 0),
             TurnCost.choose("openai", null, null),
             null,
-            TurnOutcome.FAILED);
+            TurnOutcome.ERROR);
     ledger.append(task);
     ledger.append(unknown);
 
     assertThat(ledger.entries(Instant.EPOCH, 10)).containsExactly(task, unknown);
     assertThat(ledger.entries(Instant.EPOCH, 1)).containsExactly(task);
     assertThat(ledger.entries(clock.instant().plusMillis(500), 10)).containsExactly(unknown);
+  }
+
+  @Test
+  void everyOutcomeReadsBackAsWrittenAndFailedTurnsCountInTheTotals() {
+    UUID session = UUID.randomUUID();
+    List<LedgerEntry> written = new ArrayList<>();
+    int n = 0;
+    for (TurnOutcome outcome : TurnOutcome.values()) {
+      LedgerEntry e =
+          new LedgerEntry(
+              clock.instant().plusSeconds(n++),
+              session,
+              "vorenus",
+              null,
+              "anthropic",
+              "claude-sonnet-4-5",
+              outcome == TurnOutcome.ERROR ? Tokens.ZERO : new Tokens(100, 10, 0, 0),
+              TurnCost.choose("anthropic", new BigDecimal("0.001"), null),
+              Duration.ofMillis(10 * n),
+              outcome);
+      ledger.append(e);
+      written.add(e);
+    }
+    assertThat(ledger.entries(Instant.EPOCH, 10)).containsExactlyElementsOf(written);
+    assertThat(ledger.entries(Instant.EPOCH, 10))
+        .extracting(LedgerEntry::outcome)
+        .containsExactly(
+            TurnOutcome.OK, TurnOutcome.ERROR, TurnOutcome.TIMEOUT, TurnOutcome.LEASE_LOST);
+    UsageReport report = ledger.report(Instant.EPOCH, Grouping.AGENT);
+    assertThat(report.total().turns()).isEqualTo(4);
+    assertThat(report.total().failedTurns()).isEqualTo(3);
+    assertThat(report.total().tokens()).isEqualTo(new Tokens(300, 30, 0, 0));
   }
 
   @Test
@@ -285,7 +317,7 @@ public abstract class UsageLedgerContract {
     // 1,000 × 3 + 2,000 × 15 + 100,000 × 0.30 + 10,000 × 3.75 = 100,500 per million
     assertThat(cli.cost().priceTableUsd()).isEqualByComparingTo("0.1005");
     assertThat(cli.duration()).isEqualTo(Duration.ofSeconds(3));
-    assertThat(cli.outcome()).isEqualTo(TurnOutcome.COMPLETED);
+    assertThat(cli.outcome()).isEqualTo(TurnOutcome.OK);
     LedgerEntry offline = rows.get(1);
     assertThat(offline.cost().source()).isEqualTo(CostSource.LOCAL);
     assertThat(offline.cost().usd()).isEqualByComparingTo("0");

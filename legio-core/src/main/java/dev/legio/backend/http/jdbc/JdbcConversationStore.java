@@ -257,6 +257,17 @@ public final class JdbcConversationStore implements ConversationStore {
                 })))[0];
   }
 
+  @Override
+  public boolean delete(UUID id) {
+    Objects.requireNonNull(id, "id");
+    return update(
+            "deleting the conversation " + id,
+            List.of(
+                new SharedWriter.Update(
+                    "DELETE FROM conversations WHERE id = ?", s -> values.bindId(s, 1, id))))[0]
+        > 0;
+  }
+
   private static List<ChatMessage> readMessages(UUID id, int turn, String json) {
     try {
       return JSON.readValue(json, MESSAGES);

@@ -1,0 +1,34 @@
+package dev.legio.app;
+
+import dev.legio.config.LegioConfig;
+import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.store.LegioStore;
+import java.time.Clock;
+
+/**
+ * Opens the database a {@code [praetorium]} section describes: SQLite or PostgreSQL, with a
+ * PostgreSQL pool sized for the command's {@link LegioApp.Lifetime} (one connection for a one-shot
+ * command, {@code pool_size} for a long-running one).
+ */
+public final class StoreOpener {
+  private StoreOpener() {}
+
+  /** Opens the store of {@code p}, sized for {@code lifetime}. */
+  public static LegioStore open(LegioConfig.Praetorium p, Clock clock, LegioApp.Lifetime lifetime) {
+    return switch (p.store()) {
+      case SQLITE ->
+          LegioStore.openSqlite(
+              new JdbcMessageLogs.SqliteOptions(
+                  p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock));
+      case POSTGRES ->
+          LegioStore.openPostgres(
+              new JdbcMessageLogs.PostgresOptions(
+                  p.postgresUrl(),
+                  p.postgresUser(),
+                  p.postgresPassword(),
+                  p.maxMessageBytes(),
+                  lifetime.postgresPool(p.poolSize()),
+                  clock));
+    };
+  }
+}

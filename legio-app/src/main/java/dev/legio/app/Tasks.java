@@ -1,0 +1,46 @@
+package dev.legio.app;
+
+import dev.legio.task.TaskResult;
+import dev.legio.task.TaskSessionSummary;
+import dev.legio.task.TaskSessions;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Task sessions from Java ({@link Legio#tasks()}): the calls of {@code POST /api/v1/tasks} and
+ * {@code GET /api/v1/tasks/sessions}, with the same rules ({@link TaskSessions}).
+ */
+public final class Tasks {
+  private final Supplier<TaskSessions> service;
+
+  Tasks(Supplier<TaskSessions> service) {
+    this.service = service;
+  }
+
+  /**
+   * Runs {@code text} as the next turn of the (session key, agent) session: resumed when it has not
+   * expired, else new. Waits while earlier tasks of the same session run (one at a time, in order).
+   *
+   * @param sessionKey 1-200 printable characters of the caller's choice ({@code campaign:7f3c})
+   * @param agent a centurio ({@code castra/centuriones/NAME/prompt.md})
+   * @param text the task's message
+   * @param taskRunId the caller's id of the task run, recorded with the turn; may be null
+   * @throws dev.legio.task.TaskRefusedException bad key, unknown agent (lists the agents), empty
+   *     text
+   * @throws dev.legio.task.TaskBusyException the session stayed busy past {@code lock_wait_seconds}
+   * @throws dev.legio.task.TaskFailedException the back-end failed the turn (nothing was stored)
+   */
+  public TaskResult run(String sessionKey, String agent, String text, String taskRunId) {
+    return service.get().run(sessionKey, agent, text, taskRunId);
+  }
+
+  /** As {@link #run(String, String, String, String)} without a task run id. */
+  public TaskResult run(String sessionKey, String agent, String text) {
+    return run(sessionKey, agent, text, null);
+  }
+
+  /** The sessions of {@code sessionKey}, each with its totals from the usage ledger. */
+  public List<TaskSessionSummary> sessions(String sessionKey) {
+    return service.get().sessionsOf(sessionKey);
+  }
+}

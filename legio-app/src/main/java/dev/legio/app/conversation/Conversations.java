@@ -1,0 +1,121 @@
+package dev.legio.app.conversation;
+
+import dev.legio.config.SessionSettings;
+import dev.legio.log.Names;
+import dev.legio.session.DispatchListener;
+import dev.legio.session.Mentions;
+import dev.legio.session.Outcome;
+import dev.legio.session.Reply;
+import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The two ways in to the agents that every door shares: the HTTP API, the web console and the chat
+ * gateways call these and nothing else to start a turn, so that no door has a path of its own.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li><b>Caesar's path</b> ({@link #fromCaesar}): the operator's text, routed by its
+ *       {@code @mentions} as {@code legio say} routes it. A mention of an unknown agent is refused
+ *       ({@link UnknownAgentsException}, listing the agents) before anything is logged.
+ *   <li><b>A channel's path</b> ({@link #inChannel}): a turn of the channel session {@code
+ *       source:id} (created on first use; the engine's pool keeps its limit, lease, idle expiry and
+ *       context threshold), in the role {@code [channels.roles]} maps its source to. Who speaks
+ *       reaches the model as the {@link Speaker}'s first line. A key that is not {@code source:id}
+ *       is refused ({@link #channelKeyProblem}).
+ *   <li>A reply is {@linkplain #busy busy} when its session stayed busy past {@code
+ *       lock_wait_seconds}: nothing was logged for it and the sender should try again.
+ * </ul>
+ */
+public final class Conversations {
+  private final SessionEngine engine;
+  private final SessionStore sessions;
+  private final SessionSettings settings;
+
+  public Conversations(SessionEngine engine, SessionStore sessions, SessionSettings settings) {
+    this.engine = engine;
+    this.sessions = sessions;
+    this.settings = settings;
+  }
+
+  /** The agents an {@code @mention} may name. */
+  public Set<String> agents() {
+    return engine.knownAgents();
+  }
+
+  /**
+   * Caesar's message: routed, logged and answered as {@code legio say} does.
+   *
+   * @throws UnknownAgentsException when the text mentions an agent that does not exist
+   * @throws dev.legio.log.InvalidMessageException when the text is empty or too long
+   */
+  public Outcome fromCaesar(String text, DispatchListener listener) {
+    Set<String> known = engine.knownAgents();
+    Mentions.Routing routing = Mentions.parse(text, known);
+    if (!routing.unknown().isEmpty()) {
+      throw new UnknownAgentsException(routing.unknown(), known);
+    }
+    return engine.handle(text, listener);
+  }
+
+  /**
+   * What is wrong with a channel key, if anything: it must be {@code source:id} as Legio names
+   * channels ({@code telegram:123}).
+   */
+  public static Optional<String> channelKeyProblem(String key) {
+    if (key == null || key.indexOf(':') < 0 || !Names.isValid(key)) {
+      return Optional.of(
+          "'"
+              + Printable.of(key)
+              + "' is not a channel: use source:id, e.g. telegram:123 (source: lowercase letters,"
+              + " digits, '-' or '_'; id: letters, digits, '-' or '_')");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A turn of the channel {@code key}, spoken by {@code speaker}.
+   *
+   * @throws IllegalArgumentException when the key is not {@code source:id}
+   * @throws dev.legio.log.InvalidMessageException when the text is empty or too long
+   */
+  public ChannelTurn inChannel(
+      String key, Speaker speaker, String text, DispatchListener listener) {
+    channelKeyProblem(key)
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
+    Outcome outcome = engine.handleChannel(key, speaker.prefix(text), listener);
+    String source = key.substring(0, key.indexOf(':'));
+    String sessionId = sessions.find(key).map(r -> r.sessionId().toString()).orElse(null);
+    return new ChannelTurn(outcome, sessionId, settings.channels().roleFor(source));
+  }
+
+  /**
+   * True for the engine's answer to a request whose session stayed busy past the wait: a failure
+   * with nothing logged, whose text says so. (The engine gives no flag for it; this is the one
+   * place that reads its text.)
+   */
+  public static boolean busy(Reply reply) {
+    return reply.failed()
+        && reply.messageId() == null
+        && reply.text().startsWith("[" + reply.agent() + "] Busy with another request");
+  }
+
+  /**
+   * A channel's turn: the engine's outcome (its one reply, or a refusal), the channel's session id
+   * and the role it answered in.
+   */
+  public record ChannelTurn(Outcome outcome, String sessionId, String role) {
+    /** The channel's reply; null when the turn was refused. */
+    public Reply reply() {
+      List<Reply> replies = outcome.replies();
+      return outcome.refusal() != null || replies.isEmpty() ? null : replies.get(0);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package dev.legio.app.gateway.discord;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.backend.http.HttpFailure;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * The calls to Discord's HTTP API the gateway and {@code legio gateways discord register} make,
+ * over the JDK's HTTP client with Jackson (Discord has no official Java library; the community ones
+ * speak its WebSocket gateway, which Legio does not use).
+ *
+ * <p>Rules: every message sent carries {@code allowed_mentions: {"parse": []}}, so no text can ping
+ * {@code @everyone}, a role or a user; every failure becomes an {@link HttpFailure} whose kind says
+ * whether to retry, a 429 with the {@code retry_after} of its JSON body (seconds, fractional) or
+ * else of its {@code Retry-After} header; messages never hold the bot token or an interaction's
+ * token.
+ */
+final class DiscordApi {
+  static final ObjectMapper JSON = new ObjectMapper();
+  private static final String USER_AGENT = "DiscordBot (legio, 0.1.0)";
+
+  private final String apiUrl;
+  private final String applicationId;
+  private final String botToken;
+  private final HttpClient http;
+
+  DiscordApi(String apiUrl, String applicationId, String botToken) {
+    this.apiUrl = apiUrl;
+    this.applicationId = applicationId;
+    this.botToken = botToken;
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  }
+
+  /** The application the bot token belongs to: its id (GET /applications/@me). */
+  String applicationOfToken() {
+    return send("GET /applications/@me", botRequest("/applications/@me").GET()).path("id").asText();
+  }
+
+  /** Creates or updates the global command {@code command} (POST /applications/{id}/commands). */
+  JsonNode registerCommand(ObjectNode command) {
+    return send(
+        "POST /applications/{id}/commands",
+        botRequest("/applications/" + applicationId + "/commands")
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(command.toString())));
+  }
+
+  /** Replaces the deferred response of the interaction {@code token} with {@code content}. */
+  void editOriginal(String token, String content) {
+    send(
+        "PATCH /webhooks/{id}/{token}/messages/@original",
+        request("/webhooks/" + applicationId + "/" + token + "/messages/@original")
+            .header("Content-Type", "application/json")
+            .method("PATCH", HttpRequest.BodyPublishers.ofString(message(content).toString())));
+  }
+
+  /** Sends {@code content} as a follow-up message of the interaction {@code token}. */
+  void followUp(String token, String content) {
+    send(
+        "POST /webhooks/{id}/{token}",
+        request("/webhooks/" + applicationId + "/" + token)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(message(content).toString())));
+  }
+
+  static ObjectNode message(String content) {
+    ObjectNode body = JSON.createObjectNode().put("content", content);
+    body.putObject("allowed_mentions").putArray("parse");
+    return body;
+  }
+
+  private HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(URI.create(apiUrl + path))
+        .timeout(Duration.ofSeconds(30))
+        .header("User-Agent", USER_AGENT);
+  }
+
+  private HttpRequest.Builder botRequest(String path) {
+    return request(path).header("Authorization", "Bot " + botToken);
+  }
+
+  private JsonNode send(String what, HttpRequest.Builder request) {
+    HttpResponse<String> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw HttpFailure.fromProblem(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw HttpFailure.of(HttpFailure.Kind.CONNECT, "interrupted");
+    }
+    int status = response.statusCode();
+    JsonNode body = parse(response.body());
+    if (status / 100 == 2) {
+      return body;
+    }
+    java.time.Duration retryAfter =
+        body.has("retry_after")
+            ? HttpFailure.parseRetryAfter(body.path("retry_after").asText())
+            : HttpFailure.parseRetryAfter(
+                response.headers().firstValue("Retry-After").orElse(null));
+    String message = body.path("message").asText("");
+    throw new HttpFailure(
+        HttpFailure.kindOf(status),
+        status,
+        retryAfter,
+        what + " answered HTTP " + status + (message.isEmpty() ? "" : ": " + message),
+        null);
+  }
+
+  private static JsonNode parse(String text) {
+    try {
+      JsonNode node = text == null || text.isBlank() ? null : JSON.readTree(text);
+      return node == null ? JSON.createObjectNode() : node;
+    } catch (IOException e) {
+      return JSON.createObjectNode();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.legio.app.gateway.slack;
+
+import com.slack.api.Slack;
+import com.slack.api.SlackConfig;
+import com.slack.api.methods.MethodsClient;
+import com.slack.api.methods.SlackApiException;
+import com.slack.api.methods.SlackApiTextResponse;
+import com.slack.api.methods.response.auth.AuthTestResponse;
+import dev.legio.backend.http.HttpFailure;
+import java.io.IOException;
+import java.util.Set;
+
+/**
+ * The two Web API methods the gateway calls, through Slack's official Java SDK ({@link
+ * MethodsClient}, pointed at {@code [gateways.slack] api_url}): {@code auth.test} (is the token
+ * good, and who is the bot) and {@code chat.postMessage}.
+ *
+ * <p>Rule: every failure becomes an {@link HttpFailure} of the kind that says whether to retry: a
+ * 429 with its {@code Retry-After}, a 5xx or an I/O error (retried), an {@code ok: false} naming a
+ * bad token (refused) or anything else (not retried). Messages never hold the token.
+ */
+final class SlackApi implements AutoCloseable {
+  /** Slack's errors that mean the token is wrong, revoked or lacks a scope. */
+  private static final Set<String> TOKEN_ERRORS =
+      Set.of(
+          "invalid_auth",
+          "not_authed",
+          "account_inactive",
+          "token_revoked",
+          "token_expired",
+          "missing_scope",
+          "not_allowed_token_type");
+
+  private final Slack slack;
+  private final MethodsClient methods;
+
+  SlackApi(String apiUrl, String botToken) {
+    SlackConfig config = new SlackConfig();
+    config.setMethodsEndpointUrlPrefix(apiUrl + "/");
+    config.setPrettyResponseLoggingEnabled(false);
+    config.setFailOnUnknownProperties(false);
+    this.slack = Slack.getInstance(config);
+    this.methods = slack.methods(botToken);
+  }
+
+  /** The bot's own user id, when the token is good. */
+  String authTest() {
+    AuthTestResponse r = call("auth.test", () -> methods.authTest(req -> req));
+    return r.getUserId();
+  }
+
+  /** Posts {@code text} (mrkdwn, already escaped) in {@code channel}, in the thread {@code ts}. */
+  void postMessage(String channel, String threadTs, String text) {
+    call(
+        "chat.postMessage",
+        () -> methods.chatPostMessage(req -> req.channel(channel).threadTs(threadTs).text(text)));
+  }
+
+  private interface Call<T extends SlackApiTextResponse> {
+    T run() throws IOException, SlackApiException;
+  }
+
+  private static <T extends SlackApiTextResponse> T call(String method, Call<T> call) {
+    T response;
+    try {
+      response = call.run();
+    } catch (SlackApiException e) {
+      int status = e.getResponse().code();
+      String retryAfter = e.getResponse().header("Retry-After");
+      return failWith(
+          new HttpFailure(
+              HttpFailure.kindOf(status),
+              status,
+              HttpFailure.parseRetryAfter(retryAfter),
+              method + " answered HTTP " + status,
+              null));
+    } catch (IOException e) {
+      throw HttpFailure.fromProblem(e);
+    }
+    if (!response.isOk()) {
+      String error = String.valueOf(response.getError());
+      HttpFailure.Kind kind =
+          TOKEN_ERRORS.contains(error)
+              ? HttpFailure.Kind.AUTH
+              : error.equals("ratelimited")
+                  ? HttpFailure.Kind.RATE_LIMITED
+                  : HttpFailure.Kind.REQUEST;
+      throw new HttpFailure(kind, 200, null, method + " answered ok: false, error " + error, null);
+    }
+    return response;
+  }
+
+  private static <T> T failWith(HttpFailure failure) {
+    throw failure;
+  }
+
+  @Override
+  public void close() {
+    try {
+      slack.close();
+    } catch (Exception e) {
+      // nothing more to release
+    }
+  }
+}

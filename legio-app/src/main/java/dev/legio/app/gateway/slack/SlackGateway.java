@@ -1,0 +1,207 @@
+package dev.legio.app.gateway.slack;
+
+import dev.legio.app.conversation.Conversations;
+import dev.legio.app.gateway.Gateway;
+import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.app.gateway.webhook.ChannelTurns;
+import dev.legio.app.gateway.webhook.ConnectionCheck;
+import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.PlatformCalls;
+import dev.legio.app.gateway.webhook.ReplySplitter;
+import dev.legio.backend.http.HttpFailure;
+import dev.legio.backend.http.RetryPolicy;
+import dev.legio.config.SlackSettings;
+import dev.legio.delivery.DeliveryLedger;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slack users talking to Legio through a Slack app: Slack's Events API posts to {@link #PATH} on
+ * Legio's server ({@link SlackEvents}); a mention of the app or a direct message to it is a turn of
+ * the channel session {@code slack:CHANNEL}; the reply goes back with {@code chat.postMessage} in
+ * the thread of the message.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Starting never fails Legio: a missing secret leaves the gateway failing and saying which
+ *       variable to set; an unreachable Slack leaves it waiting while it checks again ({@code
+ *       auth.test}) with a back-off; a refused token leaves it failing.
+ *   <li>Sending retries as {@link PlatformCalls} says (429 after {@code Retry-After}, 5xx with a
+ *       bounded back-off); a reply that still cannot be sent is logged and the gateway says why.
+ *   <li>Replies are escaped for mrkdwn ({@link SlackText}) and cut into messages of at most {@link
+ *       #MAX_CHARS} characters ({@link ReplySplitter}).
+ * </ul>
+ */
+public final class SlackGateway implements Gateway {
+  private static final Logger log = LoggerFactory.getLogger(SlackGateway.class);
+
+  public static final String NAME = "slack";
+  public static final String PATH = "/gateways/slack/events";
+
+  /** The longest text sent in one message (Slack advises at most 4,000 characters). */
+  public static final int MAX_CHARS = 3_500;
+
+  private final SlackSettings settings;
+  private final GatewayStatus status = new GatewayStatus(NAME);
+  private final ChannelTurns turns;
+  private final PlatformCalls calls;
+  private final SlackApi api;
+  private final SlackEvents events;
+  private final ConnectionCheck check;
+  private final DeliveryLedger deliveries;
+  private final Clock clock;
+  private volatile String botUserId;
+
+  public SlackGateway(
+      SlackSettings settings,
+      Conversations doors,
+      DeliveryLedger deliveries,
+      Clock clock,
+      RetryPolicy.Sleeper sleeper) {
+    this.settings = settings;
+    this.deliveries = deliveries;
+    this.clock = clock;
+    this.turns = new ChannelTurns(doors, "legio-slack-turn-");
+    this.calls = PlatformCalls.standard(sleeper);
+    this.api =
+        settings.botToken() == null ? null : new SlackApi(settings.apiUrl(), settings.botToken());
+    this.events =
+        new SlackEvents(
+            settings.signingSecret() == null
+                ? null
+                : new SlackSignature(settings.signingSecret(), clock),
+            deliveries,
+            clock,
+            status,
+            this::botUserId,
+            this::onMessage);
+    this.check =
+        new ConnectionCheck(
+            status,
+            () -> botUserId = api.authTest(),
+            this::describe,
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(2),
+            sleeper);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Map<String, Handler> routes() {
+    return Map.of(PATH, events);
+  }
+
+  @Override
+  public void start() {
+    List<String> missing = new ArrayList<>();
+    if (settings.signingSecret() == null) {
+      missing.add(
+          settings.signingSecretEnv() + " (the app's signing secret, on Basic Information)");
+    }
+    if (settings.botToken() == null) {
+      missing.add(settings.botTokenEnv() + " (the bot token, on OAuth & Permissions, xoxb-...)");
+    }
+    if (!missing.isEmpty()) {
+      status.failing(
+          "set "
+              + String.join(" and ", missing)
+              + " in the environment of legio serve and restart it ([gateways.slack] in"
+              + " legio.toml names the variables)");
+      log.warn("gateway slack: {}", status.health().detail());
+      return;
+    }
+    try {
+      deliveries.deleteExpired(clock.instant());
+    } catch (RuntimeException e) {
+      log.warn("gateway slack: could not delete expired deliveries: {}", e.getMessage());
+    }
+    status.waiting("checking the bot token with Slack at " + settings.apiUrl());
+    check.start("legio-slack-check");
+  }
+
+  private String botUserId() {
+    return botUserId;
+  }
+
+  /** A message for the app, taken in: its turn runs now, in the background. */
+  private void onMessage(SlackEvents.Message message) {
+    turns.run(
+        "slack:" + message.channel(),
+        message.speaker(),
+        message.text(),
+        answer -> send(message.channel(), message.threadTs(), answer));
+  }
+
+  private void send(String channel, String threadTs, String text) {
+    if (api == null) {
+      return;
+    }
+    for (String part : ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS)) {
+      try {
+        calls.call(
+            () -> {
+              api.postMessage(channel, threadTs, SlackText.escape(part));
+              return null;
+            });
+        status.sent();
+        if (status.state() != GatewayHealth.State.CONNECTED) {
+          status.connected();
+        }
+      } catch (HttpFailure f) {
+        String why = describe(f);
+        log.warn("gateway slack: a reply to {} was not sent: {}", channel, why);
+        if (f.kind() == HttpFailure.Kind.AUTH || f.kind() == HttpFailure.Kind.REQUEST) {
+          status.failing("a reply could not be sent: " + why);
+        } else {
+          status.waiting("a reply could not be sent: " + why);
+        }
+        return;
+      }
+    }
+  }
+
+  /** What a user reads for a failed call: what happened and what to do; never the token. */
+  private String describe(HttpFailure f) {
+    String where = "Slack at " + settings.apiUrl();
+    return switch (f.kind()) {
+      case AUTH ->
+          where
+              + " refuses the bot token in "
+              + settings.botTokenEnv()
+              + " ("
+              + f.getMessage()
+              + "): copy the Bot User OAuth Token (xoxb-...) from OAuth & Permissions and"
+              + " reinstall the app if its scopes changed";
+      case CONNECT, TIMEOUT -> "cannot reach " + where + " (" + f.getMessage() + ")";
+      case RATE_LIMITED, SERVER -> where + " is not answering (" + f.getMessage() + ")";
+      case REQUEST, MALFORMED -> where + " refused a request (" + f.getMessage() + ")";
+    };
+  }
+
+  @Override
+  public GatewayHealth health() {
+    return status.health();
+  }
+
+  @Override
+  public void close() {
+    events.refuseNewRequests();
+    check.close();
+    turns.close();
+    if (api != null) {
+      api.close();
+    }
+    status.stopped();
+  }
+}

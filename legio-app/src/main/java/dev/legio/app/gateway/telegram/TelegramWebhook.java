@@ -1,0 +1,88 @@
+package dev.legio.app.gateway.telegram;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /gateways/telegram/webhook}: the updates Telegram posts in webhook mode.
+ *
+ * <p>Rules: a request without the {@code X-Telegram-Bot-Api-Secret-Token} header Legio gave in
+ * {@code setWebhook}, or with another value, is refused with 401 (compared in constant time) and
+ * nothing is read further; a body over 1 MiB gets 413, one that is not an update 400. An update is
+ * answered (200) after its turn is stored, so Telegram delivers it again if Legio stops midway; one
+ * seen before (its id below the stored offset) gets 200 and is skipped. A failure while answering
+ * is 500, and Telegram tries again.
+ */
+final class TelegramWebhook extends Handler.Abstract {
+  static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
+  static final long MAX_BODY = 1 << 20;
+  private static final Logger log = LoggerFactory.getLogger(TelegramWebhook.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TelegramGateway gateway;
+  private final byte[] secret;
+
+  TelegramWebhook(TelegramGateway gateway, String secret) {
+    this.gateway = gateway;
+    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    if (!"POST".equals(request.getMethod())) {
+      return answer(response, callback, 405, "use POST");
+    }
+    String given = request.getHeaders().get(SECRET_HEADER);
+    if (secret == null
+        || given == null
+        || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8))) {
+      return answer(response, callback, 401, "missing or wrong " + SECRET_HEADER);
+    }
+    long length = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+    if (length > MAX_BODY) {
+      return answer(response, callback, 413, "an update is at most 1 MiB");
+    }
+    JsonNode update;
+    try {
+      update = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
+    } catch (Exception e) {
+      return answer(response, callback, 400, "the body is not JSON");
+    }
+    if (update == null || !update.path("update_id").isIntegralNumber()) {
+      return answer(response, callback, 400, "not a Telegram update: update_id missing");
+    }
+    try {
+      gateway.process(new TelegramApi.Update(update.path("update_id").asLong(), update));
+    } catch (RuntimeException e) {
+      log.error("telegram: webhook update {} failed", update.path("update_id").asLong(), e);
+      return answer(response, callback, 500, "Legio could not process the update; retry");
+    }
+    return answer(response, callback, 200, null);
+  }
+
+  private static boolean answer(Response response, Callback callback, int status, String error) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    String body;
+    try {
+      body =
+          error == null
+              ? "{\"ok\":true}"
+              : JSON.writeValueAsString(java.util.Map.of("ok", false, "error", error));
+    } catch (Exception e) {
+      body = "{}";
+    }
+    Content.Sink.write(response, true, body, callback);
+    return true;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.legio.app.gateway.webhook;
+
+import dev.legio.app.conversation.Conversations;
+import dev.legio.app.conversation.Speaker;
+import dev.legio.log.InvalidMessageException;
+import dev.legio.session.DispatchListener;
+import dev.legio.session.Reply;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The turns a webhook gateway runs after it has answered the platform: each on a virtual thread of
+ * its own, through {@link Conversations#inChannel} (the path every door shares), its answer handed
+ * to the gateway to send.
+ *
+ * <p>Rules: what the platform's user reads is the channel's reply; a refusal (a text too long or
+ * empty) or a session busy past the wait is answered in words, never dropped silently. Closing
+ * waits up to {@link #GRACE} for turns in flight, then interrupts them.
+ */
+public final class ChannelTurns implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ChannelTurns.class);
+
+  /** How long closing waits for turns in flight. */
+  public static final Duration GRACE = Duration.ofSeconds(5);
+
+  static final String BUSY =
+      "I am still answering an earlier message in this channel; send yours again in a moment.";
+
+  private final Conversations doors;
+  private final ExecutorService threads;
+
+  public ChannelTurns(Conversations doors, String threadName) {
+    this.doors = doors;
+    this.threads =
+        Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(threadName, 0).factory());
+  }
+
+  /** Where a turn's answer goes. */
+  @FunctionalInterface
+  public interface Answer {
+    void send(String text);
+  }
+
+  /** Runs a turn of {@code channel} in the background, then hands its answer to {@code answer}. */
+  public void run(String channel, Speaker speaker, String text, Answer answer) {
+    threads.execute(
+        () -> {
+          String reply;
+          try {
+            reply = answerOf(channel, speaker, text);
+          } catch (RuntimeException e) {
+            log.error("the turn of {} failed", channel, e);
+            reply =
+                "Something went wrong while answering; the operator can find it in Legio's log.";
+          }
+          answer.send(reply);
+        });
+  }
+
+  private String answerOf(String channel, Speaker speaker, String text) {
+    Conversations.ChannelTurn turn;
+    try {
+      turn = doors.inChannel(channel, speaker, text, DispatchListener.NONE);
+    } catch (InvalidMessageException e) {
+      return e.getMessage();
+    }
+    Reply reply = turn.reply();
+    if (reply == null) {
+      return turn.outcome().refusal();
+    }
+    return Conversations.busy(reply) ? BUSY : reply.text();
+  }
+
+  @Override
+  public void close() {
+    threads.shutdown();
+    try {
+      if (!threads.awaitTermination(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        threads.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      threads.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.legio.app.server;
+
+import dev.legio.app.conversation.Printable;
+import dev.legio.log.Names;
+import dev.legio.longterm.MemoryFolder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code GET /api/v1/agents/{name}/memory}: an agent's long-term memory, read-only: its {@code
+ * MEMORY.md} and topic files ({@code [memory] dir}/{name}/*.md), as {@code {"agent", "files":
+ * [{"name", "text"}]}}, {@code MEMORY.md} first, then by name.
+ *
+ * <p>Rules: only agents of the castra have a folder (404 otherwise, before any file is touched); a
+ * folder not made yet is an empty list; hidden and non-Markdown files (locks, state) are never
+ * shown; nothing is written.
+ */
+final class AgentMemoryEndpoint implements Endpoint {
+  private final ServerParts parts;
+
+  AgentMemoryEndpoint(ServerParts parts) {
+    this.parts = parts;
+  }
+
+  @Override
+  public void handle(ApiExchange exchange) throws Exception {
+    String agent = exchange.pathParam("name");
+    if (!MemoryFolder.isAgentName(agent)
+        || !(agent.equals(Names.LEGATUS) || parts.agents().centurio(agent).isPresent())) {
+      throw ApiException.notFound(
+          "no agent named '" + Printable.of(agent) + "'; GET /api/v1/status lists the agents");
+    }
+    if (parts.memoryDir() == null) {
+      throw ApiException.notFound("this server was started without a [memory] dir");
+    }
+    MemoryFolder folder = MemoryFolder.of(parts.memoryDir(), agent);
+    List<String> names = new ArrayList<>();
+    try (Stream<Path> files = Files.list(folder.folder())) {
+      files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".md") && !n.startsWith("."))
+          .sorted(
+              (a, b) ->
+                  a.equals(MemoryFolder.MEMORY_FILE)
+                      ? -1
+                      : b.equals(MemoryFolder.MEMORY_FILE) ? 1 : a.compareTo(b))
+          .forEach(names::add);
+    } catch (NoSuchFileException e) {
+      // no folder yet: nothing remembered
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String name : names) {
+      Map<String, Object> file = new LinkedHashMap<>();
+      file.put("name", name);
+      file.put("text", folder.readFile(name).orElse(""));
+      out.add(file);
+    }
+    exchange.json(200, Map.of("agent", agent, "files", out));
+  }
+}

@@ -1,0 +1,106 @@
+package dev.legio.app.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ResourceHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.resource.ResourceFactory;
+
+/**
+ * The web console: static pages and ES modules shipped inside {@code legio.jar} (classpath
+ * resources under {@code dev/legio/app/console/}), which talk to the server through the public API
+ * only.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>{@code GET /} is the operator's console ({@code index.html}); {@code GET /viewer/{id}} the
+ *       page of the channel {@code viewer:{id}} ({@code viewer.html}); {@code /console/*} the
+ *       assets (served by Jetty's {@link ResourceHandler}, no directory listings). Anything else
+ *       below these paths is 404.
+ *   <li>No page needs a token to load: the pages hold no data, every datum comes from {@code
+ *       /api/v1} with the token the person types in.
+ *   <li>Every answer carries a Content-Security-Policy that lets the page load scripts, styles and
+ *       images from this server only and connect to this server only (no inline script, no frames,
+ *       no forms posted elsewhere), {@code X-Content-Type-Options: nosniff} and {@code
+ *       Referrer-Policy: no-referrer}: injected markup could run nothing and reach nowhere.
+ * </ul>
+ */
+final class ConsoleHandler extends Handler.Wrapper {
+  /** Where the console's files are on the classpath. */
+  static final String RESOURCES = "dev/legio/app/console/";
+
+  static final String CONTENT_SECURITY_POLICY =
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+  private final byte[] index;
+  private final byte[] viewer;
+
+  ConsoleHandler() {
+    ResourceHandler assets = new ResourceHandler();
+    assets.setBaseResource(ResourceFactory.of(assets).newClassLoaderResource(RESOURCES, false));
+    assets.setDirAllowed(false);
+    assets.setWelcomeFiles(List.of());
+    assets.setCacheControl("no-cache");
+    ContextHandler context = new ContextHandler(assets, "/console");
+    context.setAllowNullPathInContext(false);
+    setHandler(context);
+    this.index = page("index.html");
+    this.viewer = page("viewer.html");
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    response.getHeaders().put("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put("Referrer-Policy", "no-referrer");
+    String path = request.getHttpURI().getDecodedPath();
+    byte[] page = null;
+    if (path.equals("/")) {
+      page = index;
+    } else if (path.startsWith("/viewer/") && path.indexOf('/', 8) < 0 && path.length() > 8) {
+      page = viewer;
+    }
+    if (page != null) {
+      if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+        Response.writeError(request, response, callback, 405);
+        return true;
+      }
+      response.setStatus(200);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+      response.write(
+          true,
+          request.getMethod().equals("HEAD") ? ByteBuffer.allocate(0) : ByteBuffer.wrap(page),
+          callback);
+      return true;
+    }
+    if (path.startsWith("/console/") && super.handle(request, response, callback)) {
+      return true;
+    }
+    Response.writeError(request, response, callback, 404);
+    return true;
+  }
+
+  private static byte[] page(String name) {
+    try (InputStream in =
+        ConsoleHandler.class.getClassLoader().getResourceAsStream(RESOURCES + name)) {
+      if (in == null) {
+        throw new IllegalStateException("the console's " + name + " is missing from legio.jar");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

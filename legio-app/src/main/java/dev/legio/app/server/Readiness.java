@@ -1,0 +1,143 @@
+package dev.legio.app.server;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Whether this node should be sent new turns: what {@code GET /readyz} answers, for a load
+ * balancer.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Ready when the store answers a query within {@link #STORE_TIMEOUT}, every migration this
+ *       build knows is applied to it, and the node is not draining; otherwise not ready, with each
+ *       failing check named.
+ *   <li>Draining begins with {@link #drain()} (the server's shutdown, SIGTERM in {@code legio
+ *       serve}) and never ends: a node that drains is on its way out.
+ *   <li>A store check that throws counts as unreachable, with the reason (no secrets: the store's
+ *       own messages redact its URL).
+ * </ul>
+ */
+public final class Readiness {
+  /** The longest a readiness check waits for the store. */
+  public static final Duration STORE_TIMEOUT = Duration.ofSeconds(3);
+
+  /** What the store says of itself. */
+  public record StoreHealth(String unreachable, List<String> pendingMigrations) {
+    public StoreHealth {
+      pendingMigrations = List.copyOf(pendingMigrations);
+    }
+
+    public static StoreHealth healthy() {
+      return new StoreHealth(null, List.of());
+    }
+  }
+
+  /** Checks the store: reachable, migrations applied. */
+  @FunctionalInterface
+  public interface StoreCheck {
+    StoreHealth check();
+  }
+
+  /**
+   * The readiness of {@code app}'s node: its store's {@linkplain dev.legio.store.LegioStore#health
+   * health}.
+   */
+  public static Readiness of(dev.legio.app.LegioApp app) {
+    dev.legio.store.LegioStore store = app.store();
+    return new Readiness(
+        () -> {
+          var health = store.health();
+          return new StoreHealth(health.unreachable(), health.pendingMigrations());
+        });
+  }
+
+  /** A node whose store is always fine (tests without a database). */
+  public static Readiness alwaysReady() {
+    return new Readiness(StoreHealth::healthy);
+  }
+
+  private final StoreCheck store;
+  private volatile boolean draining;
+
+  public Readiness(StoreCheck store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  /** From now on the node is not ready: it is draining. */
+  public void drain() {
+    draining = true;
+  }
+
+  public boolean draining() {
+    return draining;
+  }
+
+  /** The answer of {@code /readyz}: whether ready, and each check. */
+  public record Report(
+      boolean ready,
+      boolean storeReachable,
+      boolean migrationsCurrent,
+      boolean draining,
+      List<String> reasons) {
+    Map<String, Object> json() {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("status", ready ? "ready" : "not ready");
+      out.put("store_reachable", storeReachable);
+      out.put("migrations_current", migrationsCurrent);
+      out.put("draining", draining);
+      out.put("reasons", reasons);
+      return out;
+    }
+  }
+
+  /** Checks now. */
+  public Report check() {
+    List<String> reasons = new ArrayList<>();
+    boolean isDraining = draining;
+    if (isDraining) {
+      reasons.add("draining: this node is shutting down and takes no new turns");
+    }
+    StoreHealth health = storeHealth();
+    boolean reachable = health.unreachable() == null;
+    if (!reachable) {
+      reasons.add("store unreachable: " + health.unreachable());
+    }
+    boolean current = reachable && health.pendingMigrations().isEmpty();
+    if (reachable && !current) {
+      reasons.add(
+          "migrations not applied: "
+              + String.join(", ", health.pendingMigrations())
+              + " (restart a node of this version to apply them)");
+    }
+    return new Report(reachable && current && !isDraining, reachable, current, isDraining, reasons);
+  }
+
+  private StoreHealth storeHealth() {
+    CompletableFuture<StoreHealth> checked =
+        CompletableFuture.supplyAsync(store::check, Executors.newVirtualThreadPerTaskExecutor());
+    try {
+      return checked.get(STORE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      checked.cancel(true);
+      return new StoreHealth(
+          "it did not answer within " + STORE_TIMEOUT.toSeconds() + " s", List.of());
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      return new StoreHealth(String.valueOf(cause.getMessage()), List.of());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new StoreHealth("the check was interrupted", List.of());
+    }
+  }
+}

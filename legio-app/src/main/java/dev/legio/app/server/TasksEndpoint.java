@@ -1,0 +1,127 @@
+package dev.legio.app.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.conversation.Printable;
+import dev.legio.task.TaskBusyException;
+import dev.legio.task.TaskFailedException;
+import dev.legio.task.TaskRefusedException;
+import dev.legio.task.TaskResult;
+import dev.legio.task.TaskSessionRecord;
+import dev.legio.task.TaskSessionSummary;
+import dev.legio.usage.UsageTotal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Task sessions over HTTP, for a token of role {@code task} or {@code operator}: {@code POST
+ * /api/v1/tasks} runs one turn of the (session key, agent) session, {@code GET
+ * /api/v1/tasks/sessions?session_key=K} lists the key's sessions with their totals. Both call the
+ * task service the Java API calls ({@link dev.legio.task.TaskSessions}).
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>{@code session_key}, {@code agent} and {@code text} are required strings; {@code
+ *       task_run_id} is optional. A bad key, an unknown agent (the answer lists the agents in
+ *       {@code agents}) or an empty text is 400, and nothing runs.
+ *   <li>A session busy past {@code lock_wait_seconds} is 409; a back-end failure 502 (nothing
+ *       stored: sending again is safe).
+ *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
+ *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
+ * </ul>
+ */
+final class TasksEndpoint {
+  private final ServerParts parts;
+
+  TasksEndpoint(ServerParts parts) {
+    this.parts = parts;
+  }
+
+  void run(ApiExchange exchange) throws Exception {
+    JsonNode body = exchange.jsonBody();
+    String key = Bodies.optionalString(body, "session_key", "session_key");
+    String agent = Bodies.optionalString(body, "agent", "agent");
+    String text = Bodies.text(body, "text");
+    String taskRunId = Bodies.optionalString(body, "task_run_id", "task_run_id");
+    if (key == null) {
+      throw ApiException.badRequest(
+          "field 'session_key' is missing: send 1-200 printable characters, e.g."
+              + " \"campaign:7f3c\"");
+    }
+    if (agent == null) {
+      throw ApiException.badRequest(
+          "field 'agent' is missing: name a centurio ("
+              + String.join(", ", parts.agents().centurioNames())
+              + ")");
+    }
+    TaskResult result;
+    try {
+      result = parts.tasks().run(key, agent, text, taskRunId);
+    } catch (TaskRefusedException e) {
+      throw refused(e);
+    } catch (TaskBusyException e) {
+      throw new ApiException(409, e.getMessage());
+    } catch (TaskFailedException e) {
+      throw new ApiException(502, Printable.of(e.getMessage()));
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("reply", result.reply());
+    out.put("session_id", result.sessionId().toString());
+    out.put("resumed", result.resumed());
+    out.put("task_run_id", result.taskRunId());
+    Map<String, Object> usage = new LinkedHashMap<>();
+    usage.put("input_tokens", result.usage().tokens().input());
+    usage.put("output_tokens", result.usage().tokens().output());
+    usage.put("cache_read_tokens", result.usage().tokens().cacheRead());
+    usage.put("cache_write_tokens", result.usage().tokens().cacheWrite());
+    usage.put("cost_usd", result.usage().costUsd());
+    out.put("usage", usage);
+    exchange.json(200, out);
+  }
+
+  void sessions(ApiExchange exchange) throws Exception {
+    String key = exchange.query("session_key");
+    if (key == null) {
+      throw ApiException.badRequest(
+          "query parameter 'session_key' is missing: GET /api/v1/tasks/sessions?session_key=K");
+    }
+    List<TaskSessionSummary> sessions;
+    try {
+      sessions = parts.tasks().sessionsOf(key);
+    } catch (TaskRefusedException e) {
+      throw refused(e);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("session_key", key);
+    out.put("sessions", sessions.stream().map(TasksEndpoint::summary).toList());
+    exchange.json(200, out);
+  }
+
+  private static ApiException refused(TaskRefusedException e) {
+    return e.knownAgents().isEmpty()
+        ? ApiException.badRequest(Printable.of(e.getMessage()))
+        : new ApiException(400, Printable.of(e.getMessage()), Map.of("agents", e.knownAgents()));
+  }
+
+  private static Map<String, Object> summary(TaskSessionSummary s) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("session_id", s.sessionId().toString());
+    out.put("agent", s.agent());
+    out.put("resumable", s.resumable());
+    TaskSessionRecord r = s.record();
+    out.put("backend", r == null ? null : r.backend());
+    out.put("expires_at", r == null ? null : Views.time(r.expiresAt()));
+    out.put("first_turn_at", Views.time(s.totals().firstTurnAt()));
+    out.put("last_turn_at", Views.time(s.totals().lastTurnAt()));
+    UsageTotal t = s.totals().total();
+    out.put("turns", t.turns());
+    out.put("input_tokens", t.tokens().input());
+    out.put("output_tokens", t.tokens().output());
+    out.put("cache_read_tokens", t.tokens().cacheRead());
+    out.put("cache_write_tokens", t.tokens().cacheWrite());
+    out.put("cost_usd", t.costUsd());
+    out.put("unknown_cost_turns", t.unknownCostTurns());
+    return out;
+  }
+}

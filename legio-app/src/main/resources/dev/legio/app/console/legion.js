@@ -1,0 +1,107 @@
+// What the console knows of the legion, kept current: the conversation (GET /history, then the
+// event stream resuming after its last message), the agents' and channels' status (GET /status,
+// read again when an event says something changed), each session's cost (GET /usage by session),
+// live activity and status lines, and rebuilds by reason seen since the page opened.
+import { useState, useEffect, useRef, useCallback } from './vendor/htm-preact-standalone.js';
+import { api, ApiError } from './api.js';
+import { followEvents } from './events.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function useLegion(token, onUnauthorised) {
+  const [messages, setMessages] = useState([]);
+  const [status, setStatus] = useState(null);
+  const [costs, setCosts] = useState({});
+  const [live, setLive] = useState({});
+  const [rebuilds, setRebuilds] = useState({});
+  const [connection, setConnection] = useState('connecting');
+  const refreshTimer = useRef(null);
+
+  const refreshStatus = useCallback(async () => {
+    try {
+      const [s, usage] = await Promise.all([api('/status'), api('/usage?since=3650d&by=session')]);
+      setStatus(s);
+      const bySession = {};
+      for (const row of usage.rows) bySession[row.group] = row;
+      setCosts(bySession);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) onUnauthorised();
+    }
+  }, [token]);
+
+  const refreshSoon = useCallback(() => {
+    clearTimeout(refreshTimer.current);
+    refreshTimer.current = setTimeout(refreshStatus, 150);
+  }, [refreshStatus]);
+
+  useEffect(() => {
+    let stopped = false;
+    let follower = null;
+    const onEvent = (name, data) => {
+      if (name === 'message') {
+        setMessages((list) =>
+          list.length > 0 && list[list.length - 1].sequence >= data.sequence
+            ? list
+            : [...list, data],
+        );
+        refreshSoon();
+      } else if (name === 'activity') {
+        setLive((l) => ({
+          ...l,
+          [data.agent]: { activity: data.status, text: data.status === 'working' ? l[data.agent]?.text : null },
+        }));
+        refreshSoon();
+      } else if (name === 'status') {
+        setLive((l) => ({ ...l, [data.agent]: { activity: 'working', text: data.text } }));
+      } else if (name === 'rebuild') {
+        setRebuilds((r) => {
+          const mine = { ...(r[data.agent] || {}) };
+          mine[data.reason] = (mine[data.reason] || 0) + 1;
+          return { ...r, [data.agent]: mine };
+        });
+        refreshSoon();
+      } else if (name === 'compaction') {
+        setLive((l) => ({
+          ...l,
+          [data.agent]: { ...l[data.agent], text: '🗜 compaction ' + data.phase },
+        }));
+      }
+    };
+    const onState = (state) => {
+      if (state === 'unauthorised') onUnauthorised();
+      setConnection(state);
+      if (state === 'live') {
+        // After a restart nothing of the old activity survives: read the status again.
+        setLive({});
+        refreshStatus();
+      }
+    };
+    (async () => {
+      let after = 0;
+      for (let delay = 250; !stopped; delay = Math.min(delay * 2, 4000)) {
+        try {
+          const history = await api('/history?limit=200');
+          setMessages(history.messages);
+          if (history.messages.length > 0) after = history.messages.at(-1).sequence;
+          break;
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 401) {
+            onUnauthorised();
+            return;
+          }
+          setConnection('reconnecting');
+          await sleep(delay);
+        }
+      }
+      if (!stopped) follower = followEvents({ token, after, onEvent, onState });
+    })();
+    refreshStatus();
+    return () => {
+      stopped = true;
+      if (follower) follower.stop();
+      clearTimeout(refreshTimer.current);
+    };
+  }, [token]);
+
+  return { messages, status, costs, live, rebuilds, connection, refreshStatus };
+}

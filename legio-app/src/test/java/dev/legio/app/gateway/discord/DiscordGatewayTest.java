@@ -1,0 +1,399 @@
+package dev.legio.app.gateway.discord;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.app.gateway.GatewayFixture;
+import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.backend.SessionSpec;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Discord gateway on Legio's real server, against a loopback fake of Discord's HTTP API, with
+ * interactions signed as Discord signs them by a generated Ed25519 key pair whose public key is the
+ * configured {@code public_key}.
+ */
+class DiscordGatewayTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Map<String, String> ENV = Map.of("DISCORD_BOT_TOKEN", FakeDiscord.TOKEN);
+
+  @TempDir Path dir;
+  private FakeDiscord discord;
+  private GatewayFixture legio;
+  private final GatewayFixture.Sleeps sleeps = new GatewayFixture.Sleeps();
+  private final KeyPair keys = generate();
+
+  private static KeyPair generate() {
+    try {
+      return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The raw 32-byte public key in hex, as the Developer Portal shows it. */
+  static String publicKeyHex(KeyPair pair) {
+    byte[] der = pair.getPublic().getEncoded();
+    return HexFormat.of().formatHex(Arrays.copyOfRange(der, der.length - 32, der.length));
+  }
+
+  /** The [gateways.discord] of legio.toml, pointing at {@code apiUrl}. */
+  static String configure(String toml, String apiUrl, String publicKey) {
+    return toml.replace(
+            "application_id = \"\"", "application_id = \"" + FakeDiscord.APPLICATION + "\"")
+        .replace("public_key = \"\"", "public_key = \"" + publicKey + "\"")
+        .replace("api_url = \"https://discord.com/api/v10\"", "api_url = \"" + apiUrl + "\"");
+  }
+
+  @AfterEach
+  void stop() {
+    if (legio != null) {
+      legio.close();
+    }
+    if (discord != null) {
+      discord.close();
+    }
+  }
+
+  private void start(Map<String, String> env, String apiUrl) throws Exception {
+    legio =
+        new GatewayFixture(
+            dir,
+            env,
+            toml -> configure(toml, apiUrl, publicKeyHex(keys)),
+            (app, doors, deliveries) ->
+                List.of(
+                    new DiscordGateway(
+                        app.config().discord(), doors, deliveries, Clock.systemUTC(), sleeps)));
+  }
+
+  private void start() throws Exception {
+    discord = new FakeDiscord();
+    start(ENV, discord.apiUrl());
+    await(() -> legio.health("discord").state() == GatewayHealth.State.CONNECTED);
+  }
+
+  private static String sign(PrivateKey key, String timestamp, String body) throws Exception {
+    Signature signer = Signature.getInstance("Ed25519");
+    signer.initSign(key);
+    signer.update((timestamp + body).getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(signer.sign());
+  }
+
+  private HttpResponse<String> deliver(String body) throws Exception {
+    String now = Long.toString(Instant.now().getEpochSecond());
+    return legio.post(
+        DiscordGateway.PATH,
+        body,
+        "X-Signature-Ed25519",
+        sign(keys.getPrivate(), now, body),
+        "X-Signature-Timestamp",
+        now);
+  }
+
+  /** An {@code /ask} interaction in a guild channel, as Discord sends it. */
+  private static String ask(String id, String token, String channel, String text) {
+    ObjectNode body =
+        JSON.createObjectNode()
+            .put("id", id)
+            .put("application_id", FakeDiscord.APPLICATION)
+            .put("type", 2)
+            .put("token", token)
+            .put("version", 1)
+            .put("guild_id", "1111")
+            .put("channel_id", channel);
+    ObjectNode user =
+        body.putObject("member")
+            .putObject("user")
+            .put("id", "42")
+            .put("username", "ada")
+            .put("global_name", "Ada");
+    user.put("discriminator", "0");
+    ObjectNode data = body.putObject("data").put("id", "555").put("name", "ask").put("type", 1);
+    data.putArray("options").addObject().put("name", "text").put("type", 3).put("value", text);
+    return body.toString();
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 30 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void aPingIsAnsweredWithAPong() throws Exception {
+    start();
+
+    HttpResponse<String> pong = deliver("{\"id\":\"1\",\"type\":1,\"application_id\":\"1\"}");
+
+    assertThat(pong.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(pong.body())).isEqualTo(JSON.readTree("{\"type\":1}"));
+  }
+
+  @Test
+  void aBadOrMissingSignatureGets401AndRunsNoTurn() throws Exception {
+    start();
+    String body = ask("int-1", "tok-1", "987654321", "hello");
+    String now = Long.toString(Instant.now().getEpochSecond());
+    PrivateKey other = generate().getPrivate();
+
+    HttpResponse<String> otherKey =
+        legio.post(
+            DiscordGateway.PATH,
+            body,
+            "X-Signature-Ed25519",
+            sign(other, now, body),
+            "X-Signature-Timestamp",
+            now);
+    HttpResponse<String> altered =
+        legio.post(
+            DiscordGateway.PATH,
+            body.replace("hello", "hellO"),
+            "X-Signature-Ed25519",
+            sign(keys.getPrivate(), now, body),
+            "X-Signature-Timestamp",
+            now);
+    HttpResponse<String> unsigned = legio.post(DiscordGateway.PATH, body);
+
+    assertThat(List.of(otherKey, altered, unsigned))
+        .allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(401));
+    assertThat(otherKey.body()).contains("invalid request signature");
+    assertThat(legio.opened).isEmpty();
+  }
+
+  @Test
+  void aStaleTimestampGets401EvenWhenSigned() throws Exception {
+    start();
+    String body = ask("int-1", "tok-1", "987654321", "hello");
+    String old = Long.toString(Instant.now().minusSeconds(360).getEpochSecond());
+
+    HttpResponse<String> replay =
+        legio.post(
+            DiscordGateway.PATH,
+            body,
+            "X-Signature-Ed25519",
+            sign(keys.getPrivate(), old, body),
+            "X-Signature-Timestamp",
+            old);
+
+    assertThat(replay.statusCode()).isEqualTo(401);
+    assertThat(replay.body()).contains("more than 5 minutes");
+    assertThat(legio.opened).isEmpty();
+  }
+
+  @Test
+  void askIsDeferredThenItsOriginalResponseIsEditedWithTheAnswer() throws Exception {
+    start();
+
+    HttpResponse<String> deferred = deliver(ask("int-1", "tok-1", "987654321", "what news?"));
+
+    assertThat(deferred.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(deferred.body()).path("type").asInt()).isEqualTo(5);
+    FakeDiscord.Call edit = discord.nextMessage();
+    assertThat(edit.method()).isEqualTo("PATCH");
+    assertThat(edit.path())
+        .isEqualTo("/webhooks/" + FakeDiscord.APPLICATION + "/tok-1/messages/@original");
+    assertThat(edit.body().path("content").asText())
+        .contains("discord:987654321 received")
+        .contains("Ada (id 42)")
+        .contains("what news?");
+    assertThat(edit.body().path("allowed_mentions")).isEqualTo(JSON.readTree("{\"parse\":[]}"));
+    SessionSpec spec = legio.opened.get(0);
+    assertThat(spec.owner()).isEqualTo("discord:987654321");
+    assertThat(spec.role()).isEqualTo(SessionSpec.CHAT_ROLE);
+    await(() -> legio.health("discord").messagesOut() == 1);
+    assertThat(legio.health("discord").messagesIn()).isEqualTo(1);
+  }
+
+  @Test
+  void theDeferredResponseComesAtOnceWhileTheTurnRunsAfter() throws Exception {
+    start();
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    legio.replies =
+        message -> {
+          try {
+            release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return "done";
+        };
+
+    HttpResponse<String> deferred = deliver(ask("int-1", "tok-1", "987654321", "slow one"));
+
+    assertThat(JSON.readTree(deferred.body()).path("type").asInt()).isEqualTo(5);
+    assertThat(discord.webhookCalls()).isZero();
+    release.countDown();
+    assertThat(discord.nextMessage().body().path("content").asText()).isEqualTo("done");
+  }
+
+  @Test
+  void aLongAnswerIsSplitIntoFollowUpsWithItsCodeBlockClosedAndReopened() throws Exception {
+    start();
+    StringBuilder code = new StringBuilder();
+    for (int i = 0; i < 120; i++) {
+      code.append("int value").append(i).append(" = compute(").append(i).append("); // step\n");
+    }
+    String answer = "Here is the code:\n\n```java\n" + code + "```\n\nThat is all.";
+    assertThat(answer.length()).isGreaterThan(4_000);
+    legio.replies = message -> answer;
+
+    deliver(ask("int-1", "tok-1", "987654321", "show me"));
+
+    List<FakeDiscord.Call> sent = new ArrayList<>();
+    sent.add(discord.nextMessage());
+    while (sent.stream().mapToInt(c -> c.body().path("content").asText().length()).sum()
+        < answer.length()) {
+      sent.add(discord.nextMessage());
+    }
+    assertThat(sent.get(0).method()).isEqualTo("PATCH");
+    assertThat(sent.subList(1, sent.size()))
+        .isNotEmpty()
+        .allSatisfy(
+            c -> {
+              assertThat(c.method()).isEqualTo("POST");
+              assertThat(c.path()).isEqualTo("/webhooks/" + FakeDiscord.APPLICATION + "/tok-1");
+            });
+    List<String> texts = sent.stream().map(c -> c.body().path("content").asText()).toList();
+    assertThat(texts).allSatisfy(t -> assertThat(t.length()).isLessThanOrEqualTo(2_000));
+    assertThat(texts).allSatisfy(t -> assertThat(t.split("```", -1).length % 2).as(t).isEqualTo(1));
+    assertThat(texts.get(1)).startsWith("```java\n");
+    assertThat(sent)
+        .allSatisfy(
+            c ->
+                assertThat(c.body().path("allowed_mentions"))
+                    .isEqualTo(JSON.readTree("{\"parse\":[]}")));
+    assertThat(codeLines(String.join("\n", texts))).isEqualTo(codeLines(answer));
+  }
+
+  /** The lines of {@code text} that are not fences, in order. */
+  private static List<String> codeLines(String text) {
+    return Arrays.stream(text.split("\n")).filter(l -> !l.startsWith("```")).toList();
+  }
+
+  @Test
+  void hostileTextCannotMentionAnyone() throws Exception {
+    start();
+    String hostile = "@everyone @here <@&1234> <@42> **pinged**";
+    legio.replies = message -> hostile;
+
+    deliver(ask("int-1", "tok-1", "987654321", "@everyone hi"));
+
+    FakeDiscord.Call edit = discord.nextMessage();
+    assertThat(edit.body().path("content").asText()).isEqualTo(hostile);
+    assertThat(edit.body().path("allowed_mentions")).isEqualTo(JSON.readTree("{\"parse\":[]}"));
+  }
+
+  @Test
+  void aReplayedInteractionRunsNoSecondTurn() throws Exception {
+    start();
+    String body = ask("int-1", "tok-1", "987654321", "once");
+
+    deliver(body);
+    discord.nextMessage();
+    HttpResponse<String> again = deliver(body);
+    deliver(ask("int-2", "tok-2", "987654321", "twice"));
+
+    assertThat(again.statusCode()).isEqualTo(200);
+    assertThat(discord.nextMessage().path()).contains("/tok-2/");
+    assertThat(discord.messageWithin(Duration.ofMillis(300))).isNull();
+    assertThat(legio.health("discord").messagesIn()).isEqualTo(2);
+  }
+
+  @Test
+  void aRateLimitIsHonouredAndServerErrorsAreRetriedABoundedNumberOfTimes() throws Exception {
+    start();
+    discord.failures.add(new FakeDiscord.Failure(429, 0.25));
+
+    deliver(ask("int-1", "tok-1", "987654321", "one"));
+
+    assertThat(discord.nextMessage().path()).contains("/tok-1/");
+    assertThat(sleeps.asked).containsExactly(Duration.ofMillis(250));
+
+    sleeps.asked.clear();
+    for (int i = 0; i < 10; i++) {
+      discord.failures.add(new FakeDiscord.Failure(502, null));
+    }
+    deliver(ask("int-2", "tok-2", "987654321", "two"));
+
+    await(() -> legio.health("discord").state() == GatewayHealth.State.WAITING);
+    assertThat(discord.webhookCalls()).isEqualTo(2 + 5);
+    assertThat(sleeps.asked)
+        .containsExactly(
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4));
+    assertThat(legio.health("discord").detail()).contains("HTTP 502");
+  }
+
+  @Test
+  void aDiscordThatIsDownAtStartLeavesTheGatewayWaitingWhileLegioServesAndAnswersPings()
+      throws Exception {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    start(ENV, "http://127.0.0.1:" + closedPort + "/api/v10");
+
+    await(() -> legio.health("discord").detail().contains("cannot reach"));
+    assertThat(legio.health("discord").state()).isEqualTo(GatewayHealth.State.WAITING);
+    assertThat(legio.get("/healthz", null).statusCode()).isEqualTo(200);
+    JsonNode status =
+        JSON.readTree(legio.get("/api/v1/status", legio.operatorToken).body()).path("gateways");
+    assertThat(status.get(0).path("state").asText()).isEqualTo("waiting");
+    assertThat(deliver("{\"id\":\"1\",\"type\":1}").body()).isEqualTo("{\"type\":1}");
+  }
+
+  @Test
+  void aRefusedTokenLeavesTheGatewayFailingWithoutShowingIt() throws Exception {
+    discord = new FakeDiscord();
+    String wrong = "MTk4NjIyNDgzNDcxOTI1MjQ4.wrong-token-value";
+    start(Map.of("DISCORD_BOT_TOKEN", wrong), discord.apiUrl());
+
+    await(() -> legio.health("discord").state() == GatewayHealth.State.FAILING);
+    assertThat(legio.health("discord").detail())
+        .contains("refuses the bot token in DISCORD_BOT_TOKEN")
+        .contains("HTTP 401")
+        .contains("Reset Token")
+        .doesNotContain(wrong);
+  }
+
+  @Test
+  void aTokenOfAnotherApplicationLeavesTheGatewayFailing() throws Exception {
+    discord = new FakeDiscord();
+    discord.applicationOfToken = "999";
+    start(ENV, discord.apiUrl());
+
+    await(() -> legio.health("discord").state() == GatewayHealth.State.FAILING);
+    assertThat(legio.health("discord").detail())
+        .contains("belongs to application 999")
+        .contains("application_id = " + FakeDiscord.APPLICATION)
+        .doesNotContain(FakeDiscord.TOKEN);
+  }
+}

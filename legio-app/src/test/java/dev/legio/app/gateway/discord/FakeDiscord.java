@@ -1,0 +1,132 @@
+package dev.legio.app.gateway.discord;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A loopback fake of Discord's HTTP API (v10), written from its documentation: {@code GET
+ * /applications/@me} and {@code POST /applications/{id}/commands} with {@code Authorization: Bot
+ * TOKEN} (401 {@code {"message": "401: Unauthorized", "code": 0}} otherwise), and the interaction
+ * webhooks {@code PATCH /webhooks/{id}/{token}/messages/@original} and {@code POST
+ * /webhooks/{id}/{token}}, which take no authorization; a 429 with the JSON {@code retry_after}
+ * (fractional seconds) and the {@code Retry-After} header, and 5xx, as the test queues them.
+ */
+final class FakeDiscord implements AutoCloseable {
+  static final String TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.bot-token-for-tests";
+  static final String APPLICATION = "123456789012345678";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One call as received. */
+  record Call(String method, String path, String authorization, JsonNode body) {}
+
+  /** A canned failure: an HTTP status and, for 429, {@code retry_after} in seconds. */
+  record Failure(int status, Double retryAfter) {}
+
+  final List<Call> calls = new CopyOnWriteArrayList<>();
+  final BlockingQueue<Call> messages = new LinkedBlockingQueue<>();
+  final Deque<Failure> failures = new ConcurrentLinkedDeque<>();
+  volatile String applicationOfToken = APPLICATION;
+  private final HttpServer server;
+
+  FakeDiscord() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    server.createContext("/api/v10/", this::handle);
+    server.start();
+  }
+
+  String apiUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v10";
+  }
+
+  /** The next message sent through an interaction's webhook, waiting for it. */
+  Call nextMessage() throws InterruptedException {
+    Call call = messages.poll(30, TimeUnit.SECONDS);
+    if (call == null) {
+      throw new AssertionError("no webhook message within 30 s; calls: " + calls);
+    }
+    return call;
+  }
+
+  Call messageWithin(Duration wait) throws InterruptedException {
+    return messages.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  long webhookCalls() {
+    return calls.stream().filter(c -> c.path().startsWith("/webhooks/")).count();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getRawPath().substring("/api/v10".length());
+    String method = exchange.getRequestMethod();
+    byte[] raw = exchange.getRequestBody().readAllBytes();
+    JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
+    String auth = exchange.getRequestHeaders().getFirst("Authorization");
+    Call call = new Call(method, path, auth, body);
+    calls.add(call);
+    Failure failure = failures.poll();
+    if (failure != null) {
+      if (failure.retryAfter() != null) {
+        exchange
+            .getResponseHeaders()
+            .add("Retry-After", Long.toString((long) Math.ceil(failure.retryAfter())));
+        reply(
+            exchange,
+            failure.status(),
+            "{\"message\":\"You are being rate limited.\",\"retry_after\":"
+                + failure.retryAfter()
+                + ",\"global\":false}");
+      } else {
+        reply(exchange, failure.status(), "{\"message\":\"Internal Server Error\",\"code\":0}");
+      }
+      return;
+    }
+    String webhookPrefix = "/webhooks/" + APPLICATION + "/";
+    if (path.startsWith(webhookPrefix)) {
+      messages.add(call);
+      reply(
+          exchange,
+          200,
+          "{\"id\":\"" + System.nanoTime() + "\",\"content\":" + body.path("content") + "}");
+      return;
+    }
+    if (!("Bot " + TOKEN).equals(auth)) {
+      reply(exchange, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
+      return;
+    }
+    if (method.equals("GET") && path.equals("/applications/@me")) {
+      reply(exchange, 200, "{\"id\":\"" + applicationOfToken + "\",\"name\":\"Legio\"}");
+    } else if (method.equals("POST") && path.equals("/applications/" + APPLICATION + "/commands")) {
+      reply(exchange, 201, "{\"id\":\"555\",\"application_id\":\"" + APPLICATION + "\"}");
+    } else {
+      reply(exchange, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
+    }
+  }
+
+  private static void reply(HttpExchange exchange, int status, String json) throws IOException {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+    exchange.close();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

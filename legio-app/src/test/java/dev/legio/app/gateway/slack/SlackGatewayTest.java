@@ -1,0 +1,466 @@
+package dev.legio.app.gateway.slack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.app.gateway.GatewayFixture;
+import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.backend.SessionSpec;
+import dev.legio.testing.PostgresTestDatabase;
+import dev.legio.tools.ToolDefinition;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Slack gateway on Legio's real server, against a loopback fake of Slack's Web API, with events
+ * signed as Slack signs them (its "Verifying requests from Slack" guide) by a test signing secret.
+ */
+class SlackGatewayTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
+  private static final Map<String, String> ENV =
+      Map.of("SLACK_SIGNING_SECRET", SECRET, "SLACK_BOT_TOKEN", FakeSlack.TOKEN);
+
+  @TempDir Path dir;
+  private FakeSlack slack;
+  private GatewayFixture legio;
+  private final GatewayFixture.Sleeps sleeps = new GatewayFixture.Sleeps();
+
+  @AfterEach
+  void stop() {
+    if (legio != null) {
+      legio.close();
+    }
+    if (slack != null) {
+      slack.close();
+    }
+  }
+
+  private void start(Map<String, String> env, String apiUrl, Function<String, String> toml)
+      throws Exception {
+    legio =
+        new GatewayFixture(
+            dir,
+            env,
+            toml,
+            (app, doors, deliveries) ->
+                List.of(
+                    new SlackGateway(
+                        app.config().slack().withApiUrl(apiUrl),
+                        doors,
+                        deliveries,
+                        Clock.systemUTC(),
+                        sleeps)));
+  }
+
+  private void start() throws Exception {
+    slack = new FakeSlack();
+    start(ENV, slack.apiUrl(), Function.identity());
+    await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
+  }
+
+  private static String sign(String secret, long timestamp, String body) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return "v0="
+        + HexFormat.of()
+            .formatHex(
+                mac.doFinal(("v0:" + timestamp + ":" + body).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private HttpResponse<String> deliver(String body, String... headers) throws Exception {
+    long now = Instant.now().getEpochSecond();
+    String[] all = new String[headers.length + 4];
+    all[0] = "X-Slack-Request-Timestamp";
+    all[1] = Long.toString(now);
+    all[2] = "X-Slack-Signature";
+    all[3] = sign(SECRET, now, body);
+    System.arraycopy(headers, 0, all, 4, headers.length);
+    return legio.post(SlackGateway.PATH, body, all);
+  }
+
+  /** An event_callback as Slack sends it. */
+  private static String callback(String eventId, ObjectNode event) {
+    ObjectNode body =
+        JSON.createObjectNode()
+            .put("token", "legacy")
+            .put("team_id", "T1")
+            .put("api_app_id", "A1")
+            .put("type", "event_callback")
+            .put("event_id", eventId)
+            .put("event_time", Instant.now().getEpochSecond());
+    body.set("event", event);
+    body.putArray("authorizations")
+        .addObject()
+        .put("team_id", "T1")
+        .put("user_id", FakeSlack.BOT_USER)
+        .put("is_bot", true);
+    return body.toString();
+  }
+
+  private static ObjectNode mention(String channel, String user, String text, String ts) {
+    return JSON.createObjectNode()
+        .put("type", "app_mention")
+        .put("user", user)
+        .put("text", text)
+        .put("ts", ts)
+        .put("channel", channel)
+        .put("event_ts", ts);
+  }
+
+  private static ObjectNode direct(String channel, String user, String text, String ts) {
+    return JSON.createObjectNode()
+        .put("type", "message")
+        .put("channel_type", "im")
+        .put("user", user)
+        .put("text", text)
+        .put("ts", ts)
+        .put("channel", channel)
+        .put("event_ts", ts);
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 30 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void urlVerificationIsAnsweredWithItsChallenge() throws Exception {
+    start();
+    String challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P";
+
+    HttpResponse<String> answer =
+        deliver(
+            "{\"token\":\"Jhj5dZrVaK7ZwHHjRyZWjbDl\",\"challenge\":\""
+                + challenge
+                + "\",\"type\":\"url_verification\"}");
+
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(answer.body()).path("challenge").asText()).isEqualTo(challenge);
+  }
+
+  @Test
+  void aForgedUnsignedOrAlteredRequestGets401AndRunsNoTurn() throws Exception {
+    start();
+    String body = callback("Ev1", mention("C123", "U123", "<@U0BOT> hello", "1700000000.000100"));
+    long now = Instant.now().getEpochSecond();
+
+    HttpResponse<String> forged =
+        legio.post(
+            SlackGateway.PATH,
+            body,
+            "X-Slack-Request-Timestamp",
+            Long.toString(now),
+            "X-Slack-Signature",
+            sign("not-the-secret", now, body));
+    HttpResponse<String> unsigned = legio.post(SlackGateway.PATH, body);
+    HttpResponse<String> altered =
+        legio.post(
+            SlackGateway.PATH,
+            body.replace("hello", "hellO"),
+            "X-Slack-Request-Timestamp",
+            Long.toString(now),
+            "X-Slack-Signature",
+            sign(SECRET, now, body));
+
+    assertThat(List.of(forged, unsigned, altered))
+        .allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(401));
+    assertThat(forged.body()).contains("does not match").doesNotContain(SECRET);
+    assertThat(legio.opened).isEmpty();
+    assertThat(legio.health("slack").messagesIn()).isZero();
+  }
+
+  @Test
+  void aStaleTimestampGets401() throws Exception {
+    start();
+    String body = callback("Ev1", mention("C123", "U123", "<@U0BOT> hello", "1700000000.000100"));
+    long sixMinutesAgo = Instant.now().minusSeconds(360).getEpochSecond();
+
+    HttpResponse<String> stale =
+        legio.post(
+            SlackGateway.PATH,
+            body,
+            "X-Slack-Request-Timestamp",
+            Long.toString(sixMinutesAgo),
+            "X-Slack-Signature",
+            sign(SECRET, sixMinutesAgo, body));
+
+    assertThat(stale.statusCode()).isEqualTo(401);
+    assertThat(stale.body()).contains("more than 5 minutes");
+    assertThat(legio.opened).isEmpty();
+  }
+
+  @Test
+  void aMentionIsATurnOfTheChannelInItsRoleAndTheReplyGoesToItsThread() throws Exception {
+    start();
+
+    HttpResponse<String> ack =
+        deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> what news?", "1700.0001")));
+
+    assertThat(ack.statusCode()).isEqualTo(200);
+    FakeSlack.Call post = slack.nextPost();
+    assertThat(post.authorization()).isEqualTo("Bearer " + FakeSlack.TOKEN);
+    assertThat(post.params())
+        .containsEntry("channel", "C123")
+        .containsEntry("thread_ts", "1700.0001");
+    assertThat(post.params().get("text"))
+        .contains("slack:C123 received")
+        .contains("(id U123)")
+        .contains("what news?")
+        .doesNotContain("U0BOT");
+    SessionSpec spec = legio.opened.get(0);
+    assertThat(spec.owner()).isEqualTo("slack:C123");
+    assertThat(spec.role()).isEqualTo(SessionSpec.CHAT_ROLE);
+    assertThat(legio.app.sessionTools(spec).tools())
+        .extracting(ToolDefinition::name)
+        .isNotEmpty()
+        .noneMatch(name -> name.startsWith("publish_"));
+    await(() -> legio.health("slack").messagesOut() == 1);
+    assertThat(legio.health("slack").messagesIn()).isEqualTo(1);
+  }
+
+  @Test
+  void slackIsAnsweredAtOnceWhileTheTurnRunsAfter() throws Exception {
+    start();
+    java.util.concurrent.CountDownLatch turnRunning = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    legio.replies =
+        message -> {
+          turnRunning.countDown();
+          try {
+            release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return "done";
+        };
+
+    HttpResponse<String> ack =
+        deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> slow one", "1.1")));
+
+    assertThat(ack.statusCode()).isEqualTo(200);
+    assertThat(turnRunning.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(slack.calls("chat.postMessage")).isZero();
+    release.countDown();
+    assertThat(slack.nextPost().params()).containsEntry("text", "done");
+  }
+
+  @Test
+  void aChannelTakesTheRoleChannelsRolesGivesSlack() throws Exception {
+    slack = new FakeSlack();
+    start(ENV, slack.apiUrl(), toml -> toml.replace("slack = \"chat\"", "slack = \"operator\""));
+
+    deliver(callback("Ev1", mention("C9", "U123", "<@U0BOT> status?", "1700.0001")));
+
+    slack.nextPost();
+    assertThat(legio.opened.get(0).owner()).isEqualTo("slack:C9");
+    assertThat(legio.opened.get(0).role()).isEqualTo(SessionSpec.OPERATOR_ROLE);
+  }
+
+  @Test
+  void aDirectMessageIsATurnWhileBotPostsEditsAndOtherChannelsAreNot() throws Exception {
+    start();
+    ObjectNode fromBot = direct("D42", "U9", "beep", "1.1").put("bot_id", "B9");
+    ObjectNode edit = direct("D42", "U123", "edited", "1.2").put("subtype", "message_changed");
+    ObjectNode inChannel = direct("C5", "U123", "chatter", "1.3").put("channel_type", "channel");
+    ObjectNode ownPost = direct("D42", FakeSlack.BOT_USER, "my own reply", "1.4");
+
+    for (ObjectNode ignored : List.of(fromBot, edit, inChannel, ownPost)) {
+      assertThat(deliver(callback("Ev-" + ignored.path("ts").asText(), ignored)).statusCode())
+          .isEqualTo(200);
+    }
+    deliver(callback("Ev-dm", direct("D42", "U123", "hello there", "1.5")));
+
+    FakeSlack.Call post = slack.nextPost();
+    assertThat(post.params()).containsEntry("channel", "D42").containsEntry("thread_ts", "1.5");
+    assertThat(post.params().get("text")).contains("hello there");
+    assertThat(legio.opened).extracting(SessionSpec::owner).containsExactly("slack:D42");
+    assertThat(legio.health("slack").messagesIn()).isEqualTo(1);
+  }
+
+  @Test
+  void aRetriedEventRunsOneTurnAlsoAfterARestartOnSqlite() throws Exception {
+    slack = new FakeSlack();
+    start(ENV, slack.apiUrl(), Function.identity());
+    retriesRunOneTurnAcrossARestart();
+  }
+
+  @Test
+  void aRetriedEventRunsOneTurnAlsoAfterARestartOnPostgres() throws Exception {
+    try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+      slack = new FakeSlack();
+      start(
+          ENV,
+          slack.apiUrl(),
+          toml ->
+              toml.replace("store = \"sqlite\"", "store = \"postgres\"")
+                  .replace(
+                      "postgres_url = \"jdbc:postgresql://127.0.0.1:5432/legio\"",
+                      "postgres_url = \"" + database.url() + "\""));
+      retriesRunOneTurnAcrossARestart();
+      legio.close();
+      legio = null;
+    }
+  }
+
+  private void retriesRunOneTurnAcrossARestart() throws Exception {
+    String first = callback("Ev-once", mention("C123", "U123", "<@U0BOT> once", "1700.0001"));
+    deliver(first);
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0001");
+
+    assertThat(deliver(first, "X-Slack-Retry-Num", "1", "X-Slack-Retry-Reason", "http_timeout"))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(200);
+    legio.restart();
+    assertThat(deliver(first, "X-Slack-Retry-Num", "2", "X-Slack-Retry-Reason", "http_timeout"))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(200);
+    deliver(callback("Ev-next", mention("C123", "U123", "<@U0BOT> next", "1700.0002")));
+
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0002");
+    assertThat(slack.postWithin(Duration.ofMillis(300))).isNull();
+    assertThat(slack.calls("chat.postMessage")).isEqualTo(2);
+  }
+
+  @Test
+  void hostileTextArrivesAsTextBothWays() throws Exception {
+    start();
+    legio.replies =
+        message ->
+            "<!channel> ping & <https://evil.example|click> "
+                + (message.contains("<b> &") ? "seen" : "unseen");
+
+    deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> &lt;b&gt; &amp; tags", "1700.0001")));
+
+    assertThat(slack.nextPost().params().get("text"))
+        .isEqualTo("&lt;!channel&gt; ping &amp; &lt;https://evil.example|click&gt; seen");
+  }
+
+  @Test
+  void aRateLimitIsHonouredAndServerErrorsAreRetriedABoundedNumberOfTimes() throws Exception {
+    start();
+    slack.failures.add(new FakeSlack.Failure(429, "7"));
+
+    deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> one", "1.1")));
+
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1.1");
+    assertThat(sleeps.asked).containsExactly(Duration.ofSeconds(7));
+    assertThat(slack.calls("chat.postMessage")).isEqualTo(2);
+
+    sleeps.asked.clear();
+    for (int i = 0; i < 10; i++) {
+      slack.failures.add(new FakeSlack.Failure(503, null));
+    }
+    deliver(callback("Ev2", mention("C123", "U123", "<@U0BOT> two", "1.2")));
+
+    await(() -> legio.health("slack").state() == GatewayHealth.State.WAITING);
+    assertThat(slack.calls("chat.postMessage")).isEqualTo(2 + 5);
+    assertThat(sleeps.asked)
+        .containsExactly(
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4));
+    assertThat(legio.health("slack").detail()).contains("HTTP 503");
+  }
+
+  @Test
+  void aSlackThatIsDownAtStartLeavesTheGatewayWaitingWhileLegioServesUntilItIsUp()
+      throws Exception {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    start(ENV, "http://127.0.0.1:" + closedPort + "/api", Function.identity());
+
+    await(() -> legio.health("slack").detail().contains("cannot reach"));
+    GatewayHealth health = legio.health("slack");
+    assertThat(health.state()).isEqualTo(GatewayHealth.State.WAITING);
+    assertThat(health.detail()).contains("http://127.0.0.1:" + closedPort + "/api");
+    assertThat(legio.get("/healthz", null).statusCode()).isEqualTo(200);
+    HttpResponse<String> status = legio.get("/api/v1/status", legio.operatorToken);
+    assertThat(status.statusCode()).isEqualTo(200);
+    JsonNode gateway = JSON.readTree(status.body()).path("gateways").get(0);
+    assertThat(gateway.path("name").asText()).isEqualTo("slack");
+    assertThat(gateway.path("state").asText()).isEqualTo("waiting");
+
+    slack = new FakeSlack(closedPort);
+    await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
+    deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> back?", "1.1")));
+    assertThat(slack.nextPost().params()).containsEntry("channel", "C123");
+  }
+
+  @Test
+  void aRefusedTokenLeavesTheGatewayFailingWithAnActionableMessageWithoutTheToken()
+      throws Exception {
+    slack = new FakeSlack();
+    String wrong = "xoxb-wrong-0123456789-abcdefghij";
+    start(
+        Map.of("SLACK_SIGNING_SECRET", SECRET, "SLACK_BOT_TOKEN", wrong),
+        slack.apiUrl(),
+        Function.identity());
+
+    await(() -> legio.health("slack").state() == GatewayHealth.State.FAILING);
+    String detail = legio.health("slack").detail();
+    assertThat(detail)
+        .contains("refuses the bot token in SLACK_BOT_TOKEN")
+        .contains("invalid_auth")
+        .contains("OAuth & Permissions")
+        .doesNotContain(wrong)
+        .doesNotContain(SECRET);
+  }
+
+  @Test
+  void whileLegioStopsARequestGets503AndIsNotTakenIn() throws Exception {
+    start();
+    legio.gateways.close();
+
+    HttpResponse<String> late =
+        deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> late", "1.1")));
+
+    assertThat(late.statusCode()).isEqualTo(503);
+    assertThat(legio.health("slack").state()).isEqualTo(GatewayHealth.State.STOPPED);
+    assertThat(
+            legio
+                .app
+                .store()
+                .deliveries()
+                .firstDelivery("slack", "Ev1", Instant.now(), Duration.ofMinutes(1)))
+        .as("the event was not recorded, so Slack's retry after the restart runs it")
+        .isTrue();
+  }
+
+  @Test
+  void missingSecretsLeaveTheGatewayFailingAndEveryRequestRefused() throws Exception {
+    slack = new FakeSlack();
+    start(Map.of(), slack.apiUrl(), Function.identity());
+
+    GatewayHealth health = legio.health("slack");
+    assertThat(health.state()).isEqualTo(GatewayHealth.State.FAILING);
+    assertThat(health.detail()).contains("set SLACK_SIGNING_SECRET").contains("SLACK_BOT_TOKEN");
+    assertThat(deliver("{\"type\":\"url_verification\",\"challenge\":\"x\"}").statusCode())
+        .isEqualTo(401);
+  }
+}

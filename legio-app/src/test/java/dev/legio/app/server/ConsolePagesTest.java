@@ -1,0 +1,144 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The console's pages and assets over real HTTP: what is served, with which headers, and what not.
+ */
+class ConsolePagesTest {
+  static final List<String> MODULES =
+      List.of(
+          "app.js",
+          "api.js",
+          "events.js",
+          "legion.js",
+          "conversation.js",
+          "agents.js",
+          "sessions.js",
+          "memoria.js",
+          "usage.js",
+          "viewer.js",
+          "signin.js",
+          "text.js",
+          "format.js",
+          "vendor/htm-preact-standalone.js");
+
+  @TempDir Path dir;
+  ServerFixture server;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new ServerFixture(dir, Duration.ofSeconds(5), LegioServer.DEFAULT_EVENT_BUFFER);
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void consoleAndViewerPagesLoadWithoutATokenUnderAStrictContentSecurityPolicy() throws Exception {
+    for (String path : List.of("/", "/viewer/main")) {
+      HttpResponse<String> page = server.get(path, null);
+      assertThat(page.statusCode()).as(path).isEqualTo(200);
+      assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html;charset=utf-8");
+      assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
+          .contains("default-src 'none'")
+          .contains("script-src 'self';")
+          .contains("connect-src 'self'")
+          .doesNotContain("unsafe");
+      assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+      assertThat(page.body()).contains("<script type=\"module\" src=\"/console/");
+      assertThat(page.body()).doesNotContainPattern("<script(?![^>]*\\ssrc=)[^>]*>");
+    }
+    assertThat(server.get("/", null).body()).contains("/console/app.js");
+    assertThat(server.get("/viewer/main", null).body()).contains("/console/viewer.js");
+  }
+
+  @Test
+  void everyModuleIsServedAsJavaScriptAndImportsOnlyFromThisServer() throws Exception {
+    Pattern imports = Pattern.compile("(?m)^\\s*import\\s[^;]*?from\\s*['\"]([^'\"]+)['\"]");
+    for (String module : MODULES) {
+      HttpResponse<String> asset = server.get("/console/" + module, null);
+      assertThat(asset.statusCode()).as(module).isEqualTo(200);
+      assertThat(asset.headers().firstValue("Content-Type").orElseThrow())
+          .as(module)
+          .startsWith("text/javascript");
+      assertThat(asset.headers().firstValue("Content-Security-Policy")).isPresent();
+      assertThat(asset.body()).as(module).doesNotContainPattern("\\bimport\\s*\\(");
+      Matcher m = imports.matcher(asset.body());
+      while (m.find()) {
+        assertThat(m.group(1)).as(module + " imports " + m.group(1)).startsWith("./");
+      }
+    }
+    HttpResponse<String> css = server.get("/console/console.css", null);
+    assertThat(css.statusCode()).isEqualTo(200);
+    assertThat(css.body()).doesNotContain("@import").doesNotContain("url(");
+  }
+
+  @Test
+  void nothingElseIsServedAndTheApiIsUnchanged() throws Exception {
+    for (String path :
+        List.of(
+            "/console/",
+            "/console/missing.js",
+            "/console/vendor/",
+            "/viewer/",
+            "/viewer/a/b",
+            "/index.html",
+            "/console/..%2Fserver%2Fopenapi.json",
+            "/console/../server/openapi.json")) {
+      HttpResponse<String> response = server.get(path, null);
+      assertThat(response.statusCode()).as(path).isIn(400, 403, 404);
+      assertThat(response.body()).as(path).doesNotContain("openapi\"");
+    }
+    assertThat(server.postRaw("/", server.operator, "application/json", "{}").statusCode())
+        .isEqualTo(405);
+    assertThat(server.get("/healthz", null).statusCode()).isEqualTo(200);
+    HttpResponse<String> api = server.get("/api/v1/status", null);
+    assertThat(api.statusCode()).isEqualTo(401);
+    assertThat(ServerFixture.json(api).path("error").asText()).contains("Bearer");
+    assertThat(server.get("/api/v1/status", server.operator).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void vendoredModuleIsTheOneItsNoticeNames() throws IOException {
+    try (InputStream notice = resource("vendor/VENDOR.md");
+        InputStream module = resource("vendor/htm-preact-standalone.js")) {
+      String text = new String(notice.readAllBytes(), StandardCharsets.UTF_8);
+      String sha = sha256(module.readAllBytes());
+      assertThat(text).contains(sha);
+    }
+    assertThat(resource("vendor/LICENSE-htm.txt")).isNotNull();
+    assertThat(resource("vendor/LICENSE-preact.txt")).isNotNull();
+  }
+
+  private static InputStream resource(String name) {
+    return ConsolePagesTest.class
+        .getClassLoader()
+        .getResourceAsStream(ConsoleHandler.RESOURCES + name);
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

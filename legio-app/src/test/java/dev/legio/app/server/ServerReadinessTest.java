@@ -1,0 +1,136 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code GET /readyz} over real HTTP: ready on a reachable, migrated store; 503 naming the check
+ * when a migration is missing or an unreachable store; 503 while the node drains at shutdown, when
+ * the turn in flight still finishes and new turns are refused.
+ */
+class ServerReadinessTest {
+  @TempDir Path dir;
+  private ServerFixture f;
+
+  @BeforeEach
+  void start() throws Exception {
+    f = new ServerFixture(dir, Duration.ofSeconds(5), 4096);
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  @Test
+  void aNodeOnAReachableMigratedStoreIsReadyWithoutAToken() throws Exception {
+    HttpResponse<String> ready = f.get("/readyz", null);
+
+    assertThat(ready.statusCode()).isEqualTo(200);
+    JsonNode body = ServerFixture.json(ready);
+    assertThat(body.get("status").asText()).isEqualTo("ready");
+    assertThat(body.get("store_reachable").asBoolean()).isTrue();
+    assertThat(body.get("migrations_current").asBoolean()).isTrue();
+    assertThat(body.get("draining").asBoolean()).isFalse();
+    assertThat(body.get("reasons")).isEmpty();
+  }
+
+  @Test
+  void aStoreWithoutThisBuildsLatestMigrationIsNotReadyAndSaysWhich() throws Exception {
+    Path db = f.root.resolve("castra/praetorium.db");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement s = c.createStatement()) {
+      s.executeUpdate("DELETE FROM flyway_schema_history WHERE version = '12'");
+    }
+
+    HttpResponse<String> ready = f.get("/readyz", null);
+
+    assertThat(ready.statusCode()).isEqualTo(503);
+    JsonNode body = ServerFixture.json(ready);
+    assertThat(body.get("store_reachable").asBoolean()).isTrue();
+    assertThat(body.get("migrations_current").asBoolean()).isFalse();
+    assertThat(body.get("reasons").get(0).asText()).contains("migrations not applied: V12");
+  }
+
+  @Test
+  void anUnreachableStoreIsNotReady() {
+    Readiness readiness =
+        new Readiness(
+            () -> {
+              throw new IllegalStateException("cannot connect to PostgreSQL at 127.0.0.1:5999");
+            });
+
+    Readiness.Report report = readiness.check();
+
+    assertThat(report.ready()).isFalse();
+    assertThat(report.storeReachable()).isFalse();
+    assertThat(report.reasons())
+        .containsExactly("store unreachable: cannot connect to PostgreSQL at 127.0.0.1:5999");
+  }
+
+  @Test
+  void whileDrainingReadyzIs503NewTurnsAre503AndTheTurnInFlightFinishes() throws Exception {
+    CompletableFuture<HttpResponse<String>> inFlight =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus #hold"));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<Void> draining = CompletableFuture.runAsync(f.server::close);
+    HttpResponse<String> ready = awaitNotReady();
+
+    JsonNode body = ServerFixture.json(ready);
+    assertThat(body.get("draining").asBoolean()).isTrue();
+    assertThat(body.get("store_reachable").asBoolean()).isTrue();
+    assertThat(body.get("reasons").get(0).asText()).startsWith("draining");
+    assertThat(f.get("/healthz", null).statusCode()).isEqualTo(200);
+    HttpResponse<String> refused =
+        f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo a new turn"));
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(ServerFixture.json(refused).get("error").asText()).contains("shutting down");
+    assertThat(draining).isNotDone();
+
+    f.release();
+    HttpResponse<String> finished = inFlight.get(30, TimeUnit.SECONDS);
+    assertThat(finished.statusCode()).isEqualTo(200);
+    JsonNode replies = ServerFixture.json(finished).get("replies");
+    assertThat(replies).hasSize(1);
+    assertThat(replies.get(0).get("agent").asText()).isEqualTo("vorenus");
+    draining.get(30, TimeUnit.SECONDS);
+    List<String> senders = f.app.messageLog().history(10).stream().map(m -> m.sender()).toList();
+    assertThat(senders).containsExactly("caesar", "vorenus");
+  }
+
+  /** Polls /readyz until it answers 503 (the drain has begun), at most 30 s. */
+  private HttpResponse<String> awaitNotReady() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      HttpResponse<String> ready = f.get("/readyz", null);
+      if (ready.statusCode() == 503 || System.nanoTime() > deadline) {
+        assertThat(ready.statusCode()).isEqualTo(503);
+        return ready;
+      }
+      Thread.sleep(10);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.legio.app.server;
+
+import static dev.legio.app.server.ServerApiTest.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code POST /api/v1/tasks} and {@code GET /api/v1/tasks/sessions} through real HTTP. */
+class TasksApiTest {
+  static final String KEY = "campaign:7f3c/ä";
+
+  @TempDir Path dir;
+  ServerFixture f;
+
+  @BeforeEach
+  void start() throws Exception {
+    f = new ServerFixture(dir, Duration.ofMillis(300), 4096);
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  private HttpResponse<String> task(String token, String key, String agent, String text)
+      throws Exception {
+    Map<String, Object> body = new HashMap<>();
+    body.put("session_key", key);
+    body.put("agent", agent);
+    body.put("text", text);
+    body.put("task_run_id", "run-" + text.length());
+    return f.post("/api/v1/tasks", token, body);
+  }
+
+  @Test
+  void aTaskTokenRunsTasksAndTheSameKeyResumes() throws Exception {
+    HttpResponse<String> first = task(f.task, KEY, "vorenus", "scout the ford");
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+    JsonNode a = ServerFixture.json(first);
+    assertThat(a.get("reply").asText()).contains("scout the ford");
+    assertThat(a.get("resumed").asBoolean()).isFalse();
+    assertThat(a.get("task_run_id").asText()).isEqualTo("run-14");
+    assertThat(a.at("/usage/input_tokens").isIntegralNumber()).isTrue();
+    assertThat(a.at("/usage").has("cache_write_tokens")).isTrue();
+    assertThat(a.at("/usage/cost_usd").decimalValue()).isZero(); // offline costs nothing
+
+    JsonNode b = ServerFixture.json(task(f.operator, KEY, "vorenus", "and the bridge"));
+    assertThat(b.get("resumed").asBoolean()).isTrue();
+    assertThat(b.get("session_id").asText()).isEqualTo(a.get("session_id").asText());
+    JsonNode other = ServerFixture.json(task(f.task, "campaign:other", "vorenus", "hello"));
+    assertThat(other.get("session_id").asText()).isNotEqualTo(a.get("session_id").asText());
+    // Nothing of it is in the praetorium.
+    assertThat(f.app.messageLog().size()).isZero();
+
+    HttpResponse<String> listed =
+        f.get(
+            "/api/v1/tasks/sessions?session_key=" + URLEncoder.encode(KEY, StandardCharsets.UTF_8),
+            f.task);
+    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+    JsonNode sessions = ServerFixture.json(listed).get("sessions");
+    assertThat(sessions).hasSize(1);
+    JsonNode s = sessions.get(0);
+    assertThat(s.get("session_id").asText()).isEqualTo(a.get("session_id").asText());
+    assertThat(s.get("agent").asText()).isEqualTo("vorenus");
+    assertThat(s.get("turns").asLong()).isEqualTo(2);
+    assertThat(s.get("resumable").asBoolean()).isTrue();
+    assertThat(s.get("input_tokens").asLong())
+        .isEqualTo(a.at("/usage/input_tokens").asLong() + b.at("/usage/input_tokens").asLong());
+  }
+
+  @Test
+  void badKeysUnknownAgentsAndMissingFieldsAre400() throws Exception {
+    assertError(task(f.task, "", "vorenus", "x"), 400, "session_key is missing");
+    assertError(task(f.task, "x".repeat(201), "vorenus", "x"), 400, "at most 200");
+    assertError(task(f.task, "a\u0007b", "vorenus", "x"), 400, "not printable");
+    HttpResponse<String> unknown = task(f.task, KEY, "brutus", "x");
+    assertError(unknown, 400, "no agent named 'brutus'");
+    assertThat(ServerFixture.json(unknown).get("agents").toString())
+        .contains("\"pullo\"", "\"vorenus\"");
+    assertError(
+        f.post("/api/v1/tasks", f.task, Map.of("agent", "vorenus", "text", "x")),
+        400,
+        "'session_key' is missing");
+    assertError(
+        f.post("/api/v1/tasks", f.task, Map.of("session_key", KEY, "text", "x")),
+        400,
+        "'agent' is missing");
+    assertError(task(f.task, KEY, "vorenus", " "), 400, "'text' is empty");
+    assertError(f.get("/api/v1/tasks/sessions", f.task), 400, "'session_key' is missing");
+  }
+
+  @Test
+  void aGatewayTokenMayNotRunTasksAndATaskTokenNothingElse() throws Exception {
+    assertError(task(f.gateway, KEY, "vorenus", "x"), 403, "role gateway");
+    assertError(f.get("/api/v1/tasks/sessions?session_key=k", f.gateway), 403, "role gateway");
+    assertError(f.get("/api/v1/status", f.task), 403, "/api/v1/tasks");
+  }
+
+  @Test
+  void aSessionBusyPastTheWaitIs409() throws Exception {
+    CompletableFuture<HttpResponse<String>> holding =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return task(f.task, KEY, "vorenus", "#hold this");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+
+    assertError(task(f.task, KEY, "vorenus", "next"), 409, "busy");
+    // Another key is not held up.
+    assertThat(task(f.task, "campaign:free", "vorenus", "go").statusCode()).isEqualTo(200);
+
+    f.release();
+    assertThat(holding.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.legio.task;
+
+/**
+ * The key a caller gives a task session ({@code campaign:7f3c…}).
+ *
+ * <p>Rules: 1 to 200 characters (code points); every one printable: no control characters (tab,
+ * newline, escape...), no unpaired surrogates, no unassigned code points. Anything else (':' '/'
+ * spaces, any script) is allowed and kept exactly: the key is only ever compared, never parsed.
+ */
+public final class SessionKey {
+  public static final int MAX_LENGTH = 200;
+
+  private SessionKey() {}
+
+  /**
+   * Returns {@code key} when it is a valid session key.
+   *
+   * @throws IllegalArgumentException saying what is wrong with it and what a good key looks like
+   */
+  public static String require(String key) {
+    if (key == null || key.isEmpty()) {
+      throw new IllegalArgumentException(
+          "session_key is missing: give 1-200 printable characters, e.g. \"campaign:7f3c\"");
+    }
+    int length = key.codePointCount(0, key.length());
+    if (length > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "session_key is " + length + " characters long; at most " + MAX_LENGTH + " are allowed");
+    }
+    int[] points = key.codePoints().toArray();
+    for (int i = 0; i < points.length; i++) {
+      if (!printable(points[i])) {
+        throw new IllegalArgumentException(
+            String.format(
+                "session_key holds a character that is not printable (U+%04X at position %d);"
+                    + " use printable characters only, e.g. \"campaign:7f3c\"",
+                points[i], i + 1));
+      }
+    }
+    return key;
+  }
+
+  private static boolean printable(int cp) {
+    int type = Character.getType(cp);
+    return type != Character.CONTROL
+        && type != Character.SURROGATE
+        && type != Character.UNASSIGNED
+        && type != Character.FORMAT
+        && type != Character.LINE_SEPARATOR
+        && type != Character.PARAGRAPH_SEPARATOR;
+  }
+}

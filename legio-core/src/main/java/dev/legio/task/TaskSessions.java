@@ -1,0 +1,503 @@
+package dev.legio.task;
+
+import dev.legio.agents.AgentDirectory;
+import dev.legio.agents.AgentProfile;
+import dev.legio.backend.BackendException;
+import dev.legio.backend.ModelBackend;
+import dev.legio.backend.SessionLostException;
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.TurnResult;
+import dev.legio.backend.http.Conversation;
+import dev.legio.backend.http.ConversationStore;
+import dev.legio.config.SessionSettings;
+import dev.legio.session.CompletedTurn;
+import dev.legio.session.SessionStore;
+import dev.legio.usage.KeySessionTotal;
+import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.TaskRef;
+import dev.legio.usage.UsageLedger;
+import dev.legio.usage.UsageRecorder;
+import dev.legio.usage.UsageTotal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Task sessions: sessions keyed by a caller's session key and an agent, for platforms that run
+ * agents per campaign, customer or ticket. The one service behind {@code POST /api/v1/tasks} and
+ * the Java API ({@code Legio.tasks()}).
+ *
+ * <p>Rules ({@link TaskSessionOpener} has those of which session a turn runs in):
+ *
+ * <ul>
+ *   <li>A task names a {@link SessionKey session key} and a centurio ({@code
+ *       castra/centuriones/NAME/prompt.md}: its prompt, model and back-end). There is one session
+ *       per (key, agent); a task finds that session when it has not expired and runs its turn in it
+ *       ({@code resumed}), else opens a new one. Another key, or another agent, never shares its
+ *       conversation.
+ *   <li>What a task session sees: its own conversation only. Not the praetorium (its turns are not
+ *       logged there, no history is injected, its agent's long-term memory is not added), not the
+ *       agent's own sessions. It opens with the {@code chat} role: read-only castra tools (edicta,
+ *       acta) on HTTP back-ends, no Legio tools and restricted built-in tools on the Claude CLI.
+ *       Its record is in {@code task_sessions}; each turn is a row of the usage ledger with the
+ *       key, the agent and the task run id.
+ *   <li>Resume window: a session can be resumed until its back-end's time to live ({@code
+ *       [sessions.ttl_days]}) after its last turn, however long it was idle. Idle time ({@code
+ *       session_idle_timeout_minutes}) only closes the live back-end process ({@link #closeIdle});
+ *       the next task resumes the conversation by its back-end id (Claude CLI {@code --resume}, the
+ *       stored conversation of an HTTP back-end), also after a restart. A back-end that cannot
+ *       resume, a changed prompt file or another back-end kind starts a new session.
+ *   <li>Expired sessions are deleted by {@link #deleteExpired} (the daily cleanup), with the
+ *       conversations Legio stored for them (HTTP back-ends).
+ *   <li>One turn at a time per (key, agent), in arrival order (a fair lock in this process, the
+ *       session lease between processes); a task that cannot start within {@code lock_wait_seconds}
+ *       gets {@link TaskBusyException}. Different keys run in parallel.
+ *   <li>A back-end failure changes nothing stored but the usage ledger (a row with the failure's
+ *       outcome and duration) and throws {@link TaskFailedException}.
+ * </ul>
+ */
+public final class TaskSessions implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(TaskSessions.class);
+
+  /** The role task sessions open with (see the rules). */
+  static final String ROLE = SessionSpec.CHAT_ROLE;
+
+  private static final int MAX_TASK_RUN_ID = 200;
+  private static final Duration LEASE_POLL = Duration.ofMillis(50);
+
+  private final AgentDirectory agents;
+  private final TaskSessionStore records;
+  private final SessionStore leases;
+  private final UsageLedger ledger;
+  private final UsageRecorder costs;
+  private final SessionSettings settings;
+  private final Clock clock;
+  private final ConversationStore conversations;
+  private final TaskSessionOpener opener;
+  private final String holder = "legio-tasks-" + UUID.randomUUID();
+  private final Map<Pair, TaskSlot> slots = new ConcurrentHashMap<>();
+
+  private record Pair(String key, String agent) {}
+
+  /**
+   * @param backend the default back-end
+   * @param backendsByKind the back-end of each other kind an agent may name; null: only {@code
+   *     backend}
+   * @param leases where the session leases are taken (the agents' session store)
+   * @param costs what prices the turns for the ledger
+   * @param conversations the conversations Legio keeps for the HTTP back-ends (those of expired
+   *     sessions are deleted)
+   */
+  public TaskSessions(
+      AgentDirectory agents,
+      ModelBackend backend,
+      Function<String, ModelBackend> backendsByKind,
+      TaskSessionStore records,
+      SessionStore leases,
+      UsageLedger ledger,
+      UsageRecorder costs,
+      SessionSettings settings,
+      Clock clock,
+      ConversationStore conversations) {
+    this.agents = Objects.requireNonNull(agents, "agents");
+    this.records = Objects.requireNonNull(records, "records");
+    this.leases = Objects.requireNonNull(leases, "leases");
+    this.ledger = Objects.requireNonNull(ledger, "ledger");
+    this.costs = Objects.requireNonNull(costs, "costs");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.conversations = Objects.requireNonNull(conversations, "conversations");
+    this.opener =
+        new TaskSessionOpener(
+            Objects.requireNonNull(backend, "backend"), backendsByKind, records, settings);
+  }
+
+  /**
+   * Runs one task: {@code text} as the next turn of the (key, agent) session.
+   *
+   * @param taskRunId the caller's id of the task run, recorded with the turn; may be null
+   * @throws TaskRefusedException for a bad key, an unknown agent, an empty text or task run id
+   * @throws TaskBusyException when the session stayed busy past {@code lock_wait_seconds}
+   * @throws TaskFailedException when the back-end failed the turn
+   */
+  public TaskResult run(String sessionKey, String agent, String text, String taskRunId) {
+    String key;
+    try {
+      key = SessionKey.require(sessionKey);
+    } catch (IllegalArgumentException e) {
+      throw new TaskRefusedException(e.getMessage());
+    }
+    AgentProfile profile = profileOf(agent);
+    if (text == null || text.isBlank()) {
+      throw new TaskRefusedException("text is empty: give the task's message for " + agent);
+    }
+    if (taskRunId != null && (taskRunId.isBlank() || taskRunId.length() > MAX_TASK_RUN_ID)) {
+      throw new TaskRefusedException(
+          "task_run_id must be 1-" + MAX_TASK_RUN_ID + " characters, or left out");
+    }
+    TaskSlot slot = slots.computeIfAbsent(new Pair(key, agent), p -> new TaskSlot());
+    long start = System.nanoTime();
+    try {
+      if (!slot.lock.tryLock(settings.lockWait().toNanos(), TimeUnit.NANOSECONDS)) {
+        throw busy(key, agent, "earlier tasks of this session are still running");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TaskBusyException("interrupted while waiting for the session of " + agent);
+    }
+    try {
+      String lease = leaseName(key, agent);
+      takeLease(lease, key, agent, start);
+      try {
+        return turn(slot, key, profile, text, taskRunId);
+      } finally {
+        leases.releaseLease(lease, holder);
+      }
+    } finally {
+      slot.lock.unlock();
+    }
+  }
+
+  /**
+   * The name of the (key, agent) session's lease: {@code task/AGENT/KEY}. Agent and channel names
+   * hold no '/', so it can never be an agent's or a channel's lease.
+   */
+  static String leaseName(String key, String agent) {
+    return "task/" + agent + "/" + key;
+  }
+
+  private AgentProfile profileOf(String agent) {
+    List<String> known = List.copyOf(agents.centurioNames());
+    if (agent == null || agent.isBlank()) {
+      throw new TaskRefusedException(
+          "agent is missing: name a centurio (" + String.join(", ", known) + ")", known);
+    }
+    return agents
+        .centurio(agent)
+        .orElseThrow(
+            () ->
+                new TaskRefusedException(
+                    "no agent named '"
+                        + printable(agent)
+                        + "' under castra/centuriones/. Known agents: "
+                        + (known.isEmpty() ? "(none)" : String.join(", ", known))
+                        + ".",
+                    known));
+  }
+
+  private void takeLease(String lease, String key, String agent, long start) {
+    long deadline = start + settings.lockWait().toNanos();
+    while (!leases.tryLease(lease, holder, clock.instant(), settings.leaseDuration())) {
+      if (System.nanoTime() >= deadline) {
+        throw busy(key, agent, "another Legio process is running a task of this session");
+      }
+      try {
+        Thread.sleep(LEASE_POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TaskBusyException("interrupted while waiting for the session of " + agent);
+      }
+    }
+  }
+
+  private TaskBusyException busy(String key, String agent, String why) {
+    return new TaskBusyException(
+        "the session of "
+            + agent
+            + " for key '"
+            + printable(key)
+            + "' is busy ("
+            + why
+            + ", waited "
+            + settings.lockWait().toSeconds()
+            + " s); send the task again later");
+  }
+
+  private TaskResult turn(
+      TaskSlot slot, String key, AgentProfile profile, String text, String taskRunId) {
+    String agent = profile.name();
+    ModelBackend model = opener.backendFor(profile);
+    Instant now = clock.instant();
+    long started = System.nanoTime();
+    boolean resumed = opener.prepare(slot, key, profile, model, now);
+    TurnResult result;
+    try {
+      try {
+        result = slot.live.send(text, event -> {});
+      } catch (SessionLostException e) {
+        log.warn("task session {} of {}: {}; starting a new one", key, agent, e.getMessage());
+        TaskSessionOpener.closeLive(slot);
+        opener.open(slot, key, profile, model, null, now);
+        resumed = false;
+        result = slot.live.send(text, event -> {});
+      }
+    } catch (BackendException e) {
+      TaskSessionOpener.closeLive(slot);
+      if (slot.record != null) {
+        recordFailure(slot.record.sessionId(), key, profile, model, taskRunId, started, e);
+      }
+      slot.record = null;
+      throw new TaskFailedException(
+          agent + " could not answer the task: " + e.getMessage() + " (nothing was stored)", e);
+    }
+    String reply = result.text().isBlank() ? "(no answer)" : result.text();
+    Instant done = clock.instant();
+    slot.record =
+        slot.record.afterTurn(
+            result.usage(),
+            slot.live.backendSessionId(),
+            done,
+            done.plus(settings.ttlFor(model.kind())));
+    records.save(slot.record);
+    LedgerEntry entry =
+        withTask(
+            costs.entryOf(
+                new CompletedTurn(
+                    agent,
+                    slot.record.sessionId(),
+                    !resumed,
+                    text,
+                    reply,
+                    profile.model(),
+                    result.usage(),
+                    done,
+                    model.kind(),
+                    0,
+                    List.of(),
+                    result.context(),
+                    Duration.ofNanos(System.nanoTime() - started))),
+            new TaskRef(key, agent, taskRunId));
+    try {
+      ledger.append(entry);
+    } catch (RuntimeException e) {
+      log.error("task session {} of {}: the turn's usage could not be recorded", key, agent, e);
+    }
+    return new TaskResult(
+        reply,
+        slot.record.sessionId(),
+        resumed,
+        taskRunId,
+        new TaskResult.TaskUsage(entry.tokens(), entry.cost().usd()));
+  }
+
+  /**
+   * Puts a failed turn in the usage ledger (its outcome, its duration, no tokens known), so that
+   * every turn of a task session is there, as every turn of an agent's is.
+   */
+  private void recordFailure(
+      java.util.UUID sessionId,
+      String key,
+      AgentProfile profile,
+      ModelBackend model,
+      String taskRunId,
+      long started,
+      BackendException failure) {
+    try {
+      ledger.append(
+          withTask(
+              costs.entryOf(
+                  new dev.legio.session.FailedTurn(
+                      profile.name(),
+                      sessionId,
+                      profile.model(),
+                      model.kind(),
+                      null,
+                      clock.instant(),
+                      Duration.ofNanos(System.nanoTime() - started),
+                      dev.legio.session.FailedTurn.Cause.of(failure))),
+              new TaskRef(key, profile.name(), taskRunId)));
+    } catch (RuntimeException e) {
+      log.error(
+          "task session {} of {}: the failed turn could not be recorded", key, profile.name(), e);
+    }
+  }
+
+  private static LedgerEntry withTask(LedgerEntry e, TaskRef task) {
+    return new LedgerEntry(
+        e.at(),
+        e.sessionId(),
+        e.owner(),
+        task,
+        e.backend(),
+        e.model(),
+        e.tokens(),
+        e.cost(),
+        e.duration(),
+        e.outcome());
+  }
+
+  /**
+   * The sessions of {@code sessionKey} the ledger has turns of (oldest first), each with its
+   * totals, and whether it is the (key, agent) session a task would resume.
+   *
+   * @throws TaskRefusedException for a bad key
+   */
+  public List<TaskSessionSummary> sessionsOf(String sessionKey) {
+    String key;
+    try {
+      key = SessionKey.require(sessionKey);
+    } catch (IllegalArgumentException e) {
+      throw new TaskRefusedException(e.getMessage());
+    }
+    Instant now = clock.instant();
+    Map<UUID, TaskSessionRecord> current = new LinkedHashMap<>();
+    for (TaskSessionRecord r : records.forKey(key)) {
+      current.put(r.sessionId(), r);
+    }
+    List<TaskSessionSummary> out = new ArrayList<>();
+    for (KeySessionTotal t : ledger.sessionsOfKey(key)) {
+      TaskSessionRecord r = current.remove(t.sessionId());
+      out.add(new TaskSessionSummary(t.sessionId(), t.agent(), r, r != null && r.liveAt(now), t));
+    }
+    for (TaskSessionRecord r : current.values()) {
+      out.add(
+          new TaskSessionSummary(
+              r.sessionId(),
+              r.agent(),
+              r,
+              r.liveAt(now),
+              new KeySessionTotal(
+                  r.sessionId(),
+                  r.agent(),
+                  r.createdAt(),
+                  r.lastActiveAt(),
+                  UsageTotal.empty(r.sessionId().toString()))));
+    }
+    return out;
+  }
+
+  /**
+   * Closes the live back-end sessions (processes, connections) of task sessions idle longer than
+   * {@code session_idle_timeout_minutes}; their conversations stay resumable. Busy ones are left
+   * alone. Returns how many were closed.
+   */
+  public int closeIdle() {
+    Instant now = clock.instant();
+    int closed = 0;
+    for (TaskSlot slot : slots.values()) {
+      if (!slot.lock.tryLock()) {
+        continue;
+      }
+      try {
+        if (slot.live != null
+            && slot.record != null
+            && Duration.between(slot.record.lastActiveAt(), now).compareTo(settings.idleTimeout())
+                > 0) {
+          TaskSessionOpener.closeLive(slot);
+          closed++;
+        }
+      } finally {
+        slot.lock.unlock();
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * Deletes the task sessions whose time to live ran out, with the conversations Legio stored for
+   * them; returns how many sessions.
+   */
+  public int deleteExpired() {
+    List<TaskSessionRecord> expired = records.deleteExpired(clock.instant());
+    for (TaskSessionRecord r : expired) {
+      TaskSlot slot = slots.get(new Pair(r.sessionKey(), r.agent()));
+      if (slot != null && slot.lock.tryLock()) {
+        try {
+          if (slot.record != null && slot.record.sessionId().equals(r.sessionId())) {
+            TaskSessionOpener.closeLive(slot);
+            slot.record = null;
+          }
+        } finally {
+          slot.lock.unlock();
+        }
+      }
+      conversationOf(r).ifPresent(this::deleteConversation);
+    }
+    log.info("deleted {} expired task sessions", expired.size());
+    return expired.size();
+  }
+
+  private static Optional<UUID> conversationOf(TaskSessionRecord r) {
+    if (r.backendSessionId() == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(UUID.fromString(r.backendSessionId()));
+    } catch (IllegalArgumentException notAConversation) {
+      return Optional.empty();
+    }
+  }
+
+  /** Deletes the conversation {@code id} and those it continues (after compactions). */
+  private void deleteConversation(UUID id) {
+    UUID next = id;
+    for (int hops = 0; next != null && hops < 1_000; hops++) {
+      try {
+        UUID previous = conversations.find(next).map(Conversation::previousId).orElse(null);
+        conversations.delete(next);
+        next = previous;
+      } catch (RuntimeException e) {
+        log.warn("the conversation {} of an expired task session could not be deleted", next, e);
+        return;
+      }
+    }
+  }
+
+  /** How many tasks wait for the (key, agent) session in this process (tests, status). */
+  public int waiting(String sessionKey, String agent) {
+    TaskSlot slot = slots.get(new Pair(sessionKey, agent));
+    return slot == null ? 0 : slot.lock.getQueueLength();
+  }
+
+  /**
+   * Closes the live back-end sessions this process holds (their conversations stay), waiting up to
+   * {@code shutdown_grace_seconds} for turns in progress.
+   */
+  @Override
+  public void close() {
+    long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
+    for (TaskSlot slot : slots.values()) {
+      try {
+        if (!slot.lock.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          log.warn("a task turn was still running at shutdown; its back-end closes it");
+          continue;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      try {
+        TaskSessionOpener.closeLive(slot);
+      } finally {
+        slot.lock.unlock();
+      }
+    }
+  }
+
+  private static String printable(String s) {
+    StringBuilder out = new StringBuilder();
+    s.codePoints()
+        .limit(60)
+        .forEach(
+            cp -> {
+              if (Character.isISOControl(cp)) {
+                out.append(String.format("\\u%04x", cp));
+              } else {
+                out.appendCodePoint(cp);
+              }
+            });
+    return out.toString();
+  }
+}

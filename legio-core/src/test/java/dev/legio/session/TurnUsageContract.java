@@ -1,0 +1,167 @@
+package dev.legio.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.TurnTimeoutException;
+import dev.legio.config.SessionSettings;
+import dev.legio.pricing.PriceTable;
+import dev.legio.pricing.Tokens;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.ScriptedBackend;
+import dev.legio.usage.Grouping;
+import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.TurnOutcome;
+import dev.legio.usage.UsageRecorder;
+import dev.legio.usage.UsageReport;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every turn that reached its back-end lands in the usage ledger with its duration and outcome: the
+ * engine, a {@link UsageRecorder} and a real store. Subclasses choose the store (SQLite,
+ * PostgreSQL).
+ */
+abstract class TurnUsageContract {
+  private static final Instant START = Instant.parse("2026-11-23T09:00:00Z");
+
+  @TempDir Path dir;
+  final MutableClock clock = new MutableClock(START);
+  LegioStore store;
+  SessionEngine engine;
+  final ScriptedBackend backend = ScriptedBackend.forgetful();
+
+  abstract LegioStore openStore(Path dir, MutableClock clock);
+
+  @BeforeEach
+  void setUp() throws Exception {
+    WorkspaceInitializer.initialise(new Workspace(dir));
+    store = openStore(dir, clock);
+    backend.kind = "anthropic";
+    engine =
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(dir.resolve("castra")))
+            .backend(backend)
+            .settings(SessionSettings.defaults())
+            .clock(clock)
+            .turnListener(new UsageRecorder(store.usage(), PriceTable.builtIn()))
+            .build();
+  }
+
+  @AfterEach
+  void tearDown() {
+    engine.close();
+    store.close();
+  }
+
+  /** The ledger, once the engine has told the recorder of every turn. */
+  private List<LedgerEntry> ledger() {
+    engine.close();
+    return store.usage().entries(START.minusSeconds(60), 100);
+  }
+
+  @Test
+  void aCompletedTurnIsRecordedOkWithTheDurationTheEngineMeasured() {
+    backend.duringTurn =
+        turn -> {
+          try {
+            Thread.sleep(40);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    assertThat(engine.handle("@vorenus report", DispatchListener.NONE).ok()).isTrue();
+
+    LedgerEntry entry = ledger().getFirst();
+    assertThat(entry.outcome()).isEqualTo(TurnOutcome.OK);
+    assertThat(entry.duration()).isNotNull().isGreaterThanOrEqualTo(Duration.ofMillis(40));
+    assertThat(entry.sessionId())
+        .isEqualTo(store.sessions().find("vorenus").orElseThrow().sessionId());
+    assertThat(entry.tokens()).isEqualTo(new Tokens(10, 5, 0, 0));
+  }
+
+  @Test
+  void failedTurnsAreRecordedWithTheirOutcomeDurationAndTheTokensKnown() {
+    // An error of the back-end: nothing known of its tokens.
+    backend.failing.add("vorenus");
+    assertThat(engine.handle("@vorenus one", DispatchListener.NONE).ok()).isFalse();
+    backend.failing.clear();
+
+    // A time-out.
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().endsWith("two")) {
+            throw new TurnTimeoutException("no answer within 1 s (turn_timeout_seconds)");
+          }
+        };
+    assertThat(engine.handle("@vorenus two", DispatchListener.NONE).ok()).isFalse();
+
+    // The model answers, but meanwhile another process took the session's lease (this one's ran
+    // out): the answer is not logged, its tokens were spent.
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().endsWith("three")) {
+            clock.advance(Duration.ofMinutes(16));
+            assertThat(
+                    store
+                        .sessions()
+                        .tryLease(
+                            "vorenus", "another-process", clock.instant(), Duration.ofMinutes(1)))
+                .isTrue();
+          }
+        };
+    assertThat(engine.handle("@vorenus three", DispatchListener.NONE).ok()).isFalse();
+
+    List<LedgerEntry> entries = ledger();
+    assertThat(entries)
+        .extracting(LedgerEntry::outcome)
+        .containsExactly(TurnOutcome.ERROR, TurnOutcome.TIMEOUT, TurnOutcome.LEASE_LOST);
+    assertThat(entries).allSatisfy(e -> assertThat(e.duration()).isNotNull());
+    assertThat(entries).extracting(LedgerEntry::owner).containsOnly("vorenus");
+    assertThat(entries.get(0).tokens()).isEqualTo(Tokens.ZERO);
+    assertThat(entries.get(1).tokens()).isEqualTo(Tokens.ZERO);
+    assertThat(entries.get(2).tokens()).isEqualTo(new Tokens(10, 5, 0, 0));
+
+    UsageReport report = store.usage().report(START.minusSeconds(60), Grouping.AGENT);
+    assertThat(report.total().turns()).isEqualTo(3);
+    assertThat(report.total().failedTurns()).isEqualTo(3);
+    assertThat(report.total().tokens()).isEqualTo(new Tokens(10, 5, 0, 0));
+  }
+
+  @Test
+  void aTurnRefusedBeforeItReachedTheBackEndIsNotRecorded() {
+    assertThat(
+            store
+                .sessions()
+                .tryLease("vorenus", "another-process", clock.instant(), Duration.ofMinutes(15)))
+        .isTrue();
+    SessionEngine impatient =
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(dir.resolve("castra")))
+            .backend(backend)
+            .settings(SessionSettings.defaults().withLockWait(Duration.ZERO))
+            .clock(clock)
+            .turnListener(new UsageRecorder(store.usage(), PriceTable.builtIn()))
+            .build();
+    try {
+      assertThat(impatient.handle("@vorenus busy?", DispatchListener.NONE).ok()).isFalse();
+    } finally {
+      impatient.close();
+    }
+    assertThat(backend.turns).isEmpty();
+    assertThat(ledger()).isEmpty();
+  }
+}

@@ -1,0 +1,133 @@
+package dev.legio.store.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of {@link GatewayStateStore} and {@link PollerLease}, run on SQLite and PostgreSQL by
+ * the subclasses.
+ */
+public abstract class GatewayStateStoreContract {
+  protected final MutableClock clock = MutableClock.at("2026-11-23T10:00:00Z");
+  private LegioStore store;
+  private GatewayStateStore state;
+
+  /** Opens a store on the database under test (the same one when called again). */
+  protected abstract LegioStore open(MutableClock clock);
+
+  protected void afterStoreClosed() {}
+
+  @BeforeEach
+  void openStore() {
+    store = open(clock);
+    state = store.gatewayState();
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+    afterStoreClosed();
+  }
+
+  @Test
+  void theOffsetStartsAtZeroAndNeverGoesBack() {
+    assertThat(state.nextOffset("telegram")).isZero();
+    state.commitTurn("telegram", 42, List.of(), clock.instant());
+    assertThat(state.nextOffset("telegram")).isEqualTo(42);
+    state.commitTurn("telegram", 40, List.of(), clock.instant());
+    assertThat(state.nextOffset("telegram")).isEqualTo(42);
+    assertThat(state.nextOffset("slack")).isZero();
+  }
+
+  @Test
+  void owedRepliesAreStoredWithTheOffsetAndForgottenOnceSent() {
+    state.commitTurn(
+        "telegram",
+        7,
+        List.of(
+            new GatewayStateStore.Outbound(0, "-100", "first <b>part</b>"),
+            new GatewayStateStore.Outbound(0, "-100", "second part")),
+        clock.instant());
+    state.commitTurn(
+        "slack", 3, List.of(new GatewayStateStore.Outbound(0, "C1", "other")), clock.instant());
+    List<GatewayStateStore.Outbound> owed = state.pending("telegram");
+    assertThat(owed)
+        .extracting(GatewayStateStore.Outbound::text)
+        .containsExactly("first <b>part</b>", "second part");
+    assertThat(owed).extracting(GatewayStateStore.Outbound::chatId).containsOnly("-100");
+    state.sent(owed.get(0).id());
+    assertThat(state.pending("telegram"))
+        .extracting(GatewayStateStore.Outbound::text)
+        .containsExactly("second part");
+    assertThat(state.pending("slack")).hasSize(1);
+  }
+
+  @Test
+  void theOffsetAndOwedRepliesSurviveReopening() {
+    state.commitTurn(
+        "telegram", 9, List.of(new GatewayStateStore.Outbound(0, "1", "owed")), clock.instant());
+    store.close();
+    store = open(clock);
+    state = store.gatewayState();
+    assertThat(state.nextOffset("telegram")).isEqualTo(9);
+    assertThat(state.pending("telegram"))
+        .extracting(GatewayStateStore.Outbound::text)
+        .containsExactly("owed");
+  }
+
+  @Test
+  void oneHolderPollsAtATimeAndAnotherTakesOverWhenItStopsRenewing() {
+    Duration ttl = Duration.ofSeconds(30);
+    PollerLease a = new PollerLease(store.jobLeases(), "telegram", "node-a", ttl, clock);
+    PollerLease b = new PollerLease(store.jobLeases(), "telegram", "node-b", ttl, clock);
+    assertThat(a.hold()).isTrue();
+    assertThat(b.hold()).isFalse();
+    clock.advance(Duration.ofSeconds(20));
+    assertThat(a.hold()).as("renewed").isTrue();
+    clock.advance(Duration.ofSeconds(20));
+    assertThat(b.hold()).as("a renewed 20 s ago: still a's").isFalse();
+    assertThat(a.holderNow()).contains("node-a");
+    // a dies: nobody renews
+    clock.advance(Duration.ofSeconds(31));
+    assertThat(b.hold()).as("taken over within a minute").isTrue();
+    assertThat(a.hold()).isFalse();
+    assertThat(b.holderNow()).contains("node-b");
+  }
+
+  @Test
+  void aReleasedLeaseIsFreeAtOnce() {
+    PollerLease a =
+        new PollerLease(store.jobLeases(), "telegram", "node-a", Duration.ofSeconds(30), clock);
+    PollerLease b =
+        new PollerLease(store.jobLeases(), "telegram", "node-b", Duration.ofSeconds(30), clock);
+    assertThat(a.hold()).isTrue();
+    b.release(); // not b's: nothing happens
+    assertThat(b.hold()).isFalse();
+    a.release();
+    assertThat(b.holderNow()).isEmpty();
+    assertThat(b.hold()).isTrue();
+  }
+
+  @Test
+  void healthReportsAreReadBackByGateway() {
+    assertThat(state.reports()).isEmpty();
+    state.commitTurn("telegram", 5, List.of(), clock.instant()); // a row without a report
+    assertThat(state.reports()).isEmpty();
+    state.report(new GatewayReport("telegram", "failing", "token refused", 3, 4, clock.instant()));
+    state.report(new GatewayReport("discord", "connected", "", 0, 1, clock.instant()));
+    clock.advance(Duration.ofSeconds(10));
+    state.report(new GatewayReport("telegram", "connected", "", 5, 6, clock.instant()));
+    assertThat(state.reports())
+        .containsExactly(
+            new GatewayReport("discord", "connected", "", 0, 1, clock.instant().minusSeconds(10)),
+            new GatewayReport("telegram", "connected", "", 5, 6, clock.instant()));
+    assertThat(state.nextOffset("telegram")).isEqualTo(5);
+  }
+}
