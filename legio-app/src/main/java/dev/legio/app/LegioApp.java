@@ -139,9 +139,25 @@ public final class LegioApp implements AutoCloseable {
    */
   public synchronized LegioStore store() {
     if (store == null) {
-      store = StoreOpener.open(config.praetorium(), clock, lifetime);
+      store =
+          StoreOpener.open(
+              config.praetorium(),
+              clock,
+              lifetime,
+              new dev.legio.session.LeaseHolder(nodeName(), ProcessHandle.current().pid()));
     }
     return store;
+  }
+
+  /**
+   * This node's name, recorded with its leases and with the sessions whose turns it runs: the
+   * environment's {@code LEGIO_NODE_NAME} when set, else the host name.
+   */
+  public String nodeName() {
+    String named = env.get(dev.legio.session.LeaseHolder.NODE_NAME_ENV);
+    return named != null && !named.isBlank()
+        ? named.strip()
+        : dev.legio.session.LeaseHolder.thisProcess().host();
   }
 
   /** The agents, read from the castra's prompt files. */

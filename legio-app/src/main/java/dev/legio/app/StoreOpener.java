@@ -15,11 +15,21 @@ public final class StoreOpener {
 
   /** Opens the store of {@code p}, sized for {@code lifetime}. */
   public static LegioStore open(LegioConfig.Praetorium p, Clock clock, LegioApp.Lifetime lifetime) {
+    return open(p, clock, lifetime, dev.legio.session.LeaseHolder.thisProcess());
+  }
+
+  /** Opens the store of {@code p} as node {@code process} (its leases and sessions). */
+  public static LegioStore open(
+      LegioConfig.Praetorium p,
+      Clock clock,
+      LegioApp.Lifetime lifetime,
+      dev.legio.session.LeaseHolder process) {
     return switch (p.store()) {
       case SQLITE ->
           LegioStore.openSqlite(
               new JdbcMessageLogs.SqliteOptions(
-                  p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock));
+                  p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock),
+              process);
       case POSTGRES ->
           LegioStore.openPostgres(
               new JdbcMessageLogs.PostgresOptions(
@@ -28,7 +38,8 @@ public final class StoreOpener {
                   p.postgresPassword(),
                   p.maxMessageBytes(),
                   lifetime.postgresPool(p.poolSize()),
-                  clock));
+                  clock),
+              process);
     };
   }
 }

@@ -7,8 +7,19 @@ package dev.legio.config;
  * @param port the TCP port; 0 picks a free one (printed at start)
  * @param maxBodyBytes the largest request body accepted; a bigger one gets 413 (default: {@code
  *     [praetorium] max_message_bytes} plus 64 KiB for the JSON around the text)
+ * @param advertiseUrl where the other nodes on the same database reach this node's API (they send
+ *     it the turns of sessions whose Claude CLI conversation is on this node); empty: {@code
+ *     http://BIND:PORT}, with the node's host name when {@code bind} listens on every address
  */
-public record ServerSettings(String bind, int port, long maxBodyBytes) {
+public record ServerSettings(String bind, int port, long maxBodyBytes, String advertiseUrl) {
+  public ServerSettings {
+    advertiseUrl = advertiseUrl == null ? "" : advertiseUrl.strip();
+  }
+
+  public ServerSettings(String bind, int port, long maxBodyBytes) {
+    this(bind, port, maxBodyBytes, "");
+  }
+
   public static final int DEFAULT_PORT = 8740;
   public static final long HEADROOM_BYTES = 64 * 1024;
 
@@ -28,6 +39,21 @@ public record ServerSettings(String bind, int port, long maxBodyBytes) {
     if (maxBody != 0 && maxBody < 1_024) {
       throw t.error("max_body_bytes", "0 (automatic) or at least 1024", Long.toString(maxBody));
     }
-    return new ServerSettings(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody);
+    String advertise = t.string("advertise_url", "").strip();
+    if (!advertise.isEmpty()) {
+      java.net.URI uri;
+      try {
+        uri = java.net.URI.create(advertise);
+      } catch (IllegalArgumentException e) {
+        throw t.error(
+            "advertise_url", "a URL such as \"http://10.0.0.11:8740\"", "\"" + advertise + "\"");
+      }
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null) {
+        throw t.error(
+            "advertise_url", "a URL such as \"http://10.0.0.11:8740\"", "\"" + advertise + "\"");
+      }
+    }
+    return new ServerSettings(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody, advertise);
   }
 }

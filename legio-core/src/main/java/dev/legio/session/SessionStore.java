@@ -89,6 +89,15 @@ public interface SessionStore {
   }
 
   /**
+   * The node that holds the back-end conversation of {@code owner}'s active session: the node that
+   * ran its last turn (its {@code LEGIO_NODE_NAME}, else its host name). Empty when the owner has
+   * no active session or the store does not record nodes.
+   */
+  default Optional<String> backendNode(String owner) {
+    return Optional.empty();
+  }
+
+  /**
    * Saves {@code record} and gives up {@code holder}'s lease on its owner in one transaction: the
    * end of a turn, both or neither.
    */

@@ -42,8 +42,16 @@ public final class LegioStore implements AutoCloseable {
   private final TaskSessionStore tasks;
   private final dev.legio.store.gateway.GatewayStateStore gatewayState;
 
-  private LegioStore(JdbcDatabase database, long maxTextBytes, Clock clock) {
+  private final dev.legio.session.LeaseHolder process;
+  private final NodeDirectory nodes;
+
+  private LegioStore(
+      JdbcDatabase database,
+      long maxTextBytes,
+      Clock clock,
+      dev.legio.session.LeaseHolder process) {
     this.database = database;
+    this.process = process;
     this.messageLog = database.openMessageLog(maxTextBytes, clock);
     // Session writes go through the log's writer: one connection writes the database.
     // Leases are renewed while held (a heartbeat) and released when the process exits.
@@ -52,14 +60,17 @@ public final class LegioStore implements AutoCloseable {
             database.pool(),
             database.values(),
             messageLog.sharedWriter(),
-            JdbcSessionStore.LeaseUpkeep.heartbeat(clock));
+            new JdbcSessionStore.LeaseUpkeep(
+                process, dev.legio.session.HeldLeases.shared(), clock));
     this.conversations =
         new JdbcConversationStore(database.pool(), database.values(), messageLog.sharedWriter());
     this.usage = new JdbcUsageLedger(database.pool(), database.values(), messageLog.sharedWriter());
     this.memoria = new JdbcMemoryStore(database.pool(), database.values());
     this.deliveries = new JdbcDeliveryLedger(database.values(), messageLog.sharedWriter());
     this.tasks =
-        new JdbcTaskSessionStore(database.pool(), database.values(), messageLog.sharedWriter());
+        new JdbcTaskSessionStore(
+            database.pool(), database.values(), messageLog.sharedWriter(), process.host());
+    this.nodes = new NodeDirectory(database.pool(), database.values(), messageLog.sharedWriter());
     this.gatewayState =
         new dev.legio.store.gateway.GatewayStateStore(
             database.pool(), database.values(), messageLog.sharedWriter());
@@ -67,14 +78,39 @@ public final class LegioStore implements AutoCloseable {
 
   /** Opens (creating and migrating if needed) the SQLite database {@code options.file()}. */
   public static LegioStore openSqlite(JdbcMessageLogs.SqliteOptions options) {
+    return openSqlite(options, dev.legio.session.LeaseHolder.thisProcess());
+  }
+
+  /**
+   * Opens the SQLite database, as {@code process} (the node recorded with leases and with the
+   * sessions whose turns it runs).
+   */
+  public static LegioStore openSqlite(
+      JdbcMessageLogs.SqliteOptions options, dev.legio.session.LeaseHolder process) {
     return new LegioStore(
-        JdbcDatabase.openSqlite(options), options.maxTextBytes(), options.clock());
+        JdbcDatabase.openSqlite(options), options.maxTextBytes(), options.clock(), process);
   }
 
   /** Opens (migrating if needed) the PostgreSQL database {@code options.url()} names. */
   public static LegioStore openPostgres(JdbcMessageLogs.PostgresOptions options) {
+    return openPostgres(options, dev.legio.session.LeaseHolder.thisProcess());
+  }
+
+  /** Opens the PostgreSQL database, as {@code process} (see {@link #openSqlite}). */
+  public static LegioStore openPostgres(
+      JdbcMessageLogs.PostgresOptions options, dev.legio.session.LeaseHolder process) {
     return new LegioStore(
-        JdbcDatabase.openPostgres(options), options.maxTextBytes(), options.clock());
+        JdbcDatabase.openPostgres(options), options.maxTextBytes(), options.clock(), process);
+  }
+
+  /** The node this store records with leases and sessions. */
+  public String node() {
+    return process.host();
+  }
+
+  /** The live nodes of {@code legio serve} and where their APIs answer. */
+  public NodeDirectory nodes() {
+    return nodes;
   }
 
   public MessageLog messageLog() {
@@ -114,7 +150,7 @@ public final class LegioStore implements AutoCloseable {
 
   /** The leases of singleton background jobs ({@link dev.legio.session.SingletonJobs}). */
   public dev.legio.session.JobLeases jobLeases() {
-    return jobLeasesAs(dev.legio.session.LeaseHolder.thisProcess());
+    return jobLeasesAs(process);
   }
 
   /** The job leases, taken as held by {@code process} (tests: a holder that has died). */

@@ -30,4 +30,12 @@ public interface TaskSessionStore {
 
   /** Deletes the records expired at {@code now}; returns what it deleted. */
   List<TaskSessionRecord> deleteExpired(Instant now);
+
+  /**
+   * The node that holds the back-end conversation of the (key, agent) session: the node that ran
+   * its last turn. Empty when there is no such session or the store does not record nodes.
+   */
+  default java.util.Optional<String> backendNode(String sessionKey, String agent) {
+    return java.util.Optional.empty();
+  }
 }

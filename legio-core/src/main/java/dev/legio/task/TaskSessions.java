@@ -455,6 +455,16 @@ public final class TaskSessions implements AutoCloseable {
     }
   }
 
+  /** The stored record of the (key, agent) session, expired or not. */
+  public java.util.Optional<TaskSessionRecord> record(String sessionKey, String agent) {
+    return records.find(sessionKey, agent);
+  }
+
+  /** The node that ran the last turn of the (key, agent) session ({@link TaskSessionStore}). */
+  public java.util.Optional<String> backendNode(String sessionKey, String agent) {
+    return records.backendNode(sessionKey, agent);
+  }
+
   /** How many tasks wait for the (key, agent) session in this process (tests, status). */
   public int waiting(String sessionKey, String agent) {
     TaskSlot slot = slots.get(new Pair(sessionKey, agent));

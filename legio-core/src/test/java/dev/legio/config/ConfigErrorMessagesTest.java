@@ -52,6 +52,10 @@ class ConfigErrorMessagesTest {
             "[pricing.\"gpt-4o\"]\ninptu = 1",
             "FILE: [pricing.gpt-4o] unknown key 'inptu'; known keys here: cache_read, cache_write,"
                 + " input, output"),
+        of(
+            "[server]\nadvertise_url = \"ftp://10.0.0.11\"",
+            "FILE: [server] advertise_url: expected a URL such as \"http://10.0.0.11:8740\", got"
+                + " \"ftp://10.0.0.11\""),
         of("logging = \"x\"", "FILE: logging must be a table ([logging]), got \"x\""),
         of("sessions = [1]", "FILE: sessions must be a table ([sessions]), got [1]"),
         of("channels = true", "FILE: channels must be a table ([channels]), got true"),

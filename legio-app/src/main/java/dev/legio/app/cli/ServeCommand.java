@@ -59,6 +59,17 @@ final class ServeCommand implements Callable<Integer> {
             .metrics(app.metrics())
             .gateways(app.gateways())
             .readiness(dev.legio.app.server.Readiness.of(app))
+            .cluster(
+                app.store().nodes(),
+                app.nodeName(),
+                new dev.legio.app.server.SessionAffinity(
+                    app.store().nodes(),
+                    app.sessions(),
+                    app.tasks(),
+                    app.nodeName(),
+                    s.leaseDuration(),
+                    root.context.clock(),
+                    dev.legio.app.server.SessionAffinity.NODE_LOCAL_BACKENDS))
             .start();
     McpHttpServer mcp = mounted == null ? startMcp(app) : null;
     dev.legio.app.gateway.GatewayHealthReports healthReports =

@@ -52,7 +52,7 @@ import java.util.function.Function;
  *   <li>{@code legio_session_rebuilds_total{reason}}: rebuilds per {@link RebuildReason} ({@code
  *       reset}, {@code idle}, {@code prompt_changed}, ...), every reason present from the start.
  *   <li>{@code legio_lease_takeovers_total}: session leases this process took over from another
- *       holder ({@link SessionStore#leaseTakeovers}).
+ *       holder, gone or run out ({@link SessionStore#leaseTakeovers}).
  *   <li>{@code legio_messages_appended_total}: messages this process appended to the log.
  *   <li>{@code legio_active_sessions}: sessions open in this process now ({@link
  *       SessionEngine#openSessions}).

@@ -30,6 +30,7 @@ final class ApiExchange {
   private final long maxBodyBytes;
   private Fields query;
   private boolean answered;
+  private JsonNode body;
 
   ApiExchange(
       Request request,
@@ -96,6 +97,13 @@ final class ApiExchange {
    * over {@code [server] max_body_bytes}, 400 when it is not a JSON object.
    */
   JsonNode jsonBody() throws IOException {
+    if (body == null) {
+      body = readJsonBody();
+    }
+    return body;
+  }
+
+  private JsonNode readJsonBody() throws IOException {
     String type = header("Content-Type");
     if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
       throw new ApiException(
@@ -199,5 +207,42 @@ final class ApiExchange {
 
   boolean answered() {
     return answered;
+  }
+
+  /** The request's path and query, as sent ({@code /api/v1/messages?x=1}). */
+  String pathAndQuery() {
+    return request.getHttpURI().getPathQuery();
+  }
+
+  /**
+   * Answers with what another node answered: its status, its content type and {@code
+   * Server-Timing}, and its body, copied as it arrives (a stream of events stays a stream).
+   */
+  void relay(java.net.http.HttpResponse<InputStream> answer) throws IOException {
+    response.setStatus(answer.statusCode());
+    answer
+        .headers()
+        .firstValue("Content-Type")
+        .ifPresent(type -> response.getHeaders().put(HttpHeader.CONTENT_TYPE, type));
+    answer
+        .headers()
+        .firstValue("Server-Timing")
+        .ifPresent(timing -> response.getHeaders().put("Server-Timing", timing));
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    answered = true;
+    OutputStream out = Content.Sink.asOutputStream(response);
+    try (InputStream in = answer.body()) {
+      byte[] buffer = new byte[16 * 1024];
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        out.write(buffer, 0, n);
+        out.flush();
+      }
+      out.close();
+      callback.succeeded();
+    } catch (IOException e) {
+      callback.failed(e);
+      throw e;
+    }
   }
 }

@@ -42,6 +42,7 @@ public final class LegioServer implements AutoCloseable {
   private final Readiness readiness;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private NodeAnnouncer announcer;
 
   private LegioServer(
       Server jetty,
@@ -75,6 +76,9 @@ public final class LegioServer implements AutoCloseable {
     private int eventBuffer = DEFAULT_EVENT_BUFFER;
     private Duration pollInterval = Duration.ofMillis(250);
     private Readiness readiness = Readiness.alwaysReady();
+    private SessionAffinity affinity = SessionAffinity.NONE;
+    private dev.legio.store.NodeDirectory nodes;
+    private String node;
 
     private Builder(ServerSettings config, ServerParts parts, ApiTokens tokens) {
       this.config = config;
@@ -115,6 +119,19 @@ public final class LegioServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Several nodes on one database: this node announces itself in {@code nodes} as {@code node}
+     * while it serves, and sends the turns of sessions another live node holds to that node ({@link
+     * SessionAffinity}). Default: none of this (one node).
+     */
+    public Builder cluster(
+        dev.legio.store.NodeDirectory nodes, String node, SessionAffinity affinity) {
+      this.nodes = java.util.Objects.requireNonNull(nodes, "nodes");
+      this.node = java.util.Objects.requireNonNull(node, "node");
+      this.affinity = java.util.Objects.requireNonNull(affinity, "affinity");
+      return this;
+    }
+
     /** Events a client of {@code /events} may fall behind by before it is disconnected. */
     public Builder eventBuffer(int events) {
       this.eventBuffer = events;
@@ -131,7 +148,13 @@ public final class LegioServer implements AutoCloseable {
       EventHub hub = new EventHub(parts.messageLog(), eventBuffer, pollInterval);
       ApiRouter router =
           new ApiRouter(
-              Routes.all(parts, hub, gateways::health, metrics, readiness),
+              Routes.all(
+                  parts,
+                  hub,
+                  gateways::health,
+                  metrics,
+                  readiness,
+                  new PeerRelay(affinity, node == null ? "" : node)),
               tokens,
               config.maxBodyBytes());
       VirtualThreadPool threads = new VirtualThreadPool();
@@ -188,8 +211,29 @@ public final class LegioServer implements AutoCloseable {
       String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
       URI url = URI.create("http://" + host + ":" + connector.getLocalPort());
       log.info("serving the Legio API at {}", url);
-      return new LegioServer(
-          jetty, router, hub, parts, url, parts.settings().shutdownGrace(), readiness);
+      LegioServer server =
+          new LegioServer(
+              jetty, router, hub, parts, url, parts.settings().shutdownGrace(), readiness);
+      if (nodes != null) {
+        URI advertised = advertised(url, connector.getLocalPort());
+        affinity.serving(advertised);
+        server.announcer =
+            new NodeAnnouncer(
+                nodes, node, advertised, parts.settings().leaseDuration(), parts.clock());
+      }
+      return server;
+    }
+
+    /** Where the other nodes reach this one: {@code [server] advertise_url}, else its address. */
+    private URI advertised(URI url, int port) {
+      if (!config.advertiseUrl().isEmpty()) {
+        return URI.create(config.advertiseUrl());
+      }
+      String bind = config.bind();
+      if (bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]")) {
+        return URI.create("http://" + node + ":" + port);
+      }
+      return url;
     }
   }
 
@@ -214,6 +258,9 @@ public final class LegioServer implements AutoCloseable {
       return;
     }
     readiness.drain();
+    if (announcer != null) {
+      announcer.close(); // other nodes stop sending turns here
+    }
     router.refuseNewRequests();
     parts.engine().setSessionEventListener(dev.legio.session.SessionEventListener.NONE);
     hub.close();

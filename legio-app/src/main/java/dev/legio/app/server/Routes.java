@@ -24,7 +24,8 @@ final class Routes {
       EventHub hub,
       Supplier<List<GatewayHealth>> gateways,
       LegioMetrics metrics,
-      Readiness readiness) {
+      Readiness readiness,
+      PeerRelay peers) {
     SessionsEndpoint sessions = new SessionsEndpoint(parts);
     MemoriaEndpoint memoria = new MemoriaEndpoint(parts);
     SessionEditEndpoint edits = new SessionEditEndpoint(parts);
@@ -35,13 +36,20 @@ final class Routes {
         new Route("GET", "/metrics", Access.METRICS, new MetricsEndpoint(metrics)),
         new Route("GET", "/readyz", Access.PUBLIC, new ReadyEndpoint(readiness)),
         new Route("GET", PREFIX + "/openapi.json", Access.OPERATOR, new OpenApiEndpoint()),
-        new Route("POST", PREFIX + "/messages", Access.OPERATOR, new MessagesEndpoint(parts, hub)),
+        new Route(
+            "POST",
+            PREFIX + "/messages",
+            Access.OPERATOR,
+            peers.preferring(
+                new MessagesEndpoint(parts, hub),
+                peers.messages(() -> parts.engine().knownAgents()))),
         new Route(
             "POST",
             PREFIX + "/channels/{channel}/messages",
             Access.CHANNEL,
-            new ChannelMessagesEndpoint(parts)),
-        new Route("POST", PREFIX + "/tasks", Access.TASK, tasks::run),
+            peers.preferring(new ChannelMessagesEndpoint(parts), peers.channel())),
+        new Route(
+            "POST", PREFIX + "/tasks", Access.TASK, peers.preferring(tasks::run, peers.task())),
         new Route("GET", PREFIX + "/tasks/sessions", Access.TASK, tasks::sessions),
         new Route("GET", PREFIX + "/history", Access.OPERATOR, new HistoryEndpoint(parts)),
         new Route("GET", PREFIX + "/usage", Access.OPERATOR, new UsageEndpoint(parts)),

@@ -212,10 +212,22 @@ class SessionCommandsTest {
         .containsPattern("legatus .*% of 200K")
         .contains("Reset vorenus: its next request starts a fresh session.")
         .contains("Usage: /reset NAME, or /reset all")
-        .contains("Unknown command /bogus")
-        .contains("context restored from the praetorium");
+        .contains("Unknown command /bogus");
+    // After the reset, vorenus's fresh session is bootstrapped from the log. Asserted on that one
+    // line, so that a failure shows it (and the end of the screen) rather than the whole screen.
+    String again =
+        shown
+            .lines()
+            .filter(l -> l.contains("vorenus received: \"@vorenus again\""))
+            .findFirst()
+            .orElse("(no reply to '@vorenus again'; the screen ends with: " + tail(shown) + ")");
+    assertThat(again).as("err: " + err).contains("context restored from the praetorium");
     // /history 2 shows the last two messages: vorenus's reply and the request before it.
     assertThat(shown).contains("caesar → vorenus").contains("vorenus → caesar");
+  }
+
+  private static String tail(String screen) {
+    return screen.substring(Math.max(0, screen.length() - 1200));
   }
 
   private static String line(String table, String owner) {

@@ -20,7 +20,14 @@ class OpenApiTest {
   @Test
   void everyRouteIsDocumentedAndEveryDocumentedRouteExists() {
     Set<String> routes = new TreeSet<>();
-    for (Route r : Routes.all(null, null, java.util.List::of, null, Readiness.alwaysReady())) {
+    for (Route r :
+        Routes.all(
+            null,
+            null,
+            java.util.List::of,
+            null,
+            Readiness.alwaysReady(),
+            new PeerRelay(SessionAffinity.NONE, ""))) {
       routes.add(shape(r.method(), r.template()));
     }
     Set<String> documented = new TreeSet<>();

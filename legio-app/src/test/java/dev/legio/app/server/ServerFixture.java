@@ -143,13 +143,28 @@ final class ServerFixture implements AutoCloseable {
                 new UsageRecorder(app.usage(), app.prices())::entryOf)
             .withPoolOf(app.store());
     ServerSettings config = app.config().server();
-    server =
+    LegioServer.Builder builder =
         LegioServer.builder(config, parts, tokens)
             .eventBuffer(eventBuffer)
             .pollInterval(Duration.ofMillis(50))
             .metrics(metrics)
-            .readiness(Readiness.of(app))
-            .start();
+            .readiness(Readiness.of(app));
+    if (env.containsKey(dev.legio.session.LeaseHolder.NODE_NAME_ENV)) {
+      // One of several named nodes: the offline model stands for a back-end whose conversations
+      // live on the node's disk, as the Claude CLI's do.
+      builder.cluster(
+          app.store().nodes(),
+          app.nodeName(),
+          new SessionAffinity(
+              app.store().nodes(),
+              app.sessions(),
+              tasks,
+              app.nodeName(),
+              settings.leaseDuration(),
+              Clock.systemUTC(),
+              java.util.Set.of(gated.kind())));
+    }
+    server = builder.start();
   }
 
   /**

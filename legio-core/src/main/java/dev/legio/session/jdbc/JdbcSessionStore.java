@@ -65,7 +65,7 @@ public final class JdbcSessionStore implements SessionStore {
   private final SessionRows rows;
   private final LeaseUpkeep upkeep;
 
-  /** Leases taken from a holder found gone ({@link #leaseTakeovers}). */
+  /** Leases taken from another holder, gone or run out ({@link #leaseTakeovers}). */
   private final java.util.concurrent.atomic.AtomicLong takeovers =
       new java.util.concurrent.atomic.AtomicLong();
 
@@ -114,7 +114,7 @@ public final class JdbcSessionStore implements SessionStore {
     this.writer = writer;
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
-    this.rows = new SessionRows(values);
+    this.rows = new SessionRows(values, upkeep.process().host());
   }
 
   /** Stops renewing the leases taken through this store (its database is closing). */
@@ -131,6 +131,23 @@ public final class JdbcSessionStore implements SessionStore {
             SELECT + " WHERE owner = ?",
             s -> s.setString(1, owner));
     return found.stream().findFirst();
+  }
+
+  @Override
+  public Optional<String> backendNode(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT backend_node FROM sessions WHERE owner = ? AND state = 'active'")) {
+      statement.setString(1, owner);
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new SessionStoreException(
+          "reading which node holds the session of '" + owner + "' failed: " + e.getMessage(), e);
+    }
   }
 
   @Override
@@ -247,7 +264,13 @@ public final class JdbcSessionStore implements SessionStore {
   @Override
   public boolean tryLease(String owner, String holder, Instant now, Duration duration) {
     String action = "leasing the session of '" + owner + "' for '" + holder + "'";
-    boolean taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
+    java.util.concurrent.atomic.AtomicBoolean expired =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    boolean taken =
+        update(action, List.of(leaseUpdate(owner, holder, now, duration, expired)))[0] == 1;
+    if (taken && expired.get()) {
+      takeovers.incrementAndGet();
+    }
     if (!taken && releaseAbandonedLease(owner).isPresent()) {
       taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
       if (taken) {
@@ -301,9 +324,10 @@ public final class JdbcSessionStore implements SessionStore {
   /**
    * {@inheritDoc}
    *
-   * <p>Here: the leases {@link #tryLease} took after freeing them from a holder found gone ({@link
-   * #releaseAbandonedLease}). A lease taken because it had run out is not told apart from a free
-   * one by the upsert, so it is not counted.
+   * <p>Here: the leases this store took from another holder, either after freeing them from a
+   * holder found gone ({@link #releaseAbandonedLease}) or because the other holder's lease had run
+   * out (its node died or paused for longer than the lease time). A lease taken when free, or
+   * renewed by its own holder, is no takeover.
    */
   @Override
   public long leaseTakeovers() {
@@ -351,16 +375,52 @@ public final class JdbcSessionStore implements SessionStore {
       String holder,
       Instant now,
       Duration duration) {
-    SharedWriter.Update lease = leaseUpdate(owner, holder, now, duration);
     if (writer == null || !writer.writes(log)) {
       return SessionStore.super.appendAndTryLease(log, message, owner, holder, now, duration);
     }
+    java.util.concurrent.atomic.AtomicBoolean expired =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    SharedWriter.Update lease = leaseUpdate(owner, holder, now, duration, expired);
     SharedWriter.Appended appended = writer.appendWith(message, List.of(lease));
     boolean leased = appended.counts()[0] == 1;
     if (leased) {
+      if (expired.get()) {
+        takeovers.incrementAndGet();
+      }
       held(owner, holder, duration);
     }
     return new LeasedRequest(appended.message(), leased);
+  }
+
+  /**
+   * The lease upsert for {@code owner}. First, on the same connection and transaction, it looks for
+   * a lease of another holder that has run out: when the upsert then takes the lease, {@code
+   * expiredHolder} is true, and the caller counts a takeover.
+   */
+  private SharedWriter.Update leaseUpdate(
+      String owner,
+      String holder,
+      Instant now,
+      Duration duration,
+      java.util.concurrent.atomic.AtomicBoolean expiredHolder) {
+    SharedWriter.Update upsert = leaseUpdate(owner, holder, now, duration);
+    return new SharedWriter.Update(
+        upsert.sql(),
+        s -> {
+          try (PreparedStatement check =
+              s.getConnection()
+                  .prepareStatement(
+                      "SELECT 1 FROM session_leases"
+                          + " WHERE owner = ? AND holder <> ? AND lease_until < ?")) {
+            check.setString(1, owner);
+            check.setString(2, holder);
+            bindTimestamp(check, 3, now);
+            try (ResultSet row = check.executeQuery()) {
+              expiredHolder.set(row.next());
+            }
+          }
+          upsert.binder().bind(s);
+        });
   }
 
   private SharedWriter.Update leaseUpdate(

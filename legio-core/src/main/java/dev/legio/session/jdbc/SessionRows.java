@@ -46,7 +46,8 @@ final class SessionRows {
           "context_window",
           "compaction_failures",
           "compaction_disabled",
-          "previous_backend_session_ids");
+          "previous_backend_session_ids",
+          "backend_node");
 
   static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM sessions";
 
@@ -62,9 +63,15 @@ final class SessionRows {
               .collect(Collectors.joining(", "));
 
   private final SqlValues values;
+  private final String node;
 
-  SessionRows(SqlValues values) {
+  /**
+   * @param node the node recorded as holding the back-end conversation of each record saved here
+   *     (the node that ran the turn: see {@code backend_node} in the migration)
+   */
+  SessionRows(SqlValues values, String node) {
     this.values = values;
+    this.node = node;
   }
 
   /** Binds {@code record} to {@link #SAVE}'s parameters. */
@@ -98,6 +105,7 @@ final class SessionRows {
       s.setBoolean(20, context.compactionDisabled());
     }
     s.setString(21, PreviousIds.toColumn(record.previousBackendSessionIds()));
+    s.setString(22, node);
   }
 
   /** The record in the current row of a {@link #SELECT}. */

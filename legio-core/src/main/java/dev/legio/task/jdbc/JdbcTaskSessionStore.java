@@ -39,7 +39,8 @@ public final class JdbcTaskSessionStore implements TaskSessionStore {
           "turns",
           "created_at",
           "last_active_at",
-          "expires_at");
+          "expires_at",
+          "backend_node");
   private static final String SELECT =
       "SELECT " + String.join(", ", COLUMNS) + " FROM task_sessions";
   private static final String SAVE =
@@ -58,16 +59,42 @@ public final class JdbcTaskSessionStore implements TaskSessionStore {
   private final DataSource pool;
   private final SqlValues values;
   private final SharedWriter writer;
+  private final String node;
+
+  /** A store that records this process's node ({@code LEGIO_NODE_NAME}, else the host name). */
+  public JdbcTaskSessionStore(DataSource pool, SqlValues values, SharedWriter writer) {
+    this(pool, values, writer, dev.legio.session.LeaseHolder.thisProcess().host());
+  }
 
   /**
    * @param pool connections to a database migrated with Legio's migrations, in auto-commit mode
    * @param values how that database stores ids and timestamps
    * @param writer where writes run (the message log's writer); null: on pool connections
+   * @param node the node recorded as holding the back-end conversation of each record saved here
    */
-  public JdbcTaskSessionStore(DataSource pool, SqlValues values, SharedWriter writer) {
+  public JdbcTaskSessionStore(DataSource pool, SqlValues values, SharedWriter writer, String node) {
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
     this.writer = writer;
+    this.node = Objects.requireNonNull(node, "node");
+  }
+
+  @Override
+  public Optional<String> backendNode(String sessionKey, String agent) {
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT backend_node FROM task_sessions WHERE session_key = ? AND agent = ?")) {
+      statement.setString(1, sessionKey);
+      statement.setString(2, agent);
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new TaskSessionStoreException(
+          "reading which node holds the task session of " + agent + " failed: " + e.getMessage(),
+          e);
+    }
   }
 
   @Override
@@ -101,6 +128,7 @@ public final class JdbcTaskSessionStore implements TaskSessionStore {
           values.bindTimestamp(s, 11, Timestamps.truncate(r.createdAt()));
           values.bindTimestamp(s, 12, Timestamps.truncate(r.lastActiveAt()));
           values.bindTimestamp(s, 13, Timestamps.truncate(r.expiresAt()));
+          s.setString(14, node);
         });
   }
 

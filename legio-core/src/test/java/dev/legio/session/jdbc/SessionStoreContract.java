@@ -682,6 +682,34 @@ public abstract class SessionStoreContract {
   }
 
   @Test
+  void aLeaseTakenBecauseItRanOutIsCountedAsATakeover() {
+    Instant start = clock.instant();
+    MessageLog log = opened.get(0).messageLog();
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+    // Renewed by its own holder, or taken while free: no takeover.
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+    assertThat(sessions.tryLease("pullo", "node-a", start, LEASE)).isTrue();
+    assertThat(sessions.leaseTakeovers()).isZero();
+
+    // node-a stops renewing; once the lease has run out, node-b takes it: one takeover, on
+    // both ways of taking a lease (alone, and with the request it is taken for).
+    Instant later = start.plus(LEASE).plusSeconds(1);
+    assertThat(sessions.tryLease("vorenus", "node-b", start.plusSeconds(1), LEASE)).isFalse();
+    assertThat(sessions.tryLease("vorenus", "node-b", later, LEASE)).isTrue();
+    assertThat(sessions.leaseTakeovers()).isEqualTo(1);
+    SessionStore.LeasedRequest logged =
+        sessions.appendAndTryLease(
+            log,
+            NewMessage.of("caesar", Audience.of("pullo"), "report"),
+            "pullo",
+            "node-b",
+            later,
+            LEASE);
+    assertThat(logged.leased()).isTrue();
+    assertThat(sessions.leaseTakeovers()).isEqualTo(2);
+  }
+
+  @Test
   void aHeldLeaseIsRenewedByItsHeartbeatAndALostOneFinishesNothing() {
     Instant start = clock.instant();
     MessageLog log = opened.get(0).messageLog();

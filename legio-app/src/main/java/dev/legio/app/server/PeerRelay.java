@@ -1,0 +1,153 @@
+package dev.legio.app.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.log.Names;
+import dev.legio.session.Mentions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a turn's request to the node that holds its session's conversation ({@link
+ * SessionAffinity}), and relays that node's answer to the caller.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Only the requests that run one session's turn are sent on: {@code POST /messages} to one
+ *       agent (or to none: the legatus), {@code POST /channels/{channel}/messages}, {@code POST
+ *       /tasks}. A message to several agents runs where it arrived.
+ *   <li>The request goes as it came: the same path, bearer token, JSON body and {@code Accept}
+ *       (events stream through as they come), plus {@link SessionAffinity#FORWARDED_HEADER}.
+ *   <li>Nothing is logged or run on this node for a request sent on. When the other node cannot be
+ *       reached (connection refused or not made within {@link #CONNECT_TIMEOUT}) or answers 503 (it
+ *       is draining), the request runs here.
+ * </ul>
+ */
+final class PeerRelay {
+  private static final Logger log = LoggerFactory.getLogger(PeerRelay.class);
+
+  /** How long a connection to another node may take before the turn runs here instead. */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  private final SessionAffinity affinity;
+  private final String node;
+  private final HttpClient http;
+
+  PeerRelay(SessionAffinity affinity, String node) {
+    this.affinity = affinity;
+    this.node = node;
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(CONNECT_TIMEOUT)
+            .build();
+  }
+
+  /** Where an exchange would go instead of running here. */
+  @FunctionalInterface
+  interface PeerOf {
+    Optional<URI> peer(ApiExchange exchange) throws IOException;
+  }
+
+  /** {@code endpoint}, sending its request to {@code peerOf}'s node when there is one. */
+  Endpoint preferring(Endpoint endpoint, PeerOf peerOf) {
+    if (affinity == SessionAffinity.NONE) {
+      return endpoint;
+    }
+    return exchange -> {
+      if (exchange.header(SessionAffinity.FORWARDED_HEADER) == null) {
+        Optional<URI> peer = peerOf.peer(exchange);
+        if (peer.isPresent() && sent(exchange, peer.get())) {
+          return;
+        }
+      }
+      endpoint.handle(exchange);
+    };
+  }
+
+  /** The node for {@code POST /messages}: the one agent it addresses (none: the legatus). */
+  PeerOf messages(java.util.function.Supplier<java.util.Set<String>> knownAgents) {
+    return exchange -> {
+      JsonNode text = exchange.jsonBody().get("text");
+      if (text == null || !text.isTextual()) {
+        return Optional.empty(); // the endpoint says what is wrong
+      }
+      Mentions.Routing routing = Mentions.parse(text.asText(), knownAgents.get());
+      List<String> targets = routing.targets();
+      if (!routing.unknown().isEmpty() || targets.size() > 1) {
+        return Optional.empty();
+      }
+      return affinity.peerFor(targets.isEmpty() ? Names.LEGATUS : targets.get(0));
+    };
+  }
+
+  /** The node for {@code POST /channels/{channel}/messages}: the channel's session's. */
+  PeerOf channel() {
+    return exchange -> {
+      String channel = exchange.pathParam("channel");
+      return channel == null ? Optional.empty() : affinity.peerFor(channel);
+    };
+  }
+
+  /** The node for {@code POST /tasks}: the (session key, agent) session's. */
+  PeerOf task() {
+    return exchange -> {
+      JsonNode body = exchange.jsonBody();
+      JsonNode key = body.get("session_key");
+      JsonNode agent = body.get("agent");
+      if (key == null || !key.isTextual() || agent == null || !agent.isTextual()) {
+        return Optional.empty();
+      }
+      return affinity.peerForTask(key.asText(), agent.asText());
+    };
+  }
+
+  private boolean sent(ApiExchange exchange, URI peer) throws IOException {
+    URI target = peer.resolve(exchange.pathAndQuery());
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(target)
+            .header("Content-Type", "application/json")
+            .header(SessionAffinity.FORWARDED_HEADER, node)
+            .POST(
+                HttpRequest.BodyPublishers.ofByteArray(
+                    Json.MAPPER.writeValueAsBytes(exchange.jsonBody())));
+    String authorization = exchange.header("Authorization");
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    String accept = exchange.header("Accept");
+    if (accept != null) {
+      request.header("Accept", accept);
+    }
+    HttpResponse<InputStream> answer;
+    try {
+      answer = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+    } catch (IOException e) {
+      log.info(
+          "the node at {} that holds this session could not be reached ({}); running the turn"
+              + " here",
+          peer,
+          e.toString());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(503, "Legio is shutting down; send the message again when it is up");
+    }
+    if (answer.statusCode() == 503) {
+      answer.body().close();
+      log.info("the node at {} that holds this session is draining; running the turn here", peer);
+      return false;
+    }
+    exchange.relay(answer);
+    return true;
+  }
+}

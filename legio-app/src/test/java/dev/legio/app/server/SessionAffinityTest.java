@@ -1,0 +1,115 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.testing.PostgresTestDatabase;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two named nodes on one PostgreSQL database, whose back-end keeps its conversations on the node's
+ * own disk (the Claude CLI's case): a turn that arrives at the other node is run by the node that
+ * holds the session, while that node lives; then by the node it arrived at. The offline model tells
+ * which: a session continued says "Turn 2 of this session", a session rebuilt on another node says
+ * "Turn 1" and "context restored from the praetorium".
+ */
+class SessionAffinityTest {
+  @TempDir Path dir;
+
+  @Test
+  void aTurnGoesToTheNodeThatHoldsItsSessionWhileThatNodeLives() throws Exception {
+    try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+      Files.createDirectories(dir.resolve("a"));
+      Files.createDirectories(dir.resolve("b"));
+      ServerFixture a = node(database, "a");
+      boolean aClosed = false;
+      try (ServerFixture b = node(database, "b")) {
+        // One set of tokens for the cluster (a shared castra in production).
+        Files.copy(
+            a.root.resolve("castra/server/tokens.json"),
+            b.root.resolve("castra/server/tokens.json"),
+            StandardCopyOption.REPLACE_EXISTING);
+        String token = a.operator;
+
+        assertThat(reply(a.post("/api/v1/messages", token, Map.of("text", "@vorenus first"))))
+            .contains("Turn 1 of this session");
+        // At b, the turn runs on a, where vorenus's conversation is.
+        assertThat(reply(b.post("/api/v1/messages", token, Map.of("text", "@vorenus second"))))
+            .contains("Turn 2 of this session");
+        // A stream of events comes through as a stream.
+        HttpResponse<String> streamed =
+            b.http.send(
+                b.request("/api/v1/messages", token)
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"@vorenus third\"}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(streamed.headers().firstValue("Content-Type").orElse(""))
+            .startsWith("text/event-stream");
+        assertThat(streamed.body()).contains("event: reply").contains("Turn 3 of this session");
+
+        // Channel sessions and task sessions alike.
+        assertThat(
+                a.post("/api/v1/channels/telegram:42/messages", a.gateway, Map.of("text", "hello"))
+                    .body())
+            .contains("Turn 1 of this session");
+        assertThat(
+                b.post("/api/v1/channels/telegram:42/messages", a.gateway, Map.of("text", "again"))
+                    .body())
+            .contains("Turn 2 of this session");
+        Map<String, String> task =
+            Map.of("session_key", "campaign:7f3c", "agent", "pullo", "text", "draft");
+        assertThat(ServerFixture.json(a.post("/api/v1/tasks", a.task, task)).get("reply").asText())
+            .contains("Turn 1 of this session");
+        assertThat(ServerFixture.json(b.post("/api/v1/tasks", a.task, task)).get("reply").asText())
+            .contains("Turn 2 of this session");
+
+        // A request another node sent is never sent on: b runs it (and now holds the session).
+        HttpResponse<String> forwarded =
+            b.http.send(
+                b.request("/api/v1/messages", token)
+                    .header("Content-Type", "application/json")
+                    .header(SessionAffinity.FORWARDED_HEADER, "node-x")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"@pullo here\"}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(reply(forwarded)).contains("Turn 1 of this session");
+
+        // a stops: b runs vorenus's next turn itself, rebuilt from the log.
+        a.close();
+        aClosed = true;
+        String after = reply(b.post("/api/v1/messages", token, Map.of("text", "@vorenus fourth")));
+        assertThat(after)
+            .contains("Turn 1 of this session")
+            .contains("context restored from the praetorium");
+      } finally {
+        if (!aClosed) {
+          a.close();
+        }
+      }
+    }
+  }
+
+  private ServerFixture node(PostgresTestDatabase database, String name) throws Exception {
+    return new ServerFixture(
+        dir.resolve(name),
+        Duration.ofSeconds(5),
+        4096,
+        Map.of("LEGIO_DB_URL", database.url(), "LEGIO_NODE_NAME", "node-" + name));
+  }
+
+  private static String reply(HttpResponse<String> response) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode body = ServerFixture.json(response);
+    return body.at("/replies/0/text").asText();
+  }
+}
