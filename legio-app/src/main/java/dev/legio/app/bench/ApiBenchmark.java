@@ -7,11 +7,9 @@ import dev.legio.app.server.Role;
 import dev.legio.app.server.ServerParts;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,10 +17,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.ConnectionPool;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
 
 /**
  * {@code legio bench api}: {@code POST /api/v1/messages} to one agent on the offline model, end to
@@ -30,9 +33,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for another's turn). The engine's own time per request comes from the response's {@code
  * Server-Timing} header; the API's overhead is the difference, per request. Prints key=value
  * figures.
+ *
+ * <p>Each client is a platform thread sending one request at a time through OkHttp, a blocking
+ * client that reads the answer on the calling thread, as a worker calling Legio would; the JDK's
+ * asynchronous client hands each answer across three threads, and its own latency (3 to 6 times the
+ * API's at 32 clients, docs/BENCHMARKS.md) hid the server's. 100 requests per client warm the JIT
+ * first, so that the figures are the steady state, not compilation.
  */
 public final class ApiBenchmark {
-  private static final int WARM_UP_PER_CLIENT = 20;
+  private static final int WARM_UP_PER_CLIENT = 100;
 
   /** The run's size: concurrent clients, and the requests they send in all. */
   public record Settings(int clients, int requests) {
@@ -96,12 +105,13 @@ public final class ApiBenchmark {
   }
 
   private void measure(URI url, String token, String[] agents) throws Exception {
-    HttpClient http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newVirtualThreadPerTaskExecutor())
+    OkHttpClient http =
+        new OkHttpClient.Builder()
+            // One kept-alive connection per client, as each client sends one request at a time.
+            .connectionPool(new ConnectionPool(agents.length, 5, TimeUnit.MINUTES))
+            .readTimeout(Duration.ofSeconds(60))
             .build();
-    URI messages = url.resolve("/api/v1/messages");
+    HttpUrl messages = HttpUrl.get(url.resolve("/api/v1/messages").toString());
     int total = settings.requests();
     long[] turn = new long[total];
     long[] overhead = new long[total];
@@ -109,20 +119,20 @@ public final class ApiBenchmark {
     AtomicInteger failed = new AtomicInteger();
     err.println("warming up: " + WARM_UP_PER_CLIENT + " requests per client");
     err.flush();
+    runClients(http, messages, token, agents, WARM_UP_PER_CLIENT * agents.length, null, failed);
+    failed.set(0);
+    long t0 = System.nanoTime();
     runClients(
         http,
         messages,
         token,
         agents,
-        WARM_UP_PER_CLIENT * agents.length,
-        null,
-        null,
-        null,
+        total,
+        new long[][] {turn, overhead, serverOverhead},
         failed);
-    failed.set(0);
-    long t0 = System.nanoTime();
-    runClients(http, messages, token, agents, total, turn, overhead, serverOverhead, failed);
     double seconds = (System.nanoTime() - t0) / 1e9;
+    http.dispatcher().executorService().shutdown();
+    http.connectionPool().evictAll();
     print("clients", settings.clients());
     print("requests", total);
     print("failed_requests", failed.get());
@@ -137,68 +147,65 @@ public final class ApiBenchmark {
     out.flush();
   }
 
+  /**
+   * Runs the clients, each on a platform thread of its own sending its requests one after the
+   * other; {@code figures} (null while warming up) gets each request's end-to-end time, overhead
+   * and handler overhead, in nanoseconds.
+   */
   private static void runClients(
-      HttpClient http,
-      URI messages,
+      OkHttpClient http,
+      HttpUrl messages,
       String token,
       String[] agents,
       int requests,
-      long[] turn,
-      long[] overhead,
-      long[] serverOverhead,
+      long[][] figures,
       AtomicInteger failed)
-      throws Exception {
-    try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<?>> running = new ArrayList<>();
-      for (int c = 0; c < agents.length; c++) {
-        int client = c;
-        running.add(
-            clients.submit(
-                () -> {
-                  // Client c sends requests c, c + clients, c + 2 * clients, ...
-                  for (int i = client; i < requests; i += agents.length) {
-                    String body = "{\"text\": \"@" + agents[client] + " turn " + i + "\"}";
-                    HttpRequest request =
-                        HttpRequest.newBuilder(messages)
-                            .timeout(Duration.ofSeconds(60))
-                            .header("Authorization", "Bearer " + token)
-                            .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body))
-                            .build();
-                    long start = System.nanoTime();
-                    try {
-                      HttpResponse<String> r =
-                          http.send(request, HttpResponse.BodyHandlers.ofString());
-                      long elapsed = System.nanoTime() - start;
-                      if (r.statusCode() != 200 || r.body().contains("\"error\":true")) {
+      throws InterruptedException {
+    MediaType json = MediaType.get("application/json");
+    List<Thread> clients = new ArrayList<>(agents.length);
+    for (int c = 0; c < agents.length; c++) {
+      int client = c;
+      clients.add(
+          Thread.ofPlatform()
+              .name("legio-bench-client-" + c)
+              .start(
+                  () -> {
+                    // Client c sends requests c, c + clients, c + 2 * clients, ...
+                    for (int i = client; i < requests; i += agents.length) {
+                      String body = "{\"text\": \"@" + agents[client] + " turn " + i + "\"}";
+                      Request request =
+                          new Request.Builder()
+                              .url(messages)
+                              .header("Authorization", "Bearer " + token)
+                              .post(RequestBody.create(body, json))
+                              .build();
+                      long start = System.nanoTime();
+                      try (Response r = http.newCall(request).execute()) {
+                        String answer = r.body().string();
+                        long elapsed = System.nanoTime() - start;
+                        if (r.code() != 200 || answer.contains("\"error\":true")) {
+                          failed.incrementAndGet();
+                        }
+                        if (figures != null) {
+                          String timing = r.header("Server-Timing", "");
+                          long engine = timing(timing, "engine");
+                          figures[0][i] = elapsed;
+                          figures[1][i] = Math.max(0, elapsed - engine);
+                          figures[2][i] = Math.max(0, timing(timing, "api") - engine);
+                        }
+                      } catch (IOException | RuntimeException e) {
                         failed.incrementAndGet();
                       }
-                      if (turn != null) {
-                        turn[i] = elapsed;
-                        overhead[i] = Math.max(0, elapsed - engineNanos(r));
-                        serverOverhead[i] = Math.max(0, timing(r, "api") - engineNanos(r));
-                      }
-                    } catch (Exception e) {
-                      failed.incrementAndGet();
                     }
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : running) {
-        f.get();
-      }
+                  }));
+    }
+    for (Thread t : clients) {
+      t.join();
     }
   }
 
-  /** The engine's time from {@code Server-Timing: engine;dur=MS}. */
-  private static long engineNanos(HttpResponse<String> r) {
-    return timing(r, "engine");
-  }
-
-  /** A figure of the {@code Server-Timing} header, in nanoseconds; 0 when absent. */
-  static long timing(HttpResponse<String> r, String name) {
-    String header = r.headers().firstValue("Server-Timing").orElse("");
+  /** A figure of a {@code Server-Timing} header, in nanoseconds; 0 when absent. */
+  static long timing(String header, String name) {
     for (String part : header.split(",")) {
       String p = part.strip();
       if (p.startsWith(name + ";dur=")) {

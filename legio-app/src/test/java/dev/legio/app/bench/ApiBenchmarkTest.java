@@ -1,0 +1,55 @@
+package dev.legio.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A small {@code legio bench api}: a real server on a free loopback port, the offline model, two
+ * clients. Checks that every request succeeds and that the figures are there and consistent (the
+ * speed itself is docs/BENCHMARKS.md's business, never a test's).
+ */
+class ApiBenchmarkTest {
+  @Test
+  void twoClientsGetEveryAnswerAndTheFiguresAddUp() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    new ApiBenchmark(
+            new ApiBenchmark.Settings(2, 40),
+            new PrintWriter(out, true),
+            new PrintWriter(err, true))
+        .run();
+
+    Map<String, Double> figures = new LinkedHashMap<>();
+    out.toString()
+        .lines()
+        .map(l -> l.split("=", 2))
+        .forEach(kv -> figures.put(kv[0], Double.parseDouble(kv[1])));
+    assertThat(figures)
+        .as(out + "\n" + err)
+        .containsEntry("clients", 2.0)
+        .containsEntry("requests", 40.0)
+        .containsEntry("failed_requests", 0.0)
+        .containsKeys(
+            "api_turn_p50_ms",
+            "api_turn_p99_ms",
+            "api_overhead_p50_ms",
+            "api_overhead_p99_ms",
+            "api_handler_overhead_p99_ms",
+            "requests_per_second");
+    // The overhead is part of the turn's time, and the engine's time came back in Server-Timing.
+    assertThat(figures.get("api_overhead_p50_ms")).isLessThan(figures.get("api_turn_p50_ms"));
+    assertThat(figures.get("requests_per_second")).isPositive();
+  }
+
+  @Test
+  void aRunSmallerThanItsClientsIsRefusedWithWhatToChange() {
+    assertThatThrownBy(() -> new ApiBenchmark.Settings(32, 10))
+        .hasMessage("--requests must be at least --clients (32), got 10");
+  }
+}
