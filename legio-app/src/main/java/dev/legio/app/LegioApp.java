@@ -512,6 +512,7 @@ public final class LegioApp implements AutoCloseable {
       metrics =
           LegioMetrics.watching(
                   engine(), sessions(), messageLog(), new UsageRecorder(usage(), prices())::entryOf)
+              .measuringTasks(tasks())
               .withPoolOf(store());
     }
     return metrics;

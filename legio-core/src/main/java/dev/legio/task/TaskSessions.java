@@ -14,7 +14,6 @@ import dev.legio.session.CompletedTurn;
 import dev.legio.session.SessionStore;
 import dev.legio.usage.KeySessionTotal;
 import dev.legio.usage.LedgerEntry;
-import dev.legio.usage.TaskRef;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
 import dev.legio.usage.UsageTotal;
@@ -66,6 +65,9 @@ import org.slf4j.LoggerFactory;
  *       gets {@link TaskBusyException}. Different keys run in parallel.
  *   <li>A back-end failure changes nothing stored but the usage ledger (a row with the failure's
  *       outcome and duration) and throws {@link TaskFailedException}.
+ *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
+ *       under its agent's name: completed (with its usage), failed, or busy; once, before {@link
+ *       #run} returns or throws.
  * </ul>
  */
 public final class TaskSessions implements AutoCloseable {
@@ -81,13 +83,13 @@ public final class TaskSessions implements AutoCloseable {
   private final TaskSessionStore records;
   private final SessionStore leases;
   private final UsageLedger ledger;
-  private final UsageRecorder costs;
   private final SessionSettings settings;
   private final Clock clock;
   private final ConversationStore conversations;
   private final TaskSessionOpener opener;
   private final String holder = "legio-tasks-" + UUID.randomUUID();
   private final Map<Pair, TaskSlot> slots = new ConcurrentHashMap<>();
+  private final TaskTurnRecorder recorder;
 
   private record Pair(String key, String agent) {}
 
@@ -115,9 +117,10 @@ public final class TaskSessions implements AutoCloseable {
     this.records = Objects.requireNonNull(records, "records");
     this.leases = Objects.requireNonNull(leases, "leases");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
-    this.costs = Objects.requireNonNull(costs, "costs");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.recorder =
+        new TaskTurnRecorder(ledger, Objects.requireNonNull(costs, "costs"), this.clock);
     this.conversations = Objects.requireNonNull(conversations, "conversations");
     this.opener =
         new TaskSessionOpener(
@@ -151,6 +154,7 @@ public final class TaskSessions implements AutoCloseable {
     long start = System.nanoTime();
     try {
       if (!slot.lock.tryLock(settings.lockWait().toNanos(), TimeUnit.NANOSECONDS)) {
+        recorder.measure(agent, dev.legio.session.TurnEnding.BUSY, start, null);
         throw busy(key, agent, "earlier tasks of this session are still running");
       }
     } catch (InterruptedException e) {
@@ -159,9 +163,18 @@ public final class TaskSessions implements AutoCloseable {
     }
     try {
       String lease = leaseName(key, agent);
-      takeLease(lease, key, agent, start);
+      try {
+        takeLease(lease, key, agent, start);
+      } catch (TaskBusyException e) {
+        recorder.measure(agent, dev.legio.session.TurnEnding.BUSY, start, null);
+        throw e;
+      }
+      long turnStart = System.nanoTime();
       try {
         return turn(slot, key, profile, text, taskRunId);
+      } catch (RuntimeException e) {
+        recorder.measure(agent, dev.legio.session.TurnEnding.FAILED, turnStart, null);
+        throw e;
       } finally {
         leases.releaseLease(lease, holder);
       }
@@ -246,7 +259,7 @@ public final class TaskSessions implements AutoCloseable {
     } catch (BackendException e) {
       TaskSessionOpener.closeLive(slot);
       if (slot.record != null) {
-        recordFailure(slot.record.sessionId(), key, profile, model, taskRunId, started, e);
+        recorder.failed(slot.record.sessionId(), key, profile, model, taskRunId, started, e);
       }
       slot.record = null;
       throw new TaskFailedException(
@@ -261,29 +274,23 @@ public final class TaskSessions implements AutoCloseable {
             done,
             done.plus(settings.ttlFor(model.kind())));
     records.save(slot.record);
-    LedgerEntry entry =
-        withTask(
-            costs.entryOf(
-                new CompletedTurn(
-                    agent,
-                    slot.record.sessionId(),
-                    !resumed,
-                    text,
-                    reply,
-                    profile.model(),
-                    result.usage(),
-                    done,
-                    model.kind(),
-                    0,
-                    List.of(),
-                    result.context(),
-                    Duration.ofNanos(System.nanoTime() - started))),
-            new TaskRef(key, agent, taskRunId));
-    try {
-      ledger.append(entry);
-    } catch (RuntimeException e) {
-      log.error("task session {} of {}: the turn's usage could not be recorded", key, agent, e);
-    }
+    CompletedTurn completed =
+        new CompletedTurn(
+            agent,
+            slot.record.sessionId(),
+            !resumed,
+            text,
+            reply,
+            profile.model(),
+            result.usage(),
+            done,
+            model.kind(),
+            0,
+            List.of(),
+            result.context(),
+            Duration.ofNanos(System.nanoTime() - started));
+    LedgerEntry entry = recorder.completed(key, taskRunId, completed);
+    recorder.measure(agent, dev.legio.session.TurnEnding.COMPLETED, started, completed);
     return new TaskResult(
         reply,
         slot.record.sessionId(),
@@ -292,50 +299,9 @@ public final class TaskSessions implements AutoCloseable {
         new TaskResult.TaskUsage(entry.tokens(), entry.cost().usd()));
   }
 
-  /**
-   * Puts a failed turn in the usage ledger (its outcome, its duration, no tokens known), so that
-   * every turn of a task session is there, as every turn of an agent's is.
-   */
-  private void recordFailure(
-      java.util.UUID sessionId,
-      String key,
-      AgentProfile profile,
-      ModelBackend model,
-      String taskRunId,
-      long started,
-      BackendException failure) {
-    try {
-      ledger.append(
-          withTask(
-              costs.entryOf(
-                  new dev.legio.session.FailedTurn(
-                      profile.name(),
-                      sessionId,
-                      profile.model(),
-                      model.kind(),
-                      null,
-                      clock.instant(),
-                      Duration.ofNanos(System.nanoTime() - started),
-                      dev.legio.session.FailedTurn.Cause.of(failure))),
-              new TaskRef(key, profile.name(), taskRunId)));
-    } catch (RuntimeException e) {
-      log.error(
-          "task session {} of {}: the failed turn could not be recorded", key, profile.name(), e);
-    }
-  }
-
-  private static LedgerEntry withTask(LedgerEntry e, TaskRef task) {
-    return new LedgerEntry(
-        e.at(),
-        e.sessionId(),
-        e.owner(),
-        task,
-        e.backend(),
-        e.model(),
-        e.tokens(),
-        e.cost(),
-        e.duration(),
-        e.outcome());
+  /** From now on {@code turnMeter} (the metrics) hears how each task turn ended. */
+  public void setTurnMeter(dev.legio.session.TurnMeter turnMeter) {
+    recorder.setTurnMeter(turnMeter);
   }
 
   /**

@@ -90,6 +90,7 @@ public final class LegioMetrics implements TurnMeter, AutoCloseable {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final SessionEngine engine;
+  private volatile dev.legio.task.TaskSessions tasks;
   private final Function<CompletedTurn, LedgerEntry> costing;
   private final Counter inputTokens;
   private final Counter outputTokens;
@@ -131,6 +132,17 @@ public final class LegioMetrics implements TurnMeter, AutoCloseable {
     metrics.bindEngine(sessions, messageLog);
     engine.setTurnMeter(metrics);
     return metrics;
+  }
+
+  /**
+   * Also counts the turns of {@code tasks}' task sessions in {@code legio_turns_total}, {@code
+   * legio_turn_duration_seconds}, {@code legio_tokens_total} and {@code legio_cost_usd_total},
+   * under their agent's name, as the engine's turns are.
+   */
+  public LegioMetrics measuringTasks(dev.legio.task.TaskSessions tasks) {
+    tasks.setTurnMeter(this);
+    this.tasks = tasks;
+    return this;
   }
 
   /** Also reports {@code store}'s connection pool ({@code hikaricp_*{pool}}). Once per store. */
@@ -211,6 +223,10 @@ public final class LegioMetrics implements TurnMeter, AutoCloseable {
   @Override
   public void close() {
     engine.setTurnMeter(TurnMeter.NONE);
+    dev.legio.task.TaskSessions measured = tasks;
+    if (measured != null) {
+      measured.setTurnMeter(TurnMeter.NONE);
+    }
     gc.close();
     registry.close();
   }

@@ -150,6 +150,45 @@ class MetricsEndpointTest {
   }
 
   @Test
+  void taskTurnsAreCountedUnderTheirAgentAsTheEnginesAre() throws Exception {
+    Map<String, String> task =
+        Map.of("session_key", "campaign:7f3c", "agent", "pullo", "text", "draft the copy");
+    for (int i = 0; i < 2; i++) {
+      HttpResponse<String> r = f.post("/api/v1/tasks", f.task, task);
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+    // A task that waits past lock_wait behind a held one: busy, not timed.
+    CompletableFuture<HttpResponse<String>> holding =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return f.post(
+                    "/api/v1/tasks",
+                    f.task,
+                    Map.of("session_key", "campaign:9", "agent", "pullo", "text", "#hold"));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+    HttpResponse<String> busy =
+        f.post(
+            "/api/v1/tasks",
+            f.task,
+            Map.of("session_key", "campaign:9", "agent", "pullo", "text", "again"));
+    assertThat(busy.statusCode()).as(busy.body()).isEqualTo(409);
+    f.release();
+    assertThat(holding.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+
+    PrometheusText m = PrometheusText.parse(f.get("/metrics", f.scraper).body());
+    assertThat(m.value("legio_turns_total{agent=\"pullo\",outcome=\"completed\"}")).isEqualTo(3);
+    assertThat(m.value("legio_turns_total{agent=\"pullo\",outcome=\"busy\"}")).isEqualTo(1);
+    assertThat(m.value("legio_turn_duration_seconds_count{agent=\"pullo\",outcome=\"completed\"}"))
+        .isEqualTo(3);
+    assertThat(m.value("legio_tokens_total{direction=\"output\"}")).isPositive();
+  }
+
+  @Test
   void onlyOperatorAndMetricsTokensMayReadTheMetrics() throws Exception {
     assertThat(f.get("/metrics", f.operator).statusCode()).isEqualTo(200);
     assertThat(f.get("/metrics", f.scraper).statusCode()).isEqualTo(200);

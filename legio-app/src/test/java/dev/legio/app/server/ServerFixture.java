@@ -141,6 +141,7 @@ final class ServerFixture implements AutoCloseable {
                 app.sessions(),
                 app.messageLog(),
                 new UsageRecorder(app.usage(), app.prices())::entryOf)
+            .measuringTasks(tasks)
             .withPoolOf(app.store());
     ServerSettings config = app.config().server();
     LegioServer.Builder builder =

@@ -1,0 +1,131 @@
+package dev.legio.task;
+
+import dev.legio.agents.AgentProfile;
+import dev.legio.backend.BackendException;
+import dev.legio.backend.ModelBackend;
+import dev.legio.session.CompletedTurn;
+import dev.legio.session.EndedTurn;
+import dev.legio.session.FailedTurn;
+import dev.legio.session.Owner;
+import dev.legio.session.TurnEnding;
+import dev.legio.session.TurnMeter;
+import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.TaskRef;
+import dev.legio.usage.UsageLedger;
+import dev.legio.usage.UsageRecorder;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a task session's turns are counted: the usage ledger and the turn meter.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Every turn that reached the back-end is a row of the usage ledger with the task's session
+ *       key, agent and task run id: a completed one with its usage and cost, a failed one with its
+ *       outcome and duration and no tokens.
+ *   <li>Every task turn is told to the {@link TurnMeter} (the metrics) once, under its agent's
+ *       name, as the engine's turns are: completed (with its usage), failed or busy.
+ *   <li>Neither may change the turn: a ledger or meter failure is logged, and the task's answer
+ *       stands.
+ * </ul>
+ */
+final class TaskTurnRecorder {
+  private static final Logger log = LoggerFactory.getLogger(TaskTurnRecorder.class);
+
+  private final UsageLedger ledger;
+  private final UsageRecorder costs;
+  private final Clock clock;
+  private volatile TurnMeter meter = TurnMeter.NONE;
+
+  TaskTurnRecorder(UsageLedger ledger, UsageRecorder costs, Clock clock) {
+    this.ledger = ledger;
+    this.costs = costs;
+    this.clock = clock;
+  }
+
+  void setTurnMeter(TurnMeter turnMeter) {
+    this.meter = Objects.requireNonNull(turnMeter, "turnMeter");
+  }
+
+  /** Tells the meter how a turn of {@code agent} that started at {@code startedNanos} ended. */
+  void measure(String agent, TurnEnding ending, long startedNanos, CompletedTurn completed) {
+    TurnMeter m = meter;
+    if (m == TurnMeter.NONE) {
+      return;
+    }
+    try {
+      m.turnEnded(
+          new EndedTurn(
+              Owner.agent(agent),
+              ending,
+              Duration.ofNanos(System.nanoTime() - startedNanos),
+              completed));
+    } catch (RuntimeException e) {
+      log.warn("task session of {}: the turn meter failed (the turn is unchanged)", agent, e);
+    }
+  }
+
+  /** Puts a completed turn in the ledger; returns its entry (usage and cost). */
+  LedgerEntry completed(String key, String taskRunId, CompletedTurn turn) {
+    LedgerEntry entry = withTask(costs.entryOf(turn), new TaskRef(key, turn.owner(), taskRunId));
+    try {
+      ledger.append(entry);
+    } catch (RuntimeException e) {
+      log.error(
+          "task session {} of {}: the turn's usage could not be recorded", key, turn.owner(), e);
+    }
+    return entry;
+  }
+
+  /**
+   * Puts a failed turn in the usage ledger (its outcome, its duration, no tokens known), so that
+   * every turn of a task session is there, as every turn of an agent's is.
+   */
+  void failed(
+      UUID sessionId,
+      String key,
+      AgentProfile profile,
+      ModelBackend model,
+      String taskRunId,
+      long started,
+      BackendException failure) {
+    try {
+      ledger.append(
+          withTask(
+              costs.entryOf(
+                  new FailedTurn(
+                      profile.name(),
+                      sessionId,
+                      profile.model(),
+                      model.kind(),
+                      null,
+                      clock.instant(),
+                      Duration.ofNanos(System.nanoTime() - started),
+                      FailedTurn.Cause.of(failure))),
+              new TaskRef(key, profile.name(), taskRunId)));
+    } catch (RuntimeException e) {
+      log.error(
+          "task session {} of {}: the failed turn could not be recorded", key, profile.name(), e);
+    }
+  }
+
+  private static LedgerEntry withTask(LedgerEntry e, TaskRef task) {
+    return new LedgerEntry(
+        e.at(),
+        e.sessionId(),
+        e.owner(),
+        task,
+        e.backend(),
+        e.model(),
+        e.tokens(),
+        e.cost(),
+        e.duration(),
+        e.outcome());
+  }
+}
