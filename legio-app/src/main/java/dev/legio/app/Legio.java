@@ -27,10 +27,11 @@ import java.util.Objects;
  *       the same ledger, the same rules ({@link dev.legio.task.TaskSessions}).
  *   <li>Several processes may open the same workspace on a shared PostgreSQL database (or one
  *       SQLite file on one host): task sessions' leases keep one turn at a time per (key, agent).
- *   <li>An expired session is never resumed, but an embedded Legio runs no background work: the
- *       deletion of expired task sessions (and the closing of idle CLI processes) is done by the
- *       maintenance of a {@code legio serve} on the same database, at {@code [sessions]
- *       cleanup_at}.
+ *   <li>An expired session is never resumed, but an embedded Legio starts no threads of its own:
+ *       the deletion of expired task sessions and the closing of idle CLI processes are done by the
+ *       maintenance of a {@code legio serve} on the same database, or by the platform calling
+ *       {@link Tasks#deleteExpired()} (daily) and {@link Tasks#closeIdle()} (every few minutes)
+ *       from its own scheduler.
  *   <li>{@link #close()} closes the live back-end sessions (their conversations stay resumable),
  *       the back-ends and the database.
  * </ul>

@@ -39,6 +39,26 @@ public final class Tasks {
     return run(sessionKey, agent, text, null);
   }
 
+  /**
+   * Deletes the task sessions whose time to live ({@code [sessions.ttl_days]}) ran out, with the
+   * conversations Legio stored for them; returns how many. A {@code legio serve} on the same
+   * database does this daily at {@code [sessions] cleanup_at}; a platform that only embeds Legio
+   * calls it from its own scheduler (once a day is enough: an expired session is never resumed
+   * meanwhile, only kept).
+   */
+  public int deleteExpired() {
+    return service.get().deleteExpired();
+  }
+
+  /**
+   * Closes the live back-end processes of task sessions idle longer than {@code
+   * session_idle_timeout_minutes} in this process (their conversations stay resumable); returns how
+   * many. For a platform that only embeds Legio, every few minutes.
+   */
+  public int closeIdle() {
+    return service.get().closeIdle();
+  }
+
   /** The sessions of {@code sessionKey}, each with its totals from the usage ledger. */
   public List<TaskSessionSummary> sessions(String sessionKey) {
     return service.get().sessionsOf(sessionKey);

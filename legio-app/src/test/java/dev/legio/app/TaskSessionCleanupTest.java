@@ -23,6 +23,35 @@ class TaskSessionCleanupTest {
   private final MutableClock clock = MutableClock.at("2026-01-01T10:00:00Z");
 
   @Test
+  void anEmbeddingPlatformDeletesExpiredTaskSessionsThroughTheJavaApi() throws Exception {
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    Path toml = workspace.configFile();
+    Files.writeString(
+        toml,
+        Files.readString(toml)
+            .replace("kind = \"auto\"", "kind = \"offline\"")
+            .replace("default = 30\n", "default = 10\n"));
+    try (Legio legio = Legio.open(dir, Map.of(), clock)) {
+      legio.tasks().run("campaign:1", "vorenus", "scout", "run-1");
+      legio.tasks().run("campaign:2", "vorenus", "scout", "run-2");
+      assertThat(legio.tasks().closeIdle()).isZero(); // just used
+      clock.advance(Duration.ofDays(1));
+      assertThat(legio.tasks().closeIdle()).isEqualTo(2);
+      assertThat(legio.tasks().deleteExpired()).isZero();
+      // A new turn keeps campaign:2 alive (the offline model cannot resume, so a new session).
+      legio.tasks().run("campaign:2", "vorenus", "again", "run-3");
+      clock.advance(Duration.ofDays(9).plusMinutes(1));
+      assertThat(legio.tasks().deleteExpired()).isEqualTo(1);
+      assertThat(legio.tasks().sessions("campaign:1"))
+          .singleElement()
+          .satisfies(s -> assertThat(s.resumable()).isFalse());
+      assertThat(legio.tasks().sessions("campaign:2"))
+          .anySatisfy(s -> assertThat(s.resumable()).isTrue());
+    }
+  }
+
+  @Test
   void theDailyCleanupDeletesTaskSessionsPastTheirTtlOnly() throws Exception {
     Workspace workspace = new Workspace(dir);
     WorkspaceInitializer.initialise(workspace);
