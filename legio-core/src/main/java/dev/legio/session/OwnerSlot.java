@@ -11,6 +11,13 @@ final class OwnerSlot {
   final Owner owner;
   final TurnQueue queue = new TurnQueue();
 
+  /**
+   * Held while a request to this owner is logged and queued ({@link SessionEngine}), so that the
+   * owner's requests are queued in the order they were logged.
+   */
+  final java.util.concurrent.locks.ReentrantLock posting =
+      new java.util.concurrent.locks.ReentrantLock();
+
   /** Volatile: {@link SessionEngine#openSessions} reads it from other threads. */
   volatile BackendSession live;
 

@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  *   <li>One agent works on one request at a time, in the order the requests were logged. Between
  *       processes sharing a store the same holds through the {@link LeaseGate}; a request that
  *       cannot get the session within {@link SessionSettings#lockWait()} gets a "busy" answer.
+ *       Requests to different agents are logged and queued without waiting for each other (their
+ *       appends may share one commit); only requests that share an agent take turns.
  *   <li>A request to an owner nothing in this process runs or waits for takes the owner's lease in
  *       the transaction that logs it; otherwise its turn takes the lease when its place comes.
  *   <li>A message on an external channel ({@code telegram:123}) goes to the channel's own session;
@@ -68,7 +70,17 @@ public final class SessionEngine implements AutoCloseable {
   private final TurnRunner turns;
   private final IdleReaper reaper;
   private final StatusBoard board;
-  private final Object postLock = new Object();
+
+  /**
+   * Posting a request holds the read side (many at once); {@link #close} takes the write side, so
+   * that no request is logged once closing has begun.
+   */
+  private final java.util.concurrent.locks.ReentrantReadWriteLock opening =
+      new java.util.concurrent.locks.ReentrantReadWriteLock();
+
+  /** Held while a channel's request is logged and queued (the channel pool may evict a slot). */
+  private final Object channelPosting = new Object();
+
   private final OwnerProfiles profiles;
   private final Map<String, OwnerSlot> agentSlots = new ConcurrentHashMap<>();
   private final ChannelPool channels;
@@ -184,24 +196,41 @@ public final class SessionEngine implements AutoCloseable {
     List<TurnQueue.Place> places = new ArrayList<>(targets.size());
     Message request;
     boolean leased = false;
-    synchronized (postLock) {
+    List<OwnerSlot> targetSlots = new ArrayList<>(targets.size());
+    for (String target : targets) {
+      targetSlots.add(agentSlot(target));
+    }
+    // Each target's requests are queued in the order they are logged: its posting lock is held
+    // from the append to the enqueue. Locks are taken in name order, so two messages to the
+    // same agents cannot wait for each other; messages to other agents do not wait at all, and
+    // their appends can share a commit.
+    List<OwnerSlot> lockOrder = new ArrayList<>(targetSlots);
+    lockOrder.sort(java.util.Comparator.comparing(OwnerSlot::name));
+    opening.readLock().lock();
+    try {
       ensureOpen();
-      NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
-      if (targets.size() == 1) {
-        OwnerSlot slot = agentSlot(targets.get(0));
-        SessionStore.LeasedRequest logged = logRequest(message, slot);
-        request = logged.message();
-        leased = logged.leased();
-        slots.add(slot);
-        places.add(slot.queue.enqueue());
-      } else {
-        request = messageLog.append(message);
-        for (String target : targets) {
-          OwnerSlot slot = agentSlot(target);
+      lockOrder.forEach(slot -> slot.posting.lock());
+      try {
+        NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
+        if (targets.size() == 1) {
+          OwnerSlot slot = targetSlots.get(0);
+          SessionStore.LeasedRequest logged = logRequest(message, slot);
+          request = logged.message();
+          leased = logged.leased();
           slots.add(slot);
           places.add(slot.queue.enqueue());
+        } else {
+          request = messageLog.append(message);
+          for (OwnerSlot slot : targetSlots) {
+            slots.add(slot);
+            places.add(slot.queue.enqueue());
+          }
         }
+      } finally {
+        lockOrder.forEach(slot -> slot.posting.unlock());
       }
+    } finally {
+      opening.readLock().unlock();
     }
     if (targets.size() == 1) {
       // One agent: its turn runs on this thread (it waits here if the agent is busy).
@@ -236,11 +265,16 @@ public final class SessionEngine implements AutoCloseable {
     SessionStore.LeasedRequest logged;
     OwnerSlot slot;
     TurnQueue.Place place;
-    synchronized (postLock) {
+    opening.readLock().lock();
+    try {
       ensureOpen();
-      slot = channelSlot(channel);
-      logged = logRequest(NewMessage.of(channelKey, Audience.of(channelKey), text), slot);
-      place = slot.queue.enqueue();
+      synchronized (channelPosting) {
+        slot = channelSlot(channel);
+        logged = logRequest(NewMessage.of(channelKey, Audience.of(channelKey), text), slot);
+        place = slot.queue.enqueue();
+      }
+    } finally {
+      opening.readLock().unlock();
     }
     return new Outcome(
         logged.message(),
@@ -250,8 +284,8 @@ public final class SessionEngine implements AutoCloseable {
 
   /**
    * Logs a request for one owner, taking the owner's lease in the same transaction when nothing of
-   * this process runs or waits for it. Called under {@link #postLock}, so no other turn is queued
-   * in between.
+   * this process runs or waits for it. Called holding the slot's posting lock (a channel's: the
+   * channels' one), so no other turn of the owner is queued in between.
    */
   private SessionStore.LeasedRequest logRequest(NewMessage message, OwnerSlot slot) {
     if (!slot.queue.idle()) {
@@ -458,11 +492,14 @@ public final class SessionEngine implements AutoCloseable {
    */
   @Override
   public void close() {
-    synchronized (postLock) {
+    opening.writeLock().lock();
+    try {
       if (closing) {
         return;
       }
       closing = true;
+    } finally {
+      opening.writeLock().unlock();
     }
     List<OwnerSlot> order = new ArrayList<>();
     agentSlots.values().stream()
