@@ -84,11 +84,23 @@ class SessionAffinityTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(reply(forwarded)).contains("Turn 1 of this session");
 
-        // a stops: b runs vorenus's next turn itself, rebuilt from the log.
+        // a stops (and leaves the directory): b runs vorenus's next turn itself, rebuilt from the
+        // log.
+        java.net.URI aUrl = a.server.url();
         a.close();
         aClosed = true;
         String after = reply(b.post("/api/v1/messages", token, Map.of("text", "@vorenus fourth")));
         assertThat(after)
+            .contains("Turn 1 of this session")
+            .contains("context restored from the praetorium");
+
+        // Had a been killed, its row would stay until the lease time ran out: b tries a's
+        // address, is refused, and runs the channel's turn itself.
+        b.app.store().nodes().announce("node-a", aUrl, java.time.Instant.now());
+        HttpResponse<String> channel =
+            b.post("/api/v1/channels/telegram:42/messages", a.gateway, Map.of("text", "still?"));
+        assertThat(channel.statusCode()).as(channel.body()).isEqualTo(200);
+        assertThat(channel.body())
             .contains("Turn 1 of this session")
             .contains("context restored from the praetorium");
       } finally {
