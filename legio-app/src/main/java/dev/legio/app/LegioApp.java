@@ -15,25 +15,18 @@ import dev.legio.log.Names;
 import dev.legio.longterm.ConsolidationRunner;
 import dev.legio.longterm.MemoryExtractor;
 import dev.legio.longterm.MemoryFolder;
-import dev.legio.mcp.McpConfigFile;
 import dev.legio.mcp.McpTokens;
-import dev.legio.mcp.McpToolServer;
 import dev.legio.memoria.FileMemoryStore;
 import dev.legio.memoria.Memoria;
 import dev.legio.memoria.MemoryStore;
-import dev.legio.memoria.MemoryTools;
 import dev.legio.pricing.PriceTable;
 import dev.legio.secrets.SecretRedactor;
-import dev.legio.session.LegatusTools;
-import dev.legio.session.Owner;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SessionStore;
 import dev.legio.session.TurnListener;
 import dev.legio.store.LegioStore;
 import dev.legio.task.TaskSessions;
-import dev.legio.tools.ToolDefinition;
-import dev.legio.tools.Toolbox;
 import dev.legio.tools.Toolset;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.SessionHistoryEditor;
@@ -46,10 +39,7 @@ import dev.legio.usage.UsageRetention;
 import dev.legio.workspace.Workspace;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +60,7 @@ public final class LegioApp implements AutoCloseable {
   private AgentDirectory agents;
   private volatile ModelBackend backend;
   private final Map<String, ModelBackend> backendsByKind = new ConcurrentHashMap<>();
+  private final SessionToolsets toolsets = new SessionToolsets(this);
   private SessionEngine engine;
   private MemoryExtractor extractor;
   private Memoria memoria;
@@ -238,33 +229,9 @@ public final class LegioApp implements AutoCloseable {
     return store().conversations();
   }
 
-  /**
-   * Each Claude Code CLI session's memory tools: the CLI starts {@code legio mcp --agent CALLER}
-   * over stdio, with every tool of that server allowed. An agent gets its own tools; the legatus
-   * and operator channels the legatus's; public chat channels none (their CLI runs without Legio's
-   * tools).
-   */
+  /** Each Claude Code CLI session's memory tools over MCP ({@link SessionToolsets}). */
   public McpConfigSource memoriaOverMcp() {
-    return new McpConfigSource() {
-      @Override
-      public Optional<String> forSession(SessionSpec spec) {
-        return mcpCaller(spec).map(LegioApp.this::mcpConfigJson);
-      }
-
-      @Override
-      public List<String> allowedTools(SessionSpec spec) {
-        return mcpCaller(spec)
-            .map(c -> List.of("mcp__" + McpToolServer.serverName(c)))
-            .orElse(List.of());
-      }
-    };
-  }
-
-  private static Optional<String> mcpCaller(SessionSpec spec) {
-    if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
-      return Optional.empty();
-    }
-    return Optional.of(Owner.of(spec.owner()).isChannel() ? Names.LEGATUS : spec.owner());
+    return toolsets.overMcp();
   }
 
   /** The session engine over the store, the agents and the back-end, created on first use. */
@@ -389,53 +356,16 @@ public final class LegioApp implements AutoCloseable {
     };
   }
 
-  /**
-   * The tools of {@code caller}, served over MCP and usable in a back-end's tool-use loop: for the
-   * legatus, memoria's with its rights and its own (history, dispatch, status, ...); for a
-   * centurio, memoria's scoped to it. The log and the engine are opened on the first call that
-   * needs them.
-   */
+  /** The tools of MCP caller {@code caller} ({@link SessionToolsets}). */
   public Toolset toolsFor(String caller) {
-    if (Names.LEGATUS.equals(caller)) {
-      return new Toolbox(caller, legatusTools());
-    }
-    return new Toolbox(caller, MemoryTools.forAgent(memoria().forAgent(caller)));
+    return toolsets.forCaller(caller);
   }
 
   /**
-   * The tools of one session of an HTTP back-end, by its owner and role:
-   *
-   * <ul>
-   *   <li>role {@code chat} (a public chat channel, see {@code [channels.roles]}): reading only,
-   *       {@link MemoryTools#forReader}: edicta and acta, no commentarii, no history, nothing that
-   *       writes or acts;
-   *   <li>role {@code operator} on a channel ({@code telegram:123}): the legatus's tools, since the
-   *       channel speaks for the legatus;
-   *   <li>otherwise (the legatus, a centurio): {@link #toolsFor} the owner.
-   * </ul>
-   *
-   * Any role other than {@code operator} is treated as {@code chat}.
+   * The tools of one session of an HTTP back-end, by its owner and role ({@link SessionToolsets}).
    */
   public Toolset sessionTools(SessionSpec spec) {
-    String owner = spec.owner();
-    if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
-      return new Toolbox(owner, MemoryTools.forReader(memoria().forLegatus(Names.LEGATUS)));
-    }
-    if (isChannel(owner)) {
-      return new Toolbox(owner, legatusTools());
-    }
-    return toolsFor(owner);
-  }
-
-  private static boolean isChannel(String owner) {
-    return Owner.of(owner).isChannel();
-  }
-
-  private List<ToolDefinition> legatusTools() {
-    List<ToolDefinition> tools = new ArrayList<>();
-    tools.addAll(MemoryTools.forLegatus(memoria().forLegatus(Names.LEGATUS)));
-    tools.addAll(LegatusTools.definitions(this::messageLog, this::engine));
-    return tools;
+    return toolsets.forSession(spec);
   }
 
   /** The bearer tokens of the MCP server over HTTP. */
@@ -445,10 +375,10 @@ public final class LegioApp implements AutoCloseable {
 
   /**
    * The {@code --mcp-config} JSON that makes the Claude Code CLI start {@code legio mcp --agent
-   * caller} for this workspace (the same Java and class path as this process).
+   * caller} for this workspace.
    */
   public String mcpConfigJson(String caller) {
-    return McpConfigFile.json(LegioCommandLine.ofThisProcess(), workspace.root(), caller);
+    return toolsets.mcpConfigJson(caller);
   }
 
   /**

@@ -89,11 +89,10 @@ public interface SessionStore {
   }
 
   /**
-   * The node that holds the back-end conversation of {@code owner}'s active session: the node that
-   * ran its last turn (its {@code LEGIO_NODE_NAME}, else its host name). Empty when the owner has
-   * no active session or the store does not record nodes.
+   * Where the back-end conversation of {@code owner}'s active session is. Empty when the owner has
+   * no active session, or the store does not record nodes (or did not when the session was saved).
    */
-  default Optional<String> backendNode(String owner) {
+  default Optional<ConversationHome> conversationHome(String owner) {
     return Optional.empty();
   }
 

@@ -32,10 +32,11 @@ public interface TaskSessionStore {
   List<TaskSessionRecord> deleteExpired(Instant now);
 
   /**
-   * The node that holds the back-end conversation of the (key, agent) session: the node that ran
-   * its last turn. Empty when there is no such session or the store does not record nodes.
+   * Where the back-end conversation of the (key, agent) session is, while it has not expired at
+   * {@code now}. Empty when there is no such session or the store does not record nodes.
    */
-  default java.util.Optional<String> backendNode(String sessionKey, String agent) {
+  default java.util.Optional<dev.legio.session.ConversationHome> conversationHome(
+      String sessionKey, String agent, Instant now) {
     return java.util.Optional.empty();
   }
 }

@@ -421,14 +421,10 @@ public final class TaskSessions implements AutoCloseable {
     }
   }
 
-  /** The stored record of the (key, agent) session, expired or not. */
-  public java.util.Optional<TaskSessionRecord> record(String sessionKey, String agent) {
-    return records.find(sessionKey, agent);
-  }
-
-  /** The node that ran the last turn of the (key, agent) session ({@link TaskSessionStore}). */
-  public java.util.Optional<String> backendNode(String sessionKey, String agent) {
-    return records.backendNode(sessionKey, agent);
+  /** Where the conversation of the (key, agent) session is, while it has not expired. */
+  public Optional<dev.legio.session.ConversationHome> conversationHome(
+      String sessionKey, String agent) {
+    return records.conversationHome(sessionKey, agent, clock.instant());
   }
 
   /** How many tasks wait for the (key, agent) session in this process (tests, status). */

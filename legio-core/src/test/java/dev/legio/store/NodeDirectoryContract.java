@@ -2,6 +2,7 @@ package dev.legio.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.session.ConversationHome;
 import dev.legio.session.LeaseHolder;
 import dev.legio.session.SessionRecord;
 import dev.legio.task.TaskSessionRecord;
@@ -54,16 +55,18 @@ public abstract class NodeDirectoryContract {
     assertThat(a.node()).isEqualTo("node-a");
     SessionRecord record = record("vorenus");
     a.sessions().save(record);
-    assertThat(b.sessions().backendNode("vorenus")).contains("node-a");
+    assertThat(b.sessions().conversationHome("vorenus"))
+        .contains(new ConversationHome("claude-cli", "node-a"));
 
     // node-b runs the next turn (its resume failed, or the files are shared): it holds it now.
     b.sessions().save(record.afterTurn(10, 5, 3, clock.instant(), clock.instant().plus(TTL)));
-    assertThat(a.sessions().backendNode("vorenus")).contains("node-b");
+    assertThat(a.sessions().conversationHome("vorenus"))
+        .contains(new ConversationHome("claude-cli", "node-b"));
 
     // A closed session is held by no node; an unknown owner neither.
     a.sessions().save(record.closed("reset"));
-    assertThat(b.sessions().backendNode("vorenus")).isEmpty();
-    assertThat(b.sessions().backendNode("pullo")).isEmpty();
+    assertThat(b.sessions().conversationHome("vorenus")).isEmpty();
+    assertThat(b.sessions().conversationHome("pullo")).isEmpty();
   }
 
   @Test
@@ -71,10 +74,19 @@ public abstract class NodeDirectoryContract {
     LegioStore a = node("node-a");
     LegioStore b = node("node-b");
     a.tasks().save(task("campaign:7f3c", "copywriter"));
-    assertThat(b.tasks().backendNode("campaign:7f3c", "copywriter")).contains("node-a");
-    assertThat(b.tasks().backendNode("campaign:other", "copywriter")).isEmpty();
+    assertThat(b.tasks().conversationHome("campaign:7f3c", "copywriter", clock.instant()))
+        .contains(new ConversationHome("claude-cli", "node-a"));
+    assertThat(b.tasks().conversationHome("campaign:other", "copywriter", clock.instant()))
+        .isEmpty();
     b.tasks().save(task("campaign:7f3c", "copywriter"));
-    assertThat(a.tasks().backendNode("campaign:7f3c", "copywriter")).contains("node-b");
+    assertThat(a.tasks().conversationHome("campaign:7f3c", "copywriter", clock.instant()))
+        .contains(new ConversationHome("claude-cli", "node-b"));
+    // An expired task session is held by no node: the next task starts anew wherever it lands.
+    assertThat(
+            a.tasks()
+                .conversationHome(
+                    "campaign:7f3c", "copywriter", clock.instant().plus(Duration.ofDays(31))))
+        .isEmpty();
   }
 
   @Test

@@ -1,8 +1,8 @@
 package dev.legio.app.server;
 
+import dev.legio.session.ConversationHome;
 import dev.legio.session.SessionStore;
 import dev.legio.store.NodeDirectory;
-import dev.legio.task.TaskSessionRecord;
 import dev.legio.task.TaskSessions;
 import java.net.URI;
 import java.time.Clock;
@@ -89,11 +89,7 @@ public final class SessionAffinity {
       return Optional.empty();
     }
     try {
-      return sessions
-          .find(owner)
-          .filter(r -> r.active() && nodeLocalBackends.contains(r.backend()))
-          .flatMap(r -> sessions.backendNode(owner))
-          .flatMap(this::liveElsewhere);
+      return sessions.conversationHome(owner).flatMap(this::liveElsewhere);
     } catch (RuntimeException e) {
       log.warn("could not tell which node holds the session of {}; running it here", owner, e);
       return Optional.empty();
@@ -106,21 +102,17 @@ public final class SessionAffinity {
       return Optional.empty();
     }
     try {
-      Optional<TaskSessionRecord> record = tasks.record(sessionKey, agent);
-      if (record.isEmpty()
-          || !nodeLocalBackends.contains(record.get().backend())
-          || !record.get().expiresAt().isAfter(clock.instant())) {
-        return Optional.empty();
-      }
-      return tasks.backendNode(sessionKey, agent).flatMap(this::liveElsewhere);
+      return tasks.conversationHome(sessionKey, agent).flatMap(this::liveElsewhere);
     } catch (RuntimeException e) {
       log.warn("could not tell which node holds a task session of {}; running it here", agent, e);
       return Optional.empty();
     }
   }
 
-  private Optional<URI> liveElsewhere(String holder) {
-    if (holder.equals(node)) {
+  /** The live node other than this one where {@code home} is, for a node-local back-end. */
+  private Optional<URI> liveElsewhere(ConversationHome home) {
+    String holder = home.node();
+    if (!nodeLocalBackends.contains(home.backend()) || holder.equals(node)) {
       return Optional.empty();
     }
     URI me = self;

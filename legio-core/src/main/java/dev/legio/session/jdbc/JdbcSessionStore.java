@@ -134,15 +134,19 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   @Override
-  public Optional<String> backendNode(String owner) {
+  public Optional<dev.legio.session.ConversationHome> conversationHome(String owner) {
     Objects.requireNonNull(owner, "owner");
     try (Connection connection = pool.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT backend_node FROM sessions WHERE owner = ? AND state = 'active'")) {
+                "SELECT backend, backend_node FROM sessions"
+                    + " WHERE owner = ? AND state = 'active' AND backend_node IS NOT NULL")) {
       statement.setString(1, owner);
       try (ResultSet row = statement.executeQuery()) {
-        return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
+        return row.next()
+            ? Optional.of(
+                new dev.legio.session.ConversationHome(row.getString(1), row.getString(2)))
+            : Optional.empty();
       }
     } catch (SQLException e) {
       throw new SessionStoreException(

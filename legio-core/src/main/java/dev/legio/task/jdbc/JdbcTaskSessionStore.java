@@ -80,15 +80,21 @@ public final class JdbcTaskSessionStore implements TaskSessionStore {
   }
 
   @Override
-  public Optional<String> backendNode(String sessionKey, String agent) {
+  public Optional<dev.legio.session.ConversationHome> conversationHome(
+      String sessionKey, String agent, Instant now) {
     try (Connection connection = pool.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT backend_node FROM task_sessions WHERE session_key = ? AND agent = ?")) {
+                "SELECT backend, backend_node FROM task_sessions WHERE session_key = ?"
+                    + " AND agent = ? AND expires_at > ? AND backend_node IS NOT NULL")) {
       statement.setString(1, sessionKey);
       statement.setString(2, agent);
+      values.bindTimestamp(statement, 3, Timestamps.truncate(now));
       try (ResultSet row = statement.executeQuery()) {
-        return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
+        return row.next()
+            ? Optional.of(
+                new dev.legio.session.ConversationHome(row.getString(1), row.getString(2)))
+            : Optional.empty();
       }
     } catch (SQLException e) {
       throw new TaskSessionStoreException(

@@ -1,0 +1,98 @@
+package dev.legio.app;
+
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.claudecli.McpConfigSource;
+import dev.legio.log.Names;
+import dev.legio.mcp.McpConfigFile;
+import dev.legio.mcp.McpToolServer;
+import dev.legio.memoria.MemoryTools;
+import dev.legio.session.LegatusTools;
+import dev.legio.session.Owner;
+import dev.legio.tools.ToolDefinition;
+import dev.legio.tools.Toolbox;
+import dev.legio.tools.Toolset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which of Legio's tools each caller gets.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>An MCP caller ({@code legio mcp --agent NAME}): the legatus gets memoria as the legatus
+ *       plus the legatus's tools (history, posting, dispatch); a centurio memoria scoped to it.
+ *   <li>A session of an HTTP back-end, by its role: {@code chat} (a public chat channel, see {@code
+ *       [channels.roles]}; also any role but {@code operator}) reads only, {@link
+ *       MemoryTools#forReader}: edicta and acta, no commentarii, no history, nothing that writes or
+ *       acts; {@code operator} on a channel ({@code telegram:123}) gets the legatus's tools, since
+ *       the channel speaks for the legatus; otherwise (the legatus, a centurio) the owner's own.
+ *   <li>A Claude Code CLI session gets the same over MCP: the CLI starts {@code legio mcp --agent
+ *       CALLER} over stdio with every tool of that server allowed, CALLER being the legatus for an
+ *       operator channel; a public chat channel gets none (its CLI runs without Legio's tools).
+ * </ul>
+ */
+final class SessionToolsets {
+  private final LegioApp app;
+
+  SessionToolsets(LegioApp app) {
+    this.app = app;
+  }
+
+  Toolset forCaller(String caller) {
+    if (Names.LEGATUS.equals(caller)) {
+      return new Toolbox(caller, legatusTools());
+    }
+    return new Toolbox(caller, MemoryTools.forAgent(app.memoria().forAgent(caller)));
+  }
+
+  Toolset forSession(SessionSpec spec) {
+    String owner = spec.owner();
+    if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
+      return new Toolbox(owner, MemoryTools.forReader(app.memoria().forLegatus(Names.LEGATUS)));
+    }
+    if (Owner.of(owner).isChannel()) {
+      return new Toolbox(owner, legatusTools());
+    }
+    return forCaller(owner);
+  }
+
+  McpConfigSource overMcp() {
+    return new McpConfigSource() {
+      @Override
+      public Optional<String> forSession(SessionSpec spec) {
+        return mcpCaller(spec).map(SessionToolsets.this::mcpConfigJson);
+      }
+
+      @Override
+      public List<String> allowedTools(SessionSpec spec) {
+        return mcpCaller(spec)
+            .map(c -> List.of("mcp__" + McpToolServer.serverName(c)))
+            .orElse(List.of());
+      }
+    };
+  }
+
+  /**
+   * The {@code --mcp-config} JSON that makes the Claude Code CLI start {@code legio mcp --agent
+   * caller} for this workspace (the same Java and class path as this process).
+   */
+  String mcpConfigJson(String caller) {
+    return McpConfigFile.json(LegioCommandLine.ofThisProcess(), app.workspace().root(), caller);
+  }
+
+  private static Optional<String> mcpCaller(SessionSpec spec) {
+    if (!SessionSpec.OPERATOR_ROLE.equals(spec.role())) {
+      return Optional.empty();
+    }
+    return Optional.of(Owner.of(spec.owner()).isChannel() ? Names.LEGATUS : spec.owner());
+  }
+
+  private List<ToolDefinition> legatusTools() {
+    List<ToolDefinition> tools = new ArrayList<>();
+    tools.addAll(MemoryTools.forLegatus(app.memoria().forLegatus(Names.LEGATUS)));
+    tools.addAll(LegatusTools.definitions(app::messageLog, app::engine));
+    return tools;
+  }
+}
