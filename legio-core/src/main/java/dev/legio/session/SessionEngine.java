@@ -107,7 +107,11 @@ public final class SessionEngine implements AutoCloseable {
             clock,
             b.leaseWaitTime(),
             b.leaseSleeper());
-    this.lifecycle = new SessionLifecycle(store, settings, b.memory(), rebuilds);
+    // Condensing replaces the token limit only where it can happen: with a brief writer.
+    long condenseAfterTokens =
+        b.briefWriter() == BriefWriter.NONE ? 0 : settings.condenseAfterTokens();
+    this.lifecycle =
+        new SessionLifecycle(store, settings, b.memory(), rebuilds, condenseAfterTokens);
     this.channels = new ChannelPool(settings.channels().maxSessions());
     this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
     this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
@@ -127,7 +131,7 @@ public final class SessionEngine implements AutoCloseable {
             b.turnListener(),
             sessionEvents,
             new SessionCondenser(
-                store, lifecycle, b.briefWriter(), settings.condenseAfterTokens(), sessionEvents),
+                store, lifecycle, b.briefWriter(), condenseAfterTokens, sessionEvents),
             () -> closing);
     this.reaper =
         new IdleReaper(

@@ -45,8 +45,19 @@ final class SessionLifecycle {
   private final MemoryPrompt memory;
   private final RebuildCounter rebuilds;
 
+  private final long condenseAfterTokens;
+
+  /**
+   * @param condenseAfterTokens the token count past which a Claude CLI session is condensed rather
+   *     than rebuilt; 0 when nothing condenses (no brief writer), and then the token limit holds
+   */
   SessionLifecycle(
-      SessionStore store, SessionSettings settings, MemoryPrompt memory, RebuildCounter rebuilds) {
+      SessionStore store,
+      SessionSettings settings,
+      MemoryPrompt memory,
+      RebuildCounter rebuilds,
+      long condenseAfterTokens) {
+    this.condenseAfterTokens = condenseAfterTokens;
     this.store = store;
     this.settings = settings;
     this.memory = memory;
@@ -79,8 +90,7 @@ final class SessionLifecycle {
     BackendSession opened = null;
     SessionShape shape = profile.shape();
     if (stored != null && stored.active()) {
-      reason =
-          RebuildPolicy.check(stored, profile, now, settings.condenseAfterTokens()).orElse(null);
+      reason = RebuildPolicy.check(stored, profile, now, condenseAfterTokens).orElse(null);
       boolean holding =
           slot.live != null
               && slot.record != null

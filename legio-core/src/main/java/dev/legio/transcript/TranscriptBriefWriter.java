@@ -21,9 +21,9 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>The transcript is the one named by the record's back-end session id. None (the CLI kept it
- *       elsewhere, or it was deleted), or one without messages: no brief. The CLI may report a turn
- *       before its transcript holds the answer: the writer waits up to {@link #SETTLE_MILLIS} for
- *       the last message to be the assistant's.
+ *       elsewhere, or it was deleted; none within {@link #MISSING_MILLIS}), or one without
+ *       messages: no brief. The CLI may report a turn before its transcript holds the answer: the
+ *       writer waits up to {@link #SETTLE_MILLIS} for the last message to be the assistant's.
  *   <li>The messages go to the model as XML text inside {@code <conversation>}, in order: each
  *       message's text, and the tools the assistant called with their input and results, all
  *       escaped ({@link PraetoriumXml#escapeText}), so no message can close a tag or open one of
@@ -129,11 +129,20 @@ public final class TranscriptBriefWriter implements BriefWriter {
   }
 
   /**
+   * The longest the writer waits for a transcript file that is not there at all: the CLI creates it
+   * with the session's first turn, so one still missing is most likely kept elsewhere (another
+   * {@code CLAUDE_CONFIG_DIR}, another node), and every turn past the threshold would wait again.
+   */
+  static final long MISSING_MILLIS = 300;
+
+  /**
    * The transcript once its last message is the assistant's (or after {@link #SETTLE_MILLIS}); null
-   * when there is none.
+   * when there is none (none within {@link #MISSING_MILLIS}).
    */
   private Transcript settled(String backendSessionId) {
-    long deadline = System.nanoTime() + SETTLE_MILLIS * 1_000_000;
+    long start = System.nanoTime();
+    long deadline = start + SETTLE_MILLIS * 1_000_000;
+    long missingDeadline = start + MISSING_MILLIS * 1_000_000;
     while (true) {
       Transcript transcript;
       try {
@@ -141,7 +150,10 @@ public final class TranscriptBriefWriter implements BriefWriter {
       } catch (NoSuchTranscriptException e) {
         transcript = null; // not written yet, or kept elsewhere
       }
-      if ((transcript != null && endsWithAnswer(transcript)) || System.nanoTime() > deadline) {
+      long now = System.nanoTime();
+      if ((transcript != null && endsWithAnswer(transcript))
+          || now > deadline
+          || (transcript == null && now > missingDeadline)) {
         return transcript;
       }
       try {

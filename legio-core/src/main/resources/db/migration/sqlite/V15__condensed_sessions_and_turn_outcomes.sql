@@ -39,3 +39,5 @@ DROP TABLE usage_ledger;
 ALTER TABLE usage_ledger_v15 RENAME TO usage_ledger;
 CREATE INDEX idx_usage_ledger_at ON usage_ledger(at);
 CREATE INDEX idx_usage_ledger_session ON usage_ledger(session_id);
+-- Dropped with the old table: a key's totals are read by key (V10).
+CREATE INDEX idx_usage_ledger_session_key ON usage_ledger(session_key);

@@ -240,4 +240,23 @@ abstract class CondensingContract {
     say(off, "@vorenus four");
     assertThat(off.rebuildCounts()).containsEntry(RebuildReason.TOKEN_LIMIT, 1L);
   }
+
+  @Test
+  void withoutABriefWriterNothingCondensesSoTheTokenLimitStillRebuilds() {
+    backend.inputTokensPerTurn = 200_000; // past max_input_tokens (150,000) after one turn
+    SessionEngine engine =
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(dir.resolve("castra")))
+            .backend(backend)
+            .settings(SessionSettings.defaults().withCondenseAfterTokens(50_000))
+            .clock(clock)
+            .build(); // no brief writer
+    engines.add(engine);
+    say(engine, "@vorenus one");
+    say(engine, "@vorenus two");
+    assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.TOKEN_LIMIT, 1L);
+    assertThat(backend.opened).hasSize(2);
+  }
 }

@@ -98,7 +98,7 @@ class TurnMeterTest {
         leases,
         new OwnerProfiles(agents(), settings, backend, null),
         new SessionLifecycle(
-            store, settings, MemoryPrompt.NONE, new RebuildCounter(new SessionEvents())),
+            store, settings, MemoryPrompt.NONE, new RebuildCounter(new SessionEvents()), 0),
         new HistoryInjector(log::visibleTo, centuriones -> "<status/>"),
         settings,
         clock,

@@ -358,6 +358,14 @@ public abstract class TaskSessionsContract {
     assertThat(failed.duration()).isNotNull();
     // Nothing else was stored: the next task starts a session of its own.
     assertThat(tasks.sessionsOf(KEY)).allSatisfy(s -> assertThat(s.resumable()).isFalse());
+    // The key's totals count it as a failed turn.
+    assertThat(tasks.sessionsOf(KEY))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.totals().total().turns()).isEqualTo(1);
+              assertThat(s.totals().total().failedTurns()).isEqualTo(1);
+            });
   }
 
   // ------------------------------------------------------------------ refusals

@@ -34,12 +34,14 @@ import javax.sql.DataSource;
  * transaction of its own and never waits for the log's writer longer than one of its commits (on
  * SQLite the busy timeout covers that wait).
  *
- * <p>{@link #tryLease} is a single upsert whose update only happens when the lease is free, run
- * out, or already the caller's: {@code INSERT ... ON CONFLICT (owner) DO UPDATE ... WHERE
- * session_leases.lease_until < now OR session_leases.holder = excluded.holder}. Both databases
- * report one changed row when it inserted or updated and none when the condition refused the
- * update, and both run it atomically against other connections and processes (SQLite under its
- * write lock, PostgreSQL by locking the conflicting row), so the update count is the answer.
+ * <p>{@link #tryLease} is an upsert whose update only happens when the lease is free or already the
+ * caller's ({@code INSERT ... ON CONFLICT (owner) DO UPDATE ... WHERE session_leases.holder =
+ * excluded.holder}); when that is refused, a second one takes a lease that has run out ({@code
+ * WHERE session_leases.lease_until < now}), which is a takeover. Both databases report one changed
+ * row when it inserted or updated and none when the condition refused the update, and both run it
+ * atomically against other connections and processes (SQLite under its write lock, PostgreSQL by
+ * locking the conflicting row), so the update count is the answer. A lease taken with a request
+ * ({@link #appendAndTryLease}) tries the first in the request's transaction, the second after it.
  *
  * <p>A session's previous back-end ids ({@link SessionRecord#previousBackendSessionIds()}) are a
  * JSON array of strings in one column, NULL when there are none ({@link PreviousIds}).
@@ -49,13 +51,22 @@ import javax.sql.DataSource;
  */
 public final class JdbcSessionStore implements SessionStore {
   private static final String SELECT = SessionRows.SELECT;
+
+  /** The lease upsert, updating only a lease that is {@link #MINE} or {@link #RUN_OUT}. */
   private static final String LEASE =
       "INSERT INTO session_leases (owner, holder, lease_until, holder_host, holder_pid)"
           + " VALUES (?, ?, ?, ?, ?)"
           + " ON CONFLICT (owner) DO UPDATE"
           + " SET holder = excluded.holder, lease_until = excluded.lease_until,"
           + " holder_host = excluded.holder_host, holder_pid = excluded.holder_pid"
-          + " WHERE session_leases.lease_until < ? OR session_leases.holder = excluded.holder";
+          + " WHERE ";
+
+  /** Free (inserted) or already the caller's: the common case, no takeover. */
+  private static final String MINE = LEASE + "session_leases.holder = excluded.holder";
+
+  /** Another holder's lease that has run out: a takeover. */
+  private static final String RUN_OUT = LEASE + "session_leases.lease_until < ?";
+
   private static final String RENEW =
       "UPDATE session_leases SET lease_until = ? WHERE owner = ? AND holder = ?";
 
@@ -268,15 +279,14 @@ public final class JdbcSessionStore implements SessionStore {
   @Override
   public boolean tryLease(String owner, String holder, Instant now, Duration duration) {
     String action = "leasing the session of '" + owner + "' for '" + holder + "'";
-    java.util.concurrent.atomic.AtomicBoolean expired =
-        new java.util.concurrent.atomic.AtomicBoolean();
     boolean taken =
-        update(action, List.of(leaseUpdate(owner, holder, now, duration, expired)))[0] == 1;
-    if (taken && expired.get()) {
-      takeovers.incrementAndGet();
-    }
-    if (!taken && releaseAbandonedLease(owner).isPresent()) {
-      taken = update(action, List.of(leaseUpdate(owner, holder, now, duration)))[0] == 1;
+        update(action, List.of(leaseUpdate(MINE, owner, holder, now, duration)))[0] == 1;
+    if (!taken) {
+      taken =
+          update(action, List.of(leaseUpdate(RUN_OUT, owner, holder, now, duration)))[0] == 1
+              || releaseAbandonedLease(owner).isPresent()
+                  && update(action, List.of(leaseUpdate(MINE, owner, holder, now, duration)))[0]
+                      == 1;
       if (taken) {
         takeovers.incrementAndGet();
       }
@@ -382,53 +392,26 @@ public final class JdbcSessionStore implements SessionStore {
     if (writer == null || !writer.writes(log)) {
       return SessionStore.super.appendAndTryLease(log, message, owner, holder, now, duration);
     }
-    java.util.concurrent.atomic.AtomicBoolean expired =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    SharedWriter.Update lease = leaseUpdate(owner, holder, now, duration, expired);
+    SharedWriter.Update lease = leaseUpdate(MINE, owner, holder, now, duration);
     SharedWriter.Appended appended = writer.appendWith(message, List.of(lease));
     boolean leased = appended.counts()[0] == 1;
+    if (!leased
+        && update(
+                "taking over the run-out lease on the session of '" + owner + "'",
+                List.of(leaseUpdate(RUN_OUT, owner, holder, now, duration)))[0]
+            == 1) {
+      leased = true;
+      takeovers.incrementAndGet();
+    }
     if (leased) {
-      if (expired.get()) {
-        takeovers.incrementAndGet();
-      }
       held(owner, holder, duration);
     }
     return new LeasedRequest(appended.message(), leased);
   }
 
-  /**
-   * The lease upsert for {@code owner}. First, on the same connection and transaction, it looks for
-   * a lease of another holder that has run out: when the upsert then takes the lease, {@code
-   * expiredHolder} is true, and the caller counts a takeover.
-   */
+  /** The lease upsert {@code sql} ({@link #MINE} or {@link #RUN_OUT}) for {@code owner}. */
   private SharedWriter.Update leaseUpdate(
-      String owner,
-      String holder,
-      Instant now,
-      Duration duration,
-      java.util.concurrent.atomic.AtomicBoolean expiredHolder) {
-    SharedWriter.Update upsert = leaseUpdate(owner, holder, now, duration);
-    return new SharedWriter.Update(
-        upsert.sql(),
-        s -> {
-          try (PreparedStatement check =
-              s.getConnection()
-                  .prepareStatement(
-                      "SELECT 1 FROM session_leases"
-                          + " WHERE owner = ? AND holder <> ? AND lease_until < ?")) {
-            check.setString(1, owner);
-            check.setString(2, holder);
-            bindTimestamp(check, 3, now);
-            try (ResultSet row = check.executeQuery()) {
-              expiredHolder.set(row.next());
-            }
-          }
-          upsert.binder().bind(s);
-        });
-  }
-
-  private SharedWriter.Update leaseUpdate(
-      String owner, String holder, Instant now, Duration duration) {
+      String sql, String owner, String holder, Instant now, Duration duration) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(holder, "holder");
     Objects.requireNonNull(now, "now");
@@ -438,14 +421,16 @@ public final class JdbcSessionStore implements SessionStore {
     }
     Instant until = now.plus(duration);
     return new SharedWriter.Update(
-        LEASE,
+        sql,
         s -> {
           s.setString(1, owner);
           s.setString(2, holder);
           bindTimestamp(s, 3, until);
           s.setString(4, upkeep.process().host());
           s.setLong(5, upkeep.process().pid());
-          bindTimestamp(s, 6, now);
+          if (sql.equals(RUN_OUT)) {
+            bindTimestamp(s, 6, now);
+          }
         });
   }
 

@@ -47,15 +47,20 @@ public final class JdbcUsageLedger implements UsageLedger {
           + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_nanos,"
           + " price_table_cost_nanos, reported_cost_nanos, cost_source, duration_ms, outcome"
           + " FROM usage_ledger WHERE at >= ? ORDER BY at, id LIMIT ?";
-  private static final String REPORT =
-      "SELECT %1$s, COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_read_tokens),"
+
+  /**
+   * The totals of a group of rows, read by {@link #total}: turns, tokens, cost, unknown, failed.
+   */
+  private static final String TOTALS =
+      "COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cache_read_tokens),"
           + " SUM(cache_write_tokens), SUM(cost_nanos), COUNT(*) - COUNT(cost_nanos),"
-          + " SUM(CASE WHEN outcome = 'ok' THEN 0 ELSE 1 END)"
-          + " FROM usage_ledger WHERE at >= ? GROUP BY %1$s";
+          + " SUM(CASE WHEN outcome = 'ok' THEN 0 ELSE 1 END)";
+
+  private static final String REPORT =
+      "SELECT %1$s, " + TOTALS + " FROM usage_ledger WHERE at >= ? GROUP BY %1$s";
   private static final String SESSIONS_OF_KEY =
-      "SELECT session_id, agent, MIN(at), MAX(at), COUNT(*), SUM(input_tokens), SUM(output_tokens),"
-          + " SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(cost_nanos),"
-          + " COUNT(*) - COUNT(cost_nanos)"
+      "SELECT session_id, agent, MIN(at), MAX(at), "
+          + TOTALS
           + " FROM usage_ledger WHERE session_key = ? GROUP BY session_id, agent ORDER BY MIN(at)";
   private static final String DELETE_BEFORE = "DELETE FROM usage_ledger WHERE at < ?";
 
@@ -120,16 +125,7 @@ public final class JdbcUsageLedger implements UsageLedger {
       values.bindTimestamp(statement, 1, Timestamps.truncate(since));
       try (ResultSet row = statement.executeQuery()) {
         while (row.next()) {
-          long nanos = row.getLong(7);
-          BigDecimal cost = row.wasNull() ? null : usd(nanos);
-          rows.add(
-              new UsageTotal(
-                  row.getString(1),
-                  row.getLong(2),
-                  new Tokens(row.getLong(3), row.getLong(4), row.getLong(5), row.getLong(6)),
-                  cost,
-                  row.getLong(8),
-                  row.getLong(9)));
+          rows.add(total(row.getString(1), row, 2));
         }
       }
     } catch (SQLException e) {
@@ -204,26 +200,36 @@ public final class JdbcUsageLedger implements UsageLedger {
       try (ResultSet row = statement.executeQuery()) {
         while (row.next()) {
           UUID id = values.readId(row, 1);
-          long nanos = row.getLong(10);
-          BigDecimal cost = row.wasNull() ? null : usd(nanos);
           out.add(
               new KeySessionTotal(
                   id,
                   row.getString(2),
                   values.readTimestamp(row, 3),
                   values.readTimestamp(row, 4),
-                  new UsageTotal(
-                      id.toString(),
-                      row.getLong(5),
-                      new Tokens(row.getLong(6), row.getLong(7), row.getLong(8), row.getLong(9)),
-                      cost,
-                      row.getLong(11))));
+                  total(id.toString(), row, 5)));
         }
       }
     } catch (SQLException e) {
       throw failure("reading the usage ledger", e);
     }
     return out;
+  }
+
+  /** The {@link #TOTALS} of {@code row}, from its column {@code first} on, under {@code group}. */
+  private static UsageTotal total(String group, ResultSet row, int first) throws SQLException {
+    long nanos = row.getLong(first + 5);
+    BigDecimal cost = row.wasNull() ? null : usd(nanos);
+    return new UsageTotal(
+        group,
+        row.getLong(first),
+        new Tokens(
+            row.getLong(first + 1),
+            row.getLong(first + 2),
+            row.getLong(first + 3),
+            row.getLong(first + 4)),
+        cost,
+        row.getLong(first + 6),
+        row.getLong(first + 7));
   }
 
   @Override
