@@ -30,6 +30,7 @@ final class GatewayAssembly {
               OperatorCommands.of(app.messageLog(), app.engine(), app.agents(), app.usage()),
               app.store().gatewayState(),
               app.store().jobLeases(),
+              config.sessions().leaseDuration(),
               clock));
     }
     if (config.slack().enabled()) {

@@ -477,7 +477,7 @@ public final class LegioApp implements AutoCloseable {
    * path and a channel's path.
    */
   public dev.legio.app.conversation.Conversations doors() {
-    return new dev.legio.app.conversation.Conversations(engine(), sessions(), config.sessions());
+    return new dev.legio.app.conversation.Conversations(engine(), config.sessions());
   }
 
   /**

@@ -135,36 +135,6 @@ public record SessionSettings(
     private static final List<String> ROLES = List.of("operator", "chat");
   }
 
-  /**
-   * Settings with condensing at its default ({@link #DEFAULT_CONDENSE_AFTER_TOKENS}) and agent
-   * sessions closed when idle.
-   */
-  public SessionSettings(
-      int historyWindow,
-      long maxInputTokens,
-      Duration idleTimeout,
-      Duration reaperInterval,
-      Duration leaseDuration,
-      Duration lockWait,
-      Map<String, Duration> ttlByBackend,
-      LocalTime cleanupAt,
-      Duration shutdownGrace,
-      Channels channels) {
-    this(
-        historyWindow,
-        maxInputTokens,
-        idleTimeout,
-        reaperInterval,
-        leaseDuration,
-        lockWait,
-        ttlByBackend,
-        cleanupAt,
-        shutdownGrace,
-        channels,
-        DEFAULT_CONDENSE_AFTER_TOKENS,
-        false);
-  }
-
   public SessionSettings {
     Objects.requireNonNull(idleTimeout);
     if (condenseAfterTokens < 0) {

@@ -50,12 +50,12 @@ public final class NodeDirectory {
   private final SharedWriter writer;
 
   /**
-   * @param writer where writes run (the message log's writer); null: on pool connections
+   * @param writer where writes run (the message log's writer)
    */
   public NodeDirectory(DataSource pool, SqlValues values, SharedWriter writer) {
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
-    this.writer = writer;
+    this.writer = Objects.requireNonNull(writer, "writer");
   }
 
   /** Records that node {@code name} serves at {@code url}, as of {@code now}. */
@@ -105,17 +105,7 @@ public final class NodeDirectory {
 
   private void update(String action, SharedWriter.Update update) {
     try {
-      if (writer != null) {
-        writer.executeUpdates(List.of(update));
-        return;
-      }
-      try (Connection connection = pool.getConnection();
-          PreparedStatement statement = connection.prepareStatement(update.sql())) {
-        update.binder().bind(statement);
-        statement.executeUpdate();
-      }
-    } catch (SQLException e) {
-      throw new SessionStoreException(action + " failed: " + e.getMessage(), e);
+      writer.executeUpdates(List.of(update));
     } catch (RuntimeException e) {
       throw new SessionStoreException(action + " failed: " + e.getMessage(), e);
     }

@@ -12,9 +12,9 @@ import java.util.Objects;
  * Appends one {@link LedgerEntry} to the {@link UsageLedger} for each turn a session completed,
  * costed by the {@link PriceTable} and {@link TurnCost#choose}.
  *
- * <p>The engine tells its turn listeners of completed turns only, so failed turns are not in the
- * ledger yet; every row it writes has the outcome {@link TurnOutcome.OK}, and a duration only when
- * the engine reports one.
+ * <p>A completed turn is a row with the outcome {@link TurnOutcome#OK}; a failed one ({@link
+ * #turnFailed}) a row with its outcome ({@code error}, {@code timeout}, {@code lease_lost}) and no
+ * tokens unless the back-end reported some. A row has a duration when the engine reports one.
  */
 public final class UsageRecorder implements TurnListener {
   private final UsageLedger ledger;

@@ -25,7 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -109,8 +108,6 @@ public final class ClusterBenchmark {
   private final List<Kill> kills = new CopyOnWriteArrayList<>();
 
   /** Per channel, the node of its last answer (for the failover figure). */
-  private final Map<String, Integer> lastNode = new ConcurrentHashMap<>();
-
   public ClusterBenchmark(Settings settings, PrintWriter out, PrintWriter err) {
     this.settings = settings;
     this.out = out;
@@ -246,7 +243,6 @@ public final class ClusterBenchmark {
                     channel,
                     n.index,
                     System.nanoTime()));
-            lastNode.put(channel, n.index);
             return true;
           }
         }

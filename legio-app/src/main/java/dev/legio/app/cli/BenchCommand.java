@@ -373,8 +373,8 @@ final class BenchCommand implements Runnable {
                   nodes,
                   clients,
                   requests,
-                  duration(killEvery),
-                  duration(pause),
+                  duration("--kill-every", killEvery),
+                  duration("--pause", pause),
                   separateHosts,
                   postgresUrl),
               bench.root.out,
@@ -383,13 +383,13 @@ final class BenchCommand implements Runnable {
       return 0;
     }
 
-    /** {@code 20s}, {@code 500ms}, {@code 2m}, or plain seconds. */
-    static java.time.Duration duration(String text) {
+    /** {@code 20s}, {@code 500ms}, {@code 2m}, or plain seconds, for {@code option}. */
+    static java.time.Duration duration(String option, String text) {
       java.util.regex.Matcher m =
           java.util.regex.Pattern.compile("(\\d{1,9})(ms|s|m)?").matcher(text.strip());
       if (!m.matches()) {
         throw new IllegalArgumentException(
-            "--kill-every must be a time like 20s, 500ms or 2m, got '" + text + "'");
+            option + " must be a time like 20s, 500ms or 2m, got '" + text + "'");
       }
       long n = Long.parseLong(m.group(1));
       String unit = m.group(2) == null ? "s" : m.group(2);

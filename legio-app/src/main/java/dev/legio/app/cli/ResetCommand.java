@@ -32,7 +32,7 @@ final class ResetCommand implements Callable<Integer> {
   public Integer call() {
     try (LegioApp app = root.app()) {
       freeAbandonedLeases(app.sessions(), app.engine(), name).forEach(root.out::println);
-      root.out.println(describe(app.engine(), name));
+      root.out.println(dev.legio.app.text.OperatorReplies.reset(app.engine(), name));
       return 0;
     }
   }
@@ -64,10 +64,5 @@ final class ResetCommand implements Callable<Integer> {
                           + ") is no longer running."));
     }
     return said;
-  }
-
-  /** Resets {@code name} (or {@code all}) and says what happened; shared with chat's /reset. */
-  static String describe(SessionEngine engine, String name) {
-    return dev.legio.app.text.OperatorReplies.reset(engine, name);
   }
 }

@@ -7,7 +7,6 @@ import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
 import dev.legio.session.SessionEngine;
-import dev.legio.session.SessionStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,18 +32,11 @@ import java.util.Set;
  */
 public final class Conversations {
   private final SessionEngine engine;
-  private final SessionStore sessions;
   private final SessionSettings settings;
 
-  public Conversations(SessionEngine engine, SessionStore sessions, SessionSettings settings) {
+  public Conversations(SessionEngine engine, SessionSettings settings) {
     this.engine = engine;
-    this.sessions = sessions;
     this.settings = settings;
-  }
-
-  /** The agents an {@code @mention} may name. */
-  public Set<String> agents() {
-    return engine.knownAgents();
   }
 
   /**
@@ -92,8 +84,7 @@ public final class Conversations {
             });
     Outcome outcome = engine.handleChannel(key, speaker.prefix(text), listener);
     String source = key.substring(0, key.indexOf(':'));
-    String sessionId = sessions.find(key).map(r -> r.sessionId().toString()).orElse(null);
-    return new ChannelTurn(outcome, sessionId, settings.channels().roleFor(source));
+    return new ChannelTurn(outcome, settings.channels().roleFor(source));
   }
 
   /**
@@ -107,11 +98,8 @@ public final class Conversations {
         && reply.text().startsWith("[" + reply.agent() + "] Busy with another request");
   }
 
-  /**
-   * A channel's turn: the engine's outcome (its one reply, or a refusal), the channel's session id
-   * and the role it answered in.
-   */
-  public record ChannelTurn(Outcome outcome, String sessionId, String role) {
+  /** A channel's turn: the engine's outcome (its one reply, or a refusal) and its role. */
+  public record ChannelTurn(Outcome outcome, String role) {
     /** The channel's reply; null when the turn was refused. */
     public Reply reply() {
       List<Reply> replies = outcome.replies();

@@ -76,7 +76,9 @@ final class ChannelMessagesEndpoint implements Endpoint {
     view.remove("agent");
     view.remove("description");
     answer.put("reply", view);
-    answer.put("session_id", turn.sessionId());
+    answer.put(
+        "session_id",
+        parts.sessions().find(channel).map(r -> r.sessionId().toString()).orElse(null));
     answer.put("role", turn.role());
     answer.put("request", Views.request(outcome.request()));
     exchange.json(busy ? 409 : 200, answer);

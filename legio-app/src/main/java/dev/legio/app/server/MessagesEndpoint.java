@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.conversation.Conversations;
 import dev.legio.app.conversation.UnknownAgentsException;
 import dev.legio.backend.BackendEvent;
 import dev.legio.log.Names;
@@ -65,7 +66,7 @@ final class MessagesEndpoint implements Endpoint {
         "Server-Timing",
         "engine;dur=" + engineNanos / 1e6 + ", api;dur=" + (System.nanoTime() - start) / 1e6);
     boolean allBusy =
-        !outcome.replies().isEmpty() && outcome.replies().stream().allMatch(Replies::busy);
+        !outcome.replies().isEmpty() && outcome.replies().stream().allMatch(Conversations::busy);
     if (allBusy) {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("error", "every agent addressed was busy past the wait; send the message again");

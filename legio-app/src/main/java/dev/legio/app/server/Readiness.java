@@ -6,9 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -79,10 +77,6 @@ public final class Readiness {
     draining = true;
   }
 
-  public boolean draining() {
-    return draining;
-  }
-
   /** The answer of {@code /readyz}: whether ready, and each check. */
   public record Report(
       boolean ready,
@@ -124,8 +118,10 @@ public final class Readiness {
   }
 
   private StoreHealth storeHealth() {
-    CompletableFuture<StoreHealth> checked =
-        CompletableFuture.supplyAsync(store::check, Executors.newVirtualThreadPerTaskExecutor());
+    // A thread of its own per check (interrupted when it takes too long), not an executor each.
+    java.util.concurrent.FutureTask<StoreHealth> checked =
+        new java.util.concurrent.FutureTask<>(store::check);
+    Thread.ofVirtual().name("legio-readiness-check").start(checked);
     try {
       return checked.get(STORE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {

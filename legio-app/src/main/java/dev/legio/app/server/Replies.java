@@ -19,13 +19,4 @@ final class Replies {
     }
     return Views.reply(reply, sequence);
   }
-
-  /**
-   * True for the engine's answer to a request whose session stayed busy past the wait: a failure
-   * with nothing logged, whose text says so. (The engine gives no flag for it; this is the one
-   * place that reads its text.)
-   */
-  static boolean busy(Reply reply) {
-    return dev.legio.app.conversation.Conversations.busy(reply);
-  }
 }

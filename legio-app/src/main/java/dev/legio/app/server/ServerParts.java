@@ -62,7 +62,7 @@ public record ServerParts(
 
   /** The ways in to the agents that every door shares. */
   public dev.legio.app.conversation.Conversations conversations() {
-    return new dev.legio.app.conversation.Conversations(engine, sessions, settings);
+    return new dev.legio.app.conversation.Conversations(engine, settings);
   }
 
   public static ServerParts of(LegioApp app, Clock clock) {

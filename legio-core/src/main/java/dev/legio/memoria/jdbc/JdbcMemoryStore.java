@@ -256,7 +256,7 @@ public final class JdbcMemoryStore implements MemoryStore {
           }
           List<String> deleted = new ArrayList<>();
           for (String n : names) {
-            execute(connection, DELETE_NOTES, kind, centurio, n);
+            // Its notes go with it (ON DELETE CASCADE, enforced on both databases).
             if (execute(connection, DELETE_ENTRY, kind, centurio, n) > 0) {
               deleted.add(n);
             }

@@ -12,14 +12,12 @@ import java.util.Optional;
  * daily cleanups run under.
  *
  * <p>Rules: {@link #hold()} takes the lease when it is free, expired or its holder's process is
- * gone, or renews it when this holder has it, for {@link #ttl()} from now; the holder calls it at
- * least every third of the TTL while polling. A holder that dies stops renewing and another node's
- * {@link #hold()} succeeds once the TTL has passed (30 s by default: a takeover within a minute).
- * {@link #release()} frees it at once on a clean stop.
+ * gone, or renews it when this holder has it, for its TTL from now; the holder calls it at least
+ * every third of the TTL while polling. A holder that dies stops renewing and another node's {@link
+ * #hold()} succeeds once the TTL has passed ({@code [sessions] lease_ttl_seconds}, 30 s by default:
+ * a takeover within a minute). {@link #release()} frees it at once on a clean stop.
  */
 public final class PollerLease {
-  public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
-
   private final JobLeases leases;
   private final String job;
   private final String holder;
@@ -47,13 +45,5 @@ public final class PollerLease {
   /** Who holds the lease now (it has not run out), if anyone. */
   public Optional<String> holderNow() {
     return leases.holderOf(job, clock.instant());
-  }
-
-  public String holder() {
-    return holder;
-  }
-
-  public Duration ttl() {
-    return ttl;
   }
 }

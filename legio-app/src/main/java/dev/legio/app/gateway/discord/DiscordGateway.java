@@ -157,8 +157,18 @@ public final class DiscordGateway implements Gateway {
               return null;
             });
         status.sent();
+        if (status.state() != GatewayHealth.State.CONNECTED) {
+          status.connected(); // a send works again after one that failed
+        }
       } catch (HttpFailure f) {
-        String why = describe(f, settings);
+        // Answers are sent with the interaction's own token, not the bot's: a 401 here means it
+        // expired (Discord allows 15 minutes), not that the bot token is wrong.
+        String why =
+            f.kind() == HttpFailure.Kind.AUTH
+                ? "Discord refused the interaction's token ("
+                    + f.getMessage()
+                    + "): a reply must come within 15 minutes of the /ask; ask again"
+                : describe(f, settings);
         log.warn("gateway discord: a reply in {} was not sent: {}", ask.channelId(), why);
         if (f.kind().retryable()) {
           status.waiting("a reply could not be sent: " + why);

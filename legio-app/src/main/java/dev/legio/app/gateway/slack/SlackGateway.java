@@ -55,8 +55,6 @@ public final class SlackGateway implements Gateway {
   private final SlackApi api;
   private final SlackEvents events;
   private final ConnectionCheck check;
-  private final DeliveryLedger deliveries;
-  private final Clock clock;
   private volatile String botUserId;
 
   public SlackGateway(
@@ -66,8 +64,6 @@ public final class SlackGateway implements Gateway {
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
     this.settings = settings;
-    this.deliveries = deliveries;
-    this.clock = clock;
     this.turns = new ChannelTurns(doors, "legio-slack-turn-");
     this.calls = PlatformCalls.standard(sleeper);
     this.api =
@@ -121,11 +117,6 @@ public final class SlackGateway implements Gateway {
       log.warn("gateway slack: {}", status.health().detail());
       return;
     }
-    try {
-      deliveries.deleteExpired(clock.instant());
-    } catch (RuntimeException e) {
-      log.warn("gateway slack: could not delete expired deliveries: {}", e.getMessage());
-    }
     status.waiting("checking the bot token with Slack at " + settings.apiUrl());
     check.start("legio-slack-check");
   }
@@ -136,6 +127,15 @@ public final class SlackGateway implements Gateway {
 
   /** A message for the app, taken in: its turn runs now, in the background. */
   private void onMessage(SlackEvents.Message message) {
+    if (api == null) {
+      // No bot token: a reply could not be posted, so no model turn is spent on it.
+      log.warn(
+          "gateway slack: a message in {} was not answered: set {} in the environment of legio"
+              + " serve and restart it",
+          message.channel(),
+          settings.botTokenEnv());
+      return;
+    }
     turns.run(
         "slack:" + message.channel(),
         message.speaker(),
@@ -144,9 +144,6 @@ public final class SlackGateway implements Gateway {
   }
 
   private void send(String channel, String threadTs, String text) {
-    if (api == null) {
-      return;
-    }
     for (String part : ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS)) {
       try {
         calls.call(

@@ -55,8 +55,10 @@ public final class TelegramGateway implements Gateway {
   /** How the gateway is tuned; tests shorten the waits. */
   public record Timing(
       int pollTimeoutSeconds, Duration typingEvery, Duration leaseTtl, Duration firstRetry) {
-    public static final Timing DEFAULT =
-        new Timing(30, TypingIndicator.EVERY, PollerLease.DEFAULT_TTL, Duration.ofSeconds(2));
+    /** The timing in production, the poller's lease lasting {@code leaseTtl}. */
+    public static Timing of(Duration leaseTtl) {
+      return new Timing(30, TypingIndicator.EVERY, leaseTtl, Duration.ofSeconds(2));
+    }
   }
 
   private final TelegramSettings settings;
@@ -113,13 +115,17 @@ public final class TelegramGateway implements Gateway {
             2, Thread.ofPlatform().daemon().name("legio-telegram-timer-", 0).factory());
   }
 
-  /** The gateway {@code [gateways.telegram]} describes, with the default timing. */
+  /**
+   * The gateway {@code [gateways.telegram]} describes; its poller's lease lasts {@code leaseTtl}
+   * ({@code [sessions] lease_ttl_seconds}, as every lease).
+   */
   public static TelegramGateway create(
       TelegramSettings settings,
       Conversations conversations,
       OperatorCommands commands,
       GatewayStateStore store,
       JobLeases leases,
+      Duration leaseTtl,
       Clock clock) {
     return new TelegramGateway(
         settings,
@@ -129,7 +135,7 @@ public final class TelegramGateway implements Gateway {
         leases,
         clock,
         TelegramApi.Sleeper.REAL,
-        Timing.DEFAULT);
+        Timing.of(leaseTtl));
   }
 
   @Override

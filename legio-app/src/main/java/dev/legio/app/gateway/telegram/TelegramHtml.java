@@ -91,10 +91,4 @@ final class TelegramHtml {
       }
     }
   }
-
-  static String escape(String s) {
-    StringBuilder out = new StringBuilder(s.length());
-    escape(s, out);
-    return out.toString();
-  }
 }

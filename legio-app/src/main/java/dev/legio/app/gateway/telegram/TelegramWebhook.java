@@ -25,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 final class TelegramWebhook extends Handler.Abstract {
   static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
-  static final long MAX_BODY = 1 << 20;
   private static final Logger log = LoggerFactory.getLogger(TelegramWebhook.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,13 +47,13 @@ final class TelegramWebhook extends Handler.Abstract {
         || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8))) {
       return answer(response, callback, 401, "missing or wrong " + SECRET_HEADER);
     }
-    long length = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-    if (length > MAX_BODY) {
+    byte[] body = dev.legio.app.gateway.webhook.WebhookHandler.read(request);
+    if (body == null) {
       return answer(response, callback, 413, "an update is at most 1 MiB");
     }
     JsonNode update;
     try {
-      update = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
+      update = JSON.readTree(body);
     } catch (Exception e) {
       return answer(response, callback, 400, "the body is not JSON");
     }

@@ -87,7 +87,11 @@ public abstract class WebhookHandler extends Handler.Abstract {
     return true;
   }
 
-  private static byte[] read(Request request) throws IOException {
+  /**
+   * The request's body, or null when it is over {@link #MAX_BODY_BYTES} (by its length or as read:
+   * a chunked body is never read past the limit).
+   */
+  public static byte[] read(Request request) throws IOException {
     if (request.getLength() > MAX_BODY_BYTES) {
       return null;
     }

@@ -350,6 +350,11 @@ class DiscordGatewayTest {
             Duration.ofSeconds(2),
             Duration.ofSeconds(4));
     assertThat(legio.health("discord").detail()).contains("HTTP 502");
+
+    // Discord is back: the next reply goes out and the gateway shows connected again.
+    discord.failures.clear();
+    deliver(ask("int-3", "tok-3", "987654321", "three"));
+    await(() -> legio.health("discord").state() == GatewayHealth.State.CONNECTED);
   }
 
   @Test

@@ -453,6 +453,21 @@ class SlackGatewayTest {
   }
 
   @Test
+  void withoutABotTokenAMentionSpendsNoTurnSinceNoReplyCouldBePosted() throws Exception {
+    slack = new FakeSlack();
+    start(Map.of("SLACK_SIGNING_SECRET", SECRET), slack.apiUrl(), Function.identity());
+    assertThat(legio.health("slack").state()).isEqualTo(GatewayHealth.State.FAILING);
+
+    HttpResponse<String> ack =
+        deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> what news?", "1700.0001")));
+
+    assertThat(ack.statusCode()).isEqualTo(200);
+    Thread.sleep(500); // the turn would run in the background
+    assertThat(legio.opened).isEmpty();
+    assertThat(legio.app.messageLog().size()).isZero();
+  }
+
+  @Test
   void missingSecretsLeaveTheGatewayFailingAndEveryRequestRefused() throws Exception {
     slack = new FakeSlack();
     start(Map.of(), slack.apiUrl(), Function.identity());

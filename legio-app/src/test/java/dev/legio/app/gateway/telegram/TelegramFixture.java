@@ -115,7 +115,7 @@ final class TelegramFixture implements AutoCloseable {
     TelegramGateway g =
         new TelegramGateway(
             settings,
-            new Conversations(engine, app.sessions(), app.config().sessions()),
+            new Conversations(engine, app.config().sessions()),
             OperatorCommands.of(app.messageLog(), engine, app.agents(), app.usage()),
             app.store().gatewayState(),
             app.store().jobLeases(),

@@ -101,8 +101,7 @@ class TelegramResilienceTest {
       assertThat(gateway.health().detail()).endsWith("; retrying").doesNotContain(TOKEN);
       // the rest of Legio serves meanwhile
       assertThat(
-              new dev.legio.app.conversation.Conversations(
-                      f.engine, f.app.sessions(), f.app.config().sessions())
+              new dev.legio.app.conversation.Conversations(f.engine, f.app.config().sessions())
                   .fromCaesar("@vorenus are you there?", dev.legio.session.DispatchListener.NONE)
                   .ok())
           .isTrue();

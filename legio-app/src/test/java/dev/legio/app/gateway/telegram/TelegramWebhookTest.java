@@ -116,6 +116,31 @@ class TelegramWebhookTest {
   }
 
   @Test
+  void anOversizeBodyGets413AlsoWhenItIsSentInChunksWithoutALength() throws Exception {
+    byte[] big = new byte[(2 << 20)];
+    java.util.Arrays.fill(big, (byte) ' ');
+    HttpRequest chunked =
+        HttpRequest.newBuilder(server.url().resolve(TelegramGateway.WEBHOOK_PATH))
+            .header("Content-Type", "application/json")
+            .header(TelegramWebhook.SECRET_HEADER, SECRET)
+            .POST(
+                HttpRequest.BodyPublishers.ofInputStream(
+                    () -> new java.io.ByteArrayInputStream(big)))
+            .build();
+    HttpResponse<String> r;
+    try {
+      r = http.send(chunked, HttpResponse.BodyHandlers.ofString());
+    } catch (java.io.IOException e) {
+      // The server may close the connection while the rest of the body is still being sent.
+      assertThat(fromCaesar()).isEmpty();
+      return;
+    }
+    assertThat(r.statusCode()).isEqualTo(413);
+    assertThat(r.body()).contains("at most 1 MiB");
+    assertThat(fromCaesar()).isEmpty();
+  }
+
+  @Test
   void anUpdateIsAnsweredOnceEvenWhenTelegramPostsItAgain() throws Exception {
     long id = telegram.userWrites(OPERATOR, "private", OPERATOR, "Caesar", "@vorenus hold");
     String update = telegram.update(id).toString();
