@@ -195,12 +195,11 @@ final class ChatCommand implements Callable<Integer> {
 
   private Terminal terminal() throws IOException {
     if (root.context.terminalInput() != null) {
-      return TerminalBuilder.builder()
-          .system(false)
-          .streams(root.context.terminalInput(), root.context.terminalOutput())
-          .type(Terminal.TYPE_DUMB)
-          .dumb(true)
-          .build();
+      // Streams given (a test, or a program driving the chat): a dumb terminal that writes to
+      // them directly. The builder would open a pseudo-terminal whose pump threads copy the output
+      // after the chat has returned, so the caller could read it before it is all there.
+      return new org.jline.terminal.impl.DumbTerminal(
+          root.context.terminalInput(), root.context.terminalOutput());
     }
     return TerminalBuilder.builder().system(true).name("legio").build();
   }
