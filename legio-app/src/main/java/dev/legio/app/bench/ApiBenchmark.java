@@ -7,18 +7,16 @@ import dev.legio.app.server.Role;
 import dev.legio.app.server.ServerParts;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -37,14 +35,15 @@ import okhttp3.Response;
  * <p>Each client is a platform thread sending one request at a time through OkHttp, a blocking
  * client that reads the answer on the calling thread, as a worker calling Legio would; the JDK's
  * asynchronous client hands each answer across three threads, and its own latency (3 to 6 times the
- * API's at 32 clients, docs/BENCHMARKS.md) hid the server's. 100 requests per client warm the JIT
- * first, so that the figures are the steady state, not compilation.
+ * API's at 32 clients, docs/BENCHMARKS.md) hid the server's. The clients warm up until the JIT has
+ * settled ({@link JitWarmUp}) and go straight on into the measured requests ({@link
+ * ClosedLoopLoad}), so that the figures are the steady state, not compilation or a stampede.
  */
 public final class ApiBenchmark {
-  private static final int WARM_UP_PER_CLIENT = 100;
-
-  /** The run's size: concurrent clients, and the requests they send in all. */
-  public record Settings(int clients, int requests) {
+  /**
+   * The run's size: concurrent clients, the requests they send in all, and the warm-up's bounds.
+   */
+  public record Settings(int clients, int requests, Duration minWarmUp, Duration maxWarmUp) {
     public Settings {
       if (clients < 1 || clients > 1_000) {
         throw new IllegalArgumentException("--clients must be from 1 to 1000, got " + clients);
@@ -53,6 +52,18 @@ public final class ApiBenchmark {
         throw new IllegalArgumentException(
             "--requests must be at least --clients (" + clients + "), got " + requests);
       }
+      if (maxWarmUp.isNegative() || maxWarmUp.compareTo(minWarmUp) < 0) {
+        throw new IllegalArgumentException(
+            "--max-warm-up must be at least "
+                + minWarmUp.toSeconds()
+                + " seconds, got "
+                + maxWarmUp.toSeconds());
+      }
+    }
+
+    /** The command line's run: at least 10 s of warm-up, then until the JIT settles. */
+    public Settings(int clients, int requests, Duration maxWarmUp) {
+      this(clients, requests, Duration.ofSeconds(Math.min(10, maxWarmUp.toSeconds())), maxWarmUp);
     }
   }
 
@@ -112,96 +123,68 @@ public final class ApiBenchmark {
             .readTimeout(Duration.ofSeconds(60))
             .build();
     HttpUrl messages = HttpUrl.get(url.resolve("/api/v1/messages").toString());
-    int total = settings.requests();
-    long[] turn = new long[total];
-    long[] overhead = new long[total];
-    long[] serverOverhead = new long[total];
-    AtomicInteger failed = new AtomicInteger();
-    err.println("warming up: " + WARM_UP_PER_CLIENT + " requests per client");
+    MediaType json = MediaType.get("application/json");
+    AtomicLong sent = new AtomicLong();
+    ClosedLoopLoad load =
+        new ClosedLoopLoad(
+            agents.length,
+            client -> {
+              String body =
+                  "{\"text\": \"@" + agents[client] + " turn " + sent.incrementAndGet() + "\"}";
+              Request request =
+                  new Request.Builder()
+                      .url(messages)
+                      .header("Authorization", "Bearer " + token)
+                      .post(RequestBody.create(body, json))
+                      .build();
+              long start = System.nanoTime();
+              try (Response r = http.newCall(request).execute()) {
+                String answer = r.body().string();
+                long elapsed = System.nanoTime() - start;
+                String timing = r.header("Server-Timing", "");
+                boolean ok = r.code() == 200 && !answer.contains("\"error\":true");
+                return new ClosedLoopLoad.Sample(
+                    elapsed, timing(timing, "engine"), timing(timing, "api"), ok);
+              }
+            });
+    err.println(
+        "warming up until the JIT settles (at least "
+            + settings.minWarmUp().toSeconds()
+            + " s, at most "
+            + settings.maxWarmUp().toSeconds()
+            + " s)");
     err.flush();
-    runClients(http, messages, token, agents, WARM_UP_PER_CLIENT * agents.length, null, failed);
-    failed.set(0);
-    long t0 = System.nanoTime();
-    runClients(
-        http,
-        messages,
-        token,
-        agents,
-        total,
-        new long[][] {turn, overhead, serverOverhead},
-        failed);
-    double seconds = (System.nanoTime() - t0) / 1e9;
+    ClosedLoopLoad.Result result =
+        load.run(new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()), settings.requests());
     http.dispatcher().executorService().shutdown();
     http.connectionPool().evictAll();
+
+    int total = result.samples().size();
+    long[] turn = new long[total];
+    long[] overhead = new long[total];
+    long[] handlerOverhead = new long[total];
+    for (int i = 0; i < total; i++) {
+      ClosedLoopLoad.Sample s = result.samples().get(i);
+      turn[i] = s.turnNanos();
+      overhead[i] = Math.max(0, s.turnNanos() - s.engineNanos());
+      handlerOverhead[i] = Math.max(0, s.handlerNanos() - s.engineNanos());
+    }
+    double seconds = result.measured().toNanos() / 1e9;
     print("clients", settings.clients());
     print("requests", total);
-    print("failed_requests", failed.get());
+    print("failed_requests", result.failed());
     print("api_turn_p50_ms", BenchSupport.fmt(BenchSupport.percentileMillis(turn, 50)));
     print("api_turn_p99_ms", BenchSupport.fmt(BenchSupport.percentileMillis(turn, 99)));
     print("api_overhead_p50_ms", BenchSupport.fmt(BenchSupport.percentileMillis(overhead, 50)));
     print("api_overhead_p99_ms", BenchSupport.fmt(BenchSupport.percentileMillis(overhead, 99)));
     print(
         "api_handler_overhead_p99_ms",
-        BenchSupport.fmt(BenchSupport.percentileMillis(serverOverhead, 99)));
+        BenchSupport.fmt(BenchSupport.percentileMillis(handlerOverhead, 99)));
     print("requests_per_second", BenchSupport.fmt(total / seconds));
+    print("warm_up_seconds", BenchSupport.fmt(result.warmUp().took().toMillis() / 1e3));
+    print("jit_settled", result.warmUp().settled());
+    print("jit_ms_while_measured", result.jitMillisMeasuring());
     out.flush();
-  }
-
-  /**
-   * Runs the clients, each on a platform thread of its own sending its requests one after the
-   * other; {@code figures} (null while warming up) gets each request's end-to-end time, overhead
-   * and handler overhead, in nanoseconds.
-   */
-  private static void runClients(
-      OkHttpClient http,
-      HttpUrl messages,
-      String token,
-      String[] agents,
-      int requests,
-      long[][] figures,
-      AtomicInteger failed)
-      throws InterruptedException {
-    MediaType json = MediaType.get("application/json");
-    List<Thread> clients = new ArrayList<>(agents.length);
-    for (int c = 0; c < agents.length; c++) {
-      int client = c;
-      clients.add(
-          Thread.ofPlatform()
-              .name("legio-bench-client-" + c)
-              .start(
-                  () -> {
-                    // Client c sends requests c, c + clients, c + 2 * clients, ...
-                    for (int i = client; i < requests; i += agents.length) {
-                      String body = "{\"text\": \"@" + agents[client] + " turn " + i + "\"}";
-                      Request request =
-                          new Request.Builder()
-                              .url(messages)
-                              .header("Authorization", "Bearer " + token)
-                              .post(RequestBody.create(body, json))
-                              .build();
-                      long start = System.nanoTime();
-                      try (Response r = http.newCall(request).execute()) {
-                        String answer = r.body().string();
-                        long elapsed = System.nanoTime() - start;
-                        if (r.code() != 200 || answer.contains("\"error\":true")) {
-                          failed.incrementAndGet();
-                        }
-                        if (figures != null) {
-                          String timing = r.header("Server-Timing", "");
-                          long engine = timing(timing, "engine");
-                          figures[0][i] = elapsed;
-                          figures[1][i] = Math.max(0, elapsed - engine);
-                          figures[2][i] = Math.max(0, timing(timing, "api") - engine);
-                        }
-                      } catch (IOException | RuntimeException e) {
-                        failed.incrementAndGet();
-                      }
-                    }
-                  }));
-    }
-    for (Thread t : clients) {
-      t.join();
-    }
   }
 
   /** A figure of a {@code Server-Timing} header, in nanoseconds; 0 when absent. */

@@ -228,10 +228,21 @@ final class BenchCommand implements Runnable {
         description = "Requests to time, over all clients (default: ${DEFAULT-VALUE}).")
     int requests;
 
+    @Option(
+        names = "--max-warm-up",
+        defaultValue = "120",
+        paramLabel = "SECONDS",
+        description =
+            "The clients warm up for at least 10 s, then until the JIT has settled (two seconds"
+                + " in a row with at most 10 ms of compiling each), or for this long at most"
+                + " (default: ${DEFAULT-VALUE}).")
+    long maxWarmUpSeconds;
+
     @Override
     public Integer call() throws Exception {
       new dev.legio.app.bench.ApiBenchmark(
-              new dev.legio.app.bench.ApiBenchmark.Settings(clients, requests),
+              new dev.legio.app.bench.ApiBenchmark.Settings(
+                  clients, requests, java.time.Duration.ofSeconds(maxWarmUpSeconds)),
               bench.root.out,
               bench.root.err)
           .run();

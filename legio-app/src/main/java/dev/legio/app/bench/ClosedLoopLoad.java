@@ -1,0 +1,116 @@
+package dev.legio.app.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A closed-loop load: N clients, each on a platform thread of its own, each sending its next
+ * request as soon as its last one is answered, with no pause between phases.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>The same client threads warm up, are measured, then cool down: no thread starts, and no
+ *       client waits for the others, when measuring begins (32 clients released at once would
+ *       measure their own stampede).
+ *   <li>Warm-up lasts as long as the {@link JitWarmUp} says.
+ *   <li>Exactly {@code measured} requests are measured: those that claim a place while measuring;
+ *       the clients go on sending (unmeasured) until the last measured request is answered, so that
+ *       the last ones see the same load as the first.
+ *   <li>A request that throws counts as failed; the load goes on.
+ * </ul>
+ */
+final class ClosedLoopLoad {
+  /** One request of client {@code client}; its figures, in nanoseconds. */
+  @FunctionalInterface
+  interface Call {
+    Sample send(int client) throws Exception;
+  }
+
+  /**
+   * What one request took: end to end at the client, and the engine's and the handler's time as the
+   * server reported them; {@code ok} false when the answer was not the one expected.
+   */
+  record Sample(long turnNanos, long engineNanos, long handlerNanos, boolean ok) {
+    static final Sample FAILED = new Sample(0, 0, 0, false);
+  }
+
+  /** The measured requests' samples, the measurement's length, and how the warm-up went. */
+  record Result(
+      List<Sample> samples, Duration measured, JitWarmUp.Result warmUp, long jitMillisMeasuring) {
+    long failed() {
+      return samples.stream().filter(s -> !s.ok()).count();
+    }
+  }
+
+  private enum Phase {
+    WARM_UP,
+    MEASURE,
+    STOP
+  }
+
+  private final int clients;
+  private final Call call;
+  private volatile Phase phase = Phase.WARM_UP;
+  private final AtomicInteger warmUpFailures = new AtomicInteger();
+
+  ClosedLoopLoad(int clients, Call call) {
+    this.clients = clients;
+    this.call = call;
+  }
+
+  Result run(JitWarmUp warmUp, int measured) throws InterruptedException {
+    Sample[] samples = new Sample[measured];
+    AtomicInteger places = new AtomicInteger();
+    CountDownLatch answered = new CountDownLatch(measured);
+    List<Thread> threads = new ArrayList<>(clients);
+    for (int c = 0; c < clients; c++) {
+      int client = c;
+      threads.add(
+          Thread.ofPlatform()
+              .name("legio-bench-client-" + c)
+              .start(() -> loop(client, samples, places, answered)));
+    }
+    try {
+      // A load whose every warm-up request fails cannot be measured: stop waiting for the JIT.
+      JitWarmUp.Result warm = warmUp.await(() -> warmUpFailures.get() >= 100 * clients);
+      long jitBefore = JitWarmUp.compiledMillis();
+      long start = System.nanoTime();
+      phase = Phase.MEASURE;
+      answered.await();
+      long took = System.nanoTime() - start;
+      long jit = JitWarmUp.compiledMillis() - jitBefore;
+      return new Result(List.of(samples), Duration.ofNanos(took), warm, jit);
+    } finally {
+      phase = Phase.STOP;
+      for (Thread t : threads) {
+        t.join();
+      }
+    }
+  }
+
+  private void loop(int client, Sample[] samples, AtomicInteger places, CountDownLatch answered) {
+    while (true) {
+      Phase now = phase;
+      if (now == Phase.STOP) {
+        return;
+      }
+      int place = now == Phase.MEASURE ? places.getAndIncrement() : -1;
+      Sample sample;
+      try {
+        sample = call.send(client);
+      } catch (Exception | AssertionError e) {
+        sample = Sample.FAILED;
+      }
+      if (place >= 0 && place < samples.length) {
+        samples[place] = sample;
+        answered.countDown();
+      } else if (now == Phase.WARM_UP && !sample.ok()) {
+        warmUpFailures.incrementAndGet();
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.legio.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ClosedLoopLoadTest {
+  @Test
+  void measuresExactlyTheRequestsAskedForAndKeepsEveryClientSendingUntilTheLastIsAnswered()
+      throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    Set<Integer> clientsSeen = ConcurrentHashMap.newKeySet();
+    ClosedLoopLoad load =
+        new ClosedLoopLoad(
+            4,
+            client -> {
+              clientsSeen.add(client);
+              int n = calls.incrementAndGet();
+              return new ClosedLoopLoad.Sample(n, 0, 0, true);
+            });
+
+    ClosedLoopLoad.Result result = load.run(new JitWarmUp(Duration.ZERO, Duration.ZERO), 500);
+
+    assertThat(result.samples()).hasSize(500).doesNotContainNull();
+    assertThat(result.failed()).isZero();
+    assertThat(clientsSeen).containsExactlyInAnyOrder(0, 1, 2, 3);
+    // Each sample is a distinct request.
+    assertThat(result.samples().stream().map(ClosedLoopLoad.Sample::turnNanos).distinct())
+        .hasSize(500);
+    assertThat(calls.get()).isGreaterThanOrEqualTo(500);
+  }
+
+  @Test
+  void aRequestThatThrowsCountsAsFailedAndTheLoadGoesOn() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    ClosedLoopLoad load =
+        new ClosedLoopLoad(
+            2,
+            client -> {
+              if (calls.incrementAndGet() % 2 == 0) {
+                throw new java.io.IOException("connection reset");
+              }
+              return new ClosedLoopLoad.Sample(1, 0, 0, true);
+            });
+
+    ClosedLoopLoad.Result result = load.run(new JitWarmUp(Duration.ZERO, Duration.ZERO), 200);
+
+    assertThat(result.samples()).hasSize(200);
+    assertThat(result.failed()).isBetween(1L, 199L);
+  }
+
+  @Test
+  void theWarmUpEndsAtItsMaximumWhateverTheJitDoes() throws Exception {
+    JitWarmUp.Result warm = new JitWarmUp(Duration.ZERO, Duration.ofMillis(50)).await(() -> false);
+    assertThat(warm.took()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
+  }
+}
