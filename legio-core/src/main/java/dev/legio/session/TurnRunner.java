@@ -14,10 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -51,8 +47,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Each turn's duration is measured from the lease to the reply (or the failure) on the
  *       monotonic nano timer. A turn that reached the back-end and failed is told to the turn
  *       listener as a {@link FailedTurn} with its cause and the tokens known of it.
- *   <li>The turn listener hears of each completed turn on a thread of its own, in completion order,
- *       off the turn's path; {@link #close} waits for it up to the shutdown grace.
+ *   <li>The turn listener hears of each turn on a thread of its own, in completion order, off the
+ *       turn's path, by the rules of the {@link TurnListenerQueue}; {@link #close} waits for it up
+ *       to the shutdown grace.
  *   <li>The {@link TurnMeter} hears of every turn, whatever its ending, exactly once, on the turn's
  *       thread before its reply is returned.
  * </ul>
@@ -74,9 +71,8 @@ final class TurnRunner implements AutoCloseable {
   private volatile TurnMeter meter = TurnMeter.NONE;
   private final SessionCondenser condenser;
 
-  /** Tells the turn listener about completed turns, off the turns' path. */
-  private final ExecutorService listenerThread =
-      Executors.newSingleThreadExecutor(Thread.ofVirtual().name("legio-turn-listener").factory());
+  /** Tells the turn listener about turns, off the turns' path. */
+  private final TurnListenerQueue listenerQueue;
 
   /**
    * @param backendName the default back-end's display name, for answers no back-end gave
@@ -106,6 +102,7 @@ final class TurnRunner implements AutoCloseable {
     this.clock = clock;
     this.backendName = backendName;
     this.turnListener = turnListener;
+    this.listenerQueue = new TurnListenerQueue(turnListener, TurnListenerQueue.DEFAULT_CAPACITY);
     this.closing = closing;
   }
 
@@ -353,32 +350,14 @@ final class TurnRunner implements AutoCloseable {
   }
 
   private void notifyTurn(CompletedTurn turn) {
-    tellListener(
-        turn.owner(),
-        () -> turnListener.turnCompleted(turn),
-        "the turn listener failed (the turn itself succeeded)");
+    if (turnListener != TurnListener.NONE) {
+      listenerQueue.completed(turn);
+    }
   }
 
   private void notifyFailed(FailedTurn turn) {
-    tellListener(turn.owner(), () -> turnListener.turnFailed(turn), "the turn listener failed");
-  }
-
-  private void tellListener(String owner, Runnable call, String whenItFails) {
-    if (turnListener == TurnListener.NONE) {
-      return;
-    }
-    Runnable tell =
-        () -> {
-          try {
-            call.run();
-          } catch (RuntimeException e) {
-            log.warn("{}: {}", owner, whenItFails, e);
-          }
-        };
-    try {
-      listenerThread.execute(tell);
-    } catch (RejectedExecutionException shutDown) {
-      tell.run(); // a turn that outlived the shutdown grace: tell the listener here
+    if (turnListener != TurnListener.NONE) {
+      listenerQueue.failed(turn);
     }
   }
 
@@ -422,14 +401,6 @@ final class TurnRunner implements AutoCloseable {
    */
   @Override
   public void close() {
-    listenerThread.shutdown();
-    try {
-      if (!listenerThread.awaitTermination(
-          settings.shutdownGrace().toNanos(), TimeUnit.NANOSECONDS)) {
-        log.warn("the turn listener (transcripts) did not finish within the shutdown grace");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    listenerQueue.close(settings.shutdownGrace());
   }
 }

@@ -5,6 +5,7 @@ import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.TurnListener;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,29 +33,58 @@ public final class TranscriptRecorder implements TurnListener {
 
   @Override
   public void turnCompleted(CompletedTurn turn) {
-    String id = turn.sessionId().toString();
-    List<NewEntry> entries = new ArrayList<>(3 + turn.compactions().size());
-    UUID parent = last.get(id);
-    if (parent == null) {
+    turnsCompleted(List.of(turn));
+  }
+
+  /**
+   * Turns told together are written with one append per session (one lock, one write), each
+   * session's turns in the order they came.
+   */
+  @Override
+  public void turnsCompleted(List<CompletedTurn> turns) {
+    Map<String, List<NewEntry>> bySession = new LinkedHashMap<>();
+    for (CompletedTurn turn : turns) {
+      String id = turn.sessionId().toString();
+      List<NewEntry> entries = bySession.computeIfAbsent(id, k -> new ArrayList<>());
+      UUID parent = last.get(id);
+      if (parent == null) {
+        try {
+          parent = parse(store.load(id).lastUuid());
+        } catch (NoSuchTranscriptException e) {
+          entries.add(NewEntry.agentName(turn.owner()));
+        }
+      }
+      for (BackendEvent.CompactionEnded compaction : turn.compactions()) {
+        NewEntry.Summary summary =
+            NewEntry.summary(parent, compaction.summary(), compaction.messagesCompacted());
+        entries.add(summary);
+        parent = summary.uuid();
+      }
+      NewEntry.Message request = NewEntry.user(parent, turn.sent());
+      NewEntry.Message reply =
+          NewEntry.assistant(request.uuid(), turn.reply(), turn.model(), usage(turn.usage()));
+      entries.add(request);
+      entries.add(reply);
+      last.put(id, reply.uuid());
+    }
+    // A session whose write fails does not keep the others' turns from their transcripts.
+    RuntimeException failure = null;
+    for (Map.Entry<String, List<NewEntry>> session : bySession.entrySet()) {
       try {
-        parent = parse(store.load(id).lastUuid());
-      } catch (NoSuchTranscriptException e) {
-        entries.add(NewEntry.agentName(turn.owner()));
+        store.append(session.getKey(), session.getValue());
+      } catch (RuntimeException e) {
+        // This session's chain is unknown now: read it from the file next time.
+        last.remove(session.getKey());
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
       }
     }
-    for (BackendEvent.CompactionEnded compaction : turn.compactions()) {
-      NewEntry.Summary summary =
-          NewEntry.summary(parent, compaction.summary(), compaction.messagesCompacted());
-      entries.add(summary);
-      parent = summary.uuid();
+    if (failure != null) {
+      throw failure;
     }
-    NewEntry.Message request = NewEntry.user(parent, turn.sent());
-    NewEntry.Message reply =
-        NewEntry.assistant(request.uuid(), turn.reply(), turn.model(), usage(turn.usage()));
-    entries.add(request);
-    entries.add(reply);
-    store.append(id, entries);
-    last.put(id, reply.uuid());
   }
 
   /** The turn's usage for the transcript; none when the back-end reported nothing at all. */

@@ -23,6 +23,11 @@ public interface UsageLedger {
   /** Records one turn. */
   void append(LedgerEntry entry);
 
+  /** Records turns in order, all of them or none (by default one {@link #append} each). */
+  default void appendAll(List<LedgerEntry> entries) {
+    entries.forEach(this::append);
+  }
+
   /** The turns that ended at or after {@code since}, added up by {@code by}. */
   UsageReport report(Instant since, Grouping by);
 

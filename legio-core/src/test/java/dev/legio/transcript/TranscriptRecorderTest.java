@@ -147,4 +147,32 @@ class TranscriptRecorderTest {
             org.assertj.core.groups.Tuple.tuple(first.toString(), "pullo", 2),
             org.assertj.core.groups.Tuple.tuple(second.toString(), "telegram:42", 2));
   }
+
+  @Test
+  void turnsToldTogetherKeepEachSessionsChainAndOrder() {
+    UUID first = UUID.randomUUID();
+    UUID second = UUID.randomUUID();
+    TranscriptRecorder recorder = new TranscriptRecorder(store());
+    recorder.turnCompleted(turn(first, "vorenus", "q1", "a1"));
+    recorder.turnsCompleted(
+        List.of(
+            turn(first, "vorenus", "q2", "a2"),
+            turn(second, "pullo", "p1", "b1"),
+            turn(first, "vorenus", "q3", "a3"),
+            turn(second, "pullo", "p2", "b2")));
+
+    for (UUID session : List.of(first, second)) {
+      Transcript t = store().load(session.toString());
+      assertThat(t.report().metadata()).as("one agent-name entry").isEqualTo(1);
+      for (int i = 1; i < t.entries().size(); i++) {
+        assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
+      }
+    }
+    assertThat(store().load(first.toString()).entries())
+        .extracting(TranscriptEntry::text)
+        .containsExactly("q1", "a1", "q2", "a2", "q3", "a3");
+    assertThat(store().load(second.toString()).entries())
+        .extracting(TranscriptEntry::text)
+        .containsExactly("p1", "b1", "p2", "b2");
+  }
 }

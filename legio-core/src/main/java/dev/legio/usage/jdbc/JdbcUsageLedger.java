@@ -84,34 +84,78 @@ public final class JdbcUsageLedger implements UsageLedger {
   @Override
   public void append(LedgerEntry e) {
     Objects.requireNonNull(e, "entry");
-    update(
-        "recording the usage of a turn of '" + e.owner() + "'",
-        APPEND,
-        s -> {
-          values.bindTimestamp(s, 1, Timestamps.truncate(e.at()));
-          values.bindId(s, 2, e.sessionId());
-          s.setString(3, e.owner());
-          TaskRef task = e.task();
-          s.setString(4, task == null ? null : task.sessionKey());
-          s.setString(5, task == null ? null : task.agent());
-          s.setString(6, task == null ? null : task.taskRunId());
-          s.setString(7, e.backend());
-          s.setString(8, e.model());
-          s.setLong(9, e.tokens().input());
-          s.setLong(10, e.tokens().output());
-          s.setLong(11, e.tokens().cacheRead());
-          s.setLong(12, e.tokens().cacheWrite());
-          bindNanos(s, 13, e.cost().usd());
-          bindNanos(s, 14, e.cost().priceTableUsd());
-          bindNanos(s, 15, e.cost().reportedUsd());
-          s.setString(16, e.cost().source().label());
-          if (e.duration() == null) {
-            s.setNull(17, Types.BIGINT);
-          } else {
-            s.setLong(17, e.duration().toMillis());
-          }
-          s.setString(18, e.outcome().label());
-        });
+    update("recording the usage of a turn of '" + e.owner() + "'", APPEND, binder(e));
+  }
+
+  /** Several turns in one transaction: on the shared writer, one group commit for all of them. */
+  @Override
+  public void appendAll(List<LedgerEntry> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    if (entries.size() == 1) {
+      append(entries.get(0));
+      return;
+    }
+    String action = "recording the usage of " + entries.size() + " turns";
+    if (writer != null) {
+      List<SharedWriter.Update> updates = new ArrayList<>(entries.size());
+      for (LedgerEntry e : entries) {
+        updates.add(new SharedWriter.Update(APPEND, binder(Objects.requireNonNull(e, "entry"))));
+      }
+      try {
+        writer.executeUpdates(updates);
+        return;
+      } catch (RuntimeException e) {
+        throw new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+      }
+    }
+    try (Connection connection = pool.getConnection()) {
+      connection.setAutoCommit(false);
+      try (PreparedStatement statement = connection.prepareStatement(APPEND)) {
+        for (LedgerEntry e : entries) {
+          binder(Objects.requireNonNull(e, "entry")).bind(statement);
+          statement.addBatch();
+        }
+        statement.executeBatch();
+        connection.commit();
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw failure(action, e);
+    }
+  }
+
+  private SharedWriter.Binder binder(LedgerEntry e) {
+    return s -> {
+      values.bindTimestamp(s, 1, Timestamps.truncate(e.at()));
+      values.bindId(s, 2, e.sessionId());
+      s.setString(3, e.owner());
+      TaskRef task = e.task();
+      s.setString(4, task == null ? null : task.sessionKey());
+      s.setString(5, task == null ? null : task.agent());
+      s.setString(6, task == null ? null : task.taskRunId());
+      s.setString(7, e.backend());
+      s.setString(8, e.model());
+      s.setLong(9, e.tokens().input());
+      s.setLong(10, e.tokens().output());
+      s.setLong(11, e.tokens().cacheRead());
+      s.setLong(12, e.tokens().cacheWrite());
+      bindNanos(s, 13, e.cost().usd());
+      bindNanos(s, 14, e.cost().priceTableUsd());
+      bindNanos(s, 15, e.cost().reportedUsd());
+      s.setString(16, e.cost().source().label());
+      if (e.duration() == null) {
+        s.setNull(17, Types.BIGINT);
+      } else {
+        s.setLong(17, e.duration().toMillis());
+      }
+      s.setString(18, e.outcome().label());
+    };
   }
 
   @Override

@@ -323,4 +323,57 @@ public abstract class UsageLedgerContract {
     assertThat(offline.cost().usd()).isEqualByComparingTo("0");
     assertThat(offline.duration()).isNull();
   }
+
+  @Test
+  void turnsRecordedTogetherAllLandInOrderInOneCall() {
+    UUID session = UUID.randomUUID();
+    List<LedgerEntry> entries = new java.util.ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      entries.add(
+          entry(
+              clock.instant().plusMillis(i),
+              session,
+              "vorenus",
+              null,
+              "claude-sonnet-4-5",
+              new Tokens(i, 1, 0, 0),
+              "0.001"));
+    }
+    ledger.appendAll(List.of());
+    ledger.appendAll(entries);
+
+    List<LedgerEntry> rows = ledger.entries(Instant.EPOCH, 100);
+    assertThat(rows).hasSize(50);
+    assertThat(rows)
+        .extracting(e -> e.tokens().input())
+        .containsExactlyElementsOf(
+            java.util.stream.IntStream.range(0, 50).mapToObj(i -> (long) i).toList());
+  }
+
+  @Test
+  void theRecorderWritesTurnsToldTogetherAsOneRowEach() {
+    UsageRecorder recorder = new UsageRecorder(ledger, PriceTable.builtIn());
+    List<CompletedTurn> turns = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      turns.add(
+          new CompletedTurn(
+              "pullo",
+              UUID.randomUUID(),
+              false,
+              "q" + i,
+              "a" + i,
+              null,
+              new Usage(10 + i, 5, 0, 0, true),
+              clock.instant().plusSeconds(i),
+              "offline",
+              0,
+              List.of(),
+              null));
+    }
+    recorder.turnsCompleted(turns);
+
+    assertThat(ledger.entries(Instant.EPOCH, 10))
+        .extracting(e -> e.tokens().input())
+        .containsExactly(10L, 11L, 12L);
+  }
 }
