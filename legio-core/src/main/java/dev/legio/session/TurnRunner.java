@@ -225,6 +225,9 @@ final class TurnRunner implements AutoCloseable {
       }
       String answer = result.text().isBlank() ? "(no answer)" : result.text();
       Instant done = clock.instant();
+      // The duration ends where `done` is taken, so that a turn's [done - duration, done] is the
+      // time it held the session before its reply (the reply's commit comes after both).
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
       String kind = profile.shape().backend().kind();
       slot.record =
           slot.record
@@ -262,7 +265,7 @@ final class TurnRunner implements AutoCloseable {
               events.toolCalls,
               events.compactions,
               result.context(),
-              Duration.ofNanos(System.nanoTime() - started));
+              took);
       notifyTurn(completed);
       return new Ran(
           new Reply(
