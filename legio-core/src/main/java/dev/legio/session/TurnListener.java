@@ -5,9 +5,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Told about every turn a session completed (for instance to write it to the session's transcript).
- * Called on the turn's own thread, after the reply was logged and the session record saved, one
- * turn of an owner at a time and in order. What it throws is logged and changes nothing about the
- * turn or its reply.
+ * Called on the engine's listener thread ({@link TurnListenerQueue}), after the reply was logged
+ * and the session record saved, one call at a time and in the order the turns ended. What it throws
+ * is logged and changes nothing about the turn or its reply.
  */
 @FunctionalInterface
 public interface TurnListener {

@@ -3,6 +3,7 @@ package dev.legio.log.jdbc;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
@@ -39,6 +40,32 @@ public interface SharedWriter {
    * update counts once committed. The same rules as {@link #executeUpdate} apply.
    */
   int[] executeUpdates(List<Update> updates);
+
+  /**
+   * Runs {@code updates} in order in one transaction on {@code connection}, as {@link
+   * #executeUpdates} does on the writer's: all land or none; the connection's auto-commit is put
+   * back. The stores' way when they have no shared writer.
+   */
+  static int[] inOneTransaction(Connection connection, List<Update> updates) throws SQLException {
+    boolean autoCommit = connection.getAutoCommit();
+    connection.setAutoCommit(false);
+    try {
+      int[] counts = new int[updates.size()];
+      for (int i = 0; i < counts.length; i++) {
+        try (PreparedStatement statement = connection.prepareStatement(updates.get(i).sql())) {
+          updates.get(i).binder().bind(statement);
+          counts[i] = statement.executeUpdate();
+        }
+      }
+      connection.commit();
+      return counts;
+    } catch (SQLException | RuntimeException e) {
+      connection.rollback();
+      throw e;
+    } finally {
+      connection.setAutoCommit(autoCommit);
+    }
+  }
 
   /** True when this is the writer of {@code log} (so {@link #appendWith} can append to it). */
   boolean writes(MessageLog log);

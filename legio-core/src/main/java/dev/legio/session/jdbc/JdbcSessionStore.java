@@ -519,24 +519,7 @@ public final class JdbcSessionStore implements SessionStore {
       }
     }
     try (Connection connection = pool.getConnection()) {
-      boolean autoCommit = connection.getAutoCommit();
-      connection.setAutoCommit(false);
-      try {
-        int[] counts = new int[updates.size()];
-        for (int i = 0; i < counts.length; i++) {
-          try (PreparedStatement statement = connection.prepareStatement(updates.get(i).sql())) {
-            updates.get(i).binder().bind(statement);
-            counts[i] = statement.executeUpdate();
-          }
-        }
-        connection.commit();
-        return counts;
-      } catch (SQLException | RuntimeException e) {
-        connection.rollback();
-        throw e;
-      } finally {
-        connection.setAutoCommit(autoCommit);
-      }
+      return SharedWriter.inOneTransaction(connection, updates);
     } catch (SQLException e) {
       throw failure(action, e);
     }

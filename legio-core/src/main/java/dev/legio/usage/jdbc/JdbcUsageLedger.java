@@ -98,11 +98,11 @@ public final class JdbcUsageLedger implements UsageLedger {
       return;
     }
     String action = "recording the usage of " + entries.size() + " turns";
+    List<SharedWriter.Update> updates = new ArrayList<>(entries.size());
+    for (LedgerEntry e : entries) {
+      updates.add(new SharedWriter.Update(APPEND, binder(Objects.requireNonNull(e, "entry"))));
+    }
     if (writer != null) {
-      List<SharedWriter.Update> updates = new ArrayList<>(entries.size());
-      for (LedgerEntry e : entries) {
-        updates.add(new SharedWriter.Update(APPEND, binder(Objects.requireNonNull(e, "entry"))));
-      }
       try {
         writer.executeUpdates(updates);
         return;
@@ -111,20 +111,7 @@ public final class JdbcUsageLedger implements UsageLedger {
       }
     }
     try (Connection connection = pool.getConnection()) {
-      connection.setAutoCommit(false);
-      try (PreparedStatement statement = connection.prepareStatement(APPEND)) {
-        for (LedgerEntry e : entries) {
-          binder(Objects.requireNonNull(e, "entry")).bind(statement);
-          statement.addBatch();
-        }
-        statement.executeBatch();
-        connection.commit();
-      } catch (SQLException | RuntimeException e) {
-        connection.rollback();
-        throw e;
-      } finally {
-        connection.setAutoCommit(true);
-      }
+      SharedWriter.inOneTransaction(connection, updates);
     } catch (SQLException e) {
       throw failure(action, e);
     }

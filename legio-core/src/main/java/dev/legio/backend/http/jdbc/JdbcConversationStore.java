@@ -309,20 +309,7 @@ public final class JdbcConversationStore implements ConversationStore {
       if (updates.size() == 1) {
         return new int[] {run(connection, updates.get(0))};
       }
-      connection.setAutoCommit(false);
-      try {
-        int[] counts = new int[updates.size()];
-        for (int i = 0; i < counts.length; i++) {
-          counts[i] = run(connection, updates.get(i));
-        }
-        connection.commit();
-        return counts;
-      } catch (SQLException | RuntimeException e) {
-        connection.rollback();
-        throw e;
-      } finally {
-        connection.setAutoCommit(true);
-      }
+      return SharedWriter.inOneTransaction(connection, updates);
     } catch (SQLException e) {
       throw failure(action, e);
     }
