@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -14,11 +16,16 @@ class ClosedLoopLoadTest {
       throws Exception {
     AtomicInteger calls = new AtomicInteger();
     Set<Integer> clientsSeen = ConcurrentHashMap.newKeySet();
+    // No client goes past its first request until all four have sent one.
+    CountDownLatch allStarted = new CountDownLatch(4);
     ClosedLoopLoad load =
         new ClosedLoopLoad(
             4,
             client -> {
-              clientsSeen.add(client);
+              if (clientsSeen.add(client)) {
+                allStarted.countDown();
+              }
+              allStarted.await(30, TimeUnit.SECONDS);
               int n = calls.incrementAndGet();
               return new ClosedLoopLoad.Sample(n, 0, 0, true);
             });
