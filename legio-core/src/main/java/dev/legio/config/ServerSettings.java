@@ -10,10 +10,18 @@ package dev.legio.config;
  * @param advertiseUrl where the other nodes on the same database reach this node's API (they send
  *     it the turns of sessions whose Claude CLI conversation is on this node); empty: {@code
  *     http://BIND:PORT}, with the node's host name when {@code bind} listens on every address
+ * @param enginePriority how far below the API's threads the engine's work runs (on Linux), so that
+ *     turns keeping every core busy do not delay the API's reading and answering
  */
-public record ServerSettings(String bind, int port, long maxBodyBytes, String advertiseUrl) {
+public record ServerSettings(
+    String bind, int port, long maxBodyBytes, String advertiseUrl, EnginePriority enginePriority) {
   public ServerSettings {
     advertiseUrl = advertiseUrl == null ? "" : advertiseUrl.strip();
+    enginePriority = enginePriority == null ? EnginePriority.LOWERED : enginePriority;
+  }
+
+  public ServerSettings(String bind, int port, long maxBodyBytes, String advertiseUrl) {
+    this(bind, port, maxBodyBytes, advertiseUrl, EnginePriority.LOWERED);
   }
 
   public ServerSettings(String bind, int port, long maxBodyBytes) {
@@ -54,6 +62,12 @@ public record ServerSettings(String bind, int port, long maxBodyBytes, String ad
             "advertise_url", "a URL such as \"http://10.0.0.11:8740\"", "\"" + advertise + "\"");
       }
     }
-    return new ServerSettings(bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody, advertise);
+    EnginePriority enginePriority =
+        EnginePriority.of(
+                t.choice(
+                    "engine_priority", EnginePriority.LOWERED.label(), EnginePriority.labels()))
+            .orElseThrow();
+    return new ServerSettings(
+        bind, port, maxBody == 0 ? d.maxBodyBytes() : maxBody, advertise, enginePriority);
   }
 }

@@ -188,6 +188,16 @@ public final class HeldLeases {
     }
   }
 
+  /**
+   * Starts the heartbeat's thread now, on the caller's priority. A process that lowers the threads
+   * its turns run on ({@code legio serve}) calls this first: a thread started later from a turn
+   * would inherit the turn's lower priority, and a heartbeat that waits for a core can let a lease
+   * run out while its turn is still running.
+   */
+  public void startHeartbeat() {
+    heart().execute(() -> {});
+  }
+
   private ScheduledExecutorService heart() {
     ScheduledExecutorService h = heart;
     if (h == null) {

@@ -2,9 +2,11 @@ package dev.legio.app.bench;
 
 import dev.legio.app.LegioApp;
 import dev.legio.app.server.ApiTokens;
+import dev.legio.app.server.EngineThreadPriority;
 import dev.legio.app.server.LegioServer;
 import dev.legio.app.server.Role;
 import dev.legio.app.server.ServerParts;
+import dev.legio.config.EnginePriority;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.io.PrintWriter;
@@ -41,9 +43,15 @@ import okhttp3.Response;
  */
 public final class ApiBenchmark {
   /**
-   * The run's size: concurrent clients, the requests they send in all, and the warm-up's bounds.
+   * The run: concurrent clients, the requests they send in all, the warm-up's bounds, and the
+   * server's {@code [server] engine_priority}.
    */
-  public record Settings(int clients, int requests, Duration minWarmUp, Duration maxWarmUp) {
+  public record Settings(
+      int clients,
+      int requests,
+      Duration minWarmUp,
+      Duration maxWarmUp,
+      EnginePriority enginePriority) {
     public Settings {
       if (clients < 1 || clients > 1_000) {
         throw new IllegalArgumentException("--clients must be from 1 to 1000, got " + clients);
@@ -62,8 +70,13 @@ public final class ApiBenchmark {
     }
 
     /** The command line's run: at least 10 s of warm-up, then until the JIT settles. */
-    public Settings(int clients, int requests, Duration maxWarmUp) {
-      this(clients, requests, Duration.ofSeconds(Math.min(10, maxWarmUp.toSeconds())), maxWarmUp);
+    public Settings(int clients, int requests, Duration maxWarmUp, EnginePriority enginePriority) {
+      this(
+          clients,
+          requests,
+          Duration.ofSeconds(Math.min(10, maxWarmUp.toSeconds())),
+          maxWarmUp,
+          enginePriority);
     }
   }
 
@@ -100,9 +113,11 @@ public final class ApiBenchmark {
       try (LegioApp app = LegioApp.open(workspace, Map.of(), Clock.systemUTC())) {
         ApiTokens tokens = new ApiTokens(workspace.castra());
         String token = tokens.create("bench", Role.OPERATOR, List.of()).secret();
+        // The server as `legio serve` runs it, with the engine's threads at the priority asked for.
         LegioServer server =
             LegioServer.builder(
                     app.config().server(), ServerParts.of(app, Clock.systemUTC()), tokens)
+                .enginePriority(EngineThreadPriority.of(settings.enginePriority()))
                 .start();
         try {
           measure(server.url(), token, agents);
@@ -181,6 +196,7 @@ public final class ApiBenchmark {
         "api_handler_overhead_p99_ms",
         BenchSupport.fmt(BenchSupport.percentileMillis(handlerOverhead, 99)));
     print("requests_per_second", BenchSupport.fmt(total / seconds));
+    print("engine_priority", settings.enginePriority().label());
     print("warm_up_seconds", BenchSupport.fmt(result.warmUp().took().toMillis() / 1e3));
     print("jit_settled", result.warmUp().settled());
     print("jit_ms_while_measured", result.jitMillisMeasuring());

@@ -214,6 +214,8 @@ final class BenchCommand implements Runnable {
   static final class Api implements Callable<Integer> {
     @ParentCommand BenchCommand bench;
 
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(
         names = "--clients",
         defaultValue = "32",
@@ -238,11 +240,29 @@ final class BenchCommand implements Runnable {
                 + " (default: ${DEFAULT-VALUE}).")
     long maxWarmUpSeconds;
 
+    @Option(
+        names = "--engine-priority",
+        defaultValue = "lowered",
+        paramLabel = "LEVEL",
+        description =
+            "The server's [server] engine_priority: lowered (the default of legio serve) or"
+                + " equal.")
+    String enginePriority;
+
     @Override
     public Integer call() throws Exception {
+      dev.legio.config.EnginePriority priority =
+          dev.legio.config.EnginePriority.of(enginePriority)
+              .orElseThrow(
+                  () ->
+                      new picocli.CommandLine.ParameterException(
+                          spec.commandLine(),
+                          "--engine-priority must be lowered or equal, got '"
+                              + enginePriority
+                              + "'"));
       new dev.legio.app.bench.ApiBenchmark(
               new dev.legio.app.bench.ApiBenchmark.Settings(
-                  clients, requests, java.time.Duration.ofSeconds(maxWarmUpSeconds)),
+                  clients, requests, java.time.Duration.ofSeconds(maxWarmUpSeconds), priority),
               bench.root.out,
               bench.root.err)
           .run();

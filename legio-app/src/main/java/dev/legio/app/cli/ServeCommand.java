@@ -50,12 +50,17 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch drained = new CountDownLatch(1);
     dev.legio.session.HeldLeases.shared()
         .releaseAtExitAfter(drained, s.shutdownGrace().plus(DRAIN_MARGIN));
+    // Before any turn runs on the engine's lowered threads (EngineThreadPriority).
+    dev.legio.session.HeldLeases.shared().startHeartbeat();
     LegioServer api =
         LegioServer.builder(
                 app.config().server(),
                 ServerParts.of(app, root.context.clock()),
                 new ApiTokens(app.workspace().castra()))
             .mcp(mounted == null ? null : mounted.handler())
+            .enginePriority(
+                dev.legio.app.server.EngineThreadPriority.of(
+                    app.config().server().enginePriority()))
             .metrics(app.metrics())
             .gateways(app.gateways())
             .readiness(dev.legio.app.server.Readiness.of(app))

@@ -9,6 +9,8 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -28,9 +30,13 @@ final class ApiExchange {
   private final Map<String, String> pathParams;
   private final Caller caller;
   private final long maxBodyBytes;
+  private final long startNanos;
+  private final HandOff handOff;
+  private final AtomicInteger handOffs = new AtomicInteger();
   private Fields query;
-  private boolean answered;
+  private volatile boolean answered;
   private JsonNode body;
+  private volatile long engineNanos = -1;
 
   ApiExchange(
       Request request,
@@ -38,13 +44,54 @@ final class ApiExchange {
       Callback callback,
       Map<String, String> pathParams,
       Caller caller,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      long startNanos,
+      HandOff handOff) {
     this.request = request;
     this.response = response;
     this.callback = callback;
     this.pathParams = pathParams;
     this.caller = caller;
     this.maxBodyBytes = maxBodyBytes;
+    this.startNanos = startNanos;
+    this.handOff = handOff;
+  }
+
+  /**
+   * Runs {@code call} (a call into the engine) on a virtual thread, then {@code answer} with its
+   * result on an API thread; what either throws is answered as an error. See {@link HandOff}.
+   */
+  <T> void afterEngine(Callable<T> call, HandOff.Answer<T> answer) {
+    handOffs.incrementAndGet();
+    handOff.afterEngine(this, call, answer);
+  }
+
+  /** Continues this exchange on a virtual thread: for what may wait long (a stream, a relay). */
+  void onVirtualThread(HandOff.Step step) {
+    handOffs.incrementAndGet();
+    handOff.onVirtualThread(this, step);
+  }
+
+  /** How often this exchange was handed on: a step that leaves it unchanged was the last. */
+  int handOffs() {
+    return handOffs.get();
+  }
+
+  /** Records the engine's time for this exchange ({@code Server-Timing: engine}). */
+  void engineTook(long nanos) {
+    engineNanos = nanos;
+  }
+
+  Request request() {
+    return request;
+  }
+
+  Response response() {
+    return response;
+  }
+
+  Callback callback() {
+    return callback;
   }
 
   /** Who calls; null on a public route. */
@@ -117,7 +164,13 @@ final class ApiExchange {
       if (request.getLength() > maxBodyBytes) {
         throw tooLarge(in);
       }
-      body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+      long length = request.getLength();
+      // A declared length is read exactly (no 16 KiB buffer for a 40-byte body); else up to the
+      // limit and one byte more, to tell a body over it.
+      body =
+          length >= 0
+              ? in.readNBytes((int) length)
+              : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
       if (body.length > maxBodyBytes) {
         throw tooLarge(in);
       }
@@ -169,6 +222,7 @@ final class ApiExchange {
   /** Answers {@code status} with {@code body} as JSON. */
   void json(int status, Object body) throws IOException {
     byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+    serverTiming();
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
@@ -184,6 +238,22 @@ final class ApiExchange {
     answered = true;
     response.write(
         true, ByteBuffer.wrap(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)), callback);
+  }
+
+  /**
+   * After a call into the engine: {@code Server-Timing: engine;dur=MS, api;dur=MS}, the engine's
+   * time and the whole request's (from routing to this answer), so that the API's own time can be
+   * measured.
+   */
+  private void serverTiming() {
+    long engine = engineNanos;
+    if (engine >= 0) {
+      response
+          .getHeaders()
+          .put(
+              "Server-Timing",
+              "engine;dur=" + engine / 1e6 + ", api;dur=" + (System.nanoTime() - startNanos) / 1e6);
+    }
   }
 
   /** Adds a response header (before the body is sent). */

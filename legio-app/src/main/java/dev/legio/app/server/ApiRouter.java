@@ -44,6 +44,7 @@ final class ApiRouter extends Handler.Abstract {
   private final long maxBodyBytes;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean closing;
+  private HandOff handOff;
 
   ApiRouter(List<Route> routes, ApiTokens tokens, long maxBodyBytes) {
     this.routes = routes;
@@ -65,61 +66,109 @@ final class ApiRouter extends Handler.Abstract {
     return inFlight.get();
   }
 
+  /** The hand-off of engine calls and long waits; set once the API's thread pool exists. */
+  void handOff(HandOff handOff) {
+    this.handOff = handOff;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
+    long start = System.nanoTime();
     inFlight.incrementAndGet();
+    String path = request.getHttpURI().getDecodedPath();
+    String method = request.getMethod();
+    List<String> segments = Route.segments(path);
+    Route route;
+    ApiExchange exchange;
     try {
-      serve(request, response, callback);
-    } finally {
+      route = route(path, segments, method, response);
+      Caller caller = authorise(request, route);
+      exchange =
+          new ApiExchange(
+              request,
+              response,
+              callback,
+              route.match(segments),
+              caller,
+              maxBodyBytes,
+              start,
+              handOff);
+    } catch (ApiException e) {
+      drain(request, null);
+      fail(null, response, callback, e.status(), e.getMessage(), e.extra());
       inFlight.decrementAndGet();
+      return true;
     }
+    respond(exchange, () -> route.endpoint().handle(exchange));
     return true;
   }
 
-  private void serve(Request request, Response response, Callback callback) {
-    String path = request.getHttpURI().getDecodedPath();
-    String method = request.getMethod();
-    ApiExchange exchange = null;
+  /**
+   * Runs one step of answering {@code exchange}, turning what it throws into a JSON error. The
+   * exchange is over (no longer in flight) after the first step that hands nothing on.
+   */
+  void respond(ApiExchange exchange, HandOff.Step step) {
+    int handOffs = exchange.handOffs();
     try {
-      Route route = null;
-      Map<String, String> params = null;
-      TreeSet<String> allowed = new TreeSet<>();
-      for (Route r : routes) {
-        Map<String, String> p = r.match(path);
-        if (p != null) {
-          allowed.add(r.method());
-          if (r.method().equals(method) && route == null) {
-            route = r;
-            params = p;
-          }
-        }
-      }
-      if (closing && (route == null || route.access() != Access.PUBLIC)) {
-        throw new ApiException(503, "Legio is shutting down; try again when it is back");
-      }
-      if (route == null) {
-        if (allowed.isEmpty()) {
-          throw ApiException.notFound(
-              "no such endpoint: " + Printable.of(path) + " (GET /api/v1/openapi.json lists them)");
-        }
-        response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
-        throw new ApiException(
-            405, method + " is not allowed on this path; use " + String.join(" or ", allowed));
-      }
-      Caller caller = authorise(request, route);
-      exchange = new ApiExchange(request, response, callback, params, caller, maxBodyBytes);
-      route.endpoint().handle(exchange);
+      step.run();
     } catch (ApiException e) {
-      drain(request, exchange);
-      fail(exchange, response, callback, e.status(), e.getMessage(), e.extra());
+      drain(exchange.request(), exchange);
+      fail(
+          exchange,
+          exchange.response(),
+          exchange.callback(),
+          e.status(),
+          e.getMessage(),
+          e.extra());
     } catch (InvalidMessageException e) {
-      drain(request, exchange);
-      fail(exchange, response, callback, 400, e.getMessage(), Map.of());
+      drain(exchange.request(), exchange);
+      fail(exchange, exchange.response(), exchange.callback(), 400, e.getMessage(), Map.of());
     } catch (Exception e) {
-      log.error("{} {} failed", method, Printable.of(path), e);
-      drain(request, exchange);
-      fail(exchange, response, callback, 500, "internal error; see Legio's log file", Map.of());
+      log.error(
+          "{} {} failed",
+          exchange.request().getMethod(),
+          Printable.of(exchange.request().getHttpURI().getDecodedPath()),
+          e);
+      drain(exchange.request(), exchange);
+      fail(
+          exchange,
+          exchange.response(),
+          exchange.callback(),
+          500,
+          "internal error; see Legio's log file",
+          Map.of());
+    } finally {
+      if (exchange.handOffs() == handOffs) {
+        inFlight.decrementAndGet();
+      }
     }
+  }
+
+  /** The route of a request: 503 while closing, 404 for an unknown path, 405 for another method. */
+  private Route route(String path, List<String> segments, String method, Response response) {
+    Route route = null;
+    TreeSet<String> allowed = new TreeSet<>();
+    for (Route r : routes) {
+      if (r.match(segments) != null) {
+        allowed.add(r.method());
+        if (r.method().equals(method) && route == null) {
+          route = r;
+        }
+      }
+    }
+    if (closing && (route == null || route.access() != Access.PUBLIC)) {
+      throw new ApiException(503, "Legio is shutting down; try again when it is back");
+    }
+    if (route == null) {
+      if (allowed.isEmpty()) {
+        throw ApiException.notFound(
+            "no such endpoint: " + Printable.of(path) + " (GET /api/v1/openapi.json lists them)");
+      }
+      response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
+      throw new ApiException(
+          405, method + " is not allowed on this path; use " + String.join(" or ", allowed));
+    }
+    return route;
   }
 
   /**

@@ -59,9 +59,16 @@ final class ChannelMessagesEndpoint implements Endpoint {
             : Speaker.of(
                 Bodies.optionalString(user, "id", "user.id"),
                 Bodies.optionalString(user, "name", "user.name"));
-    Conversations.ChannelTurn turn =
-        Dispatch.run(
-            () -> parts.conversations().inChannel(channel, speaker, text, DispatchListener.NONE));
+    exchange.afterEngine(
+        () ->
+            Dispatch.run(
+                () ->
+                    parts.conversations().inChannel(channel, speaker, text, DispatchListener.NONE)),
+        turn -> answer(exchange, channel, turn));
+  }
+
+  private void answer(ApiExchange exchange, String channel, Conversations.ChannelTurn turn)
+      throws java.io.IOException {
     Outcome outcome = turn.outcome();
     if (outcome.refusal() != null) {
       throw ApiException.badRequest(outcome.refusal());

@@ -33,6 +33,11 @@ final class EventsEndpoint implements Endpoint {
   @Override
   public void handle(ApiExchange exchange) throws Exception {
     long after = resumeAfter(exchange);
+    // A stream lasts as long as its client: it holds a virtual thread, not one of the API's.
+    exchange.onVirtualThread(() -> stream(exchange, after));
+  }
+
+  private void stream(ApiExchange exchange, long after) throws Exception {
     EventSubscription subscription = hub.subscribe();
     SseStream sse = exchange.eventStream();
     long[] lastSent = {after};

@@ -11,16 +11,16 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
-import org.eclipse.jetty.util.thread.VirtualThreadPool;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Legio server: one HTTP API for every front end (embedded Jetty, one virtual thread per
- * request), on {@code [server] bind} and {@code port}. The routes are in {@link Routes}; MCP over
- * HTTP may be mounted at {@code /mcp} ({@link Builder#mcp}); {@code GET /metrics} serves the {@link
- * LegioMetrics} given to {@link Builder#metrics}; the web console is served at {@code /} ({@link
- * ConsoleHandler}).
+ * The Legio server: one HTTP API for every front end (embedded Jetty; the API's threads only read,
+ * check and answer, and turns run on virtual threads: {@link HandOff}), on {@code [server] bind}
+ * and {@code port}. The routes are in {@link Routes}; MCP over HTTP may be mounted at {@code /mcp}
+ * ({@link Builder#mcp}); {@code GET /metrics} serves the {@link LegioMetrics} given to {@link
+ * Builder#metrics}; the web console is served at {@code /} ({@link ConsoleHandler}).
  *
  * <p>Shutdown ({@link #close}) drains: {@code GET /readyz} answers 503 (draining) and new requests
  * get 503 at once (but {@code /healthz} and {@code /readyz}, still answered), event streams end
@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class LegioServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LegioServer.class);
+
+  /** The API's platform threads, all started with the server (Jetty's default maximum). */
+  static final int API_THREADS = 200;
 
   /** Events a client may fall behind by before it is disconnected. */
   public static final int DEFAULT_EVENT_BUFFER = 4_096;
@@ -75,6 +78,7 @@ public final class LegioServer implements AutoCloseable {
     private Gateways gateways = Gateways.NONE;
     private int eventBuffer = DEFAULT_EVENT_BUFFER;
     private Duration pollInterval = Duration.ofMillis(250);
+    private EngineThreadPriority enginePriority = EngineThreadPriority.UNCHANGED;
     private Readiness readiness = Readiness.alwaysReady();
     private SessionAffinity affinity = SessionAffinity.NONE;
     private dev.legio.store.NodeDirectory nodes;
@@ -138,6 +142,15 @@ public final class LegioServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How far below the API's threads the engine's work runs ({@link EngineThreadPriority};
+     * default: unchanged). {@code legio serve} sets {@code [server] engine_priority}.
+     */
+    public Builder enginePriority(EngineThreadPriority priority) {
+      this.enginePriority = java.util.Objects.requireNonNull(priority, "priority");
+      return this;
+    }
+
     /** How often the event feed looks for messages logged by other processes. */
     public Builder pollInterval(Duration interval) {
       this.pollInterval = interval;
@@ -157,8 +170,12 @@ public final class LegioServer implements AutoCloseable {
                   new PeerRelay(affinity, node == null ? "" : node)),
               tokens,
               config.maxBodyBytes());
-      VirtualThreadPool threads = new VirtualThreadPool();
+      // The API's threads: platform threads that only read, check and answer (HandOff's rules).
+      // All are started with the server, from this thread: a thread started later from one of the
+      // engine's lowered threads would inherit its priority (EngineThreadPriority).
+      QueuedThreadPool threads = new QueuedThreadPool(API_THREADS, API_THREADS);
       threads.setName("legio-http");
+      router.handOff(new HandOff(enginePriority, router::respond));
       Server jetty = new Server(threads);
       ServerConnector connector = new ServerConnector(jetty);
       connector.setHost(config.bind());
@@ -168,16 +185,23 @@ public final class LegioServer implements AutoCloseable {
       PathMappingsHandler paths = new PathMappingsHandler();
       // ---- MCP over HTTP: the one place where a handler is mounted at /mcp ----
       if (mcp != null) {
-        paths.addMapping(new ServletPathSpec("/mcp"), mcp);
-        paths.addMapping(new ServletPathSpec("/mcp/*"), mcp);
+        Handler onVirtualThreads = new VirtualThreadHandler(mcp, enginePriority);
+        paths.addMapping(new ServletPathSpec("/mcp"), onVirtualThreads);
+        paths.addMapping(new ServletPathSpec("/mcp/*"), onVirtualThreads);
         // MCP's protected-resource metadata (RFC 9728), named by its 401 answers.
-        paths.addMapping(new ServletPathSpec("/.well-known/oauth-protected-resource"), mcp);
-        paths.addMapping(new ServletPathSpec("/.well-known/oauth-protected-resource/*"), mcp);
+        paths.addMapping(
+            new ServletPathSpec("/.well-known/oauth-protected-resource"), onVirtualThreads);
+        paths.addMapping(
+            new ServletPathSpec("/.well-known/oauth-protected-resource/*"), onVirtualThreads);
       }
       // ---- chat gateways' webhooks: each checks its platform's signature itself ----
       gateways
           .routes()
-          .forEach((path, handler) -> paths.addMapping(new ServletPathSpec(path), handler));
+          .forEach(
+              (path, handler) ->
+                  paths.addMapping(
+                      new ServletPathSpec(path),
+                      new VirtualThreadHandler(handler, enginePriority)));
       // ---- the web console: its pages at / and /viewer/{id}, its assets at /console/* ----
       ConsoleHandler console = new ConsoleHandler();
       paths.addMapping(new ServletPathSpec(""), console);

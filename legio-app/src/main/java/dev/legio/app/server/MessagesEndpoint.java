@@ -30,8 +30,8 @@ import java.util.Set;
  *   <li>With {@code Accept: text/event-stream}: {@code status} events as agents report them, one
  *       {@code reply} event per agent as its answer is logged, then {@code done} with the whole
  *       JSON answer. A client that leaves does not stop the turn.
- *   <li>The engine's own time is sent as {@code Server-Timing: engine;dur=MS}, so that the API's
- *       overhead can be measured.
+ *   <li>The turn runs on the engine's side of the {@link HandOff}; the engine's own time is sent as
+ *       {@code Server-Timing: engine;dur=MS}, so that the API's overhead can be measured.
  * </ul>
  */
 final class MessagesEndpoint implements Endpoint {
@@ -45,7 +45,6 @@ final class MessagesEndpoint implements Endpoint {
 
   @Override
   public void handle(ApiExchange exchange) throws Exception {
-    long start = System.nanoTime();
     String text = Bodies.text(exchange.jsonBody(), "text");
     Set<String> known = parts.engine().knownAgents();
     Mentions.Routing routing = Mentions.parse(text, known);
@@ -54,17 +53,16 @@ final class MessagesEndpoint implements Endpoint {
       throw new ApiException(400, unknown.getMessage(), Map.of("agents", unknown.known()));
     }
     if (exchange.acceptsEventStream()) {
-      stream(exchange, text);
+      exchange.onVirtualThread(() -> stream(exchange, text));
       return;
     }
-    long t0 = System.nanoTime();
-    Outcome outcome =
-        Dispatch.run(() -> parts.conversations().fromCaesar(text, DispatchListener.NONE));
-    long engineNanos = System.nanoTime() - t0;
+    exchange.afterEngine(
+        () -> Dispatch.run(() -> parts.conversations().fromCaesar(text, DispatchListener.NONE)),
+        outcome -> answer(exchange, outcome));
+  }
+
+  private void answer(ApiExchange exchange, Outcome outcome) throws IOException {
     Map<String, Object> answer = answer(outcome);
-    exchange.responseHeader(
-        "Server-Timing",
-        "engine;dur=" + engineNanos / 1e6 + ", api;dur=" + (System.nanoTime() - start) / 1e6);
     boolean allBusy =
         !outcome.replies().isEmpty() && outcome.replies().stream().allMatch(Conversations::busy);
     if (allBusy) {

@@ -66,7 +66,14 @@ final class PeerRelay {
     return exchange -> {
       if (exchange.header(SessionAffinity.FORWARDED_HEADER) == null) {
         Optional<URI> peer = peerOf.peer(exchange);
-        if (peer.isPresent() && sent(exchange, peer.get())) {
+        if (peer.isPresent()) {
+          // The other node's answer may take a whole turn: wait for it on a virtual thread.
+          exchange.onVirtualThread(
+              () -> {
+                if (!sent(exchange, peer.get())) {
+                  endpoint.handle(exchange);
+                }
+              });
           return;
         }
       }

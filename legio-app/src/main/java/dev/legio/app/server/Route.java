@@ -9,32 +9,42 @@ import java.util.Map;
  * One method and path template of the API ({@code GET /api/v1/sessions/{id}}), who may call it and
  * what answers it. A template's {@code {name}} matches one non-empty path segment.
  */
-record Route(String method, String template, Access access, Endpoint endpoint) {
+record Route(String method, String template, Access access, Endpoint endpoint, List<String> parts) {
 
-  /** The path parameters when {@code path} matches the template, else null. */
-  Map<String, String> match(String path) {
-    List<String> want = segments(template);
-    List<String> got = segments(path);
-    if (want.size() != got.size()) {
+  Route(String method, String template, Access access, Endpoint endpoint) {
+    this(method, template, access, endpoint, segments(template));
+  }
+
+  Route {
+    parts = List.copyOf(parts);
+  }
+
+  /** The path parameters when a path of these segments matches the template, else null. */
+  Map<String, String> match(List<String> path) {
+    if (parts.size() != path.size()) {
       return null;
     }
-    Map<String, String> params = new HashMap<>(2);
-    for (int i = 0; i < want.size(); i++) {
-      String w = want.get(i);
-      String g = got.get(i);
-      if (w.startsWith("{") && w.endsWith("}")) {
-        if (g.isEmpty()) {
+    Map<String, String> params = Map.of();
+    for (int i = 0; i < parts.size(); i++) {
+      String want = parts.get(i);
+      String got = path.get(i);
+      if (want.startsWith("{") && want.endsWith("}")) {
+        if (got.isEmpty()) {
           return null;
         }
-        params.put(w.substring(1, w.length() - 1), g);
-      } else if (!w.equals(g)) {
+        if (params.isEmpty()) {
+          params = new HashMap<>(2);
+        }
+        params.put(want.substring(1, want.length() - 1), got);
+      } else if (!want.equals(got)) {
         return null;
       }
     }
     return params;
   }
 
-  private static List<String> segments(String path) {
+  /** A path's segments: {@code /api/v1/x} is {@code [api, v1, x]}. */
+  static List<String> segments(String path) {
     List<String> out = new ArrayList<>(6);
     int start = 1;
     while (start <= path.length()) {

@@ -104,15 +104,18 @@ final class SessionsEndpoint {
               + Printable.of(owner)
               + "' is not an agent or a channel: use a name such as vorenus or telegram:123");
     }
-    boolean closed;
-    try {
-      closed = Dispatch.run(() -> parts.engine().reset(owner));
-    } catch (IllegalArgumentException e) {
-      throw new ApiException(
-          404,
-          "no agent named '" + owner + "'",
-          Map.of("agents", List.copyOf(parts.engine().knownAgents())));
-    }
-    exchange.json(200, Map.of("owner", owner, "closed", closed));
+    // A reset waits for a turn in progress: it runs on the engine's side of the hand-off.
+    exchange.afterEngine(
+        () -> {
+          try {
+            return Dispatch.run(() -> parts.engine().reset(owner));
+          } catch (IllegalArgumentException e) {
+            throw new ApiException(
+                404,
+                "no agent named '" + owner + "'",
+                Map.of("agents", List.copyOf(parts.engine().knownAgents())));
+          }
+        },
+        closed -> exchange.json(200, Map.of("owner", owner, "closed", closed)));
   }
 }

@@ -55,16 +55,22 @@ final class TasksEndpoint {
               + String.join(", ", parts.agents().centurioNames())
               + ")");
     }
-    TaskResult result;
-    try {
-      result = parts.tasks().run(key, agent, text, taskRunId);
-    } catch (TaskRefusedException e) {
-      throw refused(e);
-    } catch (TaskBusyException e) {
-      throw new ApiException(409, e.getMessage());
-    } catch (TaskFailedException e) {
-      throw new ApiException(502, Printable.of(e.getMessage()));
-    }
+    exchange.afterEngine(
+        () -> {
+          try {
+            return parts.tasks().run(key, agent, text, taskRunId);
+          } catch (TaskRefusedException e) {
+            throw refused(e);
+          } catch (TaskBusyException e) {
+            throw new ApiException(409, e.getMessage());
+          } catch (TaskFailedException e) {
+            throw new ApiException(502, Printable.of(e.getMessage()));
+          }
+        },
+        result -> answer(exchange, result));
+  }
+
+  private static void answer(ApiExchange exchange, TaskResult result) throws java.io.IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("reply", result.reply());
     out.put("session_id", result.sessionId().toString());

@@ -62,6 +62,10 @@ final class ServerFixture implements AutoCloseable {
   final LegioMetrics metrics;
   final HttpClient http = HttpClient.newHttpClient();
   final CountDownLatch held = new CountDownLatch(1);
+
+  /** The thread of every turn the back-end was sent, in order. */
+  final List<Thread> turnThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   volatile CountDownLatch gate = new CountDownLatch(1);
 
   ServerFixture(Path dir, Duration lockWait, int eventBuffer) throws Exception {
@@ -245,6 +249,7 @@ final class ServerFixture implements AutoCloseable {
     @Override
     protected TurnResult send(
         BackendSession session, String userMessage, Consumer<BackendEvent> events) {
+      turnThreads.add(Thread.currentThread());
       if (userMessage.contains("#hold")) {
         events.accept(new BackendEvent.Status("⏳ Holding..."));
         held.countDown();

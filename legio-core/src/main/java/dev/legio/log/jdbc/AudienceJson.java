@@ -1,6 +1,8 @@
 package dev.legio.log.jdbc;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.log.Audience;
 import java.io.IOException;
@@ -10,7 +12,12 @@ import java.util.Set;
 
 /** The audience column: a JSON array of names, as Legio stores it. */
 final class AudienceJson {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Buffers shared by all threads (every message read on a virtual thread of its own). */
+  private static final ObjectMapper JSON =
+      new ObjectMapper(
+          JsonFactory.builder()
+              .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+              .build());
 
   private AudienceJson() {}
 
