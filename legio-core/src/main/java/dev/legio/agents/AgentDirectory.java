@@ -177,7 +177,8 @@ public final class AgentDirectory {
     return Collections.unmodifiableSet(names);
   }
 
-  private record Listing(FileTime folderModified, Set<String> names) {}
+  /** One listing of the centuriones' folder: their names, and with the legatus's, both sorted. */
+  private record Listing(FileTime folderModified, Set<String> names, Set<String> withLegatus) {}
 
   private volatile Listing listing;
 
@@ -194,9 +195,27 @@ public final class AgentDirectory {
     } catch (IOException e) {
       return Set.of();
     }
+    return listing(modified).names();
+  }
+
+  /**
+   * The legatus and every name of {@link #centurioNames}, sorted: what a message may mention. The
+   * same set while the folder does not change (routing asks for it with every message).
+   */
+  public Set<String> agentNames() {
+    FileTime modified;
+    try {
+      modified = Files.getLastModifiedTime(centurionesDir);
+    } catch (IOException e) {
+      return Set.of(Names.LEGATUS);
+    }
+    return listing(modified).withLegatus();
+  }
+
+  private Listing listing(FileTime modified) {
     Listing current = listing;
     if (current != null && current.folderModified().equals(modified)) {
-      return current.names();
+      return current;
     }
     Set<String> names = new java.util.TreeSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(centurionesDir)) {
@@ -207,11 +226,15 @@ public final class AgentDirectory {
         }
       }
     } catch (IOException e) {
-      return Set.of();
+      return new Listing(modified, Set.of(), Set.of(Names.LEGATUS));
     }
-    Set<String> result = Collections.unmodifiableSet(names);
-    listing = new Listing(modified, result);
-    return result;
+    Set<String> withLegatus = new java.util.TreeSet<>(names);
+    withLegatus.add(Names.LEGATUS);
+    Listing read =
+        new Listing(
+            modified, Collections.unmodifiableSet(names), Collections.unmodifiableSet(withLegatus));
+    listing = read;
+    return read;
   }
 
   private record Scan(List<AgentProfile> centuriones, List<String> problems) {}

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -310,11 +309,9 @@ public final class SessionEngine implements AutoCloseable {
     }
   }
 
-  /** The legatus and every centurio folder, sorted. */
+  /** The legatus and every centurio folder, sorted (a view that cannot be changed). */
   public Set<String> knownAgents() {
-    Set<String> names = new TreeSet<>(agents.centurioNames());
-    names.add(Names.LEGATUS);
-    return names;
+    return agents.agentNames();
   }
 
   private void ensureOpen() {

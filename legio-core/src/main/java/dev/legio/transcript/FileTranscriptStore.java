@@ -186,6 +186,8 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
   }
 
+  private static final byte[] NEWLINE = {'\n'};
+
   private void writeLocked(String sessionId, List<byte[]> lines, long batch) throws IOException {
     List<Path> parts = parts(sessionId);
     long total = 0;
@@ -221,14 +223,18 @@ public final class FileTranscriptStore implements TranscriptStore {
           freshLine = size == 0 || endsWithNewline(channel, size);
           needed = line.length + 1 + (freshLine ? 0 : 1);
         }
-        ByteBuffer buffer = ByteBuffer.allocate(needed);
-        if (!freshLine) {
-          buffer.put((byte) '\n'); // a line cut short by a crash stays apart from this one
-        }
-        buffer.put(line).put((byte) '\n').flip();
-        long at = size;
-        while (buffer.hasRemaining()) {
-          at += channel.write(buffer, at);
+        // One gathering write of the line as it is, no copy of it (a turn's line holds its whole
+        // message); a line cut short by a crash is first closed, so it stays apart from this one.
+        ByteBuffer[] buffers =
+            freshLine
+                ? new ByteBuffer[] {ByteBuffer.wrap(line), ByteBuffer.wrap(NEWLINE)}
+                : new ByteBuffer[] {
+                  ByteBuffer.wrap(NEWLINE), ByteBuffer.wrap(line), ByteBuffer.wrap(NEWLINE)
+                };
+        channel.position(size);
+        long written = 0;
+        while (written < needed) {
+          written += channel.write(buffers);
         }
         size += needed;
         freshLine = true;

@@ -271,4 +271,24 @@ class AgentDirectoryTest {
     assertThat(agents.centurio("a".repeat(32))).isEmpty(); // valid, but no such agent
     assertThat(agents.centurio("vorenus")).isPresent();
   }
+
+  @Test
+  void theNamesAMessageMayMentionAreTheLegatusAndTheFoldersSortedAndListedOncePerChange()
+      throws Exception {
+    Path folder = castra.resolve("centuriones");
+    Files.createDirectories(folder.resolve("vorenus"));
+    Files.createDirectories(folder.resolve("pullo"));
+    Files.setLastModifiedTime(folder, T1);
+
+    var first = agents.agentNames();
+    assertThat(first).containsExactly("legatus", "pullo", "vorenus");
+    assertThat(agents.centurioNames()).containsExactly("pullo", "vorenus");
+    assertThat(agents.agentNames()).as("the folder did not change").isSameAs(first);
+
+    Files.createDirectories(folder.resolve("acilius"));
+    Files.setLastModifiedTime(folder, T2);
+    assertThat(agents.agentNames()).containsExactly("acilius", "legatus", "pullo", "vorenus");
+    assertThatThrownBy(() -> agents.agentNames().add("caesar"))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
 }
