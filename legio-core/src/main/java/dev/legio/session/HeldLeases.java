@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -155,6 +155,12 @@ public final class HeldLeases {
     return held.size();
   }
 
+  /** How many beats are waiting in the heartbeat's queue (one per lease held with a heartbeat). */
+  int pendingBeats() {
+    ScheduledExecutorService h = heart;
+    return h == null ? 0 : ((ScheduledThreadPoolExecutor) h).getQueue().size();
+  }
+
   private void renew(Key key) {
     Held h = held.get(key);
     if (h == null) {
@@ -203,9 +209,14 @@ public final class HeldLeases {
     if (h == null) {
       synchronized (this) {
         if (heart == null) {
-          heart =
-              Executors.newSingleThreadScheduledExecutor(
-                  Thread.ofPlatform().daemon().name("legio-lease-heartbeat").factory());
+          ScheduledThreadPoolExecutor beats =
+              new ScheduledThreadPoolExecutor(
+                  1, Thread.ofPlatform().daemon().name("legio-lease-heartbeat").factory());
+          // A lease released before its first beat (most turns) takes its beat out of the queue:
+          // left in, every beat would wait out its delay and wake the thread for nothing, one
+          // per turn, and a busy server would hold a turn rate times a heartbeat of them.
+          beats.setRemoveOnCancelPolicy(true);
+          heart = beats;
         }
         h = heart;
       }
