@@ -7,6 +7,7 @@ import dev.legio.app.server.LegioServer;
 import dev.legio.app.server.Role;
 import dev.legio.app.server.ServerParts;
 import dev.legio.config.EnginePriority;
+import dev.legio.session.HeldLeases;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.io.PrintWriter;
@@ -80,6 +81,9 @@ public final class ApiBenchmark {
     }
   }
 
+  /** How long a client waits for any byte of an answer before its request fails. */
+  static final Duration STALL = Duration.ofSeconds(60);
+
   private final Settings settings;
   private final PrintWriter out;
   private final PrintWriter err;
@@ -113,7 +117,9 @@ public final class ApiBenchmark {
       try (LegioApp app = LegioApp.open(workspace, Map.of(), Clock.systemUTC())) {
         ApiTokens tokens = new ApiTokens(workspace.castra());
         String token = tokens.create("bench", Role.OPERATOR, List.of()).secret();
-        // The server as `legio serve` runs it, with the engine's threads at the priority asked for.
+        // The server as `legio serve` runs it, with the engine's threads at the priority asked for
+        // and the lease heartbeat started before them.
+        HeldLeases.shared().startHeartbeat();
         LegioServer server =
             LegioServer.builder(
                     app.config().server(), ServerParts.of(app, Clock.systemUTC()), tokens)
@@ -135,7 +141,12 @@ public final class ApiBenchmark {
         new OkHttpClient.Builder()
             // One kept-alive connection per client, as each client sends one request at a time.
             .connectionPool(new ConnectionPool(agents.length, 5, TimeUnit.MINUTES))
-            .readTimeout(Duration.ofSeconds(60))
+            // A stalled answer fails at the socket (SO_TIMEOUT), not through Okio's watchdog: its
+            // timeouts take one lock shared by every client at each read and write and wake its
+            // thread, the clients' costliest step (docs/BENCHMARKS.md).
+            .socketFactory(new StallTimeoutSockets(STALL))
+            .readTimeout(Duration.ZERO)
+            .writeTimeout(Duration.ZERO)
             .build();
     HttpUrl messages = HttpUrl.get(url.resolve("/api/v1/messages").toString());
     MediaType json = MediaType.get("application/json");
