@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Heartbeat: a lease registered with a renewal interval is renewed every interval (a third of
  *       its duration, see {@link #heartbeatFor}) until it is {@linkplain #released released}, so a
- *       turn that runs longer than the lease keeps it.
+ *       turn that runs longer than the lease keeps it. A released lease's next beat leaves the
+ *       heartbeat's queue at once: most turns end before their first beat, and the queue holds one
+ *       beat per lease held, however many turns a second the process runs.
  *   <li>A renewal that finds the lease no longer this holder's drops it and says so in the log: the
  *       turn has lost its lease, and the store refuses to finish it ({@link LeaseLostException}).
  *   <li>A renewal that fails (database unreachable) is logged and tried again at the next beat.

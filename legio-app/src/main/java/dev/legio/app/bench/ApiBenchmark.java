@@ -18,15 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import okhttp3.ConnectionPool;
-import okhttp3.HttpUrl;
-import okhttp3.MediaType;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.RequestBody;
-import okhttp3.Response;
 
 /**
  * {@code legio bench api}: {@code POST /api/v1/messages} to one agent on the offline model, end to
@@ -35,12 +27,14 @@ import okhttp3.Response;
  * Server-Timing} header; the API's overhead is the difference, per request. Prints key=value
  * figures.
  *
- * <p>Each client is a platform thread sending one request at a time through OkHttp, a blocking
- * client that reads the answer on the calling thread, as a worker calling Legio would; the JDK's
- * asynchronous client hands each answer across three threads, and its own latency (3 to 6 times the
- * API's at 32 clients, docs/BENCHMARKS.md) hid the server's. The clients warm up until the JIT has
- * settled ({@link JitWarmUp}) and go straight on into the measured requests ({@link
- * ClosedLoopLoad}), so that the figures are the steady state, not compilation or a stampede.
+ * <p>Each client is a platform thread sending one request at a time on a kept-alive connection of
+ * its own and reading the answer on the same thread ({@link LoadClient}), as a worker calling Legio
+ * would. The clients share the cores with the server, so their own work is kept small: with OkHttp
+ * their time (and its watchdog's) queued with the server's and was counted as the API's; the JDK's
+ * asynchronous client hands each answer across three threads (docs/BENCHMARKS.md). The clients warm
+ * up until the JIT has settled ({@link JitWarmUp}) and go straight on into the measured requests
+ * ({@link ClosedLoopLoad}), so that the figures are the steady state, not compilation or a
+ * stampede.
  */
 public final class ApiBenchmark {
   /**
@@ -83,6 +77,11 @@ public final class ApiBenchmark {
 
   /** How long a client waits for any byte of an answer before its request fails. */
   static final Duration STALL = Duration.ofSeconds(60);
+
+  /** The largest answer a client reads (a reply of the offline model is a few hundred bytes). */
+  static final int MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+  private static final String MESSAGES = "/api/v1/messages";
 
   private final Settings settings;
   private final PrintWriter out;
@@ -137,19 +136,11 @@ public final class ApiBenchmark {
   }
 
   private void measure(URI url, String token, String[] agents) throws Exception {
-    OkHttpClient http =
-        new OkHttpClient.Builder()
-            // One kept-alive connection per client, as each client sends one request at a time.
-            .connectionPool(new ConnectionPool(agents.length, 5, TimeUnit.MINUTES))
-            // A stalled answer fails at the socket (SO_TIMEOUT), not through Okio's watchdog: its
-            // timeouts take one lock shared by every client at each read and write and wake its
-            // thread, the clients' costliest step (docs/BENCHMARKS.md).
-            .socketFactory(new StallTimeoutSockets(STALL))
-            .readTimeout(Duration.ZERO)
-            .writeTimeout(Duration.ZERO)
-            .build();
-    HttpUrl messages = HttpUrl.get(url.resolve("/api/v1/messages").toString());
-    MediaType json = MediaType.get("application/json");
+    LoadClient[] connections = new LoadClient[agents.length];
+    for (int c = 0; c < connections.length; c++) {
+      connections[c] = new LoadClient(url, STALL, MAX_ANSWER_BYTES);
+    }
+    Map<String, String> headers = Map.of("Authorization", "Bearer " + token);
     AtomicLong sent = new AtomicLong();
     ClosedLoopLoad load =
         new ClosedLoopLoad(
@@ -157,21 +148,13 @@ public final class ApiBenchmark {
             client -> {
               String body =
                   "{\"text\": \"@" + agents[client] + " turn " + sent.incrementAndGet() + "\"}";
-              Request request =
-                  new Request.Builder()
-                      .url(messages)
-                      .header("Authorization", "Bearer " + token)
-                      .post(RequestBody.create(body, json))
-                      .build();
               long start = System.nanoTime();
-              try (Response r = http.newCall(request).execute()) {
-                String answer = r.body().string();
-                long elapsed = System.nanoTime() - start;
-                String timing = r.header("Server-Timing", "");
-                boolean ok = r.code() == 200 && !answer.contains("\"error\":true");
-                return new ClosedLoopLoad.Sample(
-                    elapsed, timing(timing, "engine"), timing(timing, "api"), ok);
-              }
+              LoadClient.Answer answer = connections[client].post(MESSAGES, headers, body);
+              long elapsed = System.nanoTime() - start;
+              String timing = answer.header("Server-Timing");
+              boolean ok = answer.status() == 200 && !answer.body().contains("\"error\":true");
+              return new ClosedLoopLoad.Sample(
+                  elapsed, timing(timing, "engine"), timing(timing, "api"), ok);
             });
     err.println(
         "warming up until the JIT settles (at least "
@@ -180,10 +163,15 @@ public final class ApiBenchmark {
             + settings.maxWarmUp().toSeconds()
             + " s)");
     err.flush();
-    ClosedLoopLoad.Result result =
-        load.run(new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()), settings.requests());
-    http.dispatcher().executorService().shutdown();
-    http.connectionPool().evictAll();
+    ClosedLoopLoad.Result result;
+    try {
+      result =
+          load.run(new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()), settings.requests());
+    } finally {
+      for (LoadClient connection : connections) {
+        connection.close();
+      }
+    }
 
     int total = result.samples().size();
     long[] turn = new long[total];
