@@ -19,8 +19,8 @@ import java.util.Map;
 /**
  * The load generator's HTTP/1.1 client: one kept-alive connection to one server, one request at a
  * time, sent and read on the calling thread, so that a benchmark's clients cost the cores they
- * share with the server as little as they can: what a client spends on its own answer is counted
- * as the API's overhead, and its threads queue with the server's for the cores (docs/BENCHMARKS.md
+ * share with the server as little as they can: what a client spends on its own answer is counted as
+ * the API's overhead, and its threads queue with the server's for the cores (docs/BENCHMARKS.md
  * compares it with OkHttp against the same server). Hand-written for that reason only.
  *
  * <p>Rules:
