@@ -6,7 +6,6 @@ import dev.legio.session.CompletedTurn;
 import dev.legio.session.FailedTurn;
 import dev.legio.session.TurnListener;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -35,11 +34,7 @@ public final class UsageRecorder implements TurnListener {
   /** Turns told together are recorded together: one transaction, one commit. */
   @Override
   public void turnsCompleted(List<CompletedTurn> turns) {
-    List<LedgerEntry> entries = new ArrayList<>(turns.size());
-    for (CompletedTurn turn : turns) {
-      entries.add(entryOf(turn));
-    }
-    ledger.appendAll(entries);
+    ledger.appendAll(turns.stream().map(this::entryOf).toList());
   }
 
   @Override

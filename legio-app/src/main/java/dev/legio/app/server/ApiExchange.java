@@ -59,7 +59,7 @@ final class ApiExchange {
 
   /**
    * Runs {@code call} (a call into the engine) on a virtual thread, then {@code answer} with its
-   * result on an API thread; what either throws is answered as an error. See {@link HandOff}.
+   * result on the same thread; what either throws is answered as an error. See {@link HandOff}.
    */
   <T> void afterEngine(Callable<T> call, HandOff.Answer<T> answer) {
     handOffs.incrementAndGet();

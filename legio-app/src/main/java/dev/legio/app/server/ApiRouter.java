@@ -111,32 +111,28 @@ final class ApiRouter extends Handler.Abstract {
     int handOffs = exchange.handOffs();
     try {
       step.run();
-    } catch (ApiException e) {
-      drain(exchange.request(), exchange);
-      fail(
-          exchange,
-          exchange.response(),
-          exchange.callback(),
-          e.status(),
-          e.getMessage(),
-          e.extra());
-    } catch (InvalidMessageException e) {
-      drain(exchange.request(), exchange);
-      fail(exchange, exchange.response(), exchange.callback(), 400, e.getMessage(), Map.of());
     } catch (Exception e) {
-      log.error(
-          "{} {} failed",
-          exchange.request().getMethod(),
-          Printable.of(exchange.request().getHttpURI().getDecodedPath()),
-          e);
       drain(exchange.request(), exchange);
+      ApiException refusal =
+          switch (e) {
+            case ApiException api -> api;
+            case InvalidMessageException invalid -> ApiException.badRequest(invalid.getMessage());
+            default -> {
+              log.error(
+                  "{} {} failed",
+                  exchange.request().getMethod(),
+                  Printable.of(exchange.request().getHttpURI().getDecodedPath()),
+                  e);
+              yield new ApiException(500, "internal error; see Legio's log file");
+            }
+          };
       fail(
           exchange,
           exchange.response(),
           exchange.callback(),
-          500,
-          "internal error; see Legio's log file",
-          Map.of());
+          refusal.status(),
+          refusal.getMessage(),
+          refusal.extra());
     } finally {
       if (exchange.handOffs() == handOffs) {
         inFlight.decrementAndGet();

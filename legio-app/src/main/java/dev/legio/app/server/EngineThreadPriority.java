@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
  *       {@code legio say} and {@code legio chat} never do. The API's own threads and the lease
  *       heartbeat are started before any turn runs.
  *   <li>When the C library cannot be called, nothing changes, and the log says so once.
+ * </ul>
  */
 public final class EngineThreadPriority {
   private static final Logger log = LoggerFactory.getLogger(EngineThreadPriority.class);

@@ -93,28 +93,11 @@ public final class JdbcUsageLedger implements UsageLedger {
     if (entries.isEmpty()) {
       return;
     }
-    if (entries.size() == 1) {
-      append(entries.get(0));
-      return;
-    }
-    String action = "recording the usage of " + entries.size() + " turns";
     List<SharedWriter.Update> updates = new ArrayList<>(entries.size());
     for (LedgerEntry e : entries) {
       updates.add(new SharedWriter.Update(APPEND, binder(Objects.requireNonNull(e, "entry"))));
     }
-    if (writer != null) {
-      try {
-        writer.executeUpdates(updates);
-        return;
-      } catch (RuntimeException e) {
-        throw new UsageLedgerException(action + " failed: " + e.getMessage(), e);
-      }
-    }
-    try (Connection connection = pool.getConnection()) {
-      SharedWriter.inOneTransaction(connection, updates);
-    } catch (SQLException e) {
-      throw failure(action, e);
-    }
+    updateAll("recording the usage of " + entries.size() + " turns", updates);
   }
 
   private SharedWriter.Binder binder(LedgerEntry e) {
@@ -307,6 +290,23 @@ public final class JdbcUsageLedger implements UsageLedger {
         PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);
       return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw failure(action, e);
+    }
+  }
+
+  /** Runs {@code updates} in one transaction: on the shared writer when there is one. */
+  private void updateAll(String action, List<SharedWriter.Update> updates) {
+    if (writer != null) {
+      try {
+        writer.executeUpdates(updates);
+        return;
+      } catch (RuntimeException e) {
+        throw new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+      }
+    }
+    try (Connection connection = pool.getConnection()) {
+      SharedWriter.inOneTransaction(connection, updates);
     } catch (SQLException e) {
       throw failure(action, e);
     }
