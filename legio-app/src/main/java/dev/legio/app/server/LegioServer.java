@@ -30,9 +30,6 @@ import org.slf4j.LoggerFactory;
 public final class LegioServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LegioServer.class);
 
-  /** The API's platform threads, all started with the server (Jetty's default maximum). */
-  static final int API_THREADS = 200;
-
   /** Events a client may fall behind by before it is disconnected. */
   public static final int DEFAULT_EVENT_BUFFER = 4_096;
 
@@ -170,11 +167,9 @@ public final class LegioServer implements AutoCloseable {
                   new PeerRelay(affinity, node == null ? "" : node)),
               tokens,
               config.maxBodyBytes());
-      // The API's threads: platform threads that only read, check and answer (HandOff's rules).
-      // All are started with the server, from this thread: a thread started later from one of the
-      // engine's lowered threads would inherit its priority (EngineThreadPriority).
-      QueuedThreadPool threads = new QueuedThreadPool(API_THREADS, API_THREADS);
-      threads.setName("legio-http");
+      // The API's threads: platform threads that only read, check and answer (HandOff's rules),
+      // all started with the server from this thread, the selector never handing its role over.
+      QueuedThreadPool threads = ApiThreads.pool();
       router.handOff(new HandOff(enginePriority, router::respond));
       Server jetty = new Server(threads);
       ServerConnector connector = new ServerConnector(jetty);

@@ -64,7 +64,7 @@ class HandOffTest {
   void moreWaitingTurnsThanTheApiHasThreadsHoldNoneOfThem() throws Exception {
     // One turn held at the back-end, and more requests behind it for the same agent than the API
     // has threads: each waits on a virtual thread of its own.
-    int waiting = LegioServer.API_THREADS + 50;
+    int waiting = ApiThreads.COUNT + 50;
     List<CompletableFuture<HttpResponse<String>>> pending = new ArrayList<>();
     pending.add(send("@vorenus #hold"));
     assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
