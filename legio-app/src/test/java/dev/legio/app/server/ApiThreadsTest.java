@@ -10,8 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,29 +18,18 @@ import org.junit.jupiter.api.io.TempDir;
  * thread while requests come and go, instead of handing its role to another thread at each request.
  */
 class ApiThreadsTest {
-  @TempDir Path dir;
-  ServerFixture f;
-
-  @BeforeEach
-  void start() throws Exception {
-    f = new ServerFixture(dir, Duration.ofSeconds(60), 4096);
-  }
-
-  @AfterEach
-  void stop() {
-    f.close();
-  }
-
   @Test
-  void theSelectorKeepsItsThreadWhileRequestsAreAnswered() throws Exception {
+  void theSelectorKeepsItsThreadWhileRequestsAreAnswered(@TempDir Path dir) throws Exception {
     Set<String> selectors = new LinkedHashSet<>();
-    for (int i = 0; i < 30; i++) {
-      HttpResponse<String> answer =
-          i % 3 == 0
-              ? f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus turn " + i))
-              : f.get("/api/v1/history?limit=1", f.operator);
-      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-      selectors.add(awaitSelector());
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(60), 4096)) {
+      for (int i = 0; i < 30; i++) {
+        HttpResponse<String> answer =
+            i % 3 == 0
+                ? f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus turn " + i))
+                : f.get("/api/v1/history?limit=1", f.operator);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        selectors.add(awaitSelector());
+      }
     }
 
     assertThat(selectors).as("the threads that selected between requests").hasSize(1);
