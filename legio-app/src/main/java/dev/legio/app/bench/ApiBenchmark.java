@@ -164,9 +164,13 @@ public final class ApiBenchmark {
             + " s)");
     err.flush();
     ClosedLoopLoad.Result result;
+    OtherProcessesCpu others = new OtherProcessesCpu();
     try {
       result =
-          load.run(new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()), settings.requests());
+          load.run(
+              new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()),
+              settings.requests(),
+              others);
     } finally {
       for (LoadClient connection : connections) {
         connection.close();
@@ -199,6 +203,7 @@ public final class ApiBenchmark {
     print("warm_up_seconds", BenchSupport.fmt(result.warmUp().took().toMillis() / 1e3));
     print("jit_settled", result.warmUp().settled());
     print("jit_ms_while_measured", result.jitMillisMeasuring());
+    others.percent().ifPresent(p -> print("others_cpu_percent", BenchSupport.fmt(p)));
     out.flush();
   }
 

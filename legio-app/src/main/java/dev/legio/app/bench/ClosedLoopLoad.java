@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       the clients go on sending (unmeasured) until the last measured request is answered, so that
  *       the last ones see the same load as the first.
  *   <li>A request that throws counts as failed; the load goes on.
+ *   <li>A {@link Window}, when given, is told as measuring begins and as its last request is
+ *       answered, so that other figures (the machine's, say) cover the same window.
  * </ul>
  */
 final class ClosedLoopLoad {
@@ -36,6 +38,25 @@ final class ClosedLoopLoad {
    */
   record Sample(long turnNanos, long engineNanos, long handlerNanos, boolean ok) {
     static final Sample FAILED = new Sample(0, 0, 0, false);
+  }
+
+  /**
+   * Told, on the thread that runs the load, when measuring begins and when its last request has
+   * been answered.
+   */
+  interface Window {
+    Window NONE =
+        new Window() {
+          @Override
+          public void opened() {}
+
+          @Override
+          public void closed() {}
+        };
+
+    void opened();
+
+    void closed();
   }
 
   /** The measured requests' samples, the measurement's length, and how the warm-up went. */
@@ -63,6 +84,10 @@ final class ClosedLoopLoad {
   }
 
   Result run(JitWarmUp warmUp, int measured) throws InterruptedException {
+    return run(warmUp, measured, Window.NONE);
+  }
+
+  Result run(JitWarmUp warmUp, int measured, Window window) throws InterruptedException {
     Sample[] samples = new Sample[measured];
     AtomicInteger places = new AtomicInteger();
     CountDownLatch answered = new CountDownLatch(measured);
@@ -78,10 +103,12 @@ final class ClosedLoopLoad {
       // A load whose every warm-up request fails cannot be measured: stop waiting for the JIT.
       JitWarmUp.Result warm = warmUp.await(() -> warmUpFailures.get() >= 100 * clients);
       long jitBefore = JitWarmUp.compiledMillis();
+      window.opened();
       long start = System.nanoTime();
       phase = Phase.MEASURE;
       answered.await();
       long took = System.nanoTime() - start;
+      window.closed();
       long jit = JitWarmUp.compiledMillis() - jitBefore;
       return new Result(List.of(samples), Duration.ofNanos(took), warm, jit);
     } finally {

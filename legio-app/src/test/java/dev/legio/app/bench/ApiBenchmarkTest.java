@@ -52,6 +52,10 @@ class ApiBenchmarkTest {
     // The overhead is part of the turn's time, and the engine's time came back in Server-Timing.
     assertThat(figures.get("api_overhead_p50_ms")).isLessThan(figures.get("api_turn_p50_ms"));
     assertThat(figures.get("requests_per_second")).isPositive();
+    // Beside the figures, how busy other processes kept the machine (where Linux's /proc says).
+    if (OtherProcessesCpu.read() != null) {
+      assertThat(figures.get("others_cpu_percent")).isBetween(0.0, 100.0);
+    }
   }
 
   @Test
