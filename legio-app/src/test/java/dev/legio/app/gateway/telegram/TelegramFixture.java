@@ -33,7 +33,9 @@ import java.util.function.Consumer;
  * A fresh workspace ({@code legio init}) on the offline model, with {@code [gateways.telegram]}
  * pointing at a {@link FakeTelegram}, and gateways built on it with short waits. The model records
  * each session's spec (owner and role) and waits about a second for a message holding {@code
- * #slow}.
+ * #slow}. The API client's back-offs and {@code retry_after} waits are recorded as asked ({@link
+ * #sleeps}) and slept for a tenth of that ({@link #SLEEP_DIVISOR}), so that the retry tests do not
+ * wait out Telegram's real seconds.
  */
 final class TelegramFixture implements AutoCloseable {
   static final String TOKEN = "123456789:AAE-fixture-secret-token-xyz";
@@ -46,7 +48,13 @@ final class TelegramFixture implements AutoCloseable {
   final LegioApp app;
   final SessionEngine engine;
   final Map<String, SessionSpec> specs = new ConcurrentHashMap<>();
+
+  /** The waits the API client asked for, as asked. */
   final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+
+  /** The API client's waits are slept for this fraction of what it asks. */
+  static final int SLEEP_DIVISOR = 10;
+
   private final List<TelegramGateway> gateways = new ArrayList<>();
 
   TelegramFixture(Path dir, String apiUrl, String extraToml) throws Exception {
@@ -122,7 +130,7 @@ final class TelegramFixture implements AutoCloseable {
             Clock.systemUTC(),
             d -> {
               sleeps.add(d);
-              Thread.sleep(d);
+              Thread.sleep(d.dividedBy(SLEEP_DIVISOR));
             },
             FAST);
     gateways.add(g);
