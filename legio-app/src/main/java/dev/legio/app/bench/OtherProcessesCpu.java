@@ -19,8 +19,9 @@ import java.util.OptionalDouble;
  *   <li>Others' time is what each other process and kernel thread spent ({@code utime} and {@code
  *       stime} of {@code /proc/PID/stat}), plus the time the machine's cores were lent to another
  *       machine ({@code steal} in {@code /proc/stat}). It is counted per process, not as the
- *       machine's busy time less this process's: interrupt time is charged to whichever task it
- *       interrupted, so a difference would mix this process's loopback traffic into others'.
+ *       machine's busy time less this process's: depending on how the kernel accounts interrupt
+ *       time, this process's loopback traffic is charged to its own threads, to the interrupt lines
+ *       of {@code /proc/stat}, or to both, and a difference came out at zero.
  *   <li>A process is known by its id and start time (an id can be reused); one that started in the
  *       window counts from zero; one that ended in it is missed, so the figure may be low, never
  *       high.
