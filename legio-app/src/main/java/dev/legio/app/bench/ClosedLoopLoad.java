@@ -45,18 +45,11 @@ final class ClosedLoopLoad {
    * been answered.
    */
   interface Window {
-    Window NONE =
-        new Window() {
-          @Override
-          public void opened() {}
+    Window NONE = new Window() {};
 
-          @Override
-          public void closed() {}
-        };
+    default void opened() {}
 
-    void opened();
-
-    void closed();
+    default void closed() {}
   }
 
   /** The measured requests' samples, the measurement's length, and how the warm-up went. */
