@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.app.conversation.Printable;
+import dev.legio.app.http.UnreadBody;
 import dev.legio.log.InvalidMessageException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,9 @@ import org.slf4j.LoggerFactory;
  *   <li>While the server shuts down (drains) every new request gets 503, but for the public ones
  *       ({@code /healthz}, {@code /readyz}): a load balancer keeps hearing that the node is up and
  *       not ready.
+ *   <li>A request refused before its caller is known (503, 404, 405, 401, 403) has its body left
+ *       unread ({@link UnreadBody}): a client that announces a body and never sends it holds no
+ *       thread.
  *   <li>An error body is {@code {"error": "<what to fix>"}}; an unexpected failure is logged (the
  *       request's path only, never its headers) and answered 500 without details.
  * </ul>
@@ -94,7 +98,8 @@ final class ApiRouter extends Handler.Abstract {
               start,
               handOff);
     } catch (ApiException e) {
-      drain(request, null);
+      // Refused before the caller is known: its body is never waited for (UnreadBody).
+      UnreadBody.dropOrClose(request, response);
       fail(null, response, callback, e.status(), e.getMessage(), e.extra());
       inFlight.decrementAndGet();
       return true;
@@ -168,13 +173,13 @@ final class ApiRouter extends Handler.Abstract {
   }
 
   /**
-   * Reads and drops what is left of a refused request's body (at most {@link
-   * ApiExchange#DRAIN_LIMIT}), so that its connection stays usable: a server that answers before
-   * the body has arrived and then closes would leave the client sending its next request on a
-   * connection that is gone. Not for an answer already begun (a stream).
+   * Reads and drops what is left of the body of a request refused after its token was checked (at
+   * most {@link ApiExchange#DRAIN_LIMIT}), so that its connection stays usable: a server that
+   * answers before the body has arrived and then closes would leave the client sending its next
+   * request on a connection that is gone. Not for an answer already begun (a stream).
    */
   private static void drain(Request request, ApiExchange exchange) {
-    if (exchange != null && exchange.answered()) {
+    if (exchange.answered()) {
       return;
     }
     try (java.io.InputStream in = Content.Source.asInputStream(request)) {

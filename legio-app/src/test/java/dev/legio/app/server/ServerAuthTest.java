@@ -3,12 +3,17 @@ package dev.legio.app.server;
 import static dev.legio.app.server.ServerApiTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,6 +67,41 @@ class ServerAuthTest {
     }
     assertError(
         f.post("/api/v1/channels/telegram:1/messages", null, Map.of("text", "hi")), 401, "Bearer");
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
+  void aRefusedRequestWhoseBodyNeverComesHoldsNoThreadAndClosesItsConnection() throws Exception {
+    // Clients announce a body and never send it. Each is refused at once (no API thread waits for
+    // the body), is told Connection: close, and sees its connection closed; more of them than the
+    // API has threads leave the server answering.
+    URI url = f.uri("/api/v1/messages");
+    List<Socket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < ApiThreads.COUNT + 20; i++) {
+        Socket socket = new Socket(url.getHost(), url.getPort());
+        held.add(socket);
+        socket.setSoTimeout(10_000);
+        socket
+            .getOutputStream()
+            .write(
+                ("POST /api/v1/messages HTTP/1.1\r\nHost: legio\r\n"
+                        + "Authorization: Bearer legio_not-a-token\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+      }
+      for (Socket socket : held) {
+        // Read until the server closes the connection (one kept waiting would time out here).
+        String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(answer).startsWith("HTTP/1.1 401");
+        assertThat(answer.toLowerCase(Locale.ROOT)).contains("\r\nconnection: close\r\n");
+      }
+      assertThat(f.get("/healthz", null).statusCode()).isEqualTo(200);
+    } finally {
+      for (Socket socket : held) {
+        socket.close();
+      }
+    }
     assertThat(f.app.messageLog().size()).isZero();
   }
 

@@ -3,6 +3,7 @@ package dev.legio.app.gateway.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.gateway.webhook.WebhookHandler;
+import dev.legio.app.http.UnreadBody;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import org.eclipse.jetty.http.HttpHeader;
@@ -20,10 +21,10 @@ import org.slf4j.LoggerFactory;
  * <p>Rules: a request without the {@code X-Telegram-Bot-Api-Secret-Token} header Legio gave in
  * {@code setWebhook}, or with another value, is refused with 401 (compared in constant time) and
  * nothing is read further; a body over 1 MiB gets 413, one that is not an update 400. An answer
- * given before the whole body was read (405, 401, 413) closes the connection and says so ({@link
- * WebhookHandler#closeAfterAnswer}). An update is answered (200) after its turn is stored, so
- * Telegram delivers it again if Legio stops midway; one seen before (its id below the stored
- * offset) gets 200 and is skipped. A failure while answering is 500, and Telegram tries again.
+ * given before the whole body was read (405, 401, 413) leaves its body unread ({@link UnreadBody}).
+ * An update is answered (200) after its turn is stored, so Telegram delivers it again if Legio
+ * stops midway; one seen before (its id below the stored offset) gets 200 and is skipped. A failure
+ * while answering is 500, and Telegram tries again.
  */
 final class TelegramWebhook extends Handler.Abstract {
   static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
@@ -41,19 +42,19 @@ final class TelegramWebhook extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     if (!"POST".equals(request.getMethod())) {
-      WebhookHandler.closeAfterAnswer(response);
+      UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 405, "use POST");
     }
     String given = request.getHeaders().get(SECRET_HEADER);
     if (secret == null
         || given == null
         || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8))) {
-      WebhookHandler.closeAfterAnswer(response);
+      UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 401, "missing or wrong " + SECRET_HEADER);
     }
     byte[] body = WebhookHandler.read(request);
     if (body == null) {
-      WebhookHandler.closeAfterAnswer(response);
+      UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 413, "an update is at most 1 MiB");
     }
     JsonNode update;

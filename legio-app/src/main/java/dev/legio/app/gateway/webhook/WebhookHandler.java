@@ -1,12 +1,12 @@
 package dev.legio.app.gateway.webhook;
 
+import dev.legio.app.http.UnreadBody;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <p>Rules: while Legio stops every request gets 503 ({@link #refuseNewRequests}); another method
  * gets 405, a body over the limit 413, an unexpected error 500 with no detail (the log has it); the
  * body of a refused request is never logged. An answer given before the whole body was read (503,
- * 405, 413) closes the connection and says so ({@link #closeAfterAnswer}).
+ * 405, 413) leaves its body unread ({@link UnreadBody}).
  */
 public abstract class WebhookHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(WebhookHandler.class);
@@ -67,16 +67,16 @@ public abstract class WebhookHandler extends Handler.Abstract {
     Answer answer;
     try {
       if (refusing) {
-        closeAfterAnswer(response);
+        UnreadBody.dropOrClose(request, response);
         answer = Answer.error(503, "Legio is shutting down; try again when it is back");
       } else if (!"POST".equals(request.getMethod())) {
-        closeAfterAnswer(response);
+        UnreadBody.dropOrClose(request, response);
         response.getHeaders().put(HttpHeader.ALLOW, "POST");
         answer = Answer.error(405, "only POST is accepted here: this is a platform's webhook");
       } else {
         byte[] body = read(request);
         if (body == null) {
-          closeAfterAnswer(response);
+          UnreadBody.dropOrClose(request, response);
           answer = Answer.error(413, "the body is larger than " + MAX_BODY_BYTES + " bytes");
         } else {
           answer = answer(request.getHeaders(), body);
@@ -91,16 +91,6 @@ public abstract class WebhookHandler extends Handler.Abstract {
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     response.write(true, ByteBuffer.wrap(answer.json().getBytes(StandardCharsets.UTF_8)), callback);
     return true;
-  }
-
-  /**
-   * Closes the connection after an answer given without reading the whole body, and says so in the
-   * answer ({@code Connection: close}). The server cannot keep a connection whose request body may
-   * still be arriving; a client not told so would send its next request on a connection that is
-   * being closed, and lose it.
-   */
-  public static void closeAfterAnswer(Response response) {
-    response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
   }
 
   /**
