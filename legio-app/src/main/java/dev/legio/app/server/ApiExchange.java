@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.conversation.Printable;
+import dev.legio.app.http.StalledTransfer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -160,20 +161,13 @@ final class ApiExchange {
               + ")");
     }
     byte[] body;
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      if (request.getLength() > maxBodyBytes) {
-        throw tooLarge(in);
+    try {
+      body = readBody();
+    } catch (IOException e) {
+      if (StalledTransfer.isStall(e)) {
+        throw new ApiException(408, StalledTransfer.bodyStopped());
       }
-      long length = request.getLength();
-      // A declared length is read exactly (no 16 KiB buffer for a 40-byte body); else up to the
-      // limit and one byte more, to tell a body over it.
-      body =
-          length >= 0
-              ? in.readNBytes((int) length)
-              : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-      if (body.length > maxBodyBytes) {
-        throw tooLarge(in);
-      }
+      throw e;
     }
     JsonNode node;
     try {
@@ -188,6 +182,26 @@ final class ApiExchange {
       throw ApiException.badRequest("the body must be a JSON object such as {\"text\": \"...\"}");
     }
     return node;
+  }
+
+  /** The body's bytes: 413 when it is over {@code [server] max_body_bytes}. */
+  private byte[] readBody() throws IOException {
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      if (request.getLength() > maxBodyBytes) {
+        throw tooLarge(in);
+      }
+      long length = request.getLength();
+      // A declared length is read exactly (no 16 KiB buffer for a 40-byte body); else up to the
+      // limit and one byte more, to tell a body over it.
+      byte[] body =
+          length >= 0
+              ? in.readNBytes((int) length)
+              : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+      if (body.length > maxBodyBytes) {
+        throw tooLarge(in);
+      }
+      return body;
+    }
   }
 
   /** The body as {@link #jsonBody()} does, or an empty object when the request has no body. */

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.app.gateway.Gateways;
+import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.config.ServerSettings;
 import java.net.URI;
@@ -75,6 +76,7 @@ public final class LegioServer implements AutoCloseable {
     private Gateways gateways = Gateways.NONE;
     private int eventBuffer = DEFAULT_EVENT_BUFFER;
     private Duration pollInterval = Duration.ofMillis(250);
+    private Duration idleTimeout = StalledTransfer.IDLE_TIMEOUT;
     private EngineThreadPriority enginePriority = EngineThreadPriority.UNCHANGED;
     private Readiness readiness = Readiness.alwaysReady();
     private SessionAffinity affinity = SessionAffinity.NONE;
@@ -154,6 +156,12 @@ public final class LegioServer implements AutoCloseable {
       return this;
     }
 
+    /** How long a read or write may wait with nothing moving (tests shorten it). */
+    public Builder idleTimeout(Duration timeout) {
+      this.idleTimeout = timeout;
+      return this;
+    }
+
     public LegioServer start() {
       EventHub hub = new EventHub(parts.messageLog(), eventBuffer, pollInterval);
       ApiRouter router =
@@ -175,7 +183,8 @@ public final class LegioServer implements AutoCloseable {
       ServerConnector connector = new ServerConnector(jetty);
       connector.setHost(config.bind());
       connector.setPort(config.port());
-      connector.setIdleTimeout(Duration.ofMinutes(5).toMillis());
+      // A stalled read or write fails after this; a long turn does not (StalledTransfer).
+      connector.setIdleTimeout(idleTimeout.toMillis());
       jetty.addConnector(connector);
       PathMappingsHandler paths = new PathMappingsHandler();
       // ---- MCP over HTTP: the one place where a handler is mounted at /mcp ----

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +105,44 @@ class ServerAuthTest {
       }
     }
     assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
+  void aBodyThatStopsArrivingGets408AndATurnLongerThanTheIdleTimeoutIsStillAnswered()
+      throws Exception {
+    f.restart(Duration.ofSeconds(1));
+    // A turn held for 2.5 s, with nothing to read or write meanwhile, is answered as usual.
+    CompletableFuture<HttpResponse<String>> held =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus #hold"));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+    Thread.sleep(2_500);
+    f.release();
+    assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    long logged = f.app.messageLog().size();
+
+    // A body that stops arriving is answered 408 after the idle timeout, and nothing is logged.
+    URI url = f.uri("/api/v1/messages");
+    try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+      socket.setSoTimeout(20_000);
+      socket
+          .getOutputStream()
+          .write(
+              ("POST /api/v1/messages HTTP/1.1\r\nHost: legio\r\nAuthorization: Bearer "
+                      + f.operator
+                      + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                      + "{\"text\": \"@vorenus")
+                  .getBytes(StandardCharsets.US_ASCII));
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 408").contains("stopped arriving");
+    }
+    assertThat(f.app.messageLog().size()).isEqualTo(logged);
   }
 
   @Test

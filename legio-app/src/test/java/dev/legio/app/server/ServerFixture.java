@@ -177,6 +177,11 @@ final class ServerFixture implements AutoCloseable {
    * when {@code legio serve} is restarted.
    */
   void restart() {
+    restart(dev.legio.app.http.StalledTransfer.IDLE_TIMEOUT);
+  }
+
+  /** As {@link #restart()}, with reads and writes failing after {@code idleTimeout} of nothing. */
+  void restart(Duration idleTimeout) {
     int port = server.url().getPort();
     server.close();
     ServerSettings config = app.config().server();
@@ -184,6 +189,7 @@ final class ServerFixture implements AutoCloseable {
         LegioServer.builder(
                 new ServerSettings(config.bind(), port, config.maxBodyBytes()), parts, tokens)
             .pollInterval(Duration.ofMillis(50))
+            .idleTimeout(idleTimeout)
             .start();
   }
 

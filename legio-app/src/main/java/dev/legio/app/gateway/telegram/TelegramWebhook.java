@@ -3,6 +3,7 @@ package dev.legio.app.gateway.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.gateway.webhook.WebhookHandler;
+import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -20,11 +21,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Rules: a request without the {@code X-Telegram-Bot-Api-Secret-Token} header Legio gave in
  * {@code setWebhook}, or with another value, is refused with 401 (compared in constant time) and
- * nothing is read further; a body over 1 MiB gets 413, one that is not an update 400. An answer
- * given before the whole body was read (405, 401, 413) leaves its body unread ({@link UnreadBody}).
- * An update is answered (200) after its turn is stored, so Telegram delivers it again if Legio
- * stops midway; one seen before (its id below the stored offset) gets 200 and is skipped. A failure
- * while answering is 500, and Telegram tries again.
+ * nothing is read further; a body over 1 MiB gets 413, one that is not an update 400, one that
+ * stops arriving 408 ({@link StalledTransfer}). An answer given before the whole body was read
+ * (405, 401, 413) leaves its body unread ({@link UnreadBody}). An update is answered (200) after
+ * its turn is stored, so Telegram delivers it again if Legio stops midway; one seen before (its id
+ * below the stored offset) gets 200 and is skipped. A failure while answering is 500, and Telegram
+ * tries again.
  */
 final class TelegramWebhook extends Handler.Abstract {
   static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
@@ -52,7 +54,15 @@ final class TelegramWebhook extends Handler.Abstract {
       UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 401, "missing or wrong " + SECRET_HEADER);
     }
-    byte[] body = WebhookHandler.read(request);
+    byte[] body;
+    try {
+      body = WebhookHandler.read(request);
+    } catch (java.io.IOException e) {
+      if (StalledTransfer.isStall(e)) {
+        return answer(response, callback, 408, StalledTransfer.bodyStopped());
+      }
+      throw e;
+    }
     if (body == null) {
       UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 413, "an update is at most 1 MiB");

@@ -1,5 +1,6 @@
 package dev.legio.app.gateway.webhook;
 
+import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>Rules: while Legio stops every request gets 503 ({@link #refuseNewRequests}); another method
  * gets 405, a body over the limit 413, an unexpected error 500 with no detail (the log has it); the
  * body of a refused request is never logged. An answer given before the whole body was read (503,
- * 405, 413) leaves its body unread ({@link UnreadBody}).
+ * 405, 413) leaves its body unread ({@link UnreadBody}); a body that stops arriving gets 408
+ * ({@link StalledTransfer}).
  */
 public abstract class WebhookHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(WebhookHandler.class);
@@ -83,8 +85,12 @@ public abstract class WebhookHandler extends Handler.Abstract {
         }
       }
     } catch (Exception e) {
-      log.error("webhook {} failed", request.getHttpURI().getPath(), e);
-      answer = Answer.error(500, "internal error; see Legio's log file");
+      if (StalledTransfer.isStall(e)) {
+        answer = Answer.error(408, StalledTransfer.bodyStopped());
+      } else {
+        log.error("webhook {} failed", request.getHttpURI().getPath(), e);
+        answer = Answer.error(500, "internal error; see Legio's log file");
+      }
     }
     response.setStatus(answer.status());
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
