@@ -39,6 +39,20 @@ class ServerEventsTest {
   }
 
   @Test
+  void aStreamWithNothingToSendOutlivesTheIdleTimeout() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 4_096)) {
+      // A 1 s idle timeout, and no keep-alive comment before 15 s: only a pending write may fail.
+      f.restart(Duration.ofSeconds(1));
+      try (SseClient client = SseClient.events(f, null)) {
+        client.next("ready", 30);
+        Thread.sleep(2_500);
+        append(f, 0, 1);
+        assertThat(client.next("message", 30).json().get("text").asText()).isEqualTo("m0");
+      }
+    }
+  }
+
+  @Test
   void aClientReconnectingWithLastEventIdMissesNothingAndGetsNothingTwice() throws Exception {
     try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 100_000)) {
       List<String> ids = new ArrayList<>();
