@@ -112,16 +112,7 @@ class ServerAuthTest {
       throws Exception {
     f.restart(Duration.ofSeconds(1));
     // A turn held for 2.5 s, with nothing to read or write meanwhile, is answered as usual.
-    CompletableFuture<HttpResponse<String>> held =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus #hold"));
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<HttpResponse<String>> held = f.postHeld("@vorenus #hold");
     Thread.sleep(2_500);
     f.release();
     assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);

@@ -33,6 +33,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -195,6 +196,24 @@ final class ServerFixture implements AutoCloseable {
 
   void release() {
     gate.countDown();
+  }
+
+  /**
+   * Posts {@code text} as caesar from another thread and returns once its turn is held at the gate
+   * (the text must hold {@code #hold}); the answer comes after {@link #release}.
+   */
+  CompletableFuture<HttpResponse<String>> postHeld(String text) throws InterruptedException {
+    CompletableFuture<HttpResponse<String>> pending =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return post("/api/v1/messages", operator, Map.of("text", text));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+    return pending;
   }
 
   URI uri(String path) {

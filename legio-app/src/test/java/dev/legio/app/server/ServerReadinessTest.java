@@ -85,16 +85,7 @@ class ServerReadinessTest {
 
   @Test
   void whileDrainingReadyzIs503NewTurnsAre503AndTheTurnInFlightFinishes() throws Exception {
-    CompletableFuture<HttpResponse<String>> inFlight =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus #hold"));
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<HttpResponse<String>> inFlight = f.postHeld("@vorenus #hold");
 
     CompletableFuture<Void> draining = CompletableFuture.runAsync(f.server::close);
     HttpResponse<String> ready = awaitNotReady();
