@@ -11,7 +11,8 @@ import java.util.concurrent.TimeoutException;
  * <ul>
  *   <li>When nothing has moved on a connection for {@link #IDLE_TIMEOUT} while the server waits to
  *       read a body or to write an answer, that read or write fails: a client that announces a body
- *       and sends it slowly, or stops, holds a thread for that long at most, and gets 408.
+ *       and stops sending it holds a thread for that long at most, and gets 408. (A body that
+ *       trickles in, a byte at a time within the timeout, is not bounded by this.)
  *   <li>Waiting for a turn is not waiting for bytes: a turn that runs longer, with nothing to read
  *       or write meanwhile, is answered as usual, and an event stream with nothing to send stays
  *       open.

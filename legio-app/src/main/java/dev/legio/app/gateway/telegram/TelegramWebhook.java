@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.gateway.webhook.WebhookHandler;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import org.eclipse.jetty.http.HttpHeader;
@@ -57,7 +58,7 @@ final class TelegramWebhook extends Handler.Abstract {
     byte[] body;
     try {
       body = WebhookHandler.read(request);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       if (StalledTransfer.isStall(e)) {
         return answer(response, callback, 408, StalledTransfer.bodyStopped());
       }
