@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.app.http.StalledTransfer;
 import dev.legio.mcp.IncomingMessage;
 import dev.legio.mcp.IncomingMessageCheck;
 import dev.legio.mcp.JsonRpcError;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,9 +45,10 @@ import org.slf4j.LoggerFactory;
  *       400.
  *   <li>POST: {@code Content-Type: application/json} (else 415), an {@code Accept} taking both
  *       {@code application/json} and {@code text/event-stream} (else 406), a body of at most {@link
- *       #MAX_BODY} bytes (else 413), then {@link IncomingMessageCheck}: not JSON 400 with {@code
- *       -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}. GET
- *       needs {@code Accept: text/event-stream} (else 406). Other methods: 405.
+ *       #MAX_BODY} bytes (else 413) that arrives in time (else 408, {@link
+ *       dev.legio.app.http.StalledTransfer}), then {@link IncomingMessageCheck}: not JSON 400 with
+ *       {@code -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}.
+ *       GET needs {@code Accept: text/event-stream} (else 406). Other methods: 405.
  * </ol>
  *
  * Every refusal is a JSON-RPC error object whose message says what to send instead; never a stack
@@ -230,8 +233,18 @@ public final class McpEndpoint extends HttpServlet {
       return;
     }
     byte[] body;
-    try (InputStream in = request.getInputStream()) {
+    try (InputStream in =
+        StalledTransfer.withDeadline(
+            request.getInputStream(), ServletContextRequest.getServletContextRequest(request))) {
       body = in.readNBytes(MAX_BODY + 1);
+    } catch (IOException e) {
+      if (!StalledTransfer.isStall(e)) {
+        throw e;
+      }
+      // The rest of the body is not read: the connection closes after the answer, and says so.
+      response.setHeader("Connection", "close");
+      HttpAnswers.error(response, 408, JsonRpcError.SERVER_ERROR, StalledTransfer.bodyStopped(e));
+      return;
     }
     if (body.length > MAX_BODY) {
       HttpAnswers.error(

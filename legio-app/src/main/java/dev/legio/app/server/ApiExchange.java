@@ -165,7 +165,7 @@ final class ApiExchange {
       body = readBody();
     } catch (IOException e) {
       if (StalledTransfer.isStall(e)) {
-        throw new ApiException(408, StalledTransfer.bodyStopped());
+        throw new ApiException(408, StalledTransfer.bodyStopped(e));
       }
       throw e;
     }
@@ -186,7 +186,8 @@ final class ApiExchange {
 
   /** The body's bytes: 413 when it is over {@code [server] max_body_bytes}. */
   private byte[] readBody() throws IOException {
-    try (InputStream in = Content.Source.asInputStream(request)) {
+    try (InputStream in =
+        StalledTransfer.withDeadline(Content.Source.asInputStream(request), request)) {
       if (request.getLength() > maxBodyBytes) {
         throw tooLarge(in);
       }

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.app.conversation.Printable;
+import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import dev.legio.log.InvalidMessageException;
 import java.nio.ByteBuffer;
@@ -182,7 +183,8 @@ final class ApiRouter extends Handler.Abstract {
     if (exchange.answered()) {
       return;
     }
-    try (java.io.InputStream in = Content.Source.asInputStream(request)) {
+    try (java.io.InputStream in =
+        StalledTransfer.withDeadline(Content.Source.asInputStream(request), request)) {
       long left = ApiExchange.DRAIN_LIMIT;
       byte[] sink = new byte[64 * 1024];
       int n;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
 import dev.legio.app.cli.Main;
+import dev.legio.app.http.SlowSender;
 import dev.legio.config.LegioConfig;
 import dev.legio.workspace.Workspace;
 import java.io.InputStream;
@@ -17,10 +18,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,6 +91,48 @@ class McpHttpTransportTest {
         + ",\"method\":\"tools/call\""
         + (params == null ? "" : ",\"params\":" + params)
         + "}";
+  }
+
+  @Test
+  void aBodyThatStopsOrTricklesGets408WithAJsonRpcError() throws Exception {
+    // The endpoint as the Legio server mounts it, behind a connector with a 1 s idle timeout.
+    try (McpHttpServer.Mounted mounted =
+        McpHttpServer.mountable(
+            new LegioConfig.Mcp(true, "127.0.0.1", 0),
+            "127.0.0.1",
+            app.mcpTokens(),
+            app::toolsFor,
+            c -> true)) {
+      Server jetty = new Server();
+      ServerConnector connector = new ServerConnector(jetty);
+      connector.setHost("127.0.0.1");
+      connector.setIdleTimeout(1_000);
+      jetty.addConnector(connector);
+      jetty.setHandler(mounted.handler());
+      jetty.start();
+      try {
+        URI url = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
+        String head =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + url.getPort()
+                + "\r\nAuthorization: Bearer "
+                + token
+                + "\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n";
+        assertThat(SlowSender.stopsAfter(url, head, "{\"jsonrpc\": \"2.0\""))
+            .startsWith("HTTP/1.1 408")
+            .containsIgnoringCase("\r\nconnection: close\r\n")
+            .contains("-32000", "stopped arriving")
+            .doesNotContain(LEAKS);
+        assertThat(SlowSender.trickles(url, head, Duration.ofMillis(300)))
+            .startsWith("HTTP/1.1 408")
+            .containsIgnoringCase("\r\nconnection: close\r\n")
+            .contains("-32000", "did not arrive whole within 2 s")
+            .doesNotContain(LEAKS);
+      } finally {
+        jetty.stop();
+      }
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import static dev.legio.app.server.ServerApiTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.app.http.SlowSender;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -119,21 +120,35 @@ class ServerAuthTest {
     long logged = f.app.messageLog().size();
 
     // A body that stops arriving is answered 408 after the idle timeout, and nothing is logged.
-    URI url = f.uri("/api/v1/messages");
-    try (Socket socket = new Socket(url.getHost(), url.getPort())) {
-      socket.setSoTimeout(20_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("POST /api/v1/messages HTTP/1.1\r\nHost: legio\r\nAuthorization: Bearer "
-                      + f.operator
-                      + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
-                      + "{\"text\": \"@vorenus")
-                  .getBytes(StandardCharsets.US_ASCII));
-      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(answer).startsWith("HTTP/1.1 408").contains("stopped arriving");
-    }
+    String answer = SlowSender.stopsAfter(f.uri("/"), messagesHead(100), "{\"text\": \"@vorenus");
+    assertThat(answer).startsWith("HTTP/1.1 408").contains("stopped arriving");
     assertThat(f.app.messageLog().size()).isEqualTo(logged);
+  }
+
+  @Test
+  void aBodyTrickledInWithinTheIdleTimeoutGets408AtTwiceTheIdleTimeout() throws Exception {
+    f.restart(Duration.ofSeconds(2));
+    long logged = f.app.messageLog().size();
+    // One byte every 300 ms: never idle for the 2 s timeout; the 100 bytes would take 30 s. The
+    // answer comes with the first byte after the deadline (4 s), not after a second deadline spent
+    // reading the rest.
+    long start = System.nanoTime();
+    String answer = SlowSender.trickles(f.uri("/"), messagesHead(100), Duration.ofMillis(300));
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(answer).startsWith("HTTP/1.1 408").contains("did not arrive whole within 4 s");
+    assertThat(answer.toLowerCase(Locale.ROOT)).contains("\r\nconnection: close\r\n");
+    assertThat(tookMillis).isBetween(3_500L, 7_000L);
+    assertThat(f.app.messageLog().size()).isEqualTo(logged);
+    assertThat(f.get("/healthz", null).statusCode()).isEqualTo(200);
+  }
+
+  /** The head of a {@code POST /api/v1/messages} with the operator's token. */
+  private String messagesHead(int contentLength) {
+    return "POST /api/v1/messages HTTP/1.1\r\nHost: legio\r\nAuthorization: Bearer "
+        + f.operator
+        + "\r\nContent-Type: application/json\r\nContent-Length: "
+        + contentLength
+        + "\r\n";
   }
 
   @Test

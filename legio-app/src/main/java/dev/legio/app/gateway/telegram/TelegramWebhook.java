@@ -60,7 +60,7 @@ final class TelegramWebhook extends Handler.Abstract {
       body = WebhookHandler.read(request);
     } catch (IOException e) {
       if (StalledTransfer.isStall(e)) {
-        return answer(response, callback, 408, StalledTransfer.bodyStopped());
+        return answer(response, callback, 408, StalledTransfer.bodyStopped(e));
       }
       throw e;
     }

@@ -86,7 +86,7 @@ public abstract class WebhookHandler extends Handler.Abstract {
       }
     } catch (Exception e) {
       if (StalledTransfer.isStall(e)) {
-        answer = Answer.error(408, StalledTransfer.bodyStopped());
+        answer = Answer.error(408, StalledTransfer.bodyStopped(e));
       } else {
         log.error("webhook {} failed", request.getHttpURI().getPath(), e);
         answer = Answer.error(500, "internal error; see Legio's log file");
@@ -107,7 +107,8 @@ public abstract class WebhookHandler extends Handler.Abstract {
     if (request.getLength() > MAX_BODY_BYTES) {
       return null;
     }
-    try (InputStream in = Content.Source.asInputStream(request)) {
+    try (InputStream in =
+        StalledTransfer.withDeadline(Content.Source.asInputStream(request), request)) {
       byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
       return body.length > MAX_BODY_BYTES ? null : body;
     }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.Gateways;
+import dev.legio.app.http.SlowSender;
 import dev.legio.app.server.ApiTokens;
 import dev.legio.app.server.LegioServer;
 import dev.legio.app.server.Role;
@@ -23,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +45,9 @@ class TelegramWebhookTest {
   private TelegramFixture f;
   private TelegramGateway gateway;
   private LegioServer server;
+  private ServerParts parts;
+  private ApiTokens tokens;
+  private Gateways gateways;
   private String operatorToken;
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -53,7 +58,7 @@ class TelegramWebhookTest {
         new TelegramFixture(
             dir, telegram.url(), "mode = \"webhook\"\npublic_url = \"" + PUBLIC_URL + "\"");
     gateway = f.gateway();
-    ServerParts parts =
+    parts =
         new ServerParts(
             f.engine,
             f.app.messageLog(),
@@ -66,9 +71,9 @@ class TelegramWebhookTest {
             f.app.usage(),
             f.app.historyEditor(),
             f.app.tasks());
-    ApiTokens tokens = new ApiTokens(f.app.workspace().castra());
+    tokens = new ApiTokens(f.app.workspace().castra());
     operatorToken = tokens.create("console", Role.OPERATOR, List.of()).secret();
-    Gateways gateways = new Gateways(List.of(gateway));
+    gateways = new Gateways(List.of(gateway));
     server = LegioServer.builder(f.app.config().server(), parts, tokens).gateways(gateways).start();
     gateways.start();
     await("webhook set", () -> gateway.health().state() == GatewayHealth.State.CONNECTED);
@@ -141,6 +146,33 @@ class TelegramWebhookTest {
       assertThat(answer).startsWith("HTTP/1.1 401");
       assertThat(answer.toLowerCase(Locale.ROOT)).contains("\r\nconnection: close\r\n");
     }
+    assertThat(fromCaesar()).isEmpty();
+  }
+
+  @Test
+  void aBodyThatStopsOrTricklesGets408AndNothingHappens() throws Exception {
+    server.close();
+    server =
+        LegioServer.builder(f.app.config().server(), parts, tokens)
+            .gateways(gateways)
+            .idleTimeout(Duration.ofSeconds(1))
+            .start();
+    String head =
+        "POST "
+            + TelegramGateway.WEBHOOK_PATH
+            + " HTTP/1.1\r\nHost: legio\r\nContent-Type: application/json\r\n"
+            + TelegramWebhook.SECRET_HEADER
+            + ": "
+            + SECRET
+            + "\r\nContent-Length: 100\r\n";
+    assertThat(SlowSender.stopsAfter(server.url(), head, "{\"update_id\": 1"))
+        .startsWith("HTTP/1.1 408")
+        .containsIgnoringCase("\r\nconnection: close\r\n")
+        .contains("stopped arriving");
+    assertThat(SlowSender.trickles(server.url(), head, Duration.ofMillis(300)))
+        .startsWith("HTTP/1.1 408")
+        .containsIgnoringCase("\r\nconnection: close\r\n")
+        .contains("did not arrive whole within 2 s");
     assertThat(fromCaesar()).isEmpty();
   }
 
