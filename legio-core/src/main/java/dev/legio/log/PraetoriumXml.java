@@ -36,6 +36,20 @@ public final class PraetoriumXml {
       "<context_notice>Session restored from praetorium. Ask Caesar for clarification if context"
           + " is unclear.</context_notice>";
 
+  /**
+   * One reader factory, configured once: {@code XMLInputFactory.newFactory()} looks its
+   * implementation up on the class path (a scan of every jar) each time it is called, and the
+   * offline model parses a block every turn. Creating readers from a configured factory is safe
+   * from several threads ({@code MemoryXml} shares one the same way).
+   */
+  private static final XMLInputFactory INPUT = XMLInputFactory.newFactory();
+
+  static {
+    INPUT.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    INPUT.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    INPUT.setProperty(XMLInputFactory.IS_COALESCING, true);
+  }
+
   private PraetoriumXml() {}
 
   /** One message as read back from the XML. */
@@ -130,12 +144,8 @@ public final class PraetoriumXml {
    * InvalidMessageException} when the input is not such a block.
    */
   public static Parsed parse(String xml) {
-    XMLInputFactory factory = XMLInputFactory.newFactory();
-    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    factory.setProperty(XMLInputFactory.IS_COALESCING, true);
     try {
-      XMLStreamReader r = factory.createXMLStreamReader(new StringReader(xml));
+      XMLStreamReader r = INPUT.createXMLStreamReader(new StringReader(xml));
       r.nextTag();
       r.require(XMLStreamConstants.START_ELEMENT, null, "praetorium");
       String viewer = r.getAttributeValue(null, "viewer");

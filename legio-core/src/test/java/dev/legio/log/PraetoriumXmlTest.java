@@ -70,6 +70,29 @@ class PraetoriumXmlTest {
   }
 
   @Test
+  void blocksParsedOnManyThreadsAtOnceEachComeBackWhole() throws Exception {
+    // The parser's factory is shared: readers made from it on many threads must not mix.
+    try (var threads = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        String text = "thread " + t + " <b>&amp;</b> " + "x".repeat(t * 100);
+        done.add(
+            threads.submit(
+                () -> {
+                  String xml = PraetoriumXml.format(List.of(message("pullo", text)), "vorenus");
+                  for (int i = 0; i < 2_000; i++) {
+                    assertThat(PraetoriumXml.parse(xml).entries().get(0).text()).isEqualTo(text);
+                  }
+                  return null;
+                }));
+      }
+      for (var f : done) {
+        f.get();
+      }
+    }
+  }
+
+  @Test
   void parseRejectsWhatIsNotAPraetoriumBlock() {
     assertThatThrownBy(() -> PraetoriumXml.parse("<other/>"))
         .isInstanceOf(InvalidMessageException.class)
