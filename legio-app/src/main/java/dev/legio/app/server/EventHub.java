@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,8 @@ import org.slf4j.LoggerFactory;
  *       EventSubscription}).
  *   <li>Session events (activity, status lines, rebuilds, compactions) carry no id: they are live
  *       only and not replayed.
+ *   <li>With no subscriber, nothing is built or read: a turn's session events cost nothing when no
+ *       event stream is open, and the feed only moves its position.
  * </ul>
  */
 final class EventHub implements SessionEventListener, AutoCloseable {
@@ -137,10 +140,20 @@ final class EventHub implements SessionEventListener, AutoCloseable {
     }
   }
 
-  /** Hands a session event to every subscriber. */
-  void publish(ServerEvent event) {
+  /**
+   * Hands a session event to every subscriber; with none, the event is not even built (a turn tells
+   * several, and most servers have no event stream open most of the time).
+   */
+  void publish(Supplier<ServerEvent> event) {
+    if (subscribers.isEmpty()) {
+      return;
+    }
+    ServerEvent built = event.get();
+    if (built == null) {
+      return;
+    }
     synchronized (lock) {
-      deliver(event);
+      deliver(built);
     }
   }
 
@@ -156,58 +169,63 @@ final class EventHub implements SessionEventListener, AutoCloseable {
 
   @Override
   public void activityChanged(String owner, String activity) {
-    publish(ServerEvent.of("activity", Map.of("agent", owner, "status", activity)));
+    publish(() -> ServerEvent.of("activity", Map.of("agent", owner, "status", activity)));
     wake();
   }
 
   @Override
   public void rebuilt(String owner, RebuildReason reason) {
     publish(
-        ServerEvent.of(
-            "rebuild",
-            Map.of(
-                "agent",
-                owner,
-                "reason",
-                reason.name().toLowerCase(Locale.ROOT),
-                "description",
-                reason.description())));
+        () ->
+            ServerEvent.of(
+                "rebuild",
+                Map.of(
+                    "agent",
+                    owner,
+                    "reason",
+                    reason.name().toLowerCase(Locale.ROOT),
+                    "description",
+                    reason.description())));
   }
 
   @Override
   public void condensed(String owner, String previousId, String newId, long tokens) {
-    Map<String, Object> data = new java.util.LinkedHashMap<>();
-    data.put("agent", owner);
-    data.put("previous_backend_session_id", previousId);
-    data.put("backend_session_id", newId);
-    data.put("tokens", tokens);
-    publish(ServerEvent.of("condense", data));
+    publish(
+        () -> {
+          Map<String, Object> data = new java.util.LinkedHashMap<>();
+          data.put("agent", owner);
+          data.put("previous_backend_session_id", previousId);
+          data.put("backend_session_id", newId);
+          data.put("tokens", tokens);
+          return ServerEvent.of("condense", data);
+        });
   }
 
   @Override
   public void backendEvent(String owner, BackendEvent event) {
-    ServerEvent out =
-        switch (event) {
-          case BackendEvent.Status s ->
-              ServerEvent.of("status", Map.of("agent", owner, "text", s.text()));
-          case BackendEvent.CompactionStarted c ->
-              compaction(owner, "started", "messages", c.messages(), "tokens", c.tokens());
-          case BackendEvent.CompactionEnded c ->
-              compaction(
-                  owner,
-                  "ended",
-                  "messages_compacted",
-                  c.messagesCompacted(),
-                  "tokens_freed",
-                  c.tokensBefore() - c.tokensAfter());
-          case BackendEvent.CompactionFailed c ->
-              compaction(owner, "failed", "reason", c.reason(), "auto_compact_off", c.disabled());
-          case BackendEvent.Text t -> null;
-          case BackendEvent.ToolCall t -> null;
-        };
-    if (out != null) {
-      publish(out);
-    }
+    publish(() -> sessionEvent(owner, event));
+  }
+
+  /** The event a back-end's event becomes on the stream; null for those not shown there. */
+  private static ServerEvent sessionEvent(String owner, BackendEvent event) {
+    return switch (event) {
+      case BackendEvent.Status s ->
+          ServerEvent.of("status", Map.of("agent", owner, "text", s.text()));
+      case BackendEvent.CompactionStarted c ->
+          compaction(owner, "started", "messages", c.messages(), "tokens", c.tokens());
+      case BackendEvent.CompactionEnded c ->
+          compaction(
+              owner,
+              "ended",
+              "messages_compacted",
+              c.messagesCompacted(),
+              "tokens_freed",
+              c.tokensBefore() - c.tokensAfter());
+      case BackendEvent.CompactionFailed c ->
+          compaction(owner, "failed", "reason", c.reason(), "auto_compact_off", c.disabled());
+      case BackendEvent.Text t -> null;
+      case BackendEvent.ToolCall t -> null;
+    };
   }
 
   private static ServerEvent compaction(
