@@ -32,7 +32,7 @@ public final class StalledTransfer {
   public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   /** How many idle timeouts a whole body may take to arrive. */
-  static final int BODY_DEADLINE_IN_IDLE_TIMEOUTS = 2;
+  private static final int BODY_DEADLINE_IN_IDLE_TIMEOUTS = 2;
 
   private StalledTransfer() {}
 

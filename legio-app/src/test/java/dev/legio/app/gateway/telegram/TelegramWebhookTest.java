@@ -15,13 +15,10 @@ import dev.legio.app.server.Role;
 import dev.legio.app.server.ServerParts;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,22 +127,18 @@ class TelegramWebhookTest {
     // a client must not be left thinking the connection can carry its next request: that request
     // would be lost when the server closes it (the JDK's client then fails with "received no
     // bytes").
-    try (Socket socket = new Socket(server.url().getHost(), server.url().getPort())) {
-      socket.setSoTimeout(10_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST "
-                  + TelegramGateway.WEBHOOK_PATH
-                  + " HTTP/1.1\r\nHost: legio\r\nContent-Type: application/json\r\n"
-                  + TelegramWebhook.SECRET_HEADER
-                  + ": wrong-secret\r\nContent-Length: 100\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      // Read until the server closes the connection (a server that kept it would time out here).
-      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(answer).startsWith("HTTP/1.1 401");
-      assertThat(answer.toLowerCase(Locale.ROOT)).contains("\r\nconnection: close\r\n");
-    }
+    String answer =
+        SlowSender.stopsAfter(
+            server.url(),
+            "POST "
+                + TelegramGateway.WEBHOOK_PATH
+                + " HTTP/1.1\r\nHost: legio\r\nContent-Type: application/json\r\n"
+                + TelegramWebhook.SECRET_HEADER
+                + ": wrong-secret\r\nContent-Length: 100\r\n",
+            "");
+    // Read until the server closes the connection (a server that kept it would time out here).
+    assertThat(answer).startsWith("HTTP/1.1 401");
+    assertThat(answer.toLowerCase(Locale.ROOT)).contains("\r\nconnection: close\r\n");
     assertThat(fromCaesar()).isEmpty();
   }
 
