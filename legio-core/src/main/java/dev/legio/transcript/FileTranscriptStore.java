@@ -1,12 +1,7 @@
 package dev.legio.transcript;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.files.LockFile;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -23,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,13 +48,13 @@ public final class FileTranscriptStore implements TranscriptStore {
   private static final String SUFFIX = ".jsonl";
   private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
   private static final Pattern PART = Pattern.compile("(.+)_part([0-9]{1,6})\\.jsonl");
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private final Path folder;
   private volatile boolean folderReady;
-  private final String cwd;
+  private final EntryLineWriter writer;
+  private final KnownTips tips = new KnownTips();
   private final Clock clock;
   private final long partLimit;
   private final long totalLimit;
@@ -83,8 +79,8 @@ public final class FileTranscriptStore implements TranscriptStore {
       throw new IllegalArgumentException("totalLimitBytes must be at least partLimitBytes");
     }
     Path absolute = cwd.toAbsolutePath().normalize();
-    this.cwd = absolute.toString();
-    this.folder = dir.toAbsolutePath().normalize().resolve(projectFolderName(this.cwd));
+    this.writer = new EntryLineWriter(absolute.toString());
+    this.folder = dir.toAbsolutePath().normalize().resolve(projectFolderName(absolute.toString()));
     this.clock = clock;
     this.partLimit = partLimitBytes;
     this.totalLimit = totalLimitBytes;
@@ -151,11 +147,57 @@ public final class FileTranscriptStore implements TranscriptStore {
     if (entries.isEmpty()) {
       return;
     }
+    Lines lines = lines(sessionId, entries); // outside the lock: a turn's line may be long
+    locked(sessionId, () -> writeLocked(sessionId, lines));
+  }
+
+  @Override
+  public void appendToChain(String sessionId, ChainedEntries next) {
+    checkId(sessionId);
+    locked(
+        sessionId,
+        () -> {
+          List<Path> parts = parts(sessionId);
+          UUID tip = null;
+          if (!parts.isEmpty()) {
+            KnownTips.Tip known =
+                tips.tip(sessionId, KnownTips.PartState.of(parts.get(parts.size() - 1)));
+            tip = known != null ? known.uuid() : TranscriptTip.of(parts);
+          }
+          List<? extends NewEntry> entries = next.after(!parts.isEmpty(), tip);
+          if (entries.isEmpty()) {
+            return;
+          }
+          Path last = writeLocked(sessionId, lines(sessionId, entries));
+          UUID after = tip;
+          boolean tombstones = false; // one may delete the tip: it is read from the file next time
+          for (NewEntry entry : entries) {
+            switch (entry) {
+              case NewEntry.Message m -> after = m.uuid();
+              case NewEntry.Summary summary -> after = summary.uuid();
+              case NewEntry.Tombstone t -> tombstones = true;
+              case NewEntry.AgentName a -> {
+                // not part of the chain
+              }
+            }
+          }
+          if (tombstones) {
+            tips.forget(sessionId);
+          } else {
+            tips.remember(sessionId, KnownTips.PartState.of(last), after);
+          }
+        });
+  }
+
+  /** New entries as lines, and their bytes with a newline each. */
+  private record Lines(List<byte[]> lines, long bytes) {}
+
+  private Lines lines(String sessionId, List<? extends NewEntry> entries) {
     String timestamp = TIMESTAMP.format(clock.instant());
     List<byte[]> lines = new ArrayList<>(entries.size());
     long batch = 0;
     for (NewEntry entry : entries) {
-      byte[] line = line(entry, sessionId, timestamp);
+      byte[] line = writer.line(entry, sessionId, timestamp);
       if (line.length + 1 > partLimit) {
         throw new TranscriptException(
             "an entry of "
@@ -168,7 +210,16 @@ public final class FileTranscriptStore implements TranscriptStore {
       lines.add(line);
       batch += line.length + 1;
     }
-    long batchBytes = batch;
+    return new Lines(lines, batch);
+  }
+
+  /** Something done holding a session's append lock. */
+  @FunctionalInterface
+  private interface Locked {
+    void run() throws IOException;
+  }
+
+  private void locked(String sessionId, Locked work) {
     try {
       if (!folderReady) {
         Files.createDirectories(folder);
@@ -177,7 +228,7 @@ public final class FileTranscriptStore implements TranscriptStore {
       lock(sessionId)
           .run(
               () -> {
-                writeLocked(sessionId, lines, batchBytes);
+                work.run();
                 return null;
               });
     } catch (IOException e) {
@@ -188,7 +239,10 @@ public final class FileTranscriptStore implements TranscriptStore {
 
   private static final byte[] NEWLINE = {'\n'};
 
-  private void writeLocked(String sessionId, List<byte[]> lines, long batch) throws IOException {
+  /** Writes the lines at the end of the transcript; returns the part written last. */
+  private Path writeLocked(String sessionId, Lines batchLines) throws IOException {
+    List<byte[]> lines = batchLines.lines();
+    long batch = batchLines.bytes();
     List<Path> parts = parts(sessionId);
     long total = 0;
     for (Path p : parts) {
@@ -242,6 +296,7 @@ public final class FileTranscriptStore implements TranscriptStore {
     } finally {
       channel.close();
     }
+    return current;
   }
 
   /**
@@ -256,64 +311,6 @@ public final class FileTranscriptStore implements TranscriptStore {
   private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
     ByteBuffer last = ByteBuffer.allocate(1);
     return channel.read(last, size - 1) == 1 && last.get(0) == '\n';
-  }
-
-  private byte[] line(NewEntry entry, String sessionId, String timestamp) {
-    ByteArrayBuilder out = new ByteArrayBuilder(256);
-    try (JsonGenerator g = JSON.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
-      g.writeStartObject();
-      switch (entry) {
-        case NewEntry.Message m -> {
-          g.writeStringField("type", m.type());
-          g.writeStringField("uuid", m.uuid().toString());
-          nullable(g, "parentUuid", m.parentUuid());
-          common(g, sessionId, timestamp);
-          g.writeFieldName("message");
-          JSON.writeTree(g, m.message());
-        }
-        case NewEntry.Tombstone t -> {
-          g.writeStringField("type", "tombstone");
-          g.writeStringField("uuid", t.uuid().toString());
-          g.writeStringField("deletedUuid", t.deletedUuid().toString());
-          g.writeStringField("sessionId", sessionId);
-          g.writeStringField("timestamp", timestamp);
-        }
-        case NewEntry.Summary s -> {
-          g.writeStringField("type", "summary");
-          g.writeStringField("uuid", s.uuid().toString());
-          nullable(g, "parentUuid", s.parentUuid());
-          common(g, sessionId, timestamp);
-          g.writeNumberField("messagesCompacted", s.messagesCompacted());
-          g.writeStringField("summary", s.summary());
-        }
-        case NewEntry.AgentName a -> {
-          g.writeStringField("type", "agent-name");
-          g.writeStringField("agentName", a.agentName());
-          g.writeStringField("sessionId", sessionId);
-        }
-      }
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
-  }
-
-  private void common(JsonGenerator g, String sessionId, String timestamp) throws IOException {
-    g.writeBooleanField("isSidechain", false);
-    g.writeStringField("userType", "external");
-    g.writeStringField("cwd", cwd);
-    g.writeStringField("sessionId", sessionId);
-    g.writeStringField("version", VERSION);
-    g.writeStringField("timestamp", timestamp);
-  }
-
-  private static void nullable(JsonGenerator g, String name, Object value) throws IOException {
-    if (value == null) {
-      g.writeNullField(name);
-    } else {
-      g.writeStringField(name, value.toString());
-    }
   }
 
   // ------------------------------------------------------------------ reading
@@ -471,6 +468,7 @@ public final class FileTranscriptStore implements TranscriptStore {
                       return n;
                     });
             Files.deleteIfExists(lock.file());
+            tips.forget(sessionId);
             return removed;
           });
     } catch (IOException e) {

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes every turn of the session engine to its session's transcript: the message sent to the
@@ -20,12 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * and starts with an {@code agent-name} entry naming its owner. Each compaction that ran before a
  * turn ({@link CompletedTurn#compactions()}) is written first, as a {@code summary} entry (its
  * {@code <context_summary>} block and the number of messages it replaces) in the same chain.
+ *
+ * <p>Each append chains to the transcript's tip as the store reads it under the transcript's lock
+ * ({@link TranscriptStore#appendToChain}), never to a tip remembered from an earlier turn: another
+ * node may have run the session's last turn, and a rewind may have tombstoned it.
  */
 public final class TranscriptRecorder implements TurnListener {
   private final TranscriptStore store;
-
-  /** Each session's last entry, so that the next turn chains to it without reading the file. */
-  private final Map<String, UUID> last = new ConcurrentHashMap<>();
 
   public TranscriptRecorder(TranscriptStore store) {
     this.store = store;
@@ -42,39 +42,17 @@ public final class TranscriptRecorder implements TurnListener {
    */
   @Override
   public void turnsCompleted(List<CompletedTurn> turns) {
-    Map<String, List<NewEntry>> bySession = new LinkedHashMap<>();
+    Map<String, List<CompletedTurn>> bySession = new LinkedHashMap<>();
     for (CompletedTurn turn : turns) {
-      String id = turn.sessionId().toString();
-      List<NewEntry> entries = bySession.computeIfAbsent(id, k -> new ArrayList<>());
-      UUID parent = last.get(id);
-      if (parent == null) {
-        try {
-          parent = parse(store.load(id).lastUuid());
-        } catch (NoSuchTranscriptException e) {
-          entries.add(NewEntry.agentName(turn.owner()));
-        }
-      }
-      for (BackendEvent.CompactionEnded compaction : turn.compactions()) {
-        NewEntry.Summary summary =
-            NewEntry.summary(parent, compaction.summary(), compaction.messagesCompacted());
-        entries.add(summary);
-        parent = summary.uuid();
-      }
-      NewEntry.Message request = NewEntry.user(parent, turn.sent());
-      NewEntry.Message reply =
-          NewEntry.assistant(request.uuid(), turn.reply(), turn.model(), usage(turn.usage()));
-      entries.add(request);
-      entries.add(reply);
-      last.put(id, reply.uuid());
+      bySession.computeIfAbsent(turn.sessionId().toString(), k -> new ArrayList<>()).add(turn);
     }
     // A session whose write fails does not keep the others' turns from their transcripts.
     RuntimeException failure = null;
-    for (Map.Entry<String, List<NewEntry>> session : bySession.entrySet()) {
+    for (Map.Entry<String, List<CompletedTurn>> session : bySession.entrySet()) {
       try {
-        store.append(session.getKey(), session.getValue());
+        store.appendToChain(
+            session.getKey(), (exists, tip) -> entries(session.getValue(), exists, tip));
       } catch (RuntimeException e) {
-        // This session's chain is unknown now: read it from the file next time.
-        last.remove(session.getKey());
         if (failure == null) {
           failure = e;
         } else {
@@ -87,19 +65,32 @@ public final class TranscriptRecorder implements TurnListener {
     }
   }
 
+  /** One session's turns as entries chained after {@code tip}. */
+  private static List<NewEntry> entries(List<CompletedTurn> turns, boolean exists, UUID tip) {
+    List<NewEntry> entries = new ArrayList<>();
+    if (!exists) {
+      entries.add(NewEntry.agentName(turns.get(0).owner()));
+    }
+    UUID parent = tip;
+    for (CompletedTurn turn : turns) {
+      for (BackendEvent.CompactionEnded compaction : turn.compactions()) {
+        NewEntry.Summary summary =
+            NewEntry.summary(parent, compaction.summary(), compaction.messagesCompacted());
+        entries.add(summary);
+        parent = summary.uuid();
+      }
+      NewEntry.Message request = NewEntry.user(parent, turn.sent());
+      NewEntry.Message reply =
+          NewEntry.assistant(request.uuid(), turn.reply(), turn.model(), usage(turn.usage()));
+      entries.add(request);
+      entries.add(reply);
+      parent = reply.uuid();
+    }
+    return entries;
+  }
+
   /** The turn's usage for the transcript; none when the back-end reported nothing at all. */
   private static Usage usage(Usage usage) {
     return usage == null || usage.equals(Usage.NONE) ? null : usage;
-  }
-
-  private static UUID parse(String uuid) {
-    if (uuid == null) {
-      return null;
-    }
-    try {
-      return UUID.fromString(uuid);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 }

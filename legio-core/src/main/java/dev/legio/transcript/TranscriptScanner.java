@@ -1,15 +1,6 @@
 package dev.legio.transcript;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,14 +10,14 @@ import java.util.stream.IntStream;
 
 /**
  * Loads transcript files fast: each line is walked once for its type and ids only (bodies are
- * skipped, not built; see {@link #fastScan}), the rest stays as bytes for {@link TranscriptEntry}
- * to parse on demand. Large parts are cut at line ends into chunks scanned in parallel. The two
- * passes (tombstones, then messages minus tombstoned ones) run over the scanned lines, not the
- * bytes.
+ * skipped, not built; see {@link TranscriptLine}), the rest stays as bytes for {@link
+ * TranscriptEntry} to parse on demand. Large parts are cut at line ends into chunks scanned in
+ * parallel. The two passes (tombstones, then messages minus tombstoned ones) run over the scanned
+ * lines, not the bytes.
  */
 final class TranscriptScanner {
   /** Lines Claude Code writes that are conversation entries; Legio returns them. */
-  private static final Set<String> MESSAGE_TYPES =
+  static final Set<String> MESSAGE_TYPES =
       Set.of("user", "assistant", "system", "attachment", "summary");
 
   /** Lines Claude Code writes that are not conversation entries: known, read, not returned. */
@@ -54,8 +45,6 @@ final class TranscriptScanner {
 
   static final int CHUNK_BYTES = 4 << 20;
 
-  private static final JsonFactory FACTORY = new JsonFactory();
-
   private TranscriptScanner() {}
 
   /** One file's bytes and its name for messages. */
@@ -69,7 +58,7 @@ final class TranscriptScanner {
       while (start < part.length()) {
         int end = Math.min(part.length(), start + CHUNK_BYTES);
         if (end < part.length()) {
-          int nl = indexOfNewline(part.bytes(), end - 1, part.length());
+          int nl = TranscriptLine.indexOfNewline(part.bytes(), end - 1, part.length());
           end = nl < 0 ? part.length() : nl + 1;
         }
         chunks.add(new Chunk(part, start, end));
@@ -154,42 +143,28 @@ final class TranscriptScanner {
     String owner;
   }
 
-  /** The top-level fields a line is read for up front. */
-  private static final class Fields {
-    String type;
-    String uuid;
-    String parentUuid;
-    String deletedUuid;
-    String agentName;
-    int start;
-    int end;
-
-    void clear() {
-      type = uuid = parentUuid = deletedUuid = agentName = null;
-    }
-  }
-
   /**
    * Scans a chunk line by line. A line (JSON cannot hold a raw newline, so lines are found by their
-   * newline alone) is read by {@link #fastScan}, which walks it once to check that it is one object
-   * with balanced brackets and to pick the five top-level fields out; a line it cannot decide (an
-   * escape inside one of those fields or in a top-level key, very deep nesting) goes to Jackson.
+   * newline alone) is read by {@link TranscriptLine#read}, which walks it once to check that it is
+   * one object with balanced brackets and to pick the five top-level fields out; a line it cannot
+   * decide (an escape inside one of those fields or in a top-level key, very deep nesting) goes to
+   * Jackson.
    */
   private static Scanned scan(Chunk chunk) {
     Scanned out = new Scanned();
     byte[] buf = chunk.part().bytes();
     int end = chunk.end();
     int pos = chunk.start();
-    Fields f = new Fields();
+    TranscriptLine.Fields f = new TranscriptLine.Fields();
     while (pos < end) {
-      int nl = indexOfNewline(buf, pos, end);
+      int nl = TranscriptLine.indexOfNewline(buf, pos, end);
       int lineEnd = nl < 0 ? end : nl;
       int s = pos;
       int e = lineEnd;
-      while (s < e && isSpace(buf[s])) {
+      while (s < e && TranscriptLine.isSpace(buf[s])) {
         s++;
       }
-      while (e > s && isSpace(buf[e - 1])) {
+      while (e > s && TranscriptLine.isSpace(buf[e - 1])) {
         e--;
       }
       pos = nl < 0 ? end : nl + 1;
@@ -200,12 +175,7 @@ final class TranscriptScanner {
         out.partial = true; // no newline after it: a write cut short, or one in progress
         break;
       }
-      f.clear();
-      int verdict = fastScan(buf, s, e, f);
-      if (verdict == UNDECIDED) {
-        verdict = jacksonScan(buf, s, e, f);
-      }
-      if (verdict == MALFORMED) {
+      if (!TranscriptLine.read(buf, s, e, f)) {
         out.malformed++;
         continue;
       }
@@ -213,237 +183,6 @@ final class TranscriptScanner {
       accept(out, chunk, f.type, f.uuid, f.parentUuid, f.deletedUuid, f.agentName, s, e);
     }
     return out;
-  }
-
-  private static final int OK = 0;
-  private static final int MALFORMED = 1;
-  private static final int UNDECIDED = 2;
-
-  /** Byte classes outside strings. */
-  private static final byte OTHER = 0;
-
-  private static final byte SPACE = 1;
-  private static final byte OPEN_OBJECT = 2;
-  private static final byte OPEN_ARRAY = 3;
-  private static final byte CLOSE_OBJECT = 4;
-  private static final byte CLOSE_ARRAY = 5;
-  private static final byte QUOTE = 6;
-  private static final byte COMMA = 7;
-  private static final byte SCALAR =
-      8; // digits, signs, exponent and the letters of true/false/null
-
-  private static final byte[] CLASS = classes();
-
-  private static byte[] classes() {
-    byte[] c = new byte[256];
-    for (char ch : " \t\r".toCharArray()) {
-      c[ch] = SPACE;
-    }
-    c['{'] = OPEN_OBJECT;
-    c['['] = OPEN_ARRAY;
-    c['}'] = CLOSE_OBJECT;
-    c[']'] = CLOSE_ARRAY;
-    c['"'] = QUOTE;
-    c[','] = COMMA;
-    c[':'] = SPACE; // checked where it matters: after a top-level key
-    for (char ch : "0123456789-+.eEtruefalsn".toCharArray()) {
-      c[ch] = SCALAR;
-    }
-    return c;
-  }
-
-  private static boolean isSpace(byte b) {
-    return b == ' ' || b == '\t' || b == '\r';
-  }
-
-  /**
-   * Walks one line {@code [s, e)} (trimmed): {@link #OK} with the top-level fields filled in when
-   * it is one object with balanced brackets and nothing after it, {@link #MALFORMED} when it is
-   * not, {@link #UNDECIDED} when Jackson must decide. Strings are skipped by looking for their
-   * closing quote; bytes outside strings must be structural, blank, or part of a number or literal.
-   * The grammar between those is not checked (a line like {@code {"a" 1}} passes); {@link
-   * TranscriptEntry#json()} parses the whole line when it is used.
-   */
-  static int fastScan(byte[] buf, int s, int e, Fields f) {
-    if (buf[s] != '{') {
-      return MALFORMED;
-    }
-    long stack = 1; // bit per level: 1 object, 0 array; the lowest bit is the current level
-    int depth = 1;
-    boolean keyNext = true; // at depth 1: the next string is a key
-    int i = s + 1;
-    while (i < e) {
-      byte b = buf[i];
-      switch (CLASS[b & 0xff]) {
-        case QUOTE -> {
-          int close = endOfString(buf, i + 1, e);
-          if (close < 0) {
-            return MALFORMED;
-          }
-          if (depth == 1 && keyNext) {
-            if (indexOf(buf, (byte) '\\', i + 1, close) >= 0) {
-              return UNDECIDED; // an escaped key may spell a field we keep: let Jackson decode it
-            }
-            int field = field(buf, i + 1, close);
-            keyNext = false;
-            if (field >= 0) {
-              int v = close + 1;
-              while (v < e && (isSpace(buf[v]) || buf[v] == ':')) {
-                v++;
-              }
-              if (v < e && buf[v] == '"') {
-                int vClose = endOfString(buf, v + 1, e);
-                if (vClose < 0) {
-                  return MALFORMED;
-                }
-                if (indexOf(buf, (byte) '\\', v + 1, vClose) >= 0) {
-                  return UNDECIDED; // an escape in a field we keep: let Jackson decode it
-                }
-                set(f, field, new String(buf, v + 1, vClose - v - 1, StandardCharsets.UTF_8));
-                close = vClose;
-              }
-            }
-          }
-          i = close + 1;
-        }
-        case OPEN_OBJECT, OPEN_ARRAY -> {
-          if (depth == 63) {
-            return UNDECIDED;
-          }
-          stack = (stack << 1) | (CLASS[b & 0xff] == OPEN_OBJECT ? 1 : 0);
-          depth++;
-          i++;
-        }
-        case CLOSE_OBJECT, CLOSE_ARRAY -> {
-          if ((stack & 1) != (CLASS[b & 0xff] == CLOSE_OBJECT ? 1 : 0)) {
-            return MALFORMED; // { closed by ] or the other way round
-          }
-          stack >>>= 1;
-          depth--;
-          i++;
-          if (depth == 0) {
-            return i == e ? OK : MALFORMED; // something after the object on the same line
-          }
-        }
-        case COMMA -> {
-          if (depth == 1) {
-            keyNext = true;
-          }
-          i++;
-        }
-        case SPACE, SCALAR -> i++;
-        default -> {
-          return MALFORMED;
-        }
-      }
-    }
-    return MALFORMED; // the object is not closed on this line
-  }
-
-  /** The index of the quote closing a string whose content starts at {@code i}, or -1. */
-  private static int endOfString(byte[] buf, int i, int e) {
-    while (i < e) {
-      // Eight bytes at a time up to the next quote or backslash.
-      while (i + 8 <= e) {
-        long w = (long) LONGS.get(buf, i);
-        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES);
-        if (hit != 0) {
-          i += Long.numberOfTrailingZeros(hit) >>> 3;
-          break;
-        }
-        i += 8;
-      }
-      if (i >= e) {
-        return -1;
-      }
-      byte c = buf[i];
-      if (c == '"') {
-        return i;
-      }
-      i += c == '\\' ? 2 : 1;
-    }
-    return -1;
-  }
-
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGHS = 0x8080808080808080L;
-  private static final long QUOTES = '"' * ONES;
-  private static final long BACKSLASHES = '\\' * ONES;
-  private static final long NEWLINES = '\n' * ONES;
-
-  /**
-   * The high bit of each zero byte of {@code x} set (bytes above the lowest zero byte may be
-   * flagged falsely, so only the lowest flag is exact: the one used).
-   */
-  private static long zeroBytes(long x) {
-    return (x - ONES) & ~x & HIGHS;
-  }
-
-  private static final byte[][] FIELDS = {
-    bytes("type"), bytes("uuid"), bytes("parentUuid"), bytes("deletedUuid"), bytes("agentName")
-  };
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  /** Which of {@link #FIELDS} the key {@code [from, to)} is, or -1. */
-  private static int field(byte[] buf, int from, int to) {
-    int len = to - from;
-    for (int k = 0; k < FIELDS.length; k++) {
-      byte[] name = FIELDS[k];
-      if (name.length == len && Arrays.equals(buf, from, to, name, 0, len)) {
-        return k;
-      }
-    }
-    return -1;
-  }
-
-  private static void set(Fields f, int field, String value) {
-    switch (field) {
-      case 0 -> f.type = value;
-      case 1 -> f.uuid = value;
-      case 2 -> f.parentUuid = value;
-      case 3 -> f.deletedUuid = value;
-      default -> f.agentName = value;
-    }
-  }
-
-  /** One line read with Jackson's streaming parser: the slow, exact path. */
-  private static int jacksonScan(byte[] buf, int s, int e, Fields f) {
-    f.clear();
-    try (JsonParser p = FACTORY.createParser(buf, s, e - s)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return MALFORMED;
-      }
-      JsonToken t;
-      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        t = p.nextToken();
-        if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-          p.skipChildren();
-        } else if (t == JsonToken.VALUE_STRING) {
-          switch (name) {
-            case "type" -> f.type = p.getText();
-            case "uuid" -> f.uuid = p.getText();
-            case "parentUuid" -> f.parentUuid = p.getText();
-            case "deletedUuid" -> f.deletedUuid = p.getText();
-            case "agentName" -> f.agentName = p.getText();
-            default -> {
-              // not needed up front
-            }
-          }
-        }
-      }
-      if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
-        return MALFORMED;
-      }
-      return OK;
-    } catch (IOException ex) {
-      return MALFORMED;
-    }
   }
 
   private static void accept(
@@ -482,27 +221,5 @@ final class TranscriptScanner {
     } else {
       out.unknown.merge(type, 1, Integer::sum);
     }
-  }
-
-  static int indexOf(byte[] buf, byte b, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (buf[i] == b) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** The index of the next newline in {@code [from, to)}, or -1: eight bytes at a time. */
-  static int indexOfNewline(byte[] buf, int from, int to) {
-    int i = from;
-    while (i + 8 <= to) {
-      long hit = zeroBytes((long) LONGS.get(buf, i) ^ NEWLINES);
-      if (hit != 0) {
-        return i + (Long.numberOfTrailingZeros(hit) >>> 3);
-      }
-      i += 8;
-    }
-    return indexOf(buf, (byte) '\n', i, to);
   }
 }

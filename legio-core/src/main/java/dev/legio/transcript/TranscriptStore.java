@@ -3,6 +3,7 @@ package dev.legio.transcript;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Where sessions' transcripts live: append-only JSON Lines in Claude Code's session format, one
@@ -18,6 +19,10 @@ import java.util.List;
  *       appending to the same transcript respect: lines never interleave or tear. A line left
  *       partial by a crash is skipped when loading and reported; the next append starts on a fresh
  *       line.
+ *   <li>An append that continues the chain ({@link #appendToChain}) is given the transcript's tip
+ *       (its last message or summary still standing) read under that same lock, so turns appended
+ *       by several threads, processes or nodes, and a rewind's tombstones, never fork the chain of
+ *       {@code parentUuid}s that Claude Code follows to resume a session.
  *   <li>Loading reads the tombstones first, then the messages minus the tombstoned ones, in the
  *       order they were written; summaries are included. Lines of a type it does not know, and
  *       malformed lines, are skipped and counted in the {@link LoadReport}: they are never fatal.
@@ -42,6 +47,29 @@ public interface TranscriptStore {
    * @throws TranscriptException when the transcript cannot be written
    */
   void append(String sessionId, List<? extends NewEntry> entries);
+
+  /**
+   * Appends entries that continue the transcript's chain, as {@link #append} does: {@code next} is
+   * asked for them holding the lock appends take, with the transcript's tip read there, so that
+   * what other threads, processes and nodes appended meanwhile (their turns, a rewind's tombstones)
+   * is seen and the chain never forks.
+   *
+   * @throws TranscriptFullException when the entries would take the transcript past its limit
+   * @throws TranscriptException when the transcript cannot be read or written
+   */
+  void appendToChain(String sessionId, ChainedEntries next);
+
+  /** The entries to append after a transcript's tip; asked for holding the transcript's lock. */
+  @FunctionalInterface
+  interface ChainedEntries {
+    /**
+     * @param exists whether the session has a transcript yet
+     * @param tip the uuid of its last message or summary still standing (not tombstoned): the
+     *     parent of the next entry; null when there is none
+     * @return the entries to append, in order (none: nothing is written)
+     */
+    List<? extends NewEntry> after(boolean exists, UUID tip);
+  }
 
   /**
    * Loads a session's transcript (all its parts).

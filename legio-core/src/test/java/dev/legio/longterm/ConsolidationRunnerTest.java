@@ -62,6 +62,11 @@ class ConsolidationRunnerTest {
     }
 
     @Override
+    public void appendToChain(String sessionId, ChainedEntries next) {
+      store.appendToChain(sessionId, next);
+    }
+
+    @Override
     public Transcript load(String sessionId) {
       return store.load(sessionId);
     }

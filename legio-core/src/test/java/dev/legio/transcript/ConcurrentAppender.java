@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A child process for {@code FileTranscriptStoreTest}: appends N messages with a given tag to one
- * transcript, as fast as it can. Arguments: dir, cwd, session id, tag, count, part limit.
+ * transcript, as fast as it can, each chained to the transcript's tip ({@link
+ * TranscriptStore#appendToChain}). Arguments: dir, cwd, session id, tag, count, part limit.
  */
 public final class ConcurrentAppender {
   private ConcurrentAppender() {}
@@ -24,7 +25,8 @@ public final class ConcurrentAppender {
     System.out.println("ready");
     System.out.flush();
     for (int i = 0; i < count; i++) {
-      store.append(args[2], List.of(NewEntry.user(null, args[3] + " " + i + " " + padding)));
+      String text = args[3] + " " + i + " " + padding;
+      store.appendToChain(args[2], (exists, tip) -> List.of(NewEntry.user(tip, text)));
     }
   }
 }

@@ -388,7 +388,7 @@ class FileTranscriptStoreTest {
   }
 
   @Test
-  void twoProcessesAppendingAtOnceNeverInterleaveLines() throws Exception {
+  void twoProcessesAppendingAtOnceNeverInterleaveLinesNorForkTheChain() throws Exception {
     int each = 1500;
     String java = ProcessHandle.current().info().command().orElse("java");
     List<Process> children = new ArrayList<>();
@@ -422,6 +422,14 @@ class FileTranscriptStoreTest {
     FileTranscriptStore store = small(200_000, Long.MAX_VALUE / 2);
     assertThat(store.parts(ID).size()).isGreaterThan(1);
     assertEveryLineParses(store, Map.of("alpha", each, "beta", each), 2 * each);
+    // Each child chained its messages to the tip it read under the lock: one chain, across parts.
+    List<TranscriptEntry> entries = store.load(ID).entries();
+    assertThat(entries.get(0).parentUuid()).isNull();
+    for (int i = 1; i < entries.size(); i++) {
+      assertThat(entries.get(i).parentUuid())
+          .as("entry %d", i)
+          .isEqualTo(entries.get(i - 1).uuid());
+    }
   }
 
   /** Every line of every part is one JSON object, and each writer's messages are all there. */

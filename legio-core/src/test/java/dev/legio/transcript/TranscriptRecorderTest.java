@@ -175,4 +175,47 @@ class TranscriptRecorderTest {
         .extracting(TranscriptEntry::text)
         .containsExactly("p1", "b1", "p2", "b2");
   }
+
+  @Test
+  void aTurnAfterARewindChainsToTheLastEntryStillStanding() {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    TranscriptRecorder recorder = new TranscriptRecorder(store());
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    recorder.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+    List<TranscriptEntry> before = store().load(id).entries();
+    // A rewind of the last turn, as SessionHistoryEditor writes it: tombstones, appended.
+    store()
+        .append(
+            id,
+            List.of(
+                NewEntry.tombstone(UUID.fromString(before.get(2).uuid())),
+                NewEntry.tombstone(UUID.fromString(before.get(3).uuid()))));
+    recorder.turnCompleted(turn(session, "vorenus", "q3", "a3"));
+
+    List<TranscriptEntry> after = store().load(id).entries();
+    assertThat(after).extracting(TranscriptEntry::text).containsExactly("q1", "a1", "q3", "a3");
+    assertThat(after.get(2).parentUuid()).isEqualTo(before.get(1).uuid());
+  }
+
+  @Test
+  void turnsOfOneSessionRecordedOnTwoNodesFormOneChain() {
+    UUID session = UUID.randomUUID();
+    // Two nodes: each its own store and recorder over the shared transcripts folder.
+    TranscriptRecorder first = new TranscriptRecorder(store());
+    TranscriptRecorder second = new TranscriptRecorder(store());
+    first.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    second.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+    first.turnCompleted(turn(session, "vorenus", "q3", "a3"));
+    second.turnCompleted(turn(session, "vorenus", "q4", "a4"));
+
+    Transcript t = store().load(session.toString());
+    assertThat(t.report().metadata()).as("one agent-name entry").isEqualTo(1);
+    assertThat(t.entries())
+        .extracting(TranscriptEntry::text)
+        .containsExactly("q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4");
+    for (int i = 1; i < t.entries().size(); i++) {
+      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
+    }
+  }
 }
