@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -62,7 +61,8 @@ import org.slf4j.LoggerFactory;
  *       conversations Legio stored for them (HTTP back-ends).
  *   <li>One turn at a time per (key, agent), in arrival order (a fair lock in this process, the
  *       session lease between processes); a task that cannot start within {@code lock_wait_seconds}
- *       gets {@link TaskBusyException}. Different keys run in parallel.
+ *       gets {@link TaskBusyException}. Different keys run in parallel. This process keeps a slot
+ *       only for the pairs in use ({@link TaskSlots}): {@link #closeIdle} retires the others.
  *   <li>A back-end failure changes nothing stored but the usage ledger (a row with the failure's
  *       outcome and duration) and throws {@link TaskFailedException}.
  *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
@@ -88,10 +88,8 @@ public final class TaskSessions implements AutoCloseable {
   private final ConversationStore conversations;
   private final TaskSessionOpener opener;
   private final String holder = "legio-tasks-" + UUID.randomUUID();
-  private final Map<Pair, TaskSlot> slots = new ConcurrentHashMap<>();
+  private final TaskSlots slots = new TaskSlots();
   private final TaskTurnRecorder recorder;
-
-  private record Pair(String key, String agent) {}
 
   /**
    * @param backend the default back-end
@@ -150,10 +148,11 @@ public final class TaskSessions implements AutoCloseable {
       throw new TaskRefusedException(
           "task_run_id must be 1-" + MAX_TASK_RUN_ID + " characters, or left out");
     }
-    TaskSlot slot = slots.computeIfAbsent(new Pair(key, agent), p -> new TaskSlot());
     long start = System.nanoTime();
+    TaskSlot slot;
     try {
-      if (!slot.lock.tryLock(settings.lockWait().toNanos(), TimeUnit.NANOSECONDS)) {
+      slot = slots.lock(key, agent, settings.lockWait().toNanos());
+      if (slot == null) {
         recorder.measure(agent, dev.legio.session.TurnEnding.BUSY, start, null);
         throw busy(key, agent, "earlier tasks of this session are still running");
       }
@@ -179,6 +178,7 @@ public final class TaskSessions implements AutoCloseable {
         leases.releaseLease(lease, holder);
       }
     } finally {
+      slots.retireIfUnused(key, agent, slot); // a failed turn closed its live session
       slot.lock.unlock();
     }
   }
@@ -347,28 +347,32 @@ public final class TaskSessions implements AutoCloseable {
   /**
    * Closes the live back-end sessions (processes, connections) of task sessions idle longer than
    * {@code session_idle_timeout_minutes}; their conversations stay resumable. Busy ones are left
-   * alone. Returns how many were closed.
+   * alone. Slots left with no live session and nobody waiting are retired. Returns how many live
+   * sessions were closed.
    */
   public int closeIdle() {
     Instant now = clock.instant();
-    int closed = 0;
-    for (TaskSlot slot : slots.values()) {
-      if (!slot.lock.tryLock()) {
-        continue;
-      }
-      try {
-        if (slot.live != null
-            && slot.record != null
-            && Duration.between(slot.record.lastActiveAt(), now).compareTo(settings.idleTimeout())
-                > 0) {
-          TaskSessionOpener.closeLive(slot);
-          closed++;
-        }
-      } finally {
-        slot.lock.unlock();
-      }
-    }
-    return closed;
+    int[] closed = {0};
+    slots.forEach(
+        (key, agent, slot) -> {
+          if (!slot.lock.tryLock()) {
+            return;
+          }
+          try {
+            if (slot.live != null
+                && slot.record != null
+                && Duration.between(slot.record.lastActiveAt(), now)
+                        .compareTo(settings.idleTimeout())
+                    > 0) {
+              TaskSessionOpener.closeLive(slot);
+              closed[0]++;
+            }
+            slots.retireIfUnused(key, agent, slot);
+          } finally {
+            slot.lock.unlock();
+          }
+        });
+    return closed[0];
   }
 
   /**
@@ -378,13 +382,14 @@ public final class TaskSessions implements AutoCloseable {
   public int deleteExpired() {
     List<TaskSessionRecord> expired = records.deleteExpired(clock.instant());
     for (TaskSessionRecord r : expired) {
-      TaskSlot slot = slots.get(new Pair(r.sessionKey(), r.agent()));
+      TaskSlot slot = slots.get(r.sessionKey(), r.agent());
       if (slot != null && slot.lock.tryLock()) {
         try {
           if (slot.record != null && slot.record.sessionId().equals(r.sessionId())) {
             TaskSessionOpener.closeLive(slot);
             slot.record = null;
           }
+          slots.retireIfUnused(r.sessionKey(), r.agent(), slot);
         } finally {
           slot.lock.unlock();
         }
@@ -429,8 +434,13 @@ public final class TaskSessions implements AutoCloseable {
 
   /** How many tasks wait for the (key, agent) session in this process (tests, status). */
   public int waiting(String sessionKey, String agent) {
-    TaskSlot slot = slots.get(new Pair(sessionKey, agent));
+    TaskSlot slot = slots.get(sessionKey, agent);
     return slot == null ? 0 : slot.lock.getQueueLength();
+  }
+
+  /** How many (key, agent) slots this process holds: those in use (tests). */
+  int slotsHeld() {
+    return slots.size();
   }
 
   /**
@@ -440,22 +450,27 @@ public final class TaskSessions implements AutoCloseable {
   @Override
   public void close() {
     long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
-    for (TaskSlot slot : slots.values()) {
-      try {
-        if (!slot.lock.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-          log.warn("a task turn was still running at shutdown; its back-end closes it");
-          continue;
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      try {
-        TaskSessionOpener.closeLive(slot);
-      } finally {
-        slot.lock.unlock();
-      }
-    }
+    slots.forEachSlot(
+        slot -> {
+          if (Thread.currentThread().isInterrupted()) {
+            return;
+          }
+          try {
+            if (!slot.lock.tryLock(
+                Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+              log.warn("a task turn was still running at shutdown; its back-end closes it");
+              return;
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          try {
+            TaskSessionOpener.closeLive(slot);
+          } finally {
+            slot.lock.unlock();
+          }
+        });
   }
 
   private static String printable(String s) {
