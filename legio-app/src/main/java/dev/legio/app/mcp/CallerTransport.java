@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -40,7 +41,8 @@ import reactor.core.publisher.Mono;
  *   <li>Every request with an id is answered: if the SDK finishes without an answer, or fails,
  *       Legio answers {@code -32603} naming the method (details in the log only).
  *   <li>{@code GET} opens (or, with {@code Last-Event-ID}, resumes) a stream; {@code DELETE} ends
- *       the session.
+ *       the session. Sessions their clients left without a {@code DELETE} are ended by {@link
+ *       SessionRetention}.
  * </ul>
  */
 final class CallerTransport implements McpStreamableServerTransportProvider {
@@ -48,7 +50,22 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
   private static final Duration ANSWER_TIMEOUT = Duration.ofMinutes(30);
 
   private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+  private final SessionRetention retention;
+  private final LongSupplier nanoTime;
   private volatile McpStreamableServerSession.Factory factory;
+
+  CallerTransport() {
+    this(SessionRetention.defaults(), System::nanoTime);
+  }
+
+  /**
+   * @param retention which sessions left idle are ended
+   * @param nanoTime the clock of the sessions' idle times ({@link System#nanoTime()})
+   */
+  CallerTransport(SessionRetention retention, LongSupplier nanoTime) {
+    this.retention = retention;
+    this.nanoTime = nanoTime;
+  }
 
   @Override
   public void setSessionFactory(McpStreamableServerSession.Factory factory) {
@@ -96,6 +113,16 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
       return;
     }
     HttpSession session = found.get();
+    try {
+      answer(message, session, response);
+    } finally {
+      session.leave(nanoTime.getAsLong());
+    }
+  }
+
+  private void answer(
+      McpSchema.JSONRPCMessage message, HttpSession session, HttpServletResponse response)
+      throws IOException {
     switch (message) {
       case McpSchema.JSONRPCNotification n -> {
         session.sdk().accept(n).onErrorResume(e -> Mono.empty()).block(ANSWER_TIMEOUT);
@@ -150,7 +177,15 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
       HttpAnswers.json(response, 200, internalError(id, request.method()).toJsonText());
       return;
     }
-    sessions.put(init.session().getId(), new HttpSession(init.session()));
+    String opened = init.session().getId();
+    sessions.put(opened, new HttpSession(init.session(), nanoTime.getAsLong()));
+    for (String ended : retention.toEnd(sessions, opened, nanoTime.getAsLong())) {
+      HttpSession left = sessions.get(ended);
+      if (left != null && left.closeIfIdle()) {
+        sessions.remove(ended, left);
+        log.debug("MCP over HTTP: ended session {}, left idle", ended);
+      }
+    }
     response.setHeader("Mcp-Session-Id", init.session().getId());
     HttpAnswers.json(
         response,
@@ -210,6 +245,15 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
       return;
     }
     HttpSession session = found.get();
+    try {
+      carry(session, lastEventId, response);
+    } finally {
+      session.leave(nanoTime.getAsLong());
+    }
+  }
+
+  private void carry(HttpSession session, String lastEventId, HttpServletResponse response)
+      throws IOException {
     if (lastEventId == null || lastEventId.isBlank()) {
       SseStream stream = session.listening();
       startEvents(response, session);
@@ -250,10 +294,15 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
       return;
     }
     sessions.remove(sessionId);
+    found.get().leave(nanoTime.getAsLong());
     found.get().close();
     response.setStatus(HttpServletResponse.SC_NO_CONTENT);
   }
 
+  /**
+   * The session a request names, entered (the caller leaves it when the request ends); empty, with
+   * the error answered, when there is none.
+   */
   private Optional<HttpSession> session(
       String sessionId, JsonNode answerId, HttpServletResponse response) throws IOException {
     if (sessionId == null || sessionId.isBlank()) {
@@ -268,7 +317,7 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
       return Optional.empty();
     }
     HttpSession session = sessions.get(sessionId.strip());
-    if (session == null || session.closed()) {
+    if (session == null || !session.enter()) {
       HttpAnswers.error(
           response,
           404,

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One MCP session over HTTP: the SDK's session, and the SSE streams it opened, kept for resumption.
  * The session's GET stream is one stream for the session's life, whatever connections carry it; the
- * last {@link #KEPT_STREAMS} POST streams are kept for replay.
+ * last {@link #KEPT_STREAMS} POST streams are kept for replay. It is in use while one of its
+ * requests is answered (a connection carrying a stream is such a request), else idle since the last
+ * ended ({@link SessionRetention} ends sessions left idle).
  */
 final class HttpSession {
   static final int KEPT_STREAMS = 64;
@@ -25,9 +27,42 @@ final class HttpSession {
       };
   private SseStream listening;
   private boolean closed;
+  private int requests;
+  private long idleSince;
 
-  HttpSession(McpStreamableServerSession session) {
+  /**
+   * @param now {@link System#nanoTime()} (or the test's clock) when it opened
+   */
+  HttpSession(McpStreamableServerSession session, long now) {
     this.session = session;
+    this.idleSince = now;
+  }
+
+  /** A request of this session starts; false when the session has ended. */
+  synchronized boolean enter() {
+    if (closed) {
+      return false;
+    }
+    requests++;
+    return true;
+  }
+
+  /** A request of this session ends at {@code now}. */
+  synchronized void leave(long now) {
+    requests--;
+    if (requests == 0) {
+      idleSince = now;
+    }
+  }
+
+  /** Whether a request of this session is being answered. */
+  synchronized boolean inUse() {
+    return requests > 0;
+  }
+
+  /** When its last request ended (or it opened). */
+  synchronized long idleSince() {
+    return idleSince;
   }
 
   McpStreamableServerSession sdk() {
@@ -56,16 +91,29 @@ final class HttpSession {
     return Optional.ofNullable(streams.get(streamId));
   }
 
-  synchronized boolean closed() {
-    return closed;
-  }
-
   /** Ends the session: its streams finish, their connections close. */
   void close() {
     synchronized (this) {
       closed = true;
       streams.values().forEach(SseStream::finish);
     }
+    deleteSdkSession();
+  }
+
+  /** Ends the session unless it is in use (or already ended); true when it was ended here. */
+  boolean closeIfIdle() {
+    synchronized (this) {
+      if (closed || requests > 0) {
+        return false;
+      }
+      closed = true;
+      streams.values().forEach(SseStream::finish);
+    }
+    deleteSdkSession();
+    return true;
+  }
+
+  private void deleteSdkSession() {
     try {
       session.delete().block(java.time.Duration.ofSeconds(5));
     } catch (RuntimeException e) {

@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
@@ -68,6 +69,7 @@ public final class McpEndpoint extends HttpServlet {
   private final transient Function<String, Toolset> toolsFor;
   private final transient Predicate<String> exists;
   private final transient OriginPolicy origins;
+  private final transient Supplier<CallerTransport> transports;
   private final transient Map<String, Caller> callers = new ConcurrentHashMap<>();
   private volatile String path = "/mcp";
 
@@ -87,6 +89,18 @@ public final class McpEndpoint extends HttpServlet {
       Predicate<String> exists,
       String bind,
       List<String> extraOrigins) {
+    this(tokens, toolsFor, exists, bind, extraOrigins, CallerTransport::new);
+  }
+
+  /** As above, each caller's transport made by {@code transports} (tests: other limits). */
+  McpEndpoint(
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists,
+      String bind,
+      List<String> extraOrigins,
+      Supplier<CallerTransport> transports) {
+    this.transports = Objects.requireNonNull(transports);
     this.tokens = Objects.requireNonNull(tokens);
     this.toolsFor = Objects.requireNonNull(toolsFor);
     this.exists = Objects.requireNonNull(exists);
@@ -338,7 +352,7 @@ public final class McpEndpoint extends HttpServlet {
   }
 
   private Caller open(String caller) {
-    CallerTransport transport = new CallerTransport();
+    CallerTransport transport = transports.get();
     Toolset tools = toolsFor.apply(caller);
     McpSyncServer server = McpToolServer.serve(transport, caller, tools);
     log.info("MCP over HTTP: opened the server of {}", caller);
