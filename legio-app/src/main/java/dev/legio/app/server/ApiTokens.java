@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -33,8 +34,9 @@ import java.util.Optional;
  *       rw-------}); the file is replaced atomically, under the folder's lock ({@link FolderLock}),
  *       so that two {@code legio token create} at once both keep their token.
  *   <li>A token's name is unique; a gateway token names at least one channel source.
- *   <li>A lookup re-reads the file when it changed, so a revoke from another process takes effect
- *       on the next request. Comparison takes constant time; tokens never reach a log or an error.
+ *   <li>A lookup re-reads the file when it changed (another file, size or modification time), so a
+ *       revoke from another process takes effect on the next request. Comparison takes constant
+ *       time; tokens never reach a log or an error.
  * </ul>
  */
 public final class ApiTokens {
@@ -57,9 +59,27 @@ public final class ApiTokens {
   public record Created(String secret, ApiToken token) {}
 
   private final Path file;
-  private volatile Snapshot snapshot = new Snapshot(null, List.of());
+  private volatile Snapshot snapshot = Snapshot.NONE;
 
-  private record Snapshot(FileTime modified, List<ApiToken> tokens) {}
+  /**
+   * The tokens as read from one version of the file, with each one's hash as bytes. A write
+   * replaces the file (a rename), so a version is the file's key (its inode), size and modification
+   * time: the modification time alone can stay the same over a write within one tick of the file
+   * system's clock, and a revoke would then go unseen.
+   */
+  private record Snapshot(Object version, List<ApiToken> tokens, List<byte[]> hashes) {
+    static final Snapshot NONE = new Snapshot(null, List.of(), List.of());
+
+    static Snapshot of(Object version, List<ApiToken> tokens) {
+      List<byte[]> hashes = new ArrayList<>(tokens.size());
+      for (ApiToken t : tokens) {
+        hashes.add(t.sha256().getBytes(StandardCharsets.US_ASCII));
+      }
+      return new Snapshot(version, List.copyOf(tokens), List.copyOf(hashes));
+    }
+  }
+
+  private record FileVersion(Object key, long size, FileTime modified) {}
 
   public ApiTokens(Path castra) {
     this.file = castra.resolve("server").resolve("tokens.json");
@@ -141,18 +161,23 @@ public final class ApiTokens {
 
   /** Every token, as stored (no secrets: only hashes). */
   public List<ApiToken> list() {
+    return current().tokens();
+  }
+
+  /** The tokens as the file holds them now: read again when it changed. */
+  private Snapshot current() {
     try {
-      FileTime modified = Files.getLastModifiedTime(file);
+      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+      FileVersion version = new FileVersion(a.fileKey(), a.size(), a.lastModifiedTime());
       Snapshot s = snapshot;
-      if (!modified.equals(s.modified())) {
-        List<ApiToken> read = Json.MAPPER.readValue(file.toFile(), LIST);
-        s = new Snapshot(modified, List.copyOf(read));
+      if (!version.equals(s.version())) {
+        s = Snapshot.of(version, Json.MAPPER.readValue(file.toFile(), LIST));
         snapshot = s;
       }
-      return s.tokens();
+      return s;
     } catch (NoSuchFileException e) {
-      snapshot = new Snapshot(null, List.of());
-      return List.of();
+      snapshot = Snapshot.NONE;
+      return Snapshot.NONE;
     } catch (IOException e) {
       throw new IllegalStateException(
           "cannot read the server's tokens in " + file + ": " + e.getMessage(), e);
@@ -165,10 +190,11 @@ public final class ApiTokens {
       return Optional.empty();
     }
     byte[] given = sha256(secret).getBytes(StandardCharsets.US_ASCII);
+    Snapshot s = current();
     ApiToken found = null;
-    for (ApiToken t : list()) {
-      if (MessageDigest.isEqual(t.sha256().getBytes(StandardCharsets.US_ASCII), given)) {
-        found = t;
+    for (int i = 0; i < s.hashes().size(); i++) {
+      if (MessageDigest.isEqual(s.hashes().get(i), given)) {
+        found = s.tokens().get(i);
       }
     }
     return Optional.ofNullable(found).map(ApiToken::caller);

@@ -3,7 +3,9 @@ package dev.legio.app.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -54,5 +56,22 @@ class ApiTokensTest {
     assertThat(tokens.revoke("console")).isTrue();
     assertThat(tokens.revoke("console")).isFalse();
     assertThat(tokens.callerOf(c.secret())).isEmpty();
+  }
+
+  @Test
+  void aRevokeWithinOneTickOfTheFileSystemsClockStillTakesEffect() throws Exception {
+    ApiTokens server = new ApiTokens(castra);
+    ApiTokens cli = new ApiTokens(castra); // `legio token revoke`, another process
+    ApiTokens.Created gone = cli.create("gone", Role.OPERATOR, List.of());
+    ApiTokens.Created kept = cli.create("kept", Role.OPERATOR, List.of());
+    Path file = castra.resolve("server/tokens.json");
+    FileTime before = Files.getLastModifiedTime(file);
+    assertThat(server.callerOf(gone.secret())).isPresent();
+
+    assertThat(cli.revoke("gone")).isTrue();
+    Files.setLastModifiedTime(file, before); // as if the clock had not ticked since the last write
+
+    assertThat(server.callerOf(gone.secret())).isEmpty();
+    assertThat(server.callerOf(kept.secret())).isPresent();
   }
 }
