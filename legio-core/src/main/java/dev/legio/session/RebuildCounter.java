@@ -9,13 +9,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Counts the rebuilds this process made, per {@link RebuildReason} and per owner and reason, and
  * logs each with the owner's total over all its sessions. Thread-safe. The counts start at zero
- * when the process starts (the stored total of each owner's rebuilds is its session record's).
+ * when the process starts (the stored total of each owner's rebuilds is its session record's). Per
+ * owner, the counts of the {@value #OWNERS_KEPT} owners rebuilt last are kept: channel owners
+ * ({@code telegram:123}) come and go without end, and the oldest are forgotten first.
  */
 final class RebuildCounter {
+  static final int OWNERS_KEPT = 4096;
+
   private static final Logger log = LoggerFactory.getLogger(RebuildCounter.class);
   private final Map<RebuildReason, AtomicLong> counts = new EnumMap<>(RebuildReason.class);
   private final Map<String, Map<RebuildReason, AtomicLong>> byOwner =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(
+                Map.Entry<String, Map<RebuildReason, AtomicLong>> eldest) {
+              return size() > OWNERS_KEPT;
+            }
+          });
   private final SessionEvents events;
 
   RebuildCounter(SessionEvents events) {
