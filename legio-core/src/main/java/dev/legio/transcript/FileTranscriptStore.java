@@ -148,7 +148,7 @@ public final class FileTranscriptStore implements TranscriptStore {
       return;
     }
     Lines lines = lines(sessionId, entries); // outside the lock: a turn's line may be long
-    locked(sessionId, () -> writeLocked(sessionId, lines));
+    locked(sessionId, () -> writeLocked(sessionId, parts(sessionId), lines));
   }
 
   @Override
@@ -158,17 +158,18 @@ public final class FileTranscriptStore implements TranscriptStore {
         sessionId,
         () -> {
           List<Path> parts = parts(sessionId);
+          KnownTips.PartState state =
+              parts.isEmpty() ? null : KnownTips.PartState.of(parts.get(parts.size() - 1));
           UUID tip = null;
-          if (!parts.isEmpty()) {
-            KnownTips.Tip known =
-                tips.tip(sessionId, KnownTips.PartState.of(parts.get(parts.size() - 1)));
+          if (state != null) {
+            KnownTips.Tip known = tips.tip(sessionId, state);
             tip = known != null ? known.uuid() : TranscriptTip.of(parts);
           }
-          List<? extends NewEntry> entries = next.after(!parts.isEmpty(), tip);
+          List<? extends NewEntry> entries = next.after(state != null, tip);
           if (entries.isEmpty()) {
             return;
           }
-          Path last = writeLocked(sessionId, lines(sessionId, entries));
+          Written written = writeLocked(sessionId, parts, lines(sessionId, entries));
           UUID after = tip;
           boolean tombstones = false; // one may delete the tip: it is read from the file next time
           for (NewEntry entry : entries) {
@@ -184,7 +185,14 @@ public final class FileTranscriptStore implements TranscriptStore {
           if (tombstones) {
             tips.forget(sessionId);
           } else {
-            tips.remember(sessionId, KnownTips.PartState.of(last), after);
+            // The part checked above, grown by this append (under the lock, still the same file);
+            // a part this append started is looked at.
+            tips.remember(
+                sessionId,
+                state != null && written.part().equals(state.part())
+                    ? new KnownTips.PartState(written.part(), state.fileKey(), written.size())
+                    : KnownTips.PartState.of(written.part()),
+                after);
           }
         });
   }
@@ -239,11 +247,14 @@ public final class FileTranscriptStore implements TranscriptStore {
 
   private static final byte[] NEWLINE = {'\n'};
 
-  /** Writes the lines at the end of the transcript; returns the part written last. */
-  private Path writeLocked(String sessionId, Lines batchLines) throws IOException {
+  /** The part an append wrote last, and its size after it. */
+  private record Written(Path part, long size) {}
+
+  /** Writes the lines at the end of the transcript, whose parts are {@code parts}. */
+  private Written writeLocked(String sessionId, List<Path> parts, Lines batchLines)
+      throws IOException {
     List<byte[]> lines = batchLines.lines();
     long batch = batchLines.bytes();
-    List<Path> parts = parts(sessionId);
     long total = 0;
     for (Path p : parts) {
       total += Files.size(p);
@@ -263,8 +274,9 @@ public final class FileTranscriptStore implements TranscriptStore {
     int partNumber = Math.max(1, parts.size());
     Path current = partPath(sessionId, partNumber);
     FileChannel channel = openForAppend(current);
+    long size;
     try {
-      long size = channel.size();
+      size = channel.size();
       boolean freshLine = size == 0 || endsWithNewline(channel, size);
       for (byte[] line : lines) {
         int needed = line.length + 1 + (freshLine ? 0 : 1);
@@ -296,7 +308,7 @@ public final class FileTranscriptStore implements TranscriptStore {
     } finally {
       channel.close();
     }
-    return current;
+    return new Written(current, size);
   }
 
   /**

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -17,14 +16,13 @@ import java.util.UUID;
  * <p>Rules:
  *
  * <ul>
- *   <li>A remembered tip is used only while the transcript's last part is exactly as the append
- *       that left it: the same file (its file key, where the file system has one), the same size
- *       and the same modification time. Parts only grow, so whatever another thread, process or
- *       node appended since (a turn, a rewind's tombstones) changes the size; a delete and a new
- *       transcript change the file. Then the tip is read from the file again. (The one case this
- *       cannot see: another process deleting the transcript and starting it again at exactly the
- *       same size, on a reused inode, within one tick of the file system's clock; this store's own
- *       deletes forget the tip.)
+ *   <li>A remembered tip is used only while the transcript's last part is as the append that left
+ *       it: the same path, the same file (its file key, the inode, where the file system has one)
+ *       and the same size. Parts only grow, so whatever another thread, process or node appended
+ *       since (a turn, a rewind's tombstones) changes the size; a delete and a new transcript
+ *       change the file. Then the tip is read from the file again. (The one case this cannot see:
+ *       another process deleting the transcript and starting it again at exactly the same size on a
+ *       reused inode; this store's own deletes forget the tip.)
  *   <li>At most {@value #CAPACITY} sessions are remembered, the least recently used forgotten
  *       first: a server with many channel sessions keeps a bounded map.
  * </ul>
@@ -33,10 +31,10 @@ final class KnownTips {
   static final int CAPACITY = 4096;
 
   /** A last part as an append left it. */
-  record PartState(Path part, Object fileKey, long size, FileTime modified) {
+  record PartState(Path part, Object fileKey, long size) {
     static PartState of(Path part) throws IOException {
       BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
-      return new PartState(part, a.fileKey(), a.size(), a.lastModifiedTime());
+      return new PartState(part, a.fileKey(), a.size());
     }
   }
 
@@ -81,7 +79,6 @@ final class KnownTips {
   private static boolean sameFile(PartState was, PartState now) {
     return was.part().equals(now.part())
         && Objects.equals(was.fileKey(), now.fileKey())
-        && was.size() == now.size()
-        && was.modified().equals(now.modified());
+        && was.size() == now.size();
   }
 }
