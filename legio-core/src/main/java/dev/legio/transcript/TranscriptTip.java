@@ -109,7 +109,7 @@ final class TranscriptTip {
     return null;
   }
 
-  private static boolean isUuid(String s) {
+  static boolean isUuid(String s) {
     try {
       UUID.fromString(s);
       return true;

@@ -54,9 +54,7 @@ class TranscriptRecorderTest {
         .extracting(TranscriptEntry::text)
         .containsExactly("q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4");
     assertThat(t.entries().get(0).parentUuid()).isNull();
-    for (int i = 1; i < t.entries().size(); i++) {
-      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
-    }
+    assertChained(t.entries());
     assertThat(t.entries().get(1).message().path("model").asText()).isEqualTo("model-x");
   }
 
@@ -93,9 +91,7 @@ class TranscriptRecorderTest {
     assertThat(summary.text()).isEqualTo(block);
     assertThat(summary.messagesCompacted()).isEqualTo(12);
     assertThat(t.entries().get(3).messagesCompacted()).isEqualTo(3);
-    for (int i = 1; i < t.entries().size(); i++) {
-      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
-    }
+    assertChained(t.entries());
     assertThat(t.entries().get(4).text()).isEqualTo("q2");
   }
 
@@ -164,9 +160,7 @@ class TranscriptRecorderTest {
     for (UUID session : List.of(first, second)) {
       Transcript t = store().load(session.toString());
       assertThat(t.report().metadata()).as("one agent-name entry").isEqualTo(1);
-      for (int i = 1; i < t.entries().size(); i++) {
-        assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
-      }
+      assertChained(t.entries());
     }
     assertThat(store().load(first.toString()).entries())
         .extracting(TranscriptEntry::text)
@@ -214,8 +208,15 @@ class TranscriptRecorderTest {
     assertThat(t.entries())
         .extracting(TranscriptEntry::text)
         .containsExactly("q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4");
-    for (int i = 1; i < t.entries().size(); i++) {
-      assertThat(t.entries().get(i).parentUuid()).isEqualTo(t.entries().get(i - 1).uuid());
+    assertChained(t.entries());
+  }
+
+  /** Each entry names the one before it as its parent. */
+  private static void assertChained(List<TranscriptEntry> entries) {
+    for (int i = 1; i < entries.size(); i++) {
+      assertThat(entries.get(i).parentUuid())
+          .as("entry %d", i)
+          .isEqualTo(entries.get(i - 1).uuid());
     }
   }
 }

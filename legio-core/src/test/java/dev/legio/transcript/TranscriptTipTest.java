@@ -55,7 +55,7 @@ class TranscriptTipTest {
     String expected = null;
     List<TranscriptEntry> entries = TranscriptScanner.load("s", parts).entries();
     for (int i = entries.size() - 1; i >= 0 && expected == null; i--) {
-      if (entries.get(i).uuid() != null && isUuid(entries.get(i).uuid())) {
+      if (entries.get(i).uuid() != null && TranscriptTip.isUuid(entries.get(i).uuid())) {
         expected = entries.get(i).uuid();
       }
     }
@@ -119,14 +119,5 @@ class TranscriptTipTest {
       case 8 -> random.nextBoolean() ? "   " : "";
       default -> "{\"type\":\"user\",\"uuid\":\"" + UUID.randomUUID() + "\" oops";
     };
-  }
-
-  private static boolean isUuid(String s) {
-    try {
-      UUID.fromString(s);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 }

@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
-import dev.legio.app.cli.Main;
 import dev.legio.config.LegioConfig;
 import dev.legio.mcp.McpMessages;
-import dev.legio.workspace.Workspace;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitrary;
@@ -39,16 +33,7 @@ class McpHttpPropertiesTest {
   @BeforeContainer
   static void start() throws Exception {
     dir = Files.createTempDirectory("legio-mcp-props");
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            new String[] {"init", "legion"},
-            Map.of(),
-            dir,
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
-    assertThat(code).as(err.toString()).isZero();
-    app = LegioApp.open(new Workspace(dir.resolve("legion")), Map.of(), Clock.systemUTC());
+    app = McpTestApps.initialised(dir);
     server =
         McpHttpServer.start(
             new LegioConfig.Mcp(true, "127.0.0.1", 0),

@@ -5,22 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
-import dev.legio.app.cli.Main;
 import dev.legio.app.http.SlowSender;
 import dev.legio.config.LegioConfig;
-import dev.legio.workspace.Workspace;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Server;
@@ -46,16 +40,7 @@ class McpHttpTransportTest {
 
   @BeforeAll
   static void start() {
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            new String[] {"init", "legion"},
-            Map.of(),
-            dir,
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
-    assertThat(code).as(err.toString()).isZero();
-    app = LegioApp.open(new Workspace(dir.resolve("legion")), Map.of(), Clock.systemUTC());
+    app = McpTestApps.initialised(dir);
     server =
         McpHttpServer.start(
             new LegioConfig.Mcp(true, "127.0.0.1", 0),

@@ -3,18 +3,12 @@ package dev.legio.app.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
-import dev.legio.app.cli.Main;
-import dev.legio.workspace.Workspace;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.server.Server;
@@ -39,16 +33,7 @@ class McpSessionRetentionTest {
 
   @BeforeEach
   void start() throws Exception {
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            new String[] {"init", "legion"},
-            Map.of(),
-            dir,
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
-    assertThat(code).as(err.toString()).isZero();
-    app = LegioApp.open(new Workspace(dir.resolve("legion")), Map.of(), Clock.systemUTC());
+    app = McpTestApps.initialised(dir);
     McpEndpoint endpoint =
         new McpEndpoint(
             app.mcpTokens(),
