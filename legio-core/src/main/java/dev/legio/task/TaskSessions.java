@@ -450,10 +450,10 @@ public final class TaskSessions implements AutoCloseable {
   @Override
   public void close() {
     long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
-    slots.forEachSlot(
-        slot -> {
+    slots.forEach(
+        (key, agent, slot) -> {
           if (Thread.currentThread().isInterrupted()) {
-            return;
+            return; // the wait was cut short: the back-ends close what is left
           }
           try {
             if (!slot.lock.tryLock(

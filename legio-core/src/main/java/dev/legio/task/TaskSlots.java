@@ -3,7 +3,6 @@ package dev.legio.task;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * The {@link TaskSlot}s this process holds: one per (key, agent) with a turn running or waiting, or
@@ -71,11 +70,6 @@ final class TaskSlots {
   @FunctionalInterface
   interface SlotAction {
     void accept(String key, String agent, TaskSlot slot);
-  }
-
-  /** Each slot, without its pair. */
-  void forEachSlot(Consumer<TaskSlot> action) {
-    slots.values().forEach(action);
   }
 
   /** How many slots this process holds. */

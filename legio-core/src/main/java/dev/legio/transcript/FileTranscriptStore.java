@@ -170,30 +170,15 @@ public final class FileTranscriptStore implements TranscriptStore {
             return;
           }
           Written written = writeLocked(sessionId, parts, lines(sessionId, entries));
-          UUID after = tip;
-          boolean tombstones = false; // one may delete the tip: it is read from the file next time
-          for (NewEntry entry : entries) {
-            switch (entry) {
-              case NewEntry.Message m -> after = m.uuid();
-              case NewEntry.Summary summary -> after = summary.uuid();
-              case NewEntry.Tombstone t -> tombstones = true;
-              case NewEntry.AgentName a -> {
-                // not part of the chain
-              }
-            }
-          }
-          if (tombstones) {
-            tips.forget(sessionId);
-          } else {
-            // The part checked above, grown by this append (under the lock, still the same file);
-            // a part this append started is looked at.
-            tips.remember(
-                sessionId,
-                state != null && written.part().equals(state.part())
-                    ? new KnownTips.PartState(written.part(), state.fileKey(), written.size())
-                    : KnownTips.PartState.of(written.part()),
-                after);
-          }
+          // The part checked above, grown by this append (under the lock, still the same file);
+          // a part this append started is looked at.
+          tips.appended(
+              sessionId,
+              state != null && written.part().equals(state.part())
+                  ? state.grownTo(written.size())
+                  : KnownTips.PartState.of(written.part()),
+              tip,
+              entries);
         });
   }
 

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -36,6 +37,11 @@ final class KnownTips {
       BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
       return new PartState(part, a.fileKey(), a.size());
     }
+
+    /** The same part after an append took it to {@code newSize}. */
+    PartState grownTo(long newSize) {
+      return new PartState(part, fileKey, newSize);
+    }
   }
 
   /** A remembered tip (null: the transcript has no standing entry yet). */
@@ -62,6 +68,29 @@ final class KnownTips {
       return null;
     }
     return k.tip();
+  }
+
+  /**
+   * After this store appended {@code entries} after {@code tip}, leaving the last part as {@code
+   * state}: remembers the new tip (the last message or summary appended, else {@code tip}), or
+   * forgets it when the entries hold a tombstone, which may have deleted it.
+   */
+  void appended(String sessionId, PartState state, UUID tip, List<? extends NewEntry> entries) {
+    UUID after = tip;
+    for (NewEntry entry : entries) {
+      switch (entry) {
+        case NewEntry.Message m -> after = m.uuid();
+        case NewEntry.Summary summary -> after = summary.uuid();
+        case NewEntry.Tombstone t -> {
+          forget(sessionId);
+          return;
+        }
+        case NewEntry.AgentName a -> {
+          // not part of the chain
+        }
+      }
+    }
+    remember(sessionId, state, after);
   }
 
   synchronized void remember(String sessionId, PartState state, UUID tip) {

@@ -68,4 +68,24 @@ class KnownTipsTest {
         .extracting(TranscriptEntry::text)
         .containsExactly("after");
   }
+
+  @Test
+  void anAppendLeavesItsLastMessageAsTheTipAndOneWithATombstoneLeavesNone() throws Exception {
+    KnownTips tips = new KnownTips();
+    KnownTips.PartState state =
+        KnownTips.PartState.of(Files.writeString(dir.resolve("a.jsonl"), "{}\n"));
+    UUID before = UUID.randomUUID();
+    NewEntry.Message user = NewEntry.user(before, "q");
+    NewEntry.Message reply = NewEntry.assistant(user.uuid(), "a", "m");
+    tips.appended("s", state, before, List.of(NewEntry.agentName("vorenus"), user, reply));
+    assertThat(tips.tip("s", state)).isEqualTo(new KnownTips.Tip(reply.uuid()));
+
+    tips.appended("s", state, before, List.of(NewEntry.agentName("vorenus")));
+    assertThat(tips.tip("s", state))
+        .as("no chain entry: the tip stays")
+        .isEqualTo(new KnownTips.Tip(before));
+
+    tips.appended("s", state, reply.uuid(), List.of(user, NewEntry.tombstone(user.uuid())));
+    assertThat(tips.tip("s", state)).as("read from the file next time").isNull();
+  }
 }

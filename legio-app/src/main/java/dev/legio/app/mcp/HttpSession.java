@@ -93,17 +93,17 @@ final class HttpSession {
 
   /** Ends the session: its streams finish, their connections close. */
   void close() {
-    synchronized (this) {
-      closed = true;
-      streams.values().forEach(SseStream::finish);
-    }
-    deleteSdkSession();
+    end(true);
   }
 
   /** Ends the session unless it is in use (or already ended); true when it was ended here. */
   boolean closeIfIdle() {
+    return end(false);
+  }
+
+  private boolean end(boolean evenInUse) {
     synchronized (this) {
-      if (closed || requests > 0) {
+      if (!evenInUse && (closed || requests > 0)) {
         return false;
       }
       closed = true;
