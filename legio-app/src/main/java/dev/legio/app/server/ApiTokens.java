@@ -67,10 +67,10 @@ public final class ApiTokens {
    * time: the modification time alone can stay the same over a write within one tick of the file
    * system's clock, and a revoke would then go unseen.
    */
-  private record Snapshot(Object version, List<ApiToken> tokens, List<byte[]> hashes) {
+  private record Snapshot(FileVersion version, List<ApiToken> tokens, List<byte[]> hashes) {
     static final Snapshot NONE = new Snapshot(null, List.of(), List.of());
 
-    static Snapshot of(Object version, List<ApiToken> tokens) {
+    static Snapshot of(FileVersion version, List<ApiToken> tokens) {
       List<byte[]> hashes = new ArrayList<>(tokens.size());
       for (ApiToken t : tokens) {
         hashes.add(t.sha256().getBytes(StandardCharsets.US_ASCII));
