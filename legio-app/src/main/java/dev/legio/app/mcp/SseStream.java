@@ -33,6 +33,10 @@ import reactor.core.publisher.Mono;
  *       events after N and then carries the rest of the stream.
  *   <li>One connection at a time: a new one takes the stream over; a connection that fails to write
  *       is dropped, and the events it missed stay kept.
+ *   <li>Only the thread carrying a connection writes to it, outside the stream's lock: adding an
+ *       event (a tool's answer, the SDK's notification) or ending the session never waits for a
+ *       client's socket, so a client that stops reading holds up nothing but its own connection,
+ *       until the server's idle timeout fails its write.
  *   <li>A POST's stream finishes when the answer to its request is sent; the connection then ends.
  *   <li>An idle connection gets an SSE comment every {@link #KEEP_ALIVE}, which finds out when the
  *       client has gone.
@@ -82,30 +86,61 @@ final class SseStream implements McpStreamableServerTransport {
   /**
    * Carries the stream on a connection: writes the priming event, the events after {@code
    * afterEvent} (0 for all), then each new event, until the stream finishes, another connection
-   * takes it over, or writing fails. Blocks the calling thread all that time.
+   * takes it over, or writing fails. Blocks the calling thread all that time; it is the only thread
+   * that writes to {@code out}, and it writes without holding the stream's lock.
    */
   void carry(OutputStream out, long afterEvent) {
+    int next;
     lock.lock();
     try {
       connection = out;
-      long primed = Math.min(Math.max(0, afterEvent), events.size());
-      write(out, "id: " + id + "." + primed + "\nretry: " + RETRY.toMillis() + "\ndata: \n\n");
-      for (int i = (int) primed; i < events.size() && connection == out; i++) {
-        write(out, events.get(i));
-      }
-      while (connection == out && !finished) {
-        if (!changed.await(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS) && connection == out) {
-          write(out, ": keep-alive\n\n");
+      changed.signalAll(); // the connection it takes over from stops at once
+      next = (int) Math.min(Math.max(0, afterEvent), events.size());
+    } finally {
+      lock.unlock();
+    }
+    String pending = "id: " + id + "." + next + "\nretry: " + RETRY.toMillis() + "\ndata: \n\n";
+    try {
+      while (pending != null && write(out, pending)) {
+        lock.lock();
+        try {
+          pending = nextWrite(out, next);
+          next = events.size();
+        } finally {
+          lock.unlock();
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      if (connection == out) {
-        connection = null;
+      lock.lock();
+      try {
+        if (connection == out) {
+          connection = null;
+        }
+      } finally {
+        lock.unlock();
       }
-      lock.unlock();
     }
+  }
+
+  /**
+   * Under the lock: what {@code out} writes next, once there is something: the events from {@code
+   * next} on, or a keep-alive comment after {@link #KEEP_ALIVE} of nothing; {@code null} when it
+   * stops carrying (finished with everything written, or taken over).
+   */
+  private String nextWrite(OutputStream out, int next) throws InterruptedException {
+    while (connection == out && next == events.size() && !finished) {
+      if (!changed.await(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS)
+          && connection == out
+          && next == events.size()) {
+        return ": keep-alive\n\n";
+      }
+    }
+    if (connection != out || next == events.size()) {
+      return null;
+    }
+    return String.join("", events.subList(next, events.size()));
   }
 
   /** Ends the stream: its connection closes; its events stay for replay. */
@@ -119,7 +154,7 @@ final class SseStream implements McpStreamableServerTransport {
     }
   }
 
-  /** Whether the request's answer was sent on this stream. */
+  /** Whether the request's answer was given to this stream (sent, or kept for the client). */
   boolean answered() {
     lock.lock();
     try {
@@ -139,7 +174,11 @@ final class SseStream implements McpStreamableServerTransport {
     return Mono.fromRunnable(() -> append(message));
   }
 
-  /** Adds one message as the next event, sends it if connected, and finishes on the answer. */
+  /**
+   * Adds one message as the next event for the connection carrying the stream (if any) to send, and
+   * finishes the stream on the answer. Never waits for a connection: a client that stops reading
+   * holds up only its own connection's thread.
+   */
   void append(McpSchema.JSONRPCMessage message) {
     String json;
     try {
@@ -155,9 +194,6 @@ final class SseStream implements McpStreamableServerTransport {
       String event =
           "id: " + id + "." + (events.size() + 1) + "\nevent: message\ndata: " + json + "\n\n";
       events.add(event);
-      if (connection != null) {
-        write(connection, event);
-      }
       if (answers != null
           && message instanceof McpSchema.JSONRPCResponse r
           && answers.equals(key(r.id()))) {
@@ -170,16 +206,14 @@ final class SseStream implements McpStreamableServerTransport {
     }
   }
 
-  /** Writes and flushes; on failure the connection is dropped (the event stays kept). */
-  private void write(OutputStream out, String text) {
+  /** Writes and flushes; false when the connection failed (the events stay kept). */
+  private static boolean write(OutputStream out, String text) {
     try {
       out.write(text.getBytes(StandardCharsets.UTF_8));
       out.flush();
+      return true;
     } catch (IOException | RuntimeException e) {
-      if (connection == out) {
-        connection = null;
-      }
-      changed.signalAll();
+      return false;
     }
   }
 
