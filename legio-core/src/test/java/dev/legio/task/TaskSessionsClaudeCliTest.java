@@ -2,24 +2,20 @@ package dev.legio.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.claudecli.ClaudeCliBackend;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.jdbc.JdbcMessageLogs;
-import dev.legio.pricing.PriceTable;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
 import dev.legio.testing.MutableClock;
 import dev.legio.testing.RealClaudeCli;
-import dev.legio.usage.UsageRecorder;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,17 +52,8 @@ class TaskSessionsClaudeCliTest {
   }
 
   private TaskSessions tasks(ClaudeCliBackend backend) {
-    return new TaskSessions(
-        new AgentDirectory(workspace.castra()),
-        backend,
-        null,
-        store.tasks(),
-        store.sessions(),
-        store.usage(),
-        new UsageRecorder(store.usage(), PriceTable.withOverrides(Map.of())),
-        SessionSettings.defaults(),
-        clock,
-        store.conversations());
+    return TestTaskSessions.on(
+        store, workspace.castra(), backend, SessionSettings.defaults(), clock);
   }
 
   private ClaudeCliBackend cli() {

@@ -3,13 +3,11 @@ package dev.legio.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.legio.agents.AgentDirectory;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionTools;
 import dev.legio.backend.anthropic.AnthropicBackend;
 import dev.legio.config.LegioConfig;
 import dev.legio.config.SessionSettings;
-import dev.legio.pricing.PriceTable;
 import dev.legio.pricing.Tokens;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.FakeMessagesApi;
@@ -18,7 +16,6 @@ import dev.legio.testing.MutableClock;
 import dev.legio.testing.RecordingSleeper;
 import dev.legio.testing.ScriptedBackend;
 import dev.legio.usage.LedgerEntry;
-import dev.legio.usage.UsageRecorder;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.math.BigDecimal;
@@ -28,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -104,18 +100,7 @@ public abstract class TaskSessionsContract {
   }
 
   private TaskSessions tasks(ModelBackend backend, LegioStore on) {
-    TaskSessions tasks =
-        new TaskSessions(
-            new AgentDirectory(workspace.castra()),
-            backend,
-            null,
-            on.tasks(),
-            on.sessions(),
-            on.usage(),
-            new UsageRecorder(on.usage(), PriceTable.withOverrides(Map.of())),
-            settings,
-            clock,
-            on.conversations());
+    TaskSessions tasks = TestTaskSessions.on(on, workspace.castra(), backend, settings, clock);
     services.add(tasks);
     return tasks;
   }

@@ -2,21 +2,17 @@ package dev.legio.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.legio.agents.AgentDirectory;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.jdbc.JdbcMessageLogs;
-import dev.legio.pricing.PriceTable;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
 import dev.legio.testing.ScriptedBackend;
-import dev.legio.usage.UsageRecorder;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -128,17 +124,7 @@ class TaskSlotsTest {
                     dir.resolve("praetorium.db"), 4096, false, 4, clock));
         ScriptedBackend backend = ScriptedBackend.resuming(new ScriptedBackend.Conversations());
         TaskSessions tasks =
-            new TaskSessions(
-                new AgentDirectory(workspace.castra()),
-                backend,
-                null,
-                store.tasks(),
-                store.sessions(),
-                store.usage(),
-                new UsageRecorder(store.usage(), PriceTable.withOverrides(Map.of())),
-                settings,
-                clock,
-                store.conversations())) {
+            TestTaskSessions.on(store, workspace.castra(), backend, settings, clock)) {
       List<TaskResult> first = new ArrayList<>();
       for (int i = 0; i < 50; i++) {
         first.add(tasks.run("campaign:" + i, "copywriter", "brief " + i, null));
