@@ -164,7 +164,7 @@ public final class ApiBenchmark {
             + " s)");
     err.flush();
     ClosedLoopLoad.Result result;
-    OtherProcessesCpu others = new OtherProcessesCpu();
+    OtherProcessesCpu others = OtherProcessesCpu.warmedUp();
     try {
       result =
           load.run(

@@ -28,6 +28,12 @@ import java.util.OptionalDouble;
  *   <li>Linux only, and only when {@code /proc} reads and parses; otherwise there is no figure
  *       rather than a wrong one. The files count in clock ticks (a hundredth of a second), so a
  *       window under a second gives a coarse figure.
+ *   <li>Its own reading should not disturb the window it measures: it runs in the benchmark's JVM,
+ *       beside the server. So a counter is {@linkplain #warmedUp() warmed up}: it reads {@code
+ *       /proc} {@value #WARM_UP_READINGS} times before the load starts, and the JIT compiles that
+ *       code during the load's warm-up. Read cold at the window's opening, its loop over every
+ *       process ran interpreted there, and was compiled as the measured requests began
+ *       (docs/BENCHMARKS.md, session 15, has what that did and did not change).
  * </ul>
  */
 final class OtherProcessesCpu implements ClosedLoopLoad.Window {
@@ -39,8 +45,19 @@ final class OtherProcessesCpu implements ClosedLoopLoad.Window {
 
   private static final Path PROC = Path.of("/proc");
 
+  /** How many readings {@link #warmedUp()} takes before the load starts. */
+  static final int WARM_UP_READINGS = 100;
+
   private volatile Reading opened;
   private volatile Reading closed;
+
+  /** A counter whose reading code has run often enough to be compiled before the load starts. */
+  static OtherProcessesCpu warmedUp() {
+    for (int i = 0; i < WARM_UP_READINGS; i++) {
+      read();
+    }
+    return new OtherProcessesCpu();
+  }
 
   @Override
   public void opened() {
