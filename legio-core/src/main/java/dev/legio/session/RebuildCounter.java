@@ -1,7 +1,10 @@
 package dev.legio.session;
 
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,8 +22,8 @@ final class RebuildCounter {
   private static final Logger log = LoggerFactory.getLogger(RebuildCounter.class);
   private final Map<RebuildReason, AtomicLong> counts = new EnumMap<>(RebuildReason.class);
   private final Map<String, Map<RebuildReason, AtomicLong>> byOwner =
-      java.util.Collections.synchronizedMap(
-          new java.util.LinkedHashMap<>(64, 0.75f, true) {
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(
                 Map.Entry<String, Map<RebuildReason, AtomicLong>> eldest) {
@@ -40,7 +43,7 @@ final class RebuildCounter {
   void count(String owner, RebuildReason reason, long total) {
     counts.get(reason).incrementAndGet();
     byOwner
-        .computeIfAbsent(owner, o -> new java.util.concurrent.ConcurrentHashMap<>())
+        .computeIfAbsent(owner, o -> new ConcurrentHashMap<>())
         .computeIfAbsent(reason, r -> new AtomicLong())
         .incrementAndGet();
     events.rebuilt(owner, reason);

@@ -7,7 +7,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -63,7 +62,7 @@ final class KnownTips {
     if (k == null) {
       return null;
     }
-    if (!sameFile(k.state(), now)) {
+    if (!k.state().equals(now)) { // the same path, file key and size
       known.remove(sessionId);
       return null;
     }
@@ -103,11 +102,5 @@ final class KnownTips {
 
   synchronized int size() {
     return known.size();
-  }
-
-  private static boolean sameFile(PartState was, PartState now) {
-    return was.part().equals(now.part())
-        && Objects.equals(was.fileKey(), now.fileKey())
-        && was.size() == now.size();
   }
 }

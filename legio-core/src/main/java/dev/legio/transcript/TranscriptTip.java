@@ -109,7 +109,7 @@ final class TranscriptTip {
     return null;
   }
 
-  static boolean isUuid(String s) {
+  private static boolean isUuid(String s) {
     try {
       UUID.fromString(s);
       return true;
