@@ -26,14 +26,21 @@ public final class UnreadBody {
 
   /** Drops what has arrived of {@code request}'s body; if more may come, closes after answering. */
   public static void dropOrClose(Request request, Response response) {
-    boolean allConsumed;
-    try {
-      allConsumed = request.consumeAvailable();
-    } catch (RuntimeException e) { // a broken body: nothing more to read on this connection
-      allConsumed = false;
-    }
-    if (!allConsumed) {
+    if (!drop(request)) {
       response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+    }
+  }
+
+  /**
+   * Drops what has arrived of {@code request}'s body, without waiting for more; whether all of it
+   * had arrived. When it had not, the caller's answer must say {@code Connection: close} (for a
+   * servlet's answer, which {@link #dropOrClose} cannot reach).
+   */
+  public static boolean drop(Request request) {
+    try {
+      return request.consumeAvailable();
+    } catch (RuntimeException e) { // a broken body: nothing more to read on this connection
+      return false;
     }
   }
 }

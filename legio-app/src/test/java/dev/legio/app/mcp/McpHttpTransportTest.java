@@ -121,6 +121,82 @@ class McpHttpTransportTest {
   }
 
   @Test
+  void aRefusalBeforeTheBodyArrivedClosesTheConnectionAndSaysSo() throws Exception {
+    // The server answers without waiting for a body it refuses. When the body has not arrived, the
+    // answer must say Connection: close: a JDK client not told so sent its next request on the
+    // connection the server then closed, and lost it (a CI run failed so).
+    URI url = server.endpoint();
+    String[][] refusals = {
+      {"Content-Type: text/plain", "Accept: application/json, text/event-stream", token, "415"},
+      {"Content-Type: application/json", "Accept: text/html", token, "406"},
+      {"Content-Type: application/json", "Accept: application/json", "mcp_not-a-token", "401"},
+    };
+    for (String[] r : refusals) {
+      String head = mcpHead(url, r[0], r[1], r[2], 100);
+      assertThat(SlowSender.stopsAfter(url, head, ""))
+          .as(r[3])
+          .startsWith("HTTP/1.1 " + r[3])
+          .containsIgnoringCase("\r\nconnection: close\r\n");
+    }
+
+    // When the whole body came with the request, the connection stays open for the next one.
+    String body = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}";
+    String head =
+        mcpHead(
+            url,
+            "Content-Type: text/plain",
+            "Accept: application/json, text/event-stream",
+            token,
+            body.length());
+    try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+      socket.setSoTimeout(10_000);
+      InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+      for (int i = 0; i < 2; i++) {
+        socket.getOutputStream().write((head + "\r\n" + body).getBytes(StandardCharsets.UTF_8));
+        String answer = readOneAnswer(in);
+        assertThat(answer).startsWith("HTTP/1.1 415");
+        assertThat(answer).doesNotContainIgnoringCase("connection: close");
+      }
+    }
+  }
+
+  private static String mcpHead(URI url, String type, String accept, String token, int length) {
+    return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+        + url.getPort()
+        + "\r\nAuthorization: Bearer "
+        + token
+        + "\r\n"
+        + type
+        + "\r\n"
+        + accept
+        + "\r\nContent-Length: "
+        + length
+        + "\r\n";
+  }
+
+  /**
+   * Reads one HTTP/1.1 answer with a Content-Length (head and body) from a kept-open connection.
+   */
+  private static String readOneAnswer(InputStream in) throws java.io.IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new java.io.EOFException("the server closed the connection: " + head);
+      }
+      head.append((char) b);
+    }
+    int length =
+        head.toString()
+            .lines()
+            .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
+            .mapToInt(l -> Integer.parseInt(l.substring(15).strip()))
+            .findFirst()
+            .orElseThrow();
+    return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+  }
+
+  @Test
   void aForeignOriginOrHostIsRefusedWith403AndTheServersOwnIsServed() throws Exception {
     assertError(
         client.post(INITIALIZE, null, "Origin", "http://evil.example.com"),
