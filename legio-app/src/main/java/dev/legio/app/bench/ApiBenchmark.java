@@ -164,13 +164,14 @@ public final class ApiBenchmark {
             + " s)");
     err.flush();
     ClosedLoopLoad.Result result;
-    OtherProcessesCpu others = OtherProcessesCpu.warmedUp();
-    try {
+    java.util.OptionalDouble othersPercent;
+    try (OtherProcessesCpu others = OtherProcessesCpu.readingThroughWarmUp()) {
       result =
           load.run(
               new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()),
               settings.requests(),
               others);
+      othersPercent = others.percent();
     } finally {
       for (LoadClient connection : connections) {
         connection.close();
@@ -203,7 +204,7 @@ public final class ApiBenchmark {
     print("warm_up_seconds", BenchSupport.fmt(result.warmUp().took().toMillis() / 1e3));
     print("jit_settled", result.warmUp().settled());
     print("jit_ms_while_measured", result.jitMillisMeasuring());
-    others.percent().ifPresent(p -> print("others_cpu_percent", BenchSupport.fmt(p)));
+    othersPercent.ifPresent(p -> print("others_cpu_percent", BenchSupport.fmt(p)));
     out.flush();
   }
 

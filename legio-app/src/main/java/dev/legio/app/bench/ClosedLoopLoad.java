@@ -101,8 +101,8 @@ final class ClosedLoopLoad {
       phase = Phase.MEASURE;
       answered.await();
       long took = System.nanoTime() - start;
+      long jit = JitWarmUp.compiledMillis() - jitBefore; // not what the closing reading compiles
       window.closed();
-      long jit = JitWarmUp.compiledMillis() - jitBefore;
       return new Result(List.of(samples), Duration.ofNanos(took), warm, jit);
     } finally {
       phase = Phase.STOP;

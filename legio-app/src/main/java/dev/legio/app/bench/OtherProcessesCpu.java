@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How much of the machine other processes used while a benchmark measured ({@code
@@ -29,14 +31,17 @@ import java.util.OptionalDouble;
  *       rather than a wrong one. The files count in clock ticks (a hundredth of a second), so a
  *       window under a second gives a coarse figure.
  *   <li>Its own reading should not disturb the window it measures: it runs in the benchmark's JVM,
- *       beside the server. So a counter is {@linkplain #warmedUp() warmed up}: it reads {@code
- *       /proc} {@value #WARM_UP_READINGS} times before the load starts, and the JIT compiles that
- *       code during the load's warm-up. Read cold at the window's opening, its loop over every
- *       process ran interpreted there, and was compiled as the measured requests began
- *       (docs/BENCHMARKS.md, session 15, has what that did and did not change).
+ *       beside the server. So a counter {@linkplain #readingThroughWarmUp reads} {@code /proc}
+ *       every {@value #WARM_UP_EVERY_MS} ms from before the load starts until its window opens, and
+ *       the JIT compiles that code during the load's warm-up, with the load's own profile (the
+ *       directory listing and file reading it shares with the server), and settles on it before
+ *       measuring begins. Read cold at the window's opening, its loop over every process ran
+ *       interpreted there; read 100 times before the load only, it still set off compilations of 25
+ *       – 105 ms inside the window in the runs that missed the target (docs/BENCHMARKS.md, sessions
+ *       15 and 16).
  * </ul>
  */
-final class OtherProcessesCpu implements ClosedLoopLoad.Window {
+final class OtherProcessesCpu implements ClosedLoopLoad.Window, AutoCloseable {
   /**
    * Clock ticks: each other process's time (by id and start time), the cores' stolen time and every
    * core's time in all.
@@ -45,28 +50,83 @@ final class OtherProcessesCpu implements ClosedLoopLoad.Window {
 
   private static final Path PROC = Path.of("/proc");
 
-  /** How many readings {@link #warmedUp()} takes before the load starts. */
-  static final int WARM_UP_READINGS = 100;
+  /** How often {@link #readingThroughWarmUp} reads before the window opens, in milliseconds. */
+  static final long WARM_UP_EVERY_MS = 100;
 
   private volatile Reading opened;
   private volatile Reading closed;
+  private final Thread warmUp;
+  private final AtomicInteger warmUpReadings = new AtomicInteger();
 
-  /** A counter whose reading code has run often enough to be compiled before the load starts. */
-  static OtherProcessesCpu warmedUp() {
-    for (int i = 0; i < WARM_UP_READINGS; i++) {
-      read();
-    }
-    return new OtherProcessesCpu();
+  /** A counter that reads only when told (at the window's ends). */
+  OtherProcessesCpu() {
+    this.warmUp = null;
+  }
+
+  private OtherProcessesCpu(Duration every) {
+    this.warmUp =
+        Thread.ofPlatform()
+            .daemon()
+            .name("legio-bench-others-cpu")
+            .start(
+                () -> {
+                  try {
+                    while (!Thread.currentThread().isInterrupted()) {
+                      if (read() != null) {
+                        warmUpReadings.incrementAndGet();
+                      }
+                      Thread.sleep(every);
+                    }
+                  } catch (InterruptedException e) {
+                    // the window opens, or the load ended without one
+                  }
+                });
+  }
+
+  /**
+   * A counter that reads {@code /proc} every {@value #WARM_UP_EVERY_MS} ms until its window opens
+   * (or it is closed), so that its code is compiled along with the load's.
+   */
+  static OtherProcessesCpu readingThroughWarmUp() {
+    return readingThroughWarmUp(Duration.ofMillis(WARM_UP_EVERY_MS));
+  }
+
+  static OtherProcessesCpu readingThroughWarmUp(Duration every) {
+    return new OtherProcessesCpu(every);
+  }
+
+  /** How many readings were taken before the window opened. */
+  int warmUpReadings() {
+    return warmUpReadings.get();
   }
 
   @Override
   public void opened() {
+    stopWarmUp();
     opened = read();
   }
 
   @Override
   public void closed() {
     closed = read();
+  }
+
+  /** Stops the readings before the window, if they still run. */
+  @Override
+  public void close() {
+    stopWarmUp();
+  }
+
+  private void stopWarmUp() {
+    if (warmUp == null) {
+      return;
+    }
+    warmUp.interrupt();
+    try {
+      warmUp.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The share of the window, or empty when either end could not be read. */

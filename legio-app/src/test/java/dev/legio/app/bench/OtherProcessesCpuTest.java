@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
@@ -56,9 +57,11 @@ class OtherProcessesCpuTest {
     spin(1_000);
     ownWork.closed();
 
-    OtherProcessesCpu othersWork = OtherProcessesCpu.warmedUp(); // as bench api makes its counter
     Process yes = new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    try {
+    // As bench api makes its counter: reading through the warm-up, then at the window's ends.
+    OtherProcessesCpu othersWork = OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(20));
+    try (othersWork) {
+      Thread.sleep(300);
       othersWork.opened();
       Thread.sleep(1_000);
       othersWork.closed();
@@ -72,6 +75,29 @@ class OtherProcessesCpuTest {
     assertThat(othersWork.percent().getAsDouble()).isGreaterThan(50.0 / cores);
     assertThat(ownWork.percent().getAsDouble())
         .isLessThan(othersWork.percent().getAsDouble() - 25.0 / cores);
+  }
+
+  @Test
+  void aCounterReadsThroughTheWarmUpAndStopsAsItsWindowOpens() throws Exception {
+    assumeThat(OtherProcessesCpu.read()).as("Linux's /proc").isNotNull();
+    try (OtherProcessesCpu counter =
+        OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(10))) {
+      Thread.sleep(500);
+      assertThat(counter.warmUpReadings()).isGreaterThanOrEqualTo(5);
+      counter.opened();
+      int before = counter.warmUpReadings();
+      Thread.sleep(200);
+      assertThat(counter.warmUpReadings()).isEqualTo(before);
+      assertThat(Thread.getAllStackTraces().keySet())
+          .noneMatch(t -> t.getName().equals("legio-bench-others-cpu"));
+    }
+    // Closed without a window (a load that failed): the readings stop too.
+    OtherProcessesCpu unopened = OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(10));
+    Thread.sleep(100);
+    unopened.close();
+    int after = unopened.warmUpReadings();
+    Thread.sleep(100);
+    assertThat(unopened.warmUpReadings()).isEqualTo(after);
   }
 
   private static void spin(long millis) {
