@@ -204,6 +204,10 @@ public final class ApiBenchmark {
     print("warm_up_seconds", BenchSupport.fmt(result.warmUp().took().toMillis() / 1e3));
     print("jit_settled", result.warmUp().settled());
     print("jit_ms_while_measured", result.jitMillisMeasuring());
+    print("measured_from", result.began());
+    print(
+        "measured_to",
+        result.began().plus(result.measured()).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
     othersPercent.ifPresent(p -> print("others_cpu_percent", BenchSupport.fmt(p)));
     out.flush();
   }

@@ -1,6 +1,7 @@
 package dev.legio.app.bench;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -52,9 +53,16 @@ final class ClosedLoopLoad {
     default void closed() {}
   }
 
-  /** The measured requests' samples, the measurement's length, and how the warm-up went. */
+  /**
+   * The measured requests' samples, the measurement's length and when it began (the wall clock, to
+   * match with a profiler's events), how the warm-up went, and how long the JIT compiled meanwhile.
+   */
   record Result(
-      List<Sample> samples, Duration measured, JitWarmUp.Result warmUp, long jitMillisMeasuring) {
+      List<Sample> samples,
+      Duration measured,
+      Instant began,
+      JitWarmUp.Result warmUp,
+      long jitMillisMeasuring) {
     long failed() {
       return samples.stream().filter(s -> !s.ok()).count();
     }
@@ -96,6 +104,7 @@ final class ClosedLoopLoad {
       // A load whose every warm-up request fails cannot be measured: stop waiting for the JIT.
       JitWarmUp.Result warm = warmUp.await(() -> warmUpFailures.get() >= 100 * clients);
       long jitBefore = JitWarmUp.compiledMillis();
+      long began = System.currentTimeMillis(); // not Instant.now(): it set off deoptimisations here
       window.opened();
       long start = System.nanoTime();
       phase = Phase.MEASURE;
@@ -103,7 +112,8 @@ final class ClosedLoopLoad {
       long took = System.nanoTime() - start;
       long jit = JitWarmUp.compiledMillis() - jitBefore; // not what the closing reading compiles
       window.closed();
-      return new Result(List.of(samples), Duration.ofNanos(took), warm, jit);
+      return new Result(
+          List.of(samples), Duration.ofNanos(took), Instant.ofEpochMilli(began), warm, jit);
     } finally {
       phase = Phase.STOP;
       for (Thread t : threads) {
