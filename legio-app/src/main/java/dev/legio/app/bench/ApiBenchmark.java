@@ -16,8 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -164,7 +166,7 @@ public final class ApiBenchmark {
             + " s)");
     err.flush();
     ClosedLoopLoad.Result result;
-    java.util.OptionalDouble othersPercent;
+    OptionalDouble othersPercent;
     try (OtherProcessesCpu others = OtherProcessesCpu.readingThroughWarmUp()) {
       result =
           load.run(
@@ -205,9 +207,7 @@ public final class ApiBenchmark {
     print("jit_settled", result.warmUp().settled());
     print("jit_ms_while_measured", result.jitMillisMeasuring());
     print("measured_from", result.began());
-    print(
-        "measured_to",
-        result.began().plus(result.measured()).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+    print("measured_to", result.began().plus(result.measured()).truncatedTo(ChronoUnit.MILLIS));
     othersPercent.ifPresent(p -> print("others_cpu_percent", BenchSupport.fmt(p)));
     out.flush();
   }

@@ -7,7 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
 import dev.legio.app.http.SlowSender;
 import dev.legio.config.LegioConfig;
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -148,9 +152,9 @@ class McpHttpTransportTest {
             "Accept: application/json, text/event-stream",
             token,
             body.length());
-    try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+    try (Socket socket = new Socket(url.getHost(), url.getPort())) {
       socket.setSoTimeout(10_000);
-      InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+      InputStream in = new BufferedInputStream(socket.getInputStream());
       for (int i = 0; i < 2; i++) {
         socket.getOutputStream().write((head + "\r\n" + body).getBytes(StandardCharsets.UTF_8));
         String answer = readOneAnswer(in);
@@ -177,12 +181,12 @@ class McpHttpTransportTest {
   /**
    * Reads one HTTP/1.1 answer with a Content-Length (head and body) from a kept-open connection.
    */
-  private static String readOneAnswer(InputStream in) throws java.io.IOException {
+  private static String readOneAnswer(InputStream in) throws IOException {
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
       int b = in.read();
       if (b < 0) {
-        throw new java.io.EOFException("the server closed the connection: " + head);
+        throw new EOFException("the server closed the connection: " + head);
       }
       head.append((char) b);
     }
