@@ -1,7 +1,6 @@
 package dev.legio.app.mcp;
 
 import dev.legio.app.http.StalledTransfer;
-import dev.legio.app.http.UnreadBody;
 import dev.legio.mcp.IncomingMessage;
 import dev.legio.mcp.IncomingMessageCheck;
 import dev.legio.mcp.JsonRpcError;
@@ -55,9 +54,9 @@ import org.slf4j.LoggerFactory;
  *
  * Every refusal is a JSON-RPC error object whose message says what to send instead; never a stack
  * trace. A refusal made before the body was read drops what has arrived of it and, when more may
- * still come, says {@code Connection: close} ({@link UnreadBody}). Each caller has its own MCP
- * server, toolset and sessions ({@link CallerTransport}): a session opened with one agent's token
- * is unknown to every other agent's server.
+ * still come, says {@code Connection: close} ({@link dev.legio.app.http.UnreadBody}). Each caller
+ * has its own MCP server, toolset and sessions ({@link CallerTransport}): a session opened with one
+ * agent's token is unknown to every other agent's server.
  */
 public final class McpEndpoint extends HttpServlet {
   private static final Logger log = LoggerFactory.getLogger(McpEndpoint.class);
@@ -150,7 +149,7 @@ public final class McpEndpoint extends HttpServlet {
       log.error("MCP request {} {} failed", request.getMethod(), request.getRequestURI(), e);
       if (!response.isCommitted()) {
         response.reset();
-        refuse(
+        HttpAnswers.refuse(
             request,
             response,
             500,
@@ -177,7 +176,7 @@ public final class McpEndpoint extends HttpServlet {
     }
     String version = request.getHeader("MCP-Protocol-Version");
     if (version != null && !McpVersions.SUPPORTED.contains(version.strip())) {
-      refuse(
+      HttpAnswers.refuse(
           request,
           response,
           400,
@@ -193,7 +192,7 @@ public final class McpEndpoint extends HttpServlet {
       endpoint = callers.computeIfAbsent(caller.get(), this::open);
     } catch (RuntimeException e) {
       log.error("cannot open the MCP server of {}", caller.get(), e);
-      refuse(
+      HttpAnswers.refuse(
           request,
           response,
           500,
@@ -208,7 +207,7 @@ public final class McpEndpoint extends HttpServlet {
       case "POST" -> post(endpoint, session, request, response);
       case "GET" -> {
         if (!accepts(request, "text/event-stream")) {
-          refuse(
+          HttpAnswers.refuse(
               request,
               response,
               406,
@@ -221,7 +220,7 @@ public final class McpEndpoint extends HttpServlet {
       case "DELETE" -> endpoint.transport().delete(session, response);
       default -> {
         response.setHeader("Allow", "GET, POST, DELETE");
-        refuse(
+        HttpAnswers.refuse(
             request,
             response,
             405,
@@ -236,7 +235,7 @@ public final class McpEndpoint extends HttpServlet {
       throws IOException {
     String type = request.getContentType();
     if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
-      refuse(
+      HttpAnswers.refuse(
           request,
           response,
           415,
@@ -247,7 +246,7 @@ public final class McpEndpoint extends HttpServlet {
       return;
     }
     if (!accepts(request, "application/json") || !accepts(request, "text/event-stream")) {
-      refuse(
+      HttpAnswers.refuse(
           request,
           response,
           406,
@@ -271,7 +270,7 @@ public final class McpEndpoint extends HttpServlet {
       return;
     }
     if (body.length > MAX_BODY) {
-      refuse(
+      HttpAnswers.refuse(
           request,
           response,
           413,
@@ -320,7 +319,7 @@ public final class McpEndpoint extends HttpServlet {
             + path
             + "\"";
     response.setHeader("WWW-Authenticate", challenge);
-    refuse(
+    HttpAnswers.refuse(
         request,
         response,
         401,
@@ -334,7 +333,7 @@ public final class McpEndpoint extends HttpServlet {
   private void refuseOrigin(HttpServletRequest request, HttpServletResponse response, String what)
       throws IOException {
     log.warn("MCP request from {} refused: {} is not allowed", request.getRemoteAddr(), what);
-    refuse(
+    HttpAnswers.refuse(
         request,
         response,
         403,
@@ -343,21 +342,6 @@ public final class McpEndpoint extends HttpServlet {
             + " is not allowed: this MCP server answers only requests addressed to itself (DNS"
             + " rebinding protection); a web client's origin must be configured as an allowed"
             + " origin");
-  }
-
-  /**
-   * Answers {@code status} with a JSON-RPC error, after the rule of {@link UnreadBody}: what has
-   * arrived of the body is dropped unread, and when more of it may still come the answer says
-   * {@code Connection: close}. A client not told so would send its next request on a connection
-   * that the server closes because the body was left unread, and lose that request.
-   */
-  private static void refuse(
-      HttpServletRequest request, HttpServletResponse response, int status, int code, String why)
-      throws IOException {
-    if (!UnreadBody.drop(ServletContextRequest.getServletContextRequest(request))) {
-      response.setHeader("Connection", "close");
-    }
-    HttpAnswers.error(response, status, code, why);
   }
 
   private static boolean accepts(HttpServletRequest request, String type) {

@@ -29,7 +29,7 @@ final class ResourceMetadataServlet extends HttpServlet {
       throws IOException {
     if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
       response.setHeader("Allow", "GET");
-      HttpAnswers.error(response, 405, JsonRpcError.SERVER_ERROR, "use GET");
+      HttpAnswers.refuse(request, response, 405, JsonRpcError.SERVER_ERROR, "use GET");
       return;
     }
     ObjectNode metadata = JSON.createObjectNode();

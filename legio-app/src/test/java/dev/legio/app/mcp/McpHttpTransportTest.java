@@ -142,6 +142,12 @@ class McpHttpTransportTest {
           .startsWith("HTTP/1.1 " + r[3])
           .containsIgnoringCase("\r\nconnection: close\r\n");
     }
+    String metadata =
+        mcpHead(url, "Content-Type: application/json", "Accept: */*", token, 100)
+            .replace("POST /mcp ", "POST " + McpEndpoint.WELL_KNOWN + " ");
+    assertThat(SlowSender.stopsAfter(url, metadata, ""))
+        .startsWith("HTTP/1.1 405")
+        .containsIgnoringCase("\r\nconnection: close\r\n");
 
     // When the whole body came with the request, the connection stays open for the next one.
     String body = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}";
