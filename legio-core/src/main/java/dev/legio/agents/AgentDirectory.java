@@ -36,7 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Every call looks at the files again, so an edit is seen at the next call; a file is read
- *       and parsed again only when its (last modified time, size) differ from the last read.
+ *       and parsed again only when its (last modified time, size) differ from the last read, or
+ *       when the last read came less than {@value #SAME_TICK_MARGIN_MS} ms after the file's last
+ *       modified time: a second write within the same tick of the file system's clock, of the same
+ *       size, leaves both as they were (git's "racily clean" files), so a read that recent is not
+ *       trusted, and the file is read again at each call until its time is older.
  *   <li>A centurio's name is its folder's name: a valid {@link Names name} without a channel
  *       suffix, and none of {@code caesar}, {@code legatus} or {@code all}. Any other name is
  *       refused before the file system is touched, so a name can never reach outside {@code
@@ -72,8 +76,18 @@ public final class AgentDirectory {
   private static final Logger log = LoggerFactory.getLogger(AgentDirectory.class);
   private static final Set<String> RESERVED = Set.of(Names.CAESAR, Names.LEGATUS, Names.ALL);
 
-  /** One read of a prompt file: the profile, or the problem that made it unusable. */
-  private record Read(FileTime lastModified, long size, AgentProfile profile, String problem) {}
+  /**
+   * How long after a file's last modified time a read must begin to be kept: well over a tick of
+   * the clock a file system stamps times from (Linux's ticks every few milliseconds).
+   */
+  static final long SAME_TICK_MARGIN_MS = 1_000;
+
+  /**
+   * One read of a prompt file: the profile, or the problem that made it unusable; {@code settled}
+   * when it began long enough after the file's last modified time to be kept.
+   */
+  private record Read(
+      FileTime lastModified, long size, boolean settled, AgentProfile profile, String problem) {}
 
   private final Path castra;
   private final Path centurionesDir;
@@ -177,8 +191,12 @@ public final class AgentDirectory {
     return Collections.unmodifiableSet(names);
   }
 
-  /** One listing of the centuriones' folder: their names, and with the legatus's, both sorted. */
-  private record Listing(FileTime folderModified, Set<String> names, Set<String> withLegatus) {}
+  /**
+   * One listing of the centuriones' folder: their names, and with the legatus's, both sorted;
+   * {@code settled} as for a prompt file's read ({@link #SAME_TICK_MARGIN_MS}).
+   */
+  private record Listing(
+      FileTime folderModified, boolean settled, Set<String> names, Set<String> withLegatus) {}
 
   private volatile Listing listing;
 
@@ -189,13 +207,14 @@ public final class AgentDirectory {
    * {@link #centurio} says so when the agent is used.
    */
   public Set<String> centurioNames() {
+    long looked = System.currentTimeMillis();
     FileTime modified;
     try {
       modified = Files.getLastModifiedTime(centurionesDir);
     } catch (IOException e) {
       return Set.of();
     }
-    return listing(modified).names();
+    return listing(modified, looked).names();
   }
 
   /**
@@ -203,20 +222,22 @@ public final class AgentDirectory {
    * same set while the folder does not change (routing asks for it with every message).
    */
   public Set<String> agentNames() {
+    long looked = System.currentTimeMillis();
     FileTime modified;
     try {
       modified = Files.getLastModifiedTime(centurionesDir);
     } catch (IOException e) {
       return Set.of(Names.LEGATUS);
     }
-    return listing(modified).withLegatus();
+    return listing(modified, looked).withLegatus();
   }
 
-  private Listing listing(FileTime modified) {
+  private Listing listing(FileTime modified, long looked) {
     Listing current = listing;
-    if (current != null && current.folderModified().equals(modified)) {
+    if (current != null && current.settled() && current.folderModified().equals(modified)) {
       return current;
     }
+    boolean settled = modified.toMillis() < looked - SAME_TICK_MARGIN_MS;
     Set<String> names = new java.util.TreeSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(centurionesDir)) {
       for (Path entry : entries) {
@@ -226,13 +247,22 @@ public final class AgentDirectory {
         }
       }
     } catch (IOException e) {
-      return new Listing(modified, Set.of(), Set.of(Names.LEGATUS));
+      return new Listing(modified, false, Set.of(), Set.of(Names.LEGATUS));
     }
-    Set<String> withLegatus = new java.util.TreeSet<>(names);
-    withLegatus.add(Names.LEGATUS);
-    Listing read =
-        new Listing(
-            modified, Collections.unmodifiableSet(names), Collections.unmodifiableSet(withLegatus));
+    Listing read;
+    if (current != null && current.names().equals(names)) {
+      // Listed again, the same names: the same sets as before (callers may compare them cheaply).
+      read = new Listing(modified, settled, current.names(), current.withLegatus());
+    } else {
+      Set<String> withLegatus = new java.util.TreeSet<>(names);
+      withLegatus.add(Names.LEGATUS);
+      read =
+          new Listing(
+              modified,
+              settled,
+              Collections.unmodifiableSet(names),
+              Collections.unmodifiableSet(withLegatus));
+    }
     listing = read;
     return read;
   }
@@ -303,6 +333,7 @@ public final class AgentDirectory {
    * the file does not exist. Throws the file's problem as an {@link AgentConfigException}.
    */
   private Optional<AgentProfile> load(String name, Path file) {
+    long looked = System.currentTimeMillis();
     BasicFileAttributes attributes;
     try {
       attributes = Files.readAttributes(file, BasicFileAttributes.class);
@@ -320,11 +351,12 @@ public final class AgentDirectory {
     }
     Read read = reads.get(file);
     if (read == null
+        || !read.settled()
         || !read.lastModified().equals(attributes.lastModifiedTime())
         || read.size() != attributes.size()) {
       // The attributes are taken before the bytes: if the file changes in between, the next call
       // sees new attributes and reads it again, so the cache never keeps stale content.
-      read = read(name, file, attributes);
+      read = read(name, file, attributes, looked);
       if (read == null) {
         return Optional.empty();
       }
@@ -336,13 +368,17 @@ public final class AgentDirectory {
     return Optional.of(read.profile());
   }
 
-  /** Reads {@code file}; null when it vanished since its attributes were taken. */
-  private Read read(String name, Path file, BasicFileAttributes attributes) {
+  /**
+   * Reads {@code file}, whose attributes were taken after {@code looked}; null when it vanished
+   * since.
+   */
+  private Read read(String name, Path file, BasicFileAttributes attributes, long looked) {
     FileTime lastModified = attributes.lastModifiedTime();
+    boolean settled = lastModified.toMillis() < looked - SAME_TICK_MARGIN_MS;
     if (!attributes.isRegularFile()) {
       String problem = file + ": not a regular file";
       warnOnce(file, problem, problem);
-      return new Read(lastModified, attributes.size(), null, problem);
+      return new Read(lastModified, attributes.size(), settled, null, problem);
     }
     byte[] bytes;
     try {
@@ -352,16 +388,16 @@ public final class AgentDirectory {
     } catch (IOException e) {
       String problem = file + ": cannot read the file: " + e;
       warnOnce(file, problem, problem);
-      return new Read(lastModified, attributes.size(), null, problem);
+      return new Read(lastModified, attributes.size(), settled, null, problem);
     }
     try {
       AgentProfile profile = PromptFile.parse(name, file, bytes);
       warned.remove(file);
-      return new Read(lastModified, attributes.size(), profile, null);
+      return new Read(lastModified, attributes.size(), settled, profile, null);
     } catch (AgentConfigException e) {
       String problem = oneLine(e.getMessage());
       warnOnce(file, PromptFile.sha256(bytes), problem);
-      return new Read(lastModified, attributes.size(), null, problem);
+      return new Read(lastModified, attributes.size(), settled, null, problem);
     }
   }
 

@@ -162,6 +162,23 @@ class AgentDirectoryTest {
   }
 
   @Test
+  void aSecondWriteOfTheSameSizeInTheSameClockTickIsSeenToo() throws Exception {
+    // Two writes of the same size within one tick of the file system's clock leave the file's time
+    // and size as they were. A read that soon after the file's time is not kept, so the second
+    // write is seen at the next call.
+    FileTime now = FileTime.from(Instant.now());
+    Path file = centurio("vorenus", "Analyst", now);
+    assertThat(agents.centurio("vorenus").orElseThrow().description()).isEqualTo("Analyst");
+    centurio("vorenus", "Analyzt", now);
+    assertThat(agents.centurio("vorenus").orElseThrow().description()).isEqualTo("Analyzt");
+
+    // Once a read begins well after the file's time, it is kept again.
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(5)));
+    AgentProfile settled = agents.centurio("vorenus").orElseThrow();
+    assertThat(agents.centurio("vorenus").orElseThrow()).isSameAs(settled);
+  }
+
+  @Test
   void aDeletedAgentIsGone() throws Exception {
     Path file = centurio("vorenus", "Analyst", T1);
     assertThat(agents.centurio("vorenus")).isPresent();
@@ -290,5 +307,21 @@ class AgentDirectoryTest {
     assertThat(agents.agentNames()).containsExactly("acilius", "legatus", "pullo", "vorenus");
     assertThatThrownBy(() -> agents.agentNames().add("caesar"))
         .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void aFolderAddedInTheSameClockTickAsTheLastListingIsSeenToo() throws Exception {
+    // Adding a folder within the tick of the file system's clock in which the folder was last
+    // listed leaves its time as it was; a listing that soon after it is not kept.
+    Path folder = castra.resolve("centuriones");
+    Files.createDirectories(folder.resolve("vorenus"));
+    FileTime now = FileTime.from(Instant.now());
+    Files.setLastModifiedTime(folder, now);
+    assertThat(agents.centurioNames()).containsExactly("vorenus");
+    Files.createDirectories(folder.resolve("pullo"));
+    Files.setLastModifiedTime(folder, now);
+    assertThat(agents.centurioNames()).containsExactly("pullo", "vorenus");
+    var names = agents.agentNames();
+    assertThat(agents.agentNames()).as("listed again, the same names").isSameAs(names);
   }
 }
