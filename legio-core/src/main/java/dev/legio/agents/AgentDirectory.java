@@ -207,14 +207,8 @@ public final class AgentDirectory {
    * {@link #centurio} says so when the agent is used.
    */
   public Set<String> centurioNames() {
-    long looked = System.currentTimeMillis();
-    FileTime modified;
-    try {
-      modified = Files.getLastModifiedTime(centurionesDir);
-    } catch (IOException e) {
-      return Set.of();
-    }
-    return listing(modified, looked).names();
+    Listing listed = listing();
+    return listed == null ? Set.of() : listed.names();
   }
 
   /**
@@ -222,17 +216,19 @@ public final class AgentDirectory {
    * same set while the folder does not change (routing asks for it with every message).
    */
   public Set<String> agentNames() {
+    Listing listed = listing();
+    return listed == null ? Set.of(Names.LEGATUS) : listed.withLegatus();
+  }
+
+  /** The centuriones' folder listed, or the last listing while it holds; null without a folder. */
+  private Listing listing() {
     long looked = System.currentTimeMillis();
     FileTime modified;
     try {
       modified = Files.getLastModifiedTime(centurionesDir);
     } catch (IOException e) {
-      return Set.of(Names.LEGATUS);
+      return null;
     }
-    return listing(modified, looked).withLegatus();
-  }
-
-  private Listing listing(FileTime modified, long looked) {
     Listing current = listing;
     if (current != null && current.settled() && current.folderModified().equals(modified)) {
       return current;

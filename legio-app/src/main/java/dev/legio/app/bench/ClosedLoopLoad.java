@@ -104,7 +104,9 @@ final class ClosedLoopLoad {
       // A load whose every warm-up request fails cannot be measured: stop waiting for the JIT.
       JitWarmUp.Result warm = warmUp.await(() -> warmUpFailures.get() >= 100 * clients);
       long jitBefore = JitWarmUp.compiledMillis();
-      long began = System.currentTimeMillis(); // not Instant.now(): it set off deoptimisations here
+      // A plain long here, the Instant made after the window: a trial that printed Instant.now()
+      // at this point set off deoptimisations at the window's opening.
+      long began = System.currentTimeMillis();
       window.opened();
       long start = System.nanoTime();
       phase = Phase.MEASURE;

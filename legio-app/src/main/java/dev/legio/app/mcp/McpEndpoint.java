@@ -264,9 +264,9 @@ public final class McpEndpoint extends HttpServlet {
       if (!StalledTransfer.isStall(e)) {
         throw e;
       }
-      // The rest of the body is not read: the connection closes after the answer, and says so.
-      response.setHeader("Connection", "close");
-      HttpAnswers.error(response, 408, JsonRpcError.SERVER_ERROR, StalledTransfer.bodyStopped(e));
+      // The rest of the body never came: the connection closes after the answer, and says so.
+      HttpAnswers.refuse(
+          request, response, 408, JsonRpcError.SERVER_ERROR, StalledTransfer.bodyStopped(e));
       return;
     }
     if (body.length > MAX_BODY) {
