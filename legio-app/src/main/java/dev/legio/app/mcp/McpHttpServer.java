@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.app.http.ListeningConnector;
 import dev.legio.config.LegioConfig;
 import dev.legio.mcp.McpTokens;
 import dev.legio.tools.Toolset;
@@ -60,10 +61,8 @@ public final class McpHttpServer implements AutoCloseable {
       List<String> extraOrigins) {
     McpEndpoint mcp = new McpEndpoint(tokens, toolsFor, exists, config.httpBind(), extraOrigins);
     Server jetty = new Server();
-    ServerConnector connector = new ServerConnector(jetty);
-    connector.setHost(config.httpBind());
-    connector.setPort(config.httpPort());
-    jetty.addConnector(connector);
+    ServerConnector connector =
+        ListeningConnector.open(jetty, config.httpBind(), config.httpPort());
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     mcp.mount(context, PATH);

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.app.gateway.Gateways;
+import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.config.ServerSettings;
@@ -180,12 +181,9 @@ public final class LegioServer implements AutoCloseable {
       QueuedThreadPool threads = ApiThreads.pool();
       router.handOff(new HandOff(enginePriority, router::respond));
       Server jetty = new Server(threads);
-      ServerConnector connector = new ServerConnector(jetty);
-      connector.setHost(config.bind());
-      connector.setPort(config.port());
+      ServerConnector connector = ListeningConnector.open(jetty, config.bind(), config.port());
       // A stalled read or write fails after this; a long turn does not (StalledTransfer).
       connector.setIdleTimeout(idleTimeout.toMillis());
-      jetty.addConnector(connector);
       PathMappingsHandler paths = new PathMappingsHandler();
       // ---- MCP over HTTP: the one place where a handler is mounted at /mcp ----
       if (mcp != null) {

@@ -125,6 +125,17 @@ class McpHttpTransportTest {
   }
 
   @Test
+  void answersDoNotNameTheServersSoftware() throws Exception {
+    // MCP on a port of its own ([mcp] http_port): its own connector, the same rule as the API's.
+    HttpResponse<String> refused = client.post("{\"jsonrpc\": ", null);
+    HttpResponse<String> listed = client.post(McpHttpClient.INITIALIZE, null);
+    for (HttpResponse<String> answer : List.of(refused, listed)) {
+      assertThat(answer.statusCode()).as(answer.body()).isIn(200, 400);
+      assertThat(answer.headers().map().keySet()).doesNotContain("server", "x-powered-by");
+    }
+  }
+
+  @Test
   void aRefusalBeforeTheBodyArrivedClosesTheConnectionAndSaysSo() throws Exception {
     // The server answers without waiting for a body it refuses. When the body has not arrived, the
     // answer must say Connection: close: a JDK client not told so sent its next request on the

@@ -74,6 +74,23 @@ class ServerAuthTest {
   }
 
   @Test
+  void answersDoNotNameTheServersSoftware() throws Exception {
+    // Jetty's default connector says "Server: Jetty(12.x.y)" on every answer, refusals included.
+    List<HttpResponse<String>> answers =
+        List.of(
+            f.get("/healthz", null),
+            f.get("/api/v1/status", null),
+            f.get("/api/v1/no-such-route", f.operator),
+            f.get("/api/v1/history", f.operator));
+    assertThat(answers).extracting(HttpResponse::statusCode).containsExactly(200, 401, 404, 200);
+    for (HttpResponse<String> answer : answers) {
+      assertThat(answer.headers().map().keySet())
+          .as(answer.uri().toString())
+          .doesNotContain("server", "x-powered-by");
+    }
+  }
+
+  @Test
   void aRefusedRequestWhoseBodyNeverComesHoldsNoThreadAndClosesItsConnection() throws Exception {
     // Clients announce a body and never send it. Each is refused at once (no API thread waits for
     // the body), is told Connection: close, and sees its connection closed; more of them than the
