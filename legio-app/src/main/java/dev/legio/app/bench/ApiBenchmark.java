@@ -40,15 +40,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ApiBenchmark {
   /**
-   * The run: concurrent clients, the requests they send in all, the warm-up's bounds, and the
-   * server's {@code [server] engine_priority}.
+   * The run: concurrent clients, the requests they send in all, the warm-up's bounds, the server's
+   * {@code [server] engine_priority}, and whether a {@link WakeUpLateness} probe runs beside the
+   * load (it costs the server a wake-up a millisecond, so it is asked for).
    */
   public record Settings(
       int clients,
       int requests,
       Duration minWarmUp,
       Duration maxWarmUp,
-      EnginePriority enginePriority) {
+      EnginePriority enginePriority,
+      boolean wakeUpProbe) {
     public Settings {
       if (clients < 1 || clients > 1_000) {
         throw new IllegalArgumentException("--clients must be from 1 to 1000, got " + clients);
@@ -67,13 +69,19 @@ public final class ApiBenchmark {
     }
 
     /** The command line's run: at least 10 s of warm-up, then until the JIT settles. */
-    public Settings(int clients, int requests, Duration maxWarmUp, EnginePriority enginePriority) {
+    public Settings(
+        int clients,
+        int requests,
+        Duration maxWarmUp,
+        EnginePriority enginePriority,
+        boolean wakeUpProbe) {
       this(
           clients,
           requests,
           Duration.ofSeconds(Math.min(10, maxWarmUp.toSeconds())),
           maxWarmUp,
-          enginePriority);
+          enginePriority,
+          wakeUpProbe);
     }
   }
 
@@ -167,13 +175,20 @@ public final class ApiBenchmark {
     err.flush();
     ClosedLoopLoad.Result result;
     OptionalDouble othersPercent;
-    try (OtherProcessesCpu others = OtherProcessesCpu.readingThroughWarmUp()) {
+    OptionalDouble lateP50 = OptionalDouble.empty();
+    OptionalDouble lateP99 = OptionalDouble.empty();
+    try (OtherProcessesCpu others = OtherProcessesCpu.readingThroughWarmUp();
+        WakeUpLateness late = settings.wakeUpProbe() ? WakeUpLateness.start() : null) {
       result =
           load.run(
               new JitWarmUp(settings.minWarmUp(), settings.maxWarmUp()),
               settings.requests(),
-              others);
+              late == null ? others : ClosedLoopLoad.Window.all(late, others));
       othersPercent = others.percent();
+      if (late != null) {
+        lateP50 = late.percentileMillis(50);
+        lateP99 = late.percentileMillis(99);
+      }
     } finally {
       for (LoadClient connection : connections) {
         connection.close();
@@ -209,6 +224,8 @@ public final class ApiBenchmark {
     print("measured_from", result.began());
     print("measured_to", result.began().plus(result.measured()).truncatedTo(ChronoUnit.MILLIS));
     othersPercent.ifPresent(p -> print("others_cpu_percent", BenchSupport.fmt(p)));
+    lateP50.ifPresent(p -> print("wake_up_lateness_p50_ms", BenchSupport.fmt(p)));
+    lateP99.ifPresent(p -> print("wake_up_lateness_p99_ms", BenchSupport.fmt(p)));
     out.flush();
   }
 

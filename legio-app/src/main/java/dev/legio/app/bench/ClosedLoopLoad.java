@@ -48,6 +48,26 @@ final class ClosedLoopLoad {
   interface Window {
     Window NONE = new Window() {};
 
+    /** Tells each of {@code windows}, in order. */
+    static Window all(Window... windows) {
+      Window[] each = windows.clone();
+      return new Window() {
+        @Override
+        public void opened() {
+          for (Window w : each) {
+            w.opened();
+          }
+        }
+
+        @Override
+        public void closed() {
+          for (Window w : each) {
+            w.closed();
+          }
+        }
+      };
+    }
+
     default void opened() {}
 
     default void closed() {}

@@ -249,6 +249,15 @@ final class BenchCommand implements Runnable {
                 + " equal.")
     String enginePriority;
 
+    @Option(
+        names = "--wake-up-probe",
+        description =
+            "Also run a thread that only sleeps, 1 ms at a time, beside the load, and print how"
+                + " late it woke while measuring (wake_up_lateness_p50_ms, wake_up_lateness_p99_ms):"
+                + " the machine's own stalls, which every request meets too. Off by default: it"
+                + " costs the server a wake-up a millisecond.")
+    boolean wakeUpProbe;
+
     @Override
     public Integer call() throws Exception {
       dev.legio.config.EnginePriority priority =
@@ -262,7 +271,11 @@ final class BenchCommand implements Runnable {
                               + "'"));
       new dev.legio.app.bench.ApiBenchmark(
               new dev.legio.app.bench.ApiBenchmark.Settings(
-                  clients, requests, java.time.Duration.ofSeconds(maxWarmUpSeconds), priority),
+                  clients,
+                  requests,
+                  java.time.Duration.ofSeconds(maxWarmUpSeconds),
+                  priority,
+                  wakeUpProbe),
               bench.root.out,
               bench.root.err)
           .run();

@@ -28,7 +28,7 @@ class ApiBenchmarkTest {
     new ApiBenchmark(
             // The test JVM's carriers keep their priority (lowering lasts for the process).
             new ApiBenchmark.Settings(
-                2, 40, Duration.ZERO, Duration.ofSeconds(1), EnginePriority.EQUAL),
+                2, 40, Duration.ZERO, Duration.ofSeconds(1), EnginePriority.EQUAL, true),
             new PrintWriter(out, true),
             new PrintWriter(err, true))
         .run();
@@ -78,12 +78,20 @@ class ApiBenchmarkTest {
     if (OtherProcessesCpu.read() != null) {
       assertThat(figures.get("others_cpu_percent")).isBetween(0.0, 100.0);
     }
+    // With the probe asked for: how late a thread that only sleeps woke in the window (no figure
+    // when it never woke there).
+    if (figures.containsKey("wake_up_lateness_p99_ms")) {
+      assertThat(figures.get("wake_up_lateness_p50_ms"))
+          .isBetween(0.0, figures.get("wake_up_lateness_p99_ms"));
+    }
   }
 
   @Test
   void aRunSmallerThanItsClientsIsRefusedWithWhatToChange() {
     assertThatThrownBy(
-            () -> new ApiBenchmark.Settings(32, 10, Duration.ofSeconds(60), EnginePriority.LOWERED))
+            () ->
+                new ApiBenchmark.Settings(
+                    32, 10, Duration.ofSeconds(60), EnginePriority.LOWERED, false))
         .hasMessage("--requests must be at least --clients (32), got 10");
   }
 }

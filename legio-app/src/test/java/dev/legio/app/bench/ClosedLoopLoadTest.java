@@ -61,6 +61,45 @@ class ClosedLoopLoadTest {
   }
 
   @Test
+  void everyWindowGivenIsToldInOrderAsMeasuringBeginsAndEnds() throws Exception {
+    java.util.List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AtomicInteger sent = new AtomicInteger();
+    ClosedLoopLoad.Window[] windows = new ClosedLoopLoad.Window[2];
+    for (int w = 0; w < 2; w++) {
+      String name = "w" + w;
+      windows[w] =
+          new ClosedLoopLoad.Window() {
+            @Override
+            public void opened() {
+              told.add(name + " opened after " + sent.get());
+            }
+
+            @Override
+            public void closed() {
+              told.add(name + " closed");
+            }
+          };
+    }
+    ClosedLoopLoad load =
+        new ClosedLoopLoad(
+            1, client -> new ClosedLoopLoad.Sample(sent.incrementAndGet(), 0, 0, true));
+
+    ClosedLoopLoad.Result result =
+        load.run(
+            new JitWarmUp(Duration.ofMillis(20), Duration.ofMillis(20)),
+            50,
+            ClosedLoopLoad.Window.all(windows));
+
+    assertThat(told).hasSize(4);
+    assertThat(told.get(0)).startsWith("w0 opened");
+    assertThat(told.get(1)).startsWith("w1 opened");
+    assertThat(told.subList(2, 4)).containsExactly("w0 closed", "w1 closed");
+    // Both were opened before the first measured request was sent.
+    long opened = Long.parseLong(told.get(1).substring("w1 opened after ".length()));
+    assertThat(result.samples().get(0).turnNanos()).isGreaterThan(opened);
+  }
+
+  @Test
   void theWarmUpEndsAtItsMaximumWhateverTheJitDoes() throws Exception {
     JitWarmUp.Result warm = new JitWarmUp(Duration.ZERO, Duration.ofMillis(50)).await(() -> false);
     assertThat(warm.took()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
