@@ -3,6 +3,7 @@ package dev.legio.app.cli;
 import dev.legio.agents.AgentConfigException;
 import dev.legio.app.LegioApp;
 import dev.legio.app.LogFileOnly;
+import dev.legio.app.http.CannotListenException;
 import dev.legio.config.ConfigException;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.log.MessageLogException;
@@ -112,7 +113,9 @@ public final class LegioCommand implements Runnable {
           // The details (stack trace, causes) go to the log file; the console gets one line.
           log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);
           String message =
-              e instanceof MessageLogException || e instanceof TranscriptException
+              e instanceof MessageLogException
+                      || e instanceof TranscriptException
+                      || e instanceof CannotListenException
                   ? e.getMessage()
                   : e.toString();
           cl.getErr()

@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.app.http.CannotListenException;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.config.LegioConfig;
 import dev.legio.mcp.McpTokens;
@@ -75,15 +76,12 @@ public final class McpHttpServer implements AutoCloseable {
       } catch (Exception ignored) {
         // nothing more to release
       }
-      throw new IllegalStateException(
-          "cannot serve MCP over HTTP on "
-              + config.httpBind()
-              + ":"
-              + config.httpPort()
-              + " ("
-              + e.getMessage()
-              + "); choose another [mcp] http_port, or set http_enabled = false",
-          e);
+      throw CannotListenException.of(
+          "MCP over HTTP",
+          config.httpBind(),
+          config.httpPort(),
+          e,
+          "choose another [mcp] http_port, or set http_enabled = false");
     }
     String host =
         config.httpBind().contains(":") ? "[" + config.httpBind() + "]" : config.httpBind();

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.app.gateway.Gateways;
+import dev.legio.app.http.CannotListenException;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.metrics.LegioMetrics;
@@ -223,15 +224,12 @@ public final class LegioServer implements AutoCloseable {
         } catch (Exception ignored) {
           // nothing more to release
         }
-        throw new IllegalStateException(
-            "cannot serve the Legio API on "
-                + config.bind()
-                + ":"
-                + config.port()
-                + " ("
-                + e.getMessage()
-                + "); choose another [server] port in legio.toml (0 picks a free one)",
-            e);
+        throw CannotListenException.of(
+            "the Legio API",
+            config.bind(),
+            config.port(),
+            e,
+            "choose another [server] port (0 picks a free one) or bind in legio.toml");
       }
       parts.engine().setSessionEventListener(hub);
       String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();

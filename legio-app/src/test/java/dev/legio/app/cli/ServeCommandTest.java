@@ -156,4 +156,61 @@ class ServeCommandTest {
       serve.destroyForcibly();
     }
   }
+
+  @Test
+  void aPortInUseIsOneLineThatSaysSoAndWhatToChange() throws Exception {
+    Path ws = dir.resolve("legion");
+    StringWriter sink = new StringWriter();
+    assertThat(
+            Main.run(
+                new String[] {"init", ws.toString()},
+                Map.of(),
+                dir,
+                new PrintWriter(sink),
+                new PrintWriter(sink)))
+        .isZero();
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Path toml = ws.resolve("legio.toml");
+      Files.writeString(
+          toml,
+          Files.readString(toml)
+              .replace("http_port = 8740", "http_port = " + taken.getLocalPort())
+              .replace("\nport = 8740", "\nport = " + taken.getLocalPort()));
+      String java = ProcessHandle.current().info().command().orElse("java");
+      Process serve =
+          new ProcessBuilder(
+                  List.of(
+                      java,
+                      "--enable-native-access=ALL-UNNAMED",
+                      "-cp",
+                      System.getProperty("java.class.path"),
+                      Main.class.getName(),
+                      "--castra",
+                      ws.toString(),
+                      "serve"))
+              .redirectErrorStream(true)
+              .start();
+      try {
+        assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String output = new String(serve.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(serve.exitValue()).as(output).isNotZero();
+        String line =
+            output
+                .lines()
+                .filter(l -> l.startsWith("legio: "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no legio: line in\n" + output));
+        assertThat(line)
+            .isEqualTo(
+                "legio: cannot serve the Legio API on 127.0.0.1:"
+                    + taken.getLocalPort()
+                    + ": the port is in use by another program; stop it, or choose another"
+                    + " [server] port (0 picks a free one) or bind in legio.toml (details in the"
+                    + " log file)");
+      } finally {
+        serve.destroyForcibly();
+      }
+    }
+  }
 }

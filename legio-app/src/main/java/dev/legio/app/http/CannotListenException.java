@@ -1,0 +1,51 @@
+package dev.legio.app.http;
+
+import java.net.BindException;
+
+/**
+ * A server could not take its address: the port is in use by another program, or the host is not
+ * one of this machine's addresses.
+ *
+ * <p>Rule: the message is one line for the operator, without a class name: what could not be
+ * served, on which host and port, why in plain words (a port in use is named so, with "stop it"
+ * before the remedy; another cause keeps the system's own words), and which setting to change.
+ */
+public final class CannotListenException extends RuntimeException {
+  private CannotListenException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  /**
+   * {@code what} (e.g. "the Legio API") could not listen on {@code host}:{@code port} because of
+   * {@code cause}; {@code remedy} says what to change.
+   */
+  public static CannotListenException of(
+      String what, String host, int port, Throwable cause, String remedy) {
+    String at = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    String why =
+        inUse(cause) ? "the port is in use by another program; stop it, or " : reason(cause) + "; ";
+    return new CannotListenException(
+        "cannot serve " + what + " on " + at + ": " + why + remedy, cause);
+  }
+
+  private static boolean inUse(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof BindException b
+          && b.getMessage() != null
+          && b.getMessage().toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The deepest cause's own words (the system's, for a socket), or its type when it has none. */
+  private static String reason(Throwable cause) {
+    Throwable deepest = cause;
+    while (deepest.getCause() != null && deepest.getCause() != deepest) {
+      deepest = deepest.getCause();
+    }
+    String message = deepest.getMessage();
+    return message == null || message.isBlank() ? deepest.getClass().getSimpleName() : message;
+  }
+}
