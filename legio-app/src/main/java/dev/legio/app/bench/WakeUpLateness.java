@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  *       opening changes no code path (a branch first taken there would be recompiled inside the
  *       window); only the wake-ups that end between {@link #opened} and {@link #closed} count.
  *   <li>It runs only when asked for ({@code --wake-up-probe}): its thousand wake-ups a second take
- *       a little of the cores the server needs (the handler's overhead at p99 was 0.52 – 0.62 ms
- *       with it, 0.28 – 0.45 without, in one session's alternating runs).
+ *       a little of the cores the server needs (the handler's overhead at p99 was 0.52 – 0.91 ms
+ *       with it, 0.28 – 0.45 without, in five alternating rounds).
  *   <li>It keeps the last {@value #KEPT} wake-ups (a window of up to 17 minutes); a longer window
  *       counts its last {@value #KEPT}.
  * </ul>

@@ -1,6 +1,7 @@
 package dev.legio.app.http;
 
 import java.net.BindException;
+import java.util.Locale;
 
 /**
  * A server could not take its address: the port is in use by another program, or the host is not
@@ -21,7 +22,7 @@ public final class CannotListenException extends RuntimeException {
    */
   public static CannotListenException of(
       String what, String host, int port, Throwable cause, String remedy) {
-    String at = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    String at = ListeningConnector.address(host, port);
     String why =
         inUse(cause) ? "the port is in use by another program; stop it, or " : reason(cause) + "; ";
     return new CannotListenException(
@@ -32,7 +33,7 @@ public final class CannotListenException extends RuntimeException {
     for (Throwable t = cause; t != null; t = t.getCause()) {
       if (t instanceof BindException b
           && b.getMessage() != null
-          && b.getMessage().toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+          && b.getMessage().toLowerCase(Locale.ROOT).contains("in use")) {
         return true;
       }
     }
@@ -42,7 +43,7 @@ public final class CannotListenException extends RuntimeException {
   /** The deepest cause's own words (the system's, for a socket), or its type when it has none. */
   private static String reason(Throwable cause) {
     Throwable deepest = cause;
-    while (deepest.getCause() != null && deepest.getCause() != deepest) {
+    while (deepest.getCause() != null) {
       deepest = deepest.getCause();
     }
     String message = deepest.getMessage();

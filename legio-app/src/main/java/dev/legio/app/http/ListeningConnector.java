@@ -16,6 +16,8 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>Answers do not name the server's software: no {@code Server: Jetty(12.x.y)} header and no
  *       {@code X-Powered-By}. A client needs neither, and a version tells a scanner which known
  *       flaws to try.
+ *   <li>Its address is written {@code host:port}, an IPv6 host in brackets ({@code [::1]:8740}), in
+ *       URLs, the start-up line and errors alike ({@link #address}).
  * </ul>
  */
 public final class ListeningConnector {
@@ -31,5 +33,10 @@ public final class ListeningConnector {
     connector.setPort(port);
     jetty.addConnector(connector);
     return connector;
+  }
+
+  /** {@code host:port}, an IPv6 host in brackets, as a URL's authority writes it. */
+  public static String address(String host, int port) {
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
   }
 }

@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.mcp.IncomingMessage;
 import dev.legio.mcp.IncomingMessageCheck;
@@ -357,8 +358,7 @@ public final class McpEndpoint extends HttpServlet {
   static String base(HttpServletRequest request) {
     String host = request.getHeader("Host");
     if (host == null || host.isBlank()) {
-      String local = request.getLocalAddr();
-      host = (local.contains(":") ? "[" + local + "]" : local) + ":" + request.getLocalPort();
+      host = ListeningConnector.address(request.getLocalAddr(), request.getLocalPort());
     }
     return request.getScheme() + "://" + host;
   }

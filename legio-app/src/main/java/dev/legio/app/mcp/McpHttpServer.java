@@ -83,9 +83,11 @@ public final class McpHttpServer implements AutoCloseable {
           e,
           "choose another [mcp] http_port, or set http_enabled = false");
     }
-    String host =
-        config.httpBind().contains(":") ? "[" + config.httpBind() + "]" : config.httpBind();
-    URI endpoint = URI.create("http://" + host + ":" + connector.getLocalPort() + PATH);
+    URI endpoint =
+        URI.create(
+            "http://"
+                + ListeningConnector.address(config.httpBind(), connector.getLocalPort())
+                + PATH);
     log.info("serving MCP over HTTP at {}", endpoint);
     return new McpHttpServer(jetty, endpoint, mcp);
   }

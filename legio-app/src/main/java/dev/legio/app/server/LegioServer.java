@@ -232,8 +232,9 @@ public final class LegioServer implements AutoCloseable {
             "choose another [server] port (0 picks a free one) or bind in legio.toml");
       }
       parts.engine().setSessionEventListener(hub);
-      String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
-      URI url = URI.create("http://" + host + ":" + connector.getLocalPort());
+      URI url =
+          URI.create(
+              "http://" + ListeningConnector.address(config.bind(), connector.getLocalPort()));
       log.info("serving the Legio API at {}", url);
       LegioServer server =
           new LegioServer(
