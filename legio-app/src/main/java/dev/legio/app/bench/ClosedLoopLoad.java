@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A closed-loop load: N clients, each on a platform thread of its own, each sending its next
@@ -24,6 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>A request that throws counts as failed; the load goes on.
  *   <li>A {@link Window}, when given, is told as measuring begins and as its last request is
  *       answered, so that other figures (the machine's, say) cover the same window.
+ *   <li>The window's ends run no code that the server might share and has not seen: the JIT's
+ *       counter is read through a reference looked up before the load ({@link
+ *       JitWarmUp#compiledMillis}), and the thread that runs the load waits for the last answer
+ *       with {@link LockSupport#park} rather than a latch. Both first appeared there as calls into
+ *       JDK code that the server had compiled for its own use (streams; the queued synchronizer of
+ *       its locks), and deoptimised it as measuring began (docs/BENCHMARKS.md, session 18).
  * </ul>
  */
 final class ClosedLoopLoad {
@@ -111,28 +117,34 @@ final class ClosedLoopLoad {
   Result run(JitWarmUp warmUp, int measured, Window window) throws InterruptedException {
     Sample[] samples = new Sample[measured];
     AtomicInteger places = new AtomicInteger();
-    CountDownLatch answered = new CountDownLatch(measured);
+    AtomicInteger unanswered = new AtomicInteger(measured);
+    Thread waiting = Thread.currentThread();
     List<Thread> threads = new ArrayList<>(clients);
     for (int c = 0; c < clients; c++) {
       int client = c;
       threads.add(
           Thread.ofPlatform()
               .name("legio-bench-client-" + c)
-              .start(() -> loop(client, samples, places, answered)));
+              .start(() -> loop(client, samples, places, unanswered, waiting)));
     }
     try {
       // A load whose every warm-up request fails cannot be measured: stop waiting for the JIT.
       JitWarmUp.Result warm = warmUp.await(() -> warmUpFailures.get() >= 100 * clients);
-      long jitBefore = JitWarmUp.compiledMillis();
+      long jitBefore = warmUp.compiledMillis();
       // A plain long here, the Instant made after the window: a trial that printed Instant.now()
       // at this point set off deoptimisations at the window's opening.
       long began = System.currentTimeMillis();
       window.opened();
       long start = System.nanoTime();
       phase = Phase.MEASURE;
-      answered.await();
+      while (unanswered.get() > 0) {
+        LockSupport.park(this);
+        if (Thread.interrupted()) {
+          throw new InterruptedException("the load was interrupted while it was measured");
+        }
+      }
       long took = System.nanoTime() - start;
-      long jit = JitWarmUp.compiledMillis() - jitBefore; // not what the closing reading compiles
+      long jit = warmUp.compiledMillis() - jitBefore; // not what the closing reading compiles
       window.closed();
       return new Result(
           List.of(samples), Duration.ofNanos(took), Instant.ofEpochMilli(began), warm, jit);
@@ -144,7 +156,12 @@ final class ClosedLoopLoad {
     }
   }
 
-  private void loop(int client, Sample[] samples, AtomicInteger places, CountDownLatch answered) {
+  private void loop(
+      int client,
+      Sample[] samples,
+      AtomicInteger places,
+      AtomicInteger unanswered,
+      Thread waiting) {
     while (true) {
       Phase now = phase;
       if (now == Phase.STOP) {
@@ -159,7 +176,9 @@ final class ClosedLoopLoad {
       }
       if (place >= 0 && place < samples.length) {
         samples[place] = sample;
-        answered.countDown();
+        if (unanswered.decrementAndGet() == 0) {
+          LockSupport.unpark(waiting);
+        }
       } else if (now == Phase.WARM_UP && !sample.ok()) {
         warmUpFailures.incrementAndGet();
       }

@@ -3,11 +3,15 @@ package dev.legio.app.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ClosedLoopLoadTest {
@@ -103,5 +107,87 @@ class ClosedLoopLoadTest {
   void theWarmUpEndsAtItsMaximumWhateverTheJitDoes() throws Exception {
     JitWarmUp.Result warm = new JitWarmUp(Duration.ZERO, Duration.ofMillis(50)).await(() -> false);
     assertThat(warm.took()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void theJitFigureOfTheWindowIsReadThroughTheWarmUpsOwnCounter() throws Exception {
+    // A counter that moves by 12 ms inside the window only, read at its ends. A
+    // fresh lookup of the platform's counter at the window's ends (which deoptimised the server's
+    // stream code there) would not see it.
+    AtomicLong compiled = new AtomicLong();
+    List<String> told = new CopyOnWriteArrayList<>();
+    ClosedLoopLoad.Window window =
+        new ClosedLoopLoad.Window() {
+          @Override
+          public void opened() {
+            told.add("opened");
+          }
+
+          @Override
+          public void closed() {
+            told.add("closed");
+          }
+        };
+    ClosedLoopLoad load =
+        new ClosedLoopLoad(
+            1,
+            client -> {
+              if (told.size() == 1 && compiled.get() == 0) {
+                compiled.set(12);
+              }
+              return new ClosedLoopLoad.Sample(1, 0, 0, true);
+            });
+
+    ClosedLoopLoad.Result result =
+        load.run(new JitWarmUp(Duration.ZERO, Duration.ZERO, compiled::get), 20, window);
+
+    assertThat(told).containsExactly("opened", "closed");
+    assertThat(result.jitMillisMeasuring()).isEqualTo(12);
+  }
+
+  @Test
+  void aWarmUpWithoutACounterCountsNoJitTime() throws Exception {
+    JitWarmUp warmUp = new JitWarmUp(Duration.ofMillis(10), Duration.ofMillis(10), null);
+
+    assertThat(warmUp.compiledMillis()).isZero();
+    assertThat(warmUp.await(() -> false).settled()).isTrue();
+  }
+
+  @Test
+  void aLoadInterruptedWhileMeasuredStopsItsClientsAndSaysSo() throws Exception {
+    CountDownLatch opened = new CountDownLatch(1);
+    ClosedLoopLoad load =
+        new ClosedLoopLoad(
+            2,
+            client -> {
+              Thread.sleep(1);
+              return new ClosedLoopLoad.Sample(1, 0, 0, true);
+            });
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread running =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    load.run(
+                        new JitWarmUp(Duration.ZERO, Duration.ZERO, null),
+                        1_000_000,
+                        new ClosedLoopLoad.Window() {
+                          @Override
+                          public void opened() {
+                            opened.countDown();
+                          }
+                        });
+                  } catch (Throwable t) {
+                    thrown.set(t);
+                  }
+                });
+
+    assertThat(opened.await(10, TimeUnit.SECONDS)).isTrue();
+    running.interrupt();
+    running.join(10_000);
+
+    assertThat(running.isAlive()).isFalse();
+    assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
   }
 }
