@@ -1,7 +1,7 @@
 // The conversation: the praetorium as caesar sees it (role "log", newest at the bottom), the
 // agents at work, and the message box (Enter sends, Shift+Enter is a new line, "@" completes agent
 // names from a list that the arrow keys, Tab/Enter and Escape drive).
-import { html, useState, useRef, useEffect } from './vendor/htm-preact-standalone.js';
+import { html, useState, useRef, useEffect, useLayoutEffect } from './vendor/htm-preact-standalone.js';
 import { api, describe } from './api.js';
 import { RichText } from './text.js';
 
@@ -47,6 +47,17 @@ function Composer({ agents }) {
   const [mention, setMention] = useState(null);
   const [choice, setChoice] = useState(0);
   const box = useRef(null);
+  // Where the caret goes once the box shows a completed name: set as the box is updated, before
+  // the next key is handled. (Set a frame later, it moved the caret back behind whatever a fast
+  // typist had typed meanwhile, and the next completion replaced the wrong text.)
+  const caretAfterCompletion = useRef(null);
+  useLayoutEffect(() => {
+    const at = caretAfterCompletion.current;
+    if (at !== null && box.current) {
+      caretAfterCompletion.current = null;
+      box.current.setSelectionRange(at, at);
+    }
+  });
   const options = mention ? agents.filter((a) => a.startsWith(mention.partial)).slice(0, 8) : [];
 
   const update = (value, caret) => {
@@ -57,10 +68,9 @@ function Composer({ agents }) {
   const complete = (name) => {
     const caret = box.current.selectionStart;
     const value = text.slice(0, mention.start) + name + ' ' + text.slice(caret);
-    const at = mention.start + name.length + 1;
+    caretAfterCompletion.current = mention.start + name.length + 1;
     setText(value);
     setMention(null);
-    requestAnimationFrame(() => box.current && box.current.setSelectionRange(at, at));
   };
   const send = async () => {
     const message = text;
