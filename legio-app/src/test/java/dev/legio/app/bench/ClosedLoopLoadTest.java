@@ -66,7 +66,7 @@ class ClosedLoopLoadTest {
 
   @Test
   void everyWindowGivenIsToldInOrderAsMeasuringBeginsAndEnds() throws Exception {
-    java.util.List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> told = new CopyOnWriteArrayList<>();
     AtomicInteger sent = new AtomicInteger();
     ClosedLoopLoad.Window[] windows = new ClosedLoopLoad.Window[2];
     for (int w = 0; w < 2; w++) {
@@ -111,9 +111,8 @@ class ClosedLoopLoadTest {
 
   @Test
   void theJitFigureOfTheWindowIsReadThroughTheWarmUpsOwnCounter() throws Exception {
-    // A counter that moves by 12 ms inside the window only, read at its ends. A
-    // fresh lookup of the platform's counter at the window's ends (which deoptimised the server's
-    // stream code there) would not see it.
+    // A counter that moves by 12 ms inside the window only, read at its ends. A fresh lookup of the
+    // platform's counter there (which deoptimised the server's stream code) would not see it.
     AtomicLong compiled = new AtomicLong();
     List<String> told = new CopyOnWriteArrayList<>();
     ClosedLoopLoad.Window window =
