@@ -81,24 +81,21 @@ public final class NodeDirectory {
             "DELETE FROM cluster_nodes WHERE url = ?", s -> s.setString(1, url.toString())));
   }
 
-  /** The nodes named {@code name} that announced within {@code ttl} before {@code now}. */
-  public List<Node> liveNodes(String name, Instant now, Duration ttl) {
+  /** The nodes that announced within {@code ttl} before {@code now}, the latest first. */
+  public List<Node> liveNodes(Instant now, Duration ttl) {
     List<Node> live = new ArrayList<>();
     try (Connection connection = pool.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT node, url FROM cluster_nodes WHERE node = ? AND seen_at >= ?"
-                    + " ORDER BY seen_at DESC")) {
-      statement.setString(1, name);
-      values.bindTimestamp(statement, 2, Timestamps.truncate(now.minus(ttl)));
+                "SELECT node, url FROM cluster_nodes WHERE seen_at >= ? ORDER BY seen_at DESC")) {
+      values.bindTimestamp(statement, 1, Timestamps.truncate(now.minus(ttl)));
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
           live.add(new Node(rows.getString(1), URI.create(rows.getString(2))));
         }
       }
     } catch (SQLException e) {
-      throw new SessionStoreException(
-          "reading the live nodes named '" + name + "' failed: " + e.getMessage(), e);
+      throw new SessionStoreException("reading the live nodes failed: " + e.getMessage(), e);
     }
     return live;
   }

@@ -7,6 +7,7 @@ import dev.legio.task.TaskSessions;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>No preference, and the turn runs here, when the session has no active record, its node is
  *       this one or unknown, the node is not live, or reading any of this fails: the CLI's resume
  *       then fails on this node and the session is rebuilt from the log, as a lost CLI session is.
+ *   <li>Which other nodes are live is read at most once a second ({@link OtherLiveNodes}); while no
+ *       other node is, no session's home is read: a node alone reads nothing per turn.
  *   <li>A request another node sent here is never sent on ({@link #FORWARDED_HEADER}), so two nodes
  *       that each think the other holds a session cannot pass a turn back and forth.
  * </ul>
@@ -51,9 +54,8 @@ public final class SessionAffinity {
   private final SessionStore sessions;
   private final TaskSessions tasks;
   private final String node;
-  private final Duration ttl;
-  private final Clock clock;
   private final Set<String> nodeLocalBackends;
+  private final OtherLiveNodes others;
   private volatile URI self;
 
   /**
@@ -73,9 +75,13 @@ public final class SessionAffinity {
     this.sessions = sessions;
     this.tasks = tasks;
     this.node = Objects.requireNonNull(node, "node");
-    this.ttl = Objects.requireNonNull(ttl, "ttl");
-    this.clock = Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(ttl, "ttl");
+    Objects.requireNonNull(clock, "clock");
     this.nodeLocalBackends = Set.copyOf(nodeLocalBackends);
+    this.others =
+        nodes == null
+            ? null
+            : new OtherLiveNodes(() -> nodes.liveNodes(clock.instant(), ttl), System::nanoTime);
   }
 
   /** This node's own URL, once its server listens (a node never sends a turn to itself). */
@@ -89,7 +95,10 @@ public final class SessionAffinity {
       return Optional.empty();
     }
     try {
-      return sessions.conversationHome(owner).flatMap(this::liveElsewhere);
+      List<NodeDirectory.Node> elsewhere = others.except(self);
+      return elsewhere.isEmpty()
+          ? Optional.empty()
+          : sessions.conversationHome(owner).flatMap(home -> liveElsewhere(home, elsewhere));
     } catch (RuntimeException e) {
       log.warn("could not tell which node holds the session of {}; running it here", owner, e);
       return Optional.empty();
@@ -102,23 +111,29 @@ public final class SessionAffinity {
       return Optional.empty();
     }
     try {
-      return tasks.conversationHome(sessionKey, agent).flatMap(this::liveElsewhere);
+      List<NodeDirectory.Node> elsewhere = others.except(self);
+      return elsewhere.isEmpty()
+          ? Optional.empty()
+          : tasks
+              .conversationHome(sessionKey, agent)
+              .flatMap(home -> liveElsewhere(home, elsewhere));
     } catch (RuntimeException e) {
       log.warn("could not tell which node holds a task session of {}; running it here", agent, e);
       return Optional.empty();
     }
   }
 
-  /** The live node other than this one where {@code home} is, for a node-local back-end. */
-  private Optional<URI> liveElsewhere(ConversationHome home) {
+  /** The live node among {@code elsewhere} where {@code home} is, for a node-local back-end. */
+  private Optional<URI> liveElsewhere(ConversationHome home, List<NodeDirectory.Node> elsewhere) {
     String holder = home.node();
     if (!nodeLocalBackends.contains(home.backend()) || holder.equals(node)) {
       return Optional.empty();
     }
-    URI me = self;
-    return nodes.liveNodes(holder, clock.instant(), ttl).stream()
-        .map(NodeDirectory.Node::url)
-        .filter(url -> !url.equals(me))
-        .findFirst();
+    for (NodeDirectory.Node n : elsewhere) {
+      if (n.name().equals(holder)) {
+        return Optional.of(n.url());
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * own disk (the Claude CLI's case): a turn that arrives at the other node is run by the node that
  * holds the session, while that node lives; then by the node it arrived at. The offline model tells
  * which: a session continued says "Turn 2 of this session", a session rebuilt on another node says
- * "Turn 1" and "context restored from the praetorium".
+ * "Turn 1" and "context restored from the praetorium". And a node alone (on SQLite) reads no
+ * session's home for a turn.
  */
 class SessionAffinityTest {
   @TempDir Path dir;
@@ -97,6 +98,7 @@ class SessionAffinityTest {
         // Had a been killed, its row would stay until the lease time ran out: b tries a's
         // address, is refused, and runs the channel's turn itself.
         b.app.store().nodes().announce("node-a", aUrl, java.time.Instant.now());
+        Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100); // b's reading of the nodes ages
         HttpResponse<String> channel =
             b.post("/api/v1/channels/telegram:42/messages", a.gateway, Map.of("text", "still?"));
         assertThat(channel.statusCode()).as(channel.body()).isEqualTo(200);
@@ -108,6 +110,60 @@ class SessionAffinityTest {
           a.close();
         }
       }
+    }
+  }
+
+  @Test
+  void aNodeAloneReadsNoSessionsHomeUntilAnotherNodeIsLive() throws Exception {
+    Path root = dir.resolve("alone");
+    dev.legio.workspace.Workspace workspace = new dev.legio.workspace.Workspace(root);
+    dev.legio.workspace.WorkspaceInitializer.initialise(workspace);
+    try (dev.legio.app.LegioApp app =
+        dev.legio.app.LegioApp.open(workspace, Map.of(), java.time.Clock.systemUTC())) {
+      java.util.concurrent.atomic.AtomicInteger homesRead =
+          new java.util.concurrent.atomic.AtomicInteger();
+      dev.legio.session.SessionStore real = app.sessions();
+      dev.legio.session.SessionStore counting =
+          (dev.legio.session.SessionStore)
+              java.lang.reflect.Proxy.newProxyInstance(
+                  getClass().getClassLoader(),
+                  new Class<?>[] {dev.legio.session.SessionStore.class},
+                  (proxy, method, args) -> {
+                    if (method.getName().equals("conversationHome")) {
+                      homesRead.incrementAndGet();
+                    }
+                    try {
+                      return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                      throw e.getCause();
+                    }
+                  });
+      java.net.URI self = java.net.URI.create("http://127.0.0.1:8741");
+      app.store().nodes().announce("node-a", self, java.time.Instant.now());
+      SessionAffinity affinity =
+          new SessionAffinity(
+              app.store().nodes(),
+              counting,
+              app.tasks(),
+              "node-a",
+              Duration.ofSeconds(30),
+              java.time.Clock.systemUTC(),
+              SessionAffinity.NODE_LOCAL_BACKENDS);
+      affinity.serving(self);
+
+      for (int turn = 0; turn < 100; turn++) {
+        assertThat(affinity.peerFor("vorenus")).isEmpty();
+      }
+      assertThat(homesRead).hasValue(0);
+
+      // Another node comes up: once this node's reading of the nodes has aged, it looks.
+      app.store()
+          .nodes()
+          .announce(
+              "node-b", java.net.URI.create("http://127.0.0.1:8742"), java.time.Instant.now());
+      Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+      assertThat(affinity.peerFor("vorenus")).isEmpty(); // no session yet: runs here
+      assertThat(homesRead).hasValue(1);
     }
   }
 
