@@ -5,7 +5,6 @@ import dev.legio.app.server.ApiTokens;
 import dev.legio.app.server.EngineThreadPriority;
 import dev.legio.app.server.LegioServer;
 import dev.legio.app.server.Role;
-import dev.legio.app.server.ServerParts;
 import dev.legio.config.EnginePriority;
 import dev.legio.session.HeldLeases;
 import dev.legio.workspace.Workspace;
@@ -25,9 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code legio bench api}: {@code POST /api/v1/messages} to one agent on the offline model, end to
  * end over loopback, from N concurrent clients (each with its own agent, so that no request waits
- * for another's turn). The engine's own time per request comes from the response's {@code
- * Server-Timing} header; the API's overhead is the difference, per request. Prints key=value
- * figures.
+ * for another's turn), to the server as {@code legio serve} runs it ({@link LegioServer#asServed}:
+ * its metrics, readiness and node directory included; MCP aside). The engine's own time per request
+ * comes from the response's {@code Server-Timing} header; the API's overhead is the difference, per
+ * request. Prints key=value figures.
  *
  * <p>Each client is a platform thread sending one request at a time on a kept-alive connection of
  * its own and reading the answer on the same thread ({@link LoadClient}), as a worker calling Legio
@@ -126,12 +126,11 @@ public final class ApiBenchmark {
       try (LegioApp app = LegioApp.open(workspace, Map.of(), Clock.systemUTC())) {
         ApiTokens tokens = new ApiTokens(workspace.castra());
         String token = tokens.create("bench", Role.OPERATOR, List.of()).secret();
-        // The server as `legio serve` runs it, with the engine's threads at the priority asked for
-        // and the lease heartbeat started before them.
+        // The server as `legio serve` runs it (MCP aside), with the engine's threads at the
+        // priority asked for and the lease heartbeat started before them.
         HeldLeases.shared().startHeartbeat();
         LegioServer server =
-            LegioServer.builder(
-                    app.config().server(), ServerParts.of(app, Clock.systemUTC()), tokens)
+            LegioServer.asServed(app, Clock.systemUTC(), tokens)
                 .enginePriority(EngineThreadPriority.of(settings.enginePriority()))
                 .start();
         try {

@@ -4,7 +4,6 @@ import dev.legio.app.LegioApp;
 import dev.legio.app.mcp.McpHttpServer;
 import dev.legio.app.server.ApiTokens;
 import dev.legio.app.server.LegioServer;
-import dev.legio.app.server.ServerParts;
 import dev.legio.config.LegioConfig;
 import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
@@ -53,28 +52,8 @@ final class ServeCommand implements Callable<Integer> {
     // Before any turn runs on the engine's lowered threads (EngineThreadPriority).
     dev.legio.session.HeldLeases.shared().startHeartbeat();
     LegioServer api =
-        LegioServer.builder(
-                app.config().server(),
-                ServerParts.of(app, root.context.clock()),
-                new ApiTokens(app.workspace().castra()))
+        LegioServer.asServed(app, root.context.clock(), new ApiTokens(app.workspace().castra()))
             .mcp(mounted == null ? null : mounted.handler())
-            .enginePriority(
-                dev.legio.app.server.EngineThreadPriority.of(
-                    app.config().server().enginePriority()))
-            .metrics(app.metrics())
-            .gateways(app.gateways())
-            .readiness(dev.legio.app.server.Readiness.of(app))
-            .cluster(
-                app.store().nodes(),
-                app.nodeName(),
-                new dev.legio.app.server.SessionAffinity(
-                    app.store().nodes(),
-                    app.sessions(),
-                    app.tasks(),
-                    app.nodeName(),
-                    s.leaseDuration(),
-                    root.context.clock(),
-                    dev.legio.app.server.SessionAffinity.NODE_LOCAL_BACKENDS))
             .start();
     McpHttpServer mcp = mounted == null ? startMcp(app) : null;
     dev.legio.app.gateway.GatewayHealthReports healthReports =

@@ -7,6 +7,7 @@ import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.config.ServerSettings;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.jetty.http.pathmap.ServletPathSpec;
@@ -66,6 +67,30 @@ public final class LegioServer implements AutoCloseable {
 
   public static Builder builder(ServerSettings config, ServerParts parts, ApiTokens tokens) {
     return new Builder(config, parts, tokens);
+  }
+
+  /**
+   * The server as {@code legio serve} runs it, but for MCP (its caller mounts it): {@code app}'s
+   * metrics, gateways and readiness, the engine's threads at {@code [server] engine_priority}, and
+   * this node among the nodes of its database. {@code legio bench api} measures this server.
+   */
+  public static Builder asServed(dev.legio.app.LegioApp app, Clock clock, ApiTokens tokens) {
+    return builder(app.config().server(), ServerParts.of(app, clock), tokens)
+        .enginePriority(EngineThreadPriority.of(app.config().server().enginePriority()))
+        .metrics(app.metrics())
+        .gateways(app.gateways())
+        .readiness(Readiness.of(app))
+        .cluster(
+            app.store().nodes(),
+            app.nodeName(),
+            new SessionAffinity(
+                app.store().nodes(),
+                app.sessions(),
+                app.tasks(),
+                app.nodeName(),
+                app.config().sessions().leaseDuration(),
+                clock,
+                SessionAffinity.NODE_LOCAL_BACKENDS));
   }
 
   /** How to start a server; {@link #start} listens. */
