@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.LegioApp;
 import dev.legio.app.gateway.Gateways;
 import dev.legio.app.http.CannotListenException;
 import dev.legio.app.http.ListeningConnector;
@@ -74,7 +75,7 @@ public final class LegioServer implements AutoCloseable {
    * metrics, gateways and readiness, the engine's threads at {@code [server] engine_priority}, and
    * this node among the nodes of its database. {@code legio bench api} measures this server.
    */
-  public static Builder asServed(dev.legio.app.LegioApp app, Clock clock, ApiTokens tokens) {
+  public static Builder asServed(LegioApp app, Clock clock, ApiTokens tokens) {
     return builder(app.config().server(), ServerParts.of(app, clock), tokens)
         .enginePriority(EngineThreadPriority.of(app.config().server().enginePriority()))
         .metrics(app.metrics())

@@ -26,42 +26,38 @@ import java.util.function.Supplier;
  *       another's read.
  *   <li>A read that fails throws to its caller and leaves the last reading as it was; the next call
  *       tries again.
- *   <li>"Other": every live node whose URL is not this node's own ({@code self}).
+ *   <li>"Other": every live node whose URL is not this node's own, as it was when the reading was
+ *       made (while this node's URL is not known yet, every live node). The reading is filtered
+ *       once, as it is made, not at every request.
  * </ul>
  */
 final class OtherLiveNodes {
   /** How old a reading may be before it is read again. */
   static final Duration MAX_AGE = Duration.ofSeconds(1);
 
-  private record Reading(List<NodeDirectory.Node> live, long readAtNanos) {}
+  private record Reading(List<NodeDirectory.Node> others, long readAtNanos) {}
 
   private final Supplier<List<NodeDirectory.Node>> readLive;
+  private final Supplier<URI> self;
   private final LongSupplier nanoTime;
   private final AtomicBoolean reading = new AtomicBoolean();
   private volatile Reading last;
 
   /**
    * @param readLive reads the live nodes from the database (this one among them)
+   * @param self this node's URL; null while it is not known
    * @param nanoTime the clock that ages readings ({@code System::nanoTime})
    */
-  OtherLiveNodes(Supplier<List<NodeDirectory.Node>> readLive, LongSupplier nanoTime) {
+  OtherLiveNodes(
+      Supplier<List<NodeDirectory.Node>> readLive, Supplier<URI> self, LongSupplier nanoTime) {
     this.readLive = readLive;
+    this.self = self;
     this.nanoTime = nanoTime;
   }
 
-  /** The live nodes whose URL is not {@code self} (null: not known yet, every live node). */
-  List<NodeDirectory.Node> except(URI self) {
-    List<NodeDirectory.Node> live = current().live();
-    if (self == null) {
-      return live;
-    }
-    List<NodeDirectory.Node> others = new ArrayList<>(live.size());
-    for (NodeDirectory.Node n : live) {
-      if (!n.url().equals(self)) {
-        others.add(n);
-      }
-    }
-    return others;
+  /** The live nodes other than this one. */
+  List<NodeDirectory.Node> get() {
+    return current().others();
   }
 
   private Reading current() {
@@ -87,8 +83,14 @@ final class OtherLiveNodes {
   }
 
   private Reading read() {
-    List<NodeDirectory.Node> live = List.copyOf(readLive.get());
-    Reading r = new Reading(live, nanoTime.getAsLong());
+    URI me = self.get();
+    List<NodeDirectory.Node> others = new ArrayList<>();
+    for (NodeDirectory.Node n : readLive.get()) {
+      if (!n.url().equals(me)) {
+        others.add(n);
+      }
+    }
+    Reading r = new Reading(List.copyOf(others), nanoTime.getAsLong());
     last = r;
     return r;
   }

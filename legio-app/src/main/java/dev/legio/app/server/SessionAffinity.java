@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +82,8 @@ public final class SessionAffinity {
     this.others =
         nodes == null
             ? null
-            : new OtherLiveNodes(() -> nodes.liveNodes(clock.instant(), ttl), System::nanoTime);
+            : new OtherLiveNodes(
+                () -> nodes.liveNodes(clock.instant(), ttl), () -> self, System::nanoTime);
   }
 
   /** This node's own URL, once its server listens (a node never sends a turn to itself). */
@@ -95,10 +97,7 @@ public final class SessionAffinity {
       return Optional.empty();
     }
     try {
-      List<NodeDirectory.Node> elsewhere = others.except(self);
-      return elsewhere.isEmpty()
-          ? Optional.empty()
-          : sessions.conversationHome(owner).flatMap(home -> liveElsewhere(home, elsewhere));
+      return peerHolding(() -> sessions.conversationHome(owner));
     } catch (RuntimeException e) {
       log.warn("could not tell which node holds the session of {}; running it here", owner, e);
       return Optional.empty();
@@ -111,16 +110,22 @@ public final class SessionAffinity {
       return Optional.empty();
     }
     try {
-      List<NodeDirectory.Node> elsewhere = others.except(self);
-      return elsewhere.isEmpty()
-          ? Optional.empty()
-          : tasks
-              .conversationHome(sessionKey, agent)
-              .flatMap(home -> liveElsewhere(home, elsewhere));
+      return peerHolding(() -> tasks.conversationHome(sessionKey, agent));
     } catch (RuntimeException e) {
       log.warn("could not tell which node holds a task session of {}; running it here", agent, e);
       return Optional.empty();
     }
+  }
+
+  /**
+   * The other live node where the conversation that {@code home} reads is; {@code home} is read
+   * only while another node is live.
+   */
+  private Optional<URI> peerHolding(Supplier<Optional<ConversationHome>> home) {
+    List<NodeDirectory.Node> elsewhere = others.get();
+    return elsewhere.isEmpty()
+        ? Optional.empty()
+        : home.get().flatMap(h -> liveElsewhere(h, elsewhere));
   }
 
   /** The live node among {@code elsewhere} where {@code home} is, for a node-local back-end. */

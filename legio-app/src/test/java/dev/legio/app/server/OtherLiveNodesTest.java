@@ -30,31 +30,33 @@ class OtherLiveNodesTest {
             reads.incrementAndGet();
             return live.get();
           },
+          () -> SELF,
           now::get);
 
   @Test
   void aReadingServesForItsMaximumAgeThenIsReadAgain() {
-    assertThat(nodes.except(SELF)).isEmpty();
+    assertThat(nodes.get()).isEmpty();
     live.set(List.of(ME, OTHER));
     now.addAndGet(OtherLiveNodes.MAX_AGE.toNanos() - 1);
-    assertThat(nodes.except(SELF)).isEmpty();
+    assertThat(nodes.get()).isEmpty();
     assertThat(reads).hasValue(1);
 
     now.addAndGet(1);
-    assertThat(nodes.except(SELF)).containsExactly(OTHER);
+    assertThat(nodes.get()).containsExactly(OTHER);
     assertThat(reads).hasValue(2);
   }
 
   @Test
   void everyLiveNodeIsOtherWhileThisNodesUrlIsNotKnown() {
     live.set(List.of(ME, OTHER));
-    assertThat(nodes.except(null)).containsExactly(ME, OTHER);
+    OtherLiveNodes unknownSelf = new OtherLiveNodes(live::get, () -> null, now::get);
+    assertThat(unknownSelf.get()).containsExactly(ME, OTHER);
   }
 
   @Test
   void aFailedReadThrowsKeepsTheLastReadingAndIsTriedAgain() {
     live.set(List.of(ME, OTHER));
-    assertThat(nodes.except(SELF)).containsExactly(OTHER);
+    assertThat(nodes.get()).containsExactly(OTHER);
     OtherLiveNodes failing =
         new OtherLiveNodes(
             () -> {
@@ -63,13 +65,14 @@ class OtherLiveNodesTest {
               }
               return live.get();
             },
+            () -> SELF,
             now::get);
     reads.set(0);
-    assertThat(failing.except(SELF)).containsExactly(OTHER);
+    assertThat(failing.get()).containsExactly(OTHER);
     now.addAndGet(OtherLiveNodes.MAX_AGE.toNanos());
-    assertThatThrownBy(() -> failing.except(SELF)).hasMessage("database down");
+    assertThatThrownBy(() -> failing.get()).hasMessage("database down");
     live.set(List.of(ME));
-    assertThat(failing.except(SELF)).isEmpty();
+    assertThat(failing.get()).isEmpty();
     assertThat(reads).hasValue(3);
   }
 
@@ -90,20 +93,21 @@ class OtherLiveNodesTest {
               }
               return live.get();
             },
+            () -> SELF,
             now::get);
-    assertThat(slow.except(SELF)).isEmpty();
+    assertThat(slow.get()).isEmpty();
     live.set(List.of(ME, OTHER));
     now.addAndGet(OtherLiveNodes.MAX_AGE.toNanos());
     CompletableFuture<List<NodeDirectory.Node>> reader =
-        CompletableFuture.supplyAsync(() -> slow.except(SELF));
+        CompletableFuture.supplyAsync(() -> slow.get());
     assertThat(readStarted.await(30, TimeUnit.SECONDS)).isTrue();
 
     // The read is under way: another caller is answered from the last reading at once.
-    assertThat(slow.except(SELF)).isEmpty();
+    assertThat(slow.get()).isEmpty();
 
     releaseRead.countDown();
     assertThat(reader.get(30, TimeUnit.SECONDS)).containsExactly(OTHER);
-    assertThat(slow.except(SELF)).containsExactly(OTHER);
+    assertThat(slow.get()).containsExactly(OTHER);
     assertThat(reads).hasValue(2);
   }
 }

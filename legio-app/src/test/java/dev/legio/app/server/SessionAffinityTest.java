@@ -3,14 +3,24 @@ package dev.legio.app.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.LegioApp;
+import dev.legio.session.SessionStore;
 import dev.legio.testing.PostgresTestDatabase;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,7 +97,7 @@ class SessionAffinityTest {
 
         // a stops (and leaves the directory): b runs vorenus's next turn itself, rebuilt from the
         // log.
-        java.net.URI aUrl = a.server.url();
+        URI aUrl = a.server.url();
         a.close();
         aClosed = true;
         String after = reply(b.post("/api/v1/messages", token, Map.of("text", "@vorenus fourth")));
@@ -97,7 +107,7 @@ class SessionAffinityTest {
 
         // Had a been killed, its row would stay until the lease time ran out: b tries a's
         // address, is refused, and runs the channel's turn itself.
-        b.app.store().nodes().announce("node-a", aUrl, java.time.Instant.now());
+        b.app.store().nodes().announce("node-a", aUrl, Instant.now());
         Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100); // b's reading of the nodes ages
         HttpResponse<String> channel =
             b.post("/api/v1/channels/telegram:42/messages", a.gateway, Map.of("text", "still?"));
@@ -116,30 +126,28 @@ class SessionAffinityTest {
   @Test
   void aNodeAloneReadsNoSessionsHomeUntilAnotherNodeIsLive() throws Exception {
     Path root = dir.resolve("alone");
-    dev.legio.workspace.Workspace workspace = new dev.legio.workspace.Workspace(root);
-    dev.legio.workspace.WorkspaceInitializer.initialise(workspace);
-    try (dev.legio.app.LegioApp app =
-        dev.legio.app.LegioApp.open(workspace, Map.of(), java.time.Clock.systemUTC())) {
-      java.util.concurrent.atomic.AtomicInteger homesRead =
-          new java.util.concurrent.atomic.AtomicInteger();
-      dev.legio.session.SessionStore real = app.sessions();
-      dev.legio.session.SessionStore counting =
-          (dev.legio.session.SessionStore)
-              java.lang.reflect.Proxy.newProxyInstance(
+    Workspace workspace = new Workspace(root);
+    WorkspaceInitializer.initialise(workspace);
+    try (LegioApp app = LegioApp.open(workspace, Map.of(), Clock.systemUTC())) {
+      AtomicInteger homesRead = new AtomicInteger();
+      SessionStore real = app.sessions();
+      SessionStore counting =
+          (SessionStore)
+              Proxy.newProxyInstance(
                   getClass().getClassLoader(),
-                  new Class<?>[] {dev.legio.session.SessionStore.class},
+                  new Class<?>[] {SessionStore.class},
                   (proxy, method, args) -> {
                     if (method.getName().equals("conversationHome")) {
                       homesRead.incrementAndGet();
                     }
                     try {
                       return method.invoke(real, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
+                    } catch (InvocationTargetException e) {
                       throw e.getCause();
                     }
                   });
-      java.net.URI self = java.net.URI.create("http://127.0.0.1:8741");
-      app.store().nodes().announce("node-a", self, java.time.Instant.now());
+      URI self = URI.create("http://127.0.0.1:8741");
+      app.store().nodes().announce("node-a", self, Instant.now());
       SessionAffinity affinity =
           new SessionAffinity(
               app.store().nodes(),
@@ -147,7 +155,7 @@ class SessionAffinityTest {
               app.tasks(),
               "node-a",
               Duration.ofSeconds(30),
-              java.time.Clock.systemUTC(),
+              Clock.systemUTC(),
               SessionAffinity.NODE_LOCAL_BACKENDS);
       affinity.serving(self);
 
@@ -157,10 +165,7 @@ class SessionAffinityTest {
       assertThat(homesRead).hasValue(0);
 
       // Another node comes up: once this node's reading of the nodes has aged, it looks.
-      app.store()
-          .nodes()
-          .announce(
-              "node-b", java.net.URI.create("http://127.0.0.1:8742"), java.time.Instant.now());
+      app.store().nodes().announce("node-b", URI.create("http://127.0.0.1:8742"), Instant.now());
       Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
       assertThat(affinity.peerFor("vorenus")).isEmpty(); // no session yet: runs here
       assertThat(homesRead).hasValue(1);
