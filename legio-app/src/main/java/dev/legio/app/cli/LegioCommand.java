@@ -1,17 +1,11 @@
 package dev.legio.app.cli;
 
-import dev.legio.agents.AgentConfigException;
 import dev.legio.app.LegioApp;
 import dev.legio.app.LogFileOnly;
-import dev.legio.app.http.CannotListenException;
-import dev.legio.config.ConfigException;
-import dev.legio.log.InvalidMessageException;
-import dev.legio.log.MessageLogException;
+import dev.legio.errors.ExplainedFailure;
+import dev.legio.errors.UsageError;
 import dev.legio.secrets.SecretRedactor;
-import dev.legio.transcript.NoSuchTranscriptException;
-import dev.legio.transcript.TranscriptException;
 import dev.legio.workspace.Workspace;
-import dev.legio.workspace.WorkspaceException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -101,23 +95,13 @@ public final class LegioCommand implements Runnable {
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(
         (e, cl, parseResult) -> {
-          if (e instanceof InvalidMessageException
-              || e instanceof ConfigException
-              || e instanceof WorkspaceException
-              || e instanceof IllegalArgumentException
-              || e instanceof NoSuchTranscriptException
-              || e instanceof AgentConfigException) {
+          if (e instanceof UsageError || e instanceof IllegalArgumentException) {
             cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
             return USAGE;
           }
           // The details (stack trace, causes) go to the log file; the console gets one line.
           log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);
-          String message =
-              e instanceof MessageLogException
-                      || e instanceof TranscriptException
-                      || e instanceof CannotListenException
-                  ? e.getMessage()
-                  : e.toString();
+          String message = e instanceof ExplainedFailure ? e.getMessage() : e.toString();
           cl.getErr()
               .println("legio: " + SecretRedactor.redact(message) + " (details in the log file)");
           return FAILURE;

@@ -1,5 +1,6 @@
 package dev.legio.app.http;
 
+import dev.legio.errors.ExplainedFailure;
 import java.net.BindException;
 import java.util.Locale;
 
@@ -11,7 +12,7 @@ import java.util.Locale;
  * served, on which host and port, why in plain words (a port in use is named so, with "stop it"
  * before the remedy; another cause keeps the system's own words), and which setting to change.
  */
-public final class CannotListenException extends RuntimeException {
+public final class CannotListenException extends RuntimeException implements ExplainedFailure {
   private CannotListenException(String message, Throwable cause) {
     super(message, cause);
   }
