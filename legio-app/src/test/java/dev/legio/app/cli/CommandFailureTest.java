@@ -69,57 +69,64 @@ class CommandFailureTest {
     return new Outcome(commandLine.execute("fail"), err.toString());
   }
 
+  /**
+   * Asserts that a command ending with {@code thrown} exits with {@code status}, printing {@code
+   * line}.
+   */
+  private void assertReported(RuntimeException thrown, int status, String line) {
+    Outcome outcome = run(thrown);
+
+    assertThat(outcome.status()).isEqualTo(status);
+    assertThat(outcome.err().strip()).isEqualTo(line);
+  }
+
   @Test
   void aUsageErrorPrintsItsMessageAloneAndExitsWithUsage() {
-    Outcome outcome = run(new ConfigException("legio.toml: [server] port must be 0 - 65535"));
-
-    assertThat(outcome.status()).isEqualTo(LegioCommand.USAGE);
-    assertThat(outcome.err().strip())
-        .isEqualTo("legio: legio.toml: [server] port must be 0 - 65535");
+    assertReported(
+        new ConfigException("legio.toml: [server] port must be 0 - 65535"),
+        LegioCommand.USAGE,
+        "legio: legio.toml: [server] port must be 0 - 65535");
   }
 
   @Test
   void anyExceptionMarkedAsAUsageErrorIsOne() {
-    Outcome outcome = run(new NewKindOfUsageError("name the agent: legio reset NAME"));
-
-    assertThat(outcome.status()).isEqualTo(LegioCommand.USAGE);
-    assertThat(outcome.err().strip()).isEqualTo("legio: name the agent: legio reset NAME");
+    assertReported(
+        new NewKindOfUsageError("name the agent: legio reset NAME"),
+        LegioCommand.USAGE,
+        "legio: name the agent: legio reset NAME");
   }
 
   @Test
   void aUsageErrorThatIsAlsoAnExplainedFailureIsAUsageError() {
     // NoSuchTranscriptException is a TranscriptException, which explains itself.
-    Outcome outcome = run(new NoSuchTranscriptException("no transcript for session s-1"));
-
-    assertThat(outcome.status()).isEqualTo(LegioCommand.USAGE);
-    assertThat(outcome.err().strip()).isEqualTo("legio: no transcript for session s-1");
+    assertReported(
+        new NoSuchTranscriptException("no transcript for session s-1"),
+        LegioCommand.USAGE,
+        "legio: no transcript for session s-1");
   }
 
   @Test
   void anExplainedFailurePrintsItsMessageWithoutItsClassName() {
-    Outcome outcome = run(new MessageLogException("the praetorium's file is read-only"));
-
-    assertThat(outcome.status()).isEqualTo(LegioCommand.FAILURE);
-    assertThat(outcome.err().strip())
-        .isEqualTo("legio: the praetorium's file is read-only (details in the log file)");
+    assertReported(
+        new MessageLogException("the praetorium's file is read-only"),
+        LegioCommand.FAILURE,
+        "legio: the praetorium's file is read-only (details in the log file)");
   }
 
   @Test
   void anyExceptionMarkedAsAnExplainedFailureIsOne() {
-    Outcome outcome = run(new NewKindOfFailure("the disk is full"));
-
-    assertThat(outcome.status()).isEqualTo(LegioCommand.FAILURE);
-    assertThat(outcome.err().strip())
-        .isEqualTo("legio: the disk is full (details in the log file)");
+    assertReported(
+        new NewKindOfFailure("the disk is full"),
+        LegioCommand.FAILURE,
+        "legio: the disk is full (details in the log file)");
   }
 
   @Test
   void anyOtherFailureNamesItsClassSinceItsMessageMayNotSayWhatFailed() {
-    Outcome outcome = run(new IllegalStateException("closed"));
-
-    assertThat(outcome.status()).isEqualTo(LegioCommand.FAILURE);
-    assertThat(outcome.err().strip())
-        .isEqualTo("legio: java.lang.IllegalStateException: closed (details in the log file)");
+    assertReported(
+        new IllegalStateException("closed"),
+        LegioCommand.FAILURE,
+        "legio: java.lang.IllegalStateException: closed (details in the log file)");
   }
 
   @Test
