@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * What Legio keeps about one conversation session, in the store, so that nothing depends on the
@@ -153,25 +154,7 @@ public record SessionRecord(
   }
 
   public SessionRecord withBackendSessionId(String id) {
-    return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        id,
-        promptHash,
-        rosterHash,
-        inputTokens,
-        outputTokens,
-        messageCount,
-        lastInjectedSequence,
-        createdAt,
-        lastActiveAt,
-        expiresAt,
-        state,
-        closeReason,
-        rebuilds,
-        context,
-        previousBackendSessionIds);
+    return with(c -> c.backendSessionId = id);
   }
 
   /** The record after one completed turn. */
@@ -181,92 +164,38 @@ public record SessionRecord(
       long injectedUpTo,
       Instant now,
       Instant expiry) {
-    return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        backendSessionId,
-        promptHash,
-        rosterHash,
-        inputTokens + addedInputTokens,
-        outputTokens + addedOutputTokens,
-        messageCount + 1,
-        Math.max(lastInjectedSequence, injectedUpTo),
-        createdAt,
-        now,
-        expiry,
-        state,
-        closeReason,
-        rebuilds,
-        context,
-        previousBackendSessionIds);
+    return with(
+        c -> {
+          c.inputTokens += addedInputTokens;
+          c.outputTokens += addedOutputTokens;
+          c.messageCount++;
+          c.lastInjectedSequence = Math.max(lastInjectedSequence, injectedUpTo);
+          c.lastActiveAt = now;
+          c.expiresAt = expiry;
+        });
   }
 
   public SessionRecord closed(String reason) {
-    return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        backendSessionId,
-        promptHash,
-        rosterHash,
-        inputTokens,
-        outputTokens,
-        messageCount,
-        lastInjectedSequence,
-        createdAt,
-        lastActiveAt,
-        expiresAt,
-        State.CLOSED,
-        reason,
-        rebuilds,
-        context,
-        previousBackendSessionIds);
+    return with(
+        c -> {
+          c.state = State.CLOSED;
+          c.closeReason = reason;
+        });
   }
 
   /** The record active again, last active {@code now} and expiring at {@code expires}. */
   public SessionRecord reopened(Instant now, Instant expires) {
-    return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        backendSessionId,
-        promptHash,
-        rosterHash,
-        inputTokens,
-        outputTokens,
-        messageCount,
-        lastInjectedSequence,
-        createdAt,
-        now,
-        expires,
-        State.ACTIVE,
-        null,
-        rebuilds,
-        context,
-        previousBackendSessionIds);
+    return with(
+        c -> {
+          c.lastActiveAt = now;
+          c.expiresAt = expires;
+          c.state = State.ACTIVE;
+          c.closeReason = null;
+        });
   }
 
   public SessionRecord withRebuilds(long count) {
-    return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        backendSessionId,
-        promptHash,
-        rosterHash,
-        inputTokens,
-        outputTokens,
-        messageCount,
-        lastInjectedSequence,
-        createdAt,
-        lastActiveAt,
-        expiresAt,
-        state,
-        closeReason,
-        count,
-        context,
-        previousBackendSessionIds);
+    return with(c -> c.rebuilds = count);
   }
 
   /**
@@ -277,25 +206,7 @@ public record SessionRecord(
     if (use == null || use.equals(context)) {
       return this;
     }
-    return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        backendSessionId,
-        promptHash,
-        rosterHash,
-        inputTokens,
-        outputTokens,
-        messageCount,
-        lastInjectedSequence,
-        createdAt,
-        lastActiveAt,
-        expiresAt,
-        state,
-        closeReason,
-        rebuilds,
-        use,
-        previousBackendSessionIds);
+    return with(c -> c.context = use);
   }
 
   /**
@@ -308,25 +219,86 @@ public record SessionRecord(
     if (backendSessionId != null) {
       previous.add(backendSessionId);
     }
+    return with(
+        c -> {
+          c.backendSessionId = newBackendSessionId;
+          c.inputTokens = 0;
+          c.outputTokens = 0;
+          c.context = null;
+          c.previousBackendSessionIds = previous;
+        });
+  }
+
+  /**
+   * A copy of this record with what {@code change} sets on its components. The one place that lists
+   * the eighteen components in order for a changed record, so that a change names what it changes
+   * and cannot put a value in the wrong place.
+   */
+  private SessionRecord with(Consumer<Components> change) {
+    Components c = new Components(this);
+    change.accept(c);
     return new SessionRecord(
-        owner,
-        sessionId,
-        backend,
-        newBackendSessionId,
-        promptHash,
-        rosterHash,
-        0,
-        0,
-        messageCount,
-        lastInjectedSequence,
-        createdAt,
-        lastActiveAt,
-        expiresAt,
-        state,
-        closeReason,
-        rebuilds,
-        null,
-        previous);
+        c.owner,
+        c.sessionId,
+        c.backend,
+        c.backendSessionId,
+        c.promptHash,
+        c.rosterHash,
+        c.inputTokens,
+        c.outputTokens,
+        c.messageCount,
+        c.lastInjectedSequence,
+        c.createdAt,
+        c.lastActiveAt,
+        c.expiresAt,
+        c.state,
+        c.closeReason,
+        c.rebuilds,
+        c.context,
+        c.previousBackendSessionIds);
+  }
+
+  /** A record's components, copied to be changed by {@link #with}. */
+  private static final class Components {
+    final String owner;
+    final UUID sessionId;
+    final String backend;
+    String backendSessionId;
+    final String promptHash;
+    final String rosterHash;
+    long inputTokens;
+    long outputTokens;
+    long messageCount;
+    long lastInjectedSequence;
+    final Instant createdAt;
+    Instant lastActiveAt;
+    Instant expiresAt;
+    State state;
+    String closeReason;
+    long rebuilds;
+    ContextUse context;
+    List<String> previousBackendSessionIds;
+
+    Components(SessionRecord r) {
+      owner = r.owner;
+      sessionId = r.sessionId;
+      backend = r.backend;
+      backendSessionId = r.backendSessionId;
+      promptHash = r.promptHash;
+      rosterHash = r.rosterHash;
+      inputTokens = r.inputTokens;
+      outputTokens = r.outputTokens;
+      messageCount = r.messageCount;
+      lastInjectedSequence = r.lastInjectedSequence;
+      createdAt = r.createdAt;
+      lastActiveAt = r.lastActiveAt;
+      expiresAt = r.expiresAt;
+      state = r.state;
+      closeReason = r.closeReason;
+      rebuilds = r.rebuilds;
+      context = r.context;
+      previousBackendSessionIds = r.previousBackendSessionIds;
+    }
   }
 
   public boolean active() {
