@@ -155,6 +155,13 @@ public final class SessionHistoryEditor {
       throw new IllegalArgumentException(
           "session " + sessionId + " does not say whose it is: name the owner (--owner NAME)");
     }
+    // The new owner's shape before anything is written: a fork onto an owner with no prompt is
+    // refused whole, not left half made.
+    SessionShape newShape =
+        shapes != null
+                && !newOwner.equals(record.map(SessionRecord::owner).orElse(transcript.owner()))
+            ? shapeOf(newOwner)
+            : null;
     UUID forkId = Generators.timeBasedEpochGenerator().generate();
     List<NewEntry> copy = new ArrayList<>();
     copy.add(NewEntry.agentName(newOwner));
@@ -180,10 +187,9 @@ public final class SessionHistoryEditor {
       long rebuilds = sessions.find(newOwner).map(SessionRecord::rebuilds).orElse(0L);
       String promptHash = r.promptHash();
       String rosterHash = r.rosterHash();
-      if (shapes != null && !newOwner.equals(r.owner())) {
-        SessionShape shape = shapes.apply(newOwner);
-        promptHash = shape.promptHash();
-        rosterHash = shape.rosterHash();
+      if (newShape != null) {
+        promptHash = newShape.promptHash();
+        rosterHash = newShape.rosterHash();
       }
       sessions.save(
           new SessionRecord(
@@ -205,6 +211,21 @@ public final class SessionHistoryEditor {
               rebuilds));
     }
     return new Result(forkId, newOwner, cut.removed().size(), cut.turnsRemoved(), backendId);
+  }
+
+  /** {@code owner}'s session shape; an owner that has none (no prompt file) is refused. */
+  private SessionShape shapeOf(String owner) {
+    try {
+      return shapes.apply(owner);
+    } catch (IllegalStateException e) {
+      throw new IllegalArgumentException(
+          "cannot fork onto '"
+              + owner
+              + "': "
+              + e.getMessage()
+              + "; name the legatus, a centurio or a channel (such as telegram:42)",
+          e);
+    }
   }
 
   private Transcript load(String sessionId) {

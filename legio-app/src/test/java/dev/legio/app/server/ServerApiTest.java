@@ -128,6 +128,20 @@ class ServerApiTest {
     assertThat(forked.statusCode()).as(forked.body()).isEqualTo(200);
     assertThat(ServerFixture.json(forked).get("session_id").asText()).isNotEqualTo(id);
 
+    // A fork onto an owner without a prompt is refused before anything is written.
+    int sessionsBefore =
+        ServerFixture.json(f.get("/api/v1/sessions", f.operator)).get("sessions").size();
+    for (String owner : List.of("nobody", "caesar")) {
+      HttpResponse<String> refused =
+          f.post("/api/v1/sessions/" + id + "/fork", f.operator, Map.of("owner", owner));
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+      assertThat(ServerFixture.json(refused).get("error").asText())
+          .contains("cannot fork onto '" + owner + "'", "prompt.md");
+    }
+    JsonNode after = ServerFixture.json(f.get("/api/v1/sessions", f.operator)).get("sessions");
+    assertThat(after.size()).isEqualTo(sessionsBefore);
+    assertThat(after.findValuesAsText("owner")).doesNotContain("nobody", "caesar");
+
     String unknown = java.util.UUID.randomUUID().toString();
     assertThat(f.post("/api/v1/sessions/" + unknown + "/rewind", f.operator, Map.of()).statusCode())
         .isEqualTo(404);
