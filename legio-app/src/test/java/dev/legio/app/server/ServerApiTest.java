@@ -274,9 +274,10 @@ class ServerApiTest {
     JsonNode body = ServerFixture.json(r);
     assertThat(body.get("role").asText()).isEqualTo("chat");
     assertThat(body.get("session_id").asText()).isNotEmpty();
-    assertThat(body.at("/reply/text").asText()).contains("[from Ada (id 42)] what news?");
+    assertThat(body.at("/reply/text").asText()).contains("[from \"Ada\" (id \"42\")] what news?");
     JsonNode seen = ServerFixture.json(f.get("/api/v1/history?viewer=telegram:123", f.operator));
-    assertThat(seen.at("/messages/0/text").asText()).isEqualTo("[from Ada (id 42)]\nwhat news?");
+    assertThat(seen.at("/messages/0/text").asText())
+        .isEqualTo("[from \"Ada\" (id \"42\")]\nwhat news?");
     assertThat(seen.at("/messages/1/sequence").asLong())
         .isEqualTo(body.at("/reply/sequence").asLong());
     JsonNode status = ServerFixture.json(f.get("/api/v1/status", f.operator));

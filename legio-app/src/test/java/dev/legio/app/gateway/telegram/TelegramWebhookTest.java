@@ -207,7 +207,8 @@ class TelegramWebhookTest {
 
     long other = telegram.userWrites(2002, "private", 2002, "Ada", "hello");
     assertThat(post(SECRET, telegram.update(other).toString()).statusCode()).isEqualTo(200);
-    assertThat(telegram.sentTo("2002").get(0).text()).contains("[from Ada (id 2002)] hello");
+    assertThat(FakeTelegram.parseHtml(telegram.sentTo("2002").get(0).text()))
+        .contains("[from \"Ada\" (id \"2002\")] hello");
   }
 
   @Test
