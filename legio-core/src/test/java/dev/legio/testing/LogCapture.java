@@ -30,6 +30,14 @@ public final class LogCapture implements AutoCloseable {
     return appender.list.stream().map(LogCapture::render).collect(Collectors.joining("\n"));
   }
 
+  /** What was logged at WARN or ERROR, as {@link #text()} renders it. */
+  public String warningsAndErrors() {
+    return appender.list.stream()
+        .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+        .map(LogCapture::render)
+        .collect(Collectors.joining("\n"));
+  }
+
   private static String render(ILoggingEvent event) {
     StringBuilder out = new StringBuilder(event.getFormattedMessage());
     for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {

@@ -1,8 +1,6 @@
 package dev.legio.app.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.app.conversation.Printable;
 import dev.legio.app.http.StalledTransfer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
@@ -122,13 +121,9 @@ final class ApiExchange {
     if (text == null || text.isEmpty()) {
       return fallback;
     }
-    try {
-      long value = Long.parseLong(text);
-      if (value >= min && value <= max) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // answered below
+    OptionalLong value = WholeNumber.parse(text);
+    if (value.isPresent() && value.getAsLong() >= min && value.getAsLong() <= max) {
+      return value.getAsLong();
     }
     throw ApiException.badRequest(
         "query parameter '" + name + "' must be a whole number from " + min + " to " + max);
@@ -152,14 +147,7 @@ final class ApiExchange {
   }
 
   private JsonNode readJsonBody() throws IOException {
-    String type = header("Content-Type");
-    if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
-      throw new ApiException(
-          415,
-          "send the body as JSON with Content-Type: application/json (got "
-              + (type == null ? "no Content-Type" : "'" + Printable.of(type) + "'")
-              + ")");
-    }
+    JsonBody.requireJsonType(header("Content-Type"));
     byte[] body;
     try {
       body = readBody();
@@ -169,19 +157,7 @@ final class ApiExchange {
       }
       throw e;
     }
-    JsonNode node;
-    try {
-      node = Json.MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest(
-          "the body is not valid JSON ("
-              + Printable.of(e.getOriginalMessage())
-              + "); send an object such as {\"text\": \"...\"}");
-    }
-    if (node == null || !node.isObject()) {
-      throw ApiException.badRequest("the body must be a JSON object such as {\"text\": \"...\"}");
-    }
-    return node;
+    return JsonBody.parse(body);
   }
 
   /** The body's bytes: 413 when it is over {@code [server] max_body_bytes}. */
@@ -205,12 +181,20 @@ final class ApiExchange {
     }
   }
 
-  /** The body as {@link #jsonBody()} does, or an empty object when the request has no body. */
+  /**
+   * The body as {@link #jsonBody()} does, or an empty object when the request has none (no
+   * Content-Length and no chunks, or a Content-Length of 0, whatever its Content-Type).
+   */
   JsonNode jsonBodyOrEmpty() throws IOException {
-    if (request.getLength() == 0 && header("Content-Type") == null) {
+    if (request.getLength() == 0 || (request.getLength() < 0 && !hasChunkedBody())) {
       return Json.MAPPER.createObjectNode();
     }
     return jsonBody();
+  }
+
+  /** True when the body comes in chunks (its length is not declared). */
+  private boolean hasChunkedBody() {
+    return request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
   }
 
   /** How much of a body too large the server still reads, so that the client sees the 413. */

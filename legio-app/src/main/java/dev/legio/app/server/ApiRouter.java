@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -123,12 +125,22 @@ final class ApiRouter extends Handler.Abstract {
           switch (e) {
             case ApiException api -> api;
             case InvalidMessageException invalid -> ApiException.badRequest(invalid.getMessage());
+            // The client broke off its request or sent a malformed one (Jetty's refusals): its
+            // doing, not the server's, so a quiet line, never a stack trace per request.
+            case EofException eof -> {
+              log.debug("{}: the client broke off its request ({})", described(exchange), eof);
+              yield ApiException.badRequest(
+                  "the connection closed before the whole body arrived (its Content-Length"
+                      + " promised more); send the whole body");
+            }
+            case HttpException http when http.getCode() >= 400 && http.getCode() < 500 -> {
+              log.debug("{}: a malformed request ({})", described(exchange), e.toString());
+              yield new ApiException(
+                  http.getCode(),
+                  "the request is malformed (" + Printable.of(e.getMessage()) + ")");
+            }
             default -> {
-              log.error(
-                  "{} {} failed",
-                  exchange.request().getMethod(),
-                  Printable.of(exchange.request().getHttpURI().getDecodedPath()),
-                  e);
+              log.error("{} failed", described(exchange), e);
               yield new ApiException(500, "internal error; see Legio's log file");
             }
           };
@@ -144,6 +156,13 @@ final class ApiRouter extends Handler.Abstract {
         inFlight.decrementAndGet();
       }
     }
+  }
+
+  /** The method and path of the exchange's request, as a log line names it. */
+  private static String described(ApiExchange exchange) {
+    return exchange.request().getMethod()
+        + " "
+        + Printable.of(exchange.request().getHttpURI().getDecodedPath());
   }
 
   /** The route of a request: 503 while closing, 404 for an unknown path, 405 for another method. */
@@ -199,6 +218,10 @@ final class ApiRouter extends Handler.Abstract {
   private Caller authorise(Request request, Route route) {
     if (route.access() == Access.PUBLIC) {
       return null;
+    }
+    if (request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION).size() > 1) {
+      throw ApiException.badRequest(
+          "send one Authorization header: with two, which token speaks is not clear");
     }
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     Optional<Caller> caller =

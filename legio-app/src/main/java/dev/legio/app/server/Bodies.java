@@ -22,17 +22,47 @@ final class Bodies {
     return node.asText();
   }
 
-  /** An optional string field: null when absent. */
+  /** An optional string field: null when absent; any other type is a 400 naming it. */
   static String optionalString(JsonNode body, String field, String path) {
     JsonNode node = body.get(field);
     if (node == null || node.isNull()) {
       return null;
     }
-    if (!node.isTextual() && !node.isNumber()) {
+    if (!node.isTextual()) {
       throw ApiException.badRequest(
           "field '" + path + "' must be a string, got " + node.getNodeType().name().toLowerCase());
     }
     return node.asText();
+  }
+
+  /**
+   * An optional id field (a platform's user id): a string, or a whole number as platforms that
+   * number their users send it ({@code 42} reads as {@code "42"}); null when absent. A fraction, an
+   * exponent or any other type is a 400 naming it.
+   */
+  static String optionalId(JsonNode body, String field, String path) {
+    JsonNode node = body.get(field);
+    if (node != null && node.isIntegralNumber()) {
+      return node.bigIntegerValue().toString();
+    }
+    if (node != null && node.isNumber()) {
+      throw ApiException.badRequest(
+          "field '" + path + "' must be a string or a whole number, got " + node.asText());
+    }
+    return optionalString(body, field, path);
+  }
+
+  /** An optional whole-number field of at least {@code min}: {@code fallback} when absent. */
+  static int optionalInt(JsonNode body, String field, int min, int fallback, String meaning) {
+    JsonNode node = body.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isIntegralNumber() || !node.canConvertToInt() || node.asInt() < min) {
+      throw ApiException.badRequest(
+          "field '" + field + "' must be " + meaning + ", a whole number of " + min + " or more");
+    }
+    return node.asInt();
   }
 
   /** An optional object field: null when absent. */

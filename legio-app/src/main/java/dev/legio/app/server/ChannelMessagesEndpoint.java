@@ -57,7 +57,7 @@ final class ChannelMessagesEndpoint implements Endpoint {
         user == null
             ? Speaker.NONE
             : Speaker.of(
-                Bodies.optionalString(user, "id", "user.id"),
+                Bodies.optionalId(user, "id", "user.id"),
                 Bodies.optionalString(user, "name", "user.name"));
     exchange.afterEngine(
         () ->

@@ -4,6 +4,7 @@ import dev.legio.app.conversation.Printable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * {@code GET /api/v1/events}: server-sent events of everything that happens (see {@link EventHub}).
@@ -13,7 +14,8 @@ import java.util.Map;
  * <ul>
  *   <li>The first event is {@code ready} with the feed's position. With {@code Last-Event-ID: SEQ}
  *       (or {@code ?after=SEQ}) every message above SEQ is sent first, read from the log, then the
- *       live stream: none missed, none twice.
+ *       live stream: none missed, none twice. A SEQ above the newest message (the client knew a log
+ *       since restored or replaced) counts as the newest: the stream goes on live from there.
  *   <li>A {@code message} event's id is its sequence; other events have none.
  *   <li>A client whose buffer fills gets a final {@code too_slow} event and is disconnected; at
  *       shutdown every client gets {@code shutdown}. Idle streams get a comment every 15 s.
@@ -40,7 +42,11 @@ final class EventsEndpoint implements Endpoint {
   private void stream(ApiExchange exchange, long after) throws Exception {
     EventSubscription subscription = hub.subscribe();
     SseStream sse = exchange.eventStream();
-    long[] lastSent = {after};
+    // A sequence above the newest (a client of a log since restored or replaced) counts as the
+    // newest, so that what is logged from now on still reaches it.
+    long[] lastSent = {
+      after > subscription.replayUpTo() ? Math.min(after, parts.messageLog().lastSequence()) : after
+    };
     try {
       sse.send(ServerEvent.of("ready", Map.of("sequence", subscription.replayUpTo())));
       if (after >= 0 && after < subscription.replayUpTo()) {
@@ -93,13 +99,9 @@ final class EventsEndpoint implements Endpoint {
   private static long resumeAfter(ApiExchange exchange) {
     String header = exchange.header("Last-Event-ID");
     if (header != null && !header.isBlank()) {
-      try {
-        long value = Long.parseLong(header.strip());
-        if (value >= 0) {
-          return value;
-        }
-      } catch (NumberFormatException e) {
-        // answered below
+      OptionalLong value = WholeNumber.parse(header.strip());
+      if (value.isPresent() && value.getAsLong() >= 0) {
+        return value.getAsLong();
       }
       throw ApiException.badRequest(
           "Last-Event-ID must be a message sequence (a whole number), got '"

@@ -23,13 +23,29 @@ final class JsonErrors implements Request.Handler {
             : response.getStatus();
     Object message = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
     String reason = HttpStatus.getMessage(status);
+    String said = message == null ? "" : message.toString().strip();
     String error =
-        message == null || message.toString().isBlank()
-            ? reason
-            : reason + ": " + Printable.of(message.toString());
+        said.isEmpty() || said.equalsIgnoreCase(reason)
+            ? reason + ": " + advice(status)
+            : reason + ": " + Printable.of(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);
     return true;
+  }
+
+  /** What to fix, for a refusal of Jetty's that says no more than its status. */
+  static String advice(int status) {
+    return switch (status) {
+      case 400 ->
+          "the request line or a header cannot be read (in the path: a bad %-escape such as %ZZ,"
+              + " an encoded NUL or slash, a '..' segment); fix the URL";
+      case 403, 404 ->
+          "nothing is served at this path (the console is at /, the API under /api/v1: GET"
+              + " /api/v1/openapi.json lists it)";
+      case 414 -> "the URL is too long; send long values in a JSON body";
+      case 431 -> "the request's headers are too large; send fewer or shorter headers";
+      default -> "the server could not take this request as sent";
+    };
   }
 }

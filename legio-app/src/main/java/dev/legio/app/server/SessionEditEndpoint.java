@@ -45,13 +45,8 @@ final class SessionEditEndpoint {
     Point point;
     if (to != null) {
       point = new Point.AtEntry(entry(to, "to"));
-    } else if (last != null && !last.isNull()) {
-      if (!last.canConvertToInt() || last.asInt() < 1) {
-        throw ApiException.badRequest("field 'last' must be a number of turns, 1 or more");
-      }
-      point = new Point.LastTurns(last.asInt());
     } else {
-      point = new Point.LastTurns(1);
+      point = new Point.LastTurns(Bodies.optionalInt(body, "last", 1, 1, "a number of turns"));
     }
     exchange.json(200, view(edit(() -> parts.historyEditor().rewind(id, point))));
   }

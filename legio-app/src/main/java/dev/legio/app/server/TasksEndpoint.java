@@ -64,7 +64,7 @@ final class TasksEndpoint {
           } catch (TaskBusyException e) {
             throw new ApiException(409, e.getMessage());
           } catch (TaskFailedException e) {
-            throw new ApiException(502, Printable.of(e.getMessage()));
+            throw new ApiException(502, Printable.message(e.getMessage()));
           }
         },
         result -> answer(exchange, result));
@@ -106,8 +106,9 @@ final class TasksEndpoint {
 
   private static ApiException refused(TaskRefusedException e) {
     return e.knownAgents().isEmpty()
-        ? ApiException.badRequest(Printable.of(e.getMessage()))
-        : new ApiException(400, Printable.of(e.getMessage()), Map.of("agents", e.knownAgents()));
+        ? ApiException.badRequest(Printable.message(e.getMessage()))
+        : new ApiException(
+            400, Printable.message(e.getMessage()), Map.of("agents", e.knownAgents()));
   }
 
   private static Map<String, Object> summary(TaskSessionSummary s) {

@@ -33,7 +33,8 @@ final class UsageEndpoint implements Endpoint {
       try {
         since = Durations.parse(sinceText);
       } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest("query parameter 'since': " + Printable.of(e.getMessage()));
+        throw ApiException.badRequest(
+            "query parameter 'since': " + Printable.message(e.getMessage()));
       }
     }
     Grouping by = Grouping.AGENT;
@@ -42,7 +43,7 @@ final class UsageEndpoint implements Endpoint {
       try {
         by = Grouping.ofLabel(byText);
       } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest("query parameter 'by': " + Printable.of(e.getMessage()));
+        throw ApiException.badRequest("query parameter 'by': " + Printable.message(e.getMessage()));
       }
     }
     Instant from = parts.clock().instant().minus(since);

@@ -85,6 +85,21 @@ class ServerEventsTest {
     }
   }
 
+  @Test
+  void aLastEventIdAboveTheNewestMessageStillGetsWhatIsLoggedFromThen() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 4_096)) {
+      append(f, 0, 3);
+      // A client of a log since restored from an older backup knows a sequence it has not reached.
+      try (SseClient client = SseClient.events(f, "100000")) {
+        client.next("ready", 30);
+        append(f, 3, 5);
+        List<String> ids = new ArrayList<>();
+        assertThat(readMessages(client, 2, ids)).containsExactly("m3", "m4");
+        assertThat(ids).containsExactly("4", "5");
+      }
+    }
+  }
+
   /** Events until one satisfies {@code last} (included). */
   static List<SseClient.Event> until(
       SseClient client, java.util.function.Predicate<SseClient.Event> last) throws Exception {

@@ -1,0 +1,98 @@
+package dev.legio.app.server;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.legio.app.conversation.Printable;
+import java.io.IOException;
+
+/**
+ * A request's body read as exactly one JSON object. Its {@code Content-Type} is {@code
+ * application/json} (not a type that only starts so), in UTF-8 when it names a charset: anything
+ * else is a 415. Nothing may follow the object ({@code {"text": "a"} {"text": "b"}} is refused, not
+ * cut to its first object) and no key may stand twice (which of two {@code text}s was meant?). A
+ * body that breaks a rule is a 400 that says where (line and column) and what, in the parser's
+ * words without its class and feature names.
+ */
+final class JsonBody {
+  private static final ObjectReader STRICT =
+      Json.MAPPER
+          .reader()
+          .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  private JsonBody() {}
+
+  /** Refuses with 415 a body whose {@code Content-Type} is not UTF-8 JSON. */
+  static void requireJsonType(String contentType) {
+    String[] parts = contentType == null ? new String[] {""} : contentType.split(";");
+    boolean json = parts[0].strip().equalsIgnoreCase("application/json");
+    String charset = null;
+    for (int i = 1; i < parts.length; i++) {
+      String[] parameter = parts[i].split("=", 2);
+      if (parameter.length == 2 && parameter[0].strip().equalsIgnoreCase("charset")) {
+        charset = parameter[1].strip().replace("\"", "");
+      }
+    }
+    if (!json) {
+      throw new ApiException(
+          415,
+          "send the body as JSON with Content-Type: application/json (got "
+              + (contentType == null ? "no Content-Type" : "'" + Printable.of(contentType) + "'")
+              + ")");
+    }
+    if (charset != null && !charset.equalsIgnoreCase("utf-8")) {
+      throw new ApiException(
+          415,
+          "send the JSON in UTF-8 (Content-Type: application/json; charset=utf-8); the charset '"
+              + Printable.of(charset)
+              + "' is not read");
+    }
+  }
+
+  /** The object {@code body} holds; a 400 when it is not exactly one JSON object. */
+  static JsonNode parse(byte[] body) throws IOException {
+    JsonNode node;
+    try {
+      node = STRICT.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest(
+          "the body is not valid JSON"
+              + where(e.getLocation())
+              + " ("
+              + Printable.message(what(e))
+              + "); send one object such as {\"text\": \"...\"}");
+    }
+    if (node == null || !node.isObject()) {
+      throw ApiException.badRequest(
+          "the body must be a JSON object ({...} with the endpoint's fields; GET"
+              + " /api/v1/openapi.json lists them)");
+    }
+    return node;
+  }
+
+  private static String where(JsonLocation location) {
+    return location == null || location.getLineNr() < 1
+        ? ""
+        : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+  }
+
+  /** The parser's reason, without the class and feature names it adds for programmers. */
+  static String what(JsonProcessingException e) {
+    String reason = e.getOriginalMessage();
+    if (e instanceof MismatchedInputException && reason.startsWith("Trailing token")) {
+      return "more follows the first JSON value; send exactly one object";
+    }
+    if (e instanceof StreamConstraintsException) {
+      // "... exceeds the maximum allowed (1000, from `StreamReadConstraints.getMaxNestingDepth()`)"
+      return reason.replaceAll(", from `[^`]*`", "");
+    }
+    int marker = reason.indexOf(" (start marker at ");
+    return marker < 0 ? reason : reason.substring(0, marker);
+  }
+}

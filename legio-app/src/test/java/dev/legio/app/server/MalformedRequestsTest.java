@@ -1,0 +1,232 @@
+package dev.legio.app.server;
+
+import static dev.legio.app.server.ServerApiTest.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.testing.LogCapture;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Requests that a careless or hostile client sends, each refused with the status it deserves and an
+ * error that says what to fix, in the client's terms (no parser class names), with nothing logged
+ * or dispatched; and the lenient cases that must still work (an optional body left out).
+ */
+class MalformedRequestsTest {
+  @TempDir Path dir;
+  ServerFixture f;
+
+  @BeforeEach
+  void start() throws Exception {
+    f = new ServerFixture(dir, Duration.ofMillis(300), 4096);
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  private HttpResponse<String> postJson(String path, String body) throws Exception {
+    return f.postRaw(path, f.operator, "application/json", body);
+  }
+
+  @Test
+  void aBodyIsExactlyOneObjectWithEachKeyOnce() throws Exception {
+    assertError(
+        postJson("/api/v1/messages", "{\"text\": \"first\"}{\"text\": \"@vorenus second\"}"),
+        400,
+        "more follows the first JSON value");
+    assertError(postJson("/api/v1/messages", "{\"text\": \"hi\"} trailing"), 400, "column");
+    assertError(
+        postJson("/api/v1/messages", "{\"text\": \"hi\", \"text\": \"ho\"}"),
+        400,
+        "Duplicate field 'text'");
+    HttpResponse<String> cut = postJson("/api/v1/messages", "{\"text\": \"hi\"");
+    assertError(cut, 400, "at line 1, column");
+    String deep = "{\"a\": " + "[".repeat(1_001) + "]".repeat(1_001) + "}";
+    HttpResponse<String> tooDeep = postJson("/api/v1/messages", deep);
+    assertError(tooDeep, 400, "nesting depth");
+    for (HttpResponse<String> r : List.of(cut, tooDeep)) {
+      assertThat(ServerFixture.json(r).get("error").asText())
+          .doesNotContain("Source", "`", "StreamRead", "com.fasterxml", "marker at");
+    }
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
+  void onlyUtf8JsonIsTakenAsJson() throws Exception {
+    String body = "{\"text\": \"hi\"}";
+    assertError(f.postRaw("/api/v1/messages", f.operator, "application/jsonx", body), 415, "JSON");
+    assertError(
+        f.postRaw("/api/v1/messages", f.operator, "application/json; charset=latin1", body),
+        415,
+        "UTF-8");
+    assertThat(
+            f.postRaw("/api/v1/messages", f.operator, "Application/JSON; Charset=\"UTF-8\"", body)
+                .statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aFieldOfAnotherTypeIsRefusedNotConverted() throws Exception {
+    assertError(
+        f.post(
+            "/api/v1/tasks",
+            f.operator,
+            Map.of("session_key", 5, "agent", "vorenus", "text", "go")),
+        400,
+        "'session_key' must be a string");
+    assertError(
+        f.post("/api/v1/tasks", f.operator, Map.of("session_key", "k", "agent", 5, "text", "go")),
+        400,
+        "'agent' must be a string");
+    assertError(
+        f.post(
+            "/api/v1/channels/telegram:1/messages",
+            f.operator,
+            Map.of("text", "hi", "user", Map.of("id", "42", "name", 5))),
+        400,
+        "'user.name' must be a string");
+    assertError(
+        postJson(
+            "/api/v1/channels/telegram:1/messages",
+            "{\"text\": \"hi\", \"user\": {\"id\": 1.5e300}}"),
+        400,
+        "'user.id' must be a string or a whole number");
+    assertThat(f.app.messageLog().size()).isZero();
+    // A platform's numeric user id is taken as it is written.
+    HttpResponse<String> numeric =
+        postJson(
+            "/api/v1/channels/telegram:1/messages",
+            "{\"text\": \"hi\", \"user\": {\"id\": 42, \"name\": \"Ada\"}}");
+    assertThat(numeric.statusCode()).as(numeric.body()).isEqualTo(200);
+    JsonNode seen =
+        ServerFixture.json(f.get("/api/v1/history?viewer=telegram:1&limit=2", f.operator));
+    assertThat(seen.at("/messages/0/text").asText()).isEqualTo("[from \"Ada\" (id \"42\")]\nhi");
+  }
+
+  @Test
+  void rewindTakesWholeTurnsAndAnOptionalBodyMayBeLeftOut() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus one"));
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus two"));
+    String id = sessionOf("vorenus");
+    assertError(
+        postJson("/api/v1/sessions/" + id + "/rewind", "{\"last\": 1.5}"),
+        400,
+        "a whole number of 1 or more");
+    // No body at all, as `curl -X POST` sends it (no Content-Length, no Content-Type)...
+    String answer =
+        raw(
+            "POST /api/v1/sessions/"
+                + id
+                + "/rewind HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + f.operator
+                + "\r\nConnection: close\r\n\r\n",
+            false);
+    assertThat(answer).startsWith("HTTP/1.1 200").contains("\"turns_removed\":1");
+    // ... or an empty one with a JSON type.
+    HttpResponse<String> forked =
+        f.postRaw("/api/v1/sessions/" + id + "/fork", f.operator, "application/json", "");
+    assertThat(forked.statusCode()).as(forked.body()).isEqualTo(200);
+  }
+
+  @Test
+  void numbersInTheQueryAreAsciiDigits() throws Exception {
+    assertError(f.get("/api/v1/history?limit=%EF%BC%95", f.operator), 400, "'limit'");
+    assertError(f.get("/api/v1/history?after=%D9%A1%D9%A0", f.operator), 400, "'after'");
+    assertError(f.get("/api/v1/history?limit=+5", f.operator), 400, "'limit'");
+    assertThat(f.get("/api/v1/history?limit=5", f.operator).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void anErrorOfLegiosIsQuotedWholeNotCutAtEightyCharacters() throws Exception {
+    HttpResponse<String> r = f.get("/api/v1/usage?since=99999999999d", f.operator);
+    assertThat(r.statusCode()).isEqualTo(400);
+    String error = ServerFixture.json(r).get("error").asText();
+    assertThat(error).doesNotEndWith("…").hasSizeGreaterThan(100);
+  }
+
+  @Test
+  void aClientThatBreaksOffItsBodyIsAQuietLineNotAStackTrace() throws Exception {
+    try (LogCapture log = new LogCapture()) {
+      raw(
+          "POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+              + f.operator
+              + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"text\": \"hel",
+          true);
+      // The server notices the end of the connection while it reads the body.
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (!log.text().contains("broke off") && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(log.text()).contains("POST /api/v1/messages: the client broke off");
+      assertThat(log.warningsAndErrors()).isEmpty();
+    }
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
+  void jettysOwnRefusalsSayWhatToFix() throws Exception {
+    String answer =
+        raw("GET /api/v1/sessions/%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", false);
+    assertThat(answer)
+        .startsWith("HTTP/1.1 400")
+        .contains("%-escape")
+        .doesNotContain("Bad Request: Bad Request");
+  }
+
+  @Test
+  void twoAuthorizationHeadersAreRefused() throws Exception {
+    String answer =
+        raw(
+            "GET /api/v1/status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + f.operator
+                + "\r\nAuthorization: Bearer "
+                + f.gateway
+                + "\r\nConnection: close\r\n\r\n",
+            false);
+    assertThat(answer).startsWith("HTTP/1.1 400").contains("one Authorization header");
+  }
+
+  private String sessionOf(String owner) throws Exception {
+    for (JsonNode s : ServerFixture.json(f.get("/api/v1/sessions", f.operator)).get("sessions")) {
+      if (s.get("owner").asText().equals(owner)) {
+        return s.get("session_id").asText();
+      }
+    }
+    throw new AssertionError("no session of " + owner);
+  }
+
+  /**
+   * Sends {@code request} as it is over a socket and returns what comes back until the server
+   * closes; with {@code breakOff}, closes the connection right after sending instead.
+   */
+  private String raw(String request, boolean breakOff) throws Exception {
+    URI base = f.uri("/");
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      if (breakOff) {
+        return "";
+      }
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      in.transferTo(out);
+      return out.toString(StandardCharsets.UTF_8);
+    }
+  }
+}
