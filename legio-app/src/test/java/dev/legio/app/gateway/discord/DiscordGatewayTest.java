@@ -220,7 +220,7 @@ class DiscordGatewayTest {
         .isEqualTo("/webhooks/" + FakeDiscord.APPLICATION + "/tok-1/messages/@original");
     assertThat(edit.body().path("content").asText())
         .contains("discord:987654321 received")
-        .contains("Ada (id 42)")
+        .contains("\"Ada\" (id \"42\")")
         .contains("what news?");
     assertThat(edit.body().path("allowed_mentions")).isEqualTo(JSON.readTree("{\"parse\":[]}"));
     SessionSpec spec = legio.opened.get(0);

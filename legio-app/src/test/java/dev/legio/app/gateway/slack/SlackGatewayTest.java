@@ -227,7 +227,7 @@ class SlackGatewayTest {
         .containsEntry("thread_ts", "1700.0001");
     assertThat(post.params().get("text"))
         .contains("slack:C123 received")
-        .contains("(id U123)")
+        .contains("(id \"U123\")")
         .contains("what news?")
         .doesNotContain("U0BOT");
     SessionSpec spec = legio.opened.get(0);
