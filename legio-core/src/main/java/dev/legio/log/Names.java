@@ -1,5 +1,6 @@
 package dev.legio.log;
 
+import dev.legio.errors.Quoted;
 import java.util.regex.Pattern;
 
 /**
@@ -50,31 +51,12 @@ public final class Names {
       throw new InvalidMessageException(
           what
               + " '"
-              + printable(name)
+              + Quoted.of(name)
               + "' is not a valid name: use 1-"
               + MAX_LENGTH
               + " characters, a lowercase letter first, then lowercase letters, digits, '-' or"
               + " '_' (a channel adds ':id', as in 'telegram:123')");
     }
     return name;
-  }
-
-  /** The name as it may be shown in an error: control characters escaped, at most 40 chars. */
-  static String printable(String s) {
-    StringBuilder out = new StringBuilder();
-    s.codePoints()
-        .limit(40)
-        .forEach(
-            cp -> {
-              if (Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE) {
-                out.append(String.format("\\u%04x", cp));
-              } else {
-                out.appendCodePoint(cp);
-              }
-            });
-    if (s.codePointCount(0, s.length()) > 40) {
-      out.append('…');
-    }
-    return out.toString();
   }
 }

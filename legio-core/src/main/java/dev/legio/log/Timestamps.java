@@ -1,5 +1,6 @@
 package dev.legio.log;
 
+import dev.legio.errors.Quoted;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -95,7 +96,7 @@ public final class Timestamps {
       } catch (DateTimeParseException withoutOffset) {
         throw new InvalidMessageException(
             "timestamp '"
-                + Names.printable(text)
+                + Quoted.of(text)
                 + "' is not ISO-8601 (expected e.g. 2026-02-15T12:00:00+00:00)");
       }
     }

@@ -1,5 +1,6 @@
 package dev.legio.longterm;
 
+import dev.legio.errors.Quoted;
 import dev.legio.files.AtomicFile;
 import dev.legio.files.FolderLock;
 import dev.legio.log.Names;
@@ -80,7 +81,7 @@ public final class MemoryFolder {
     if (!isAgentName(name)) {
       throw new IllegalArgumentException(
           "'"
-              + printable(name)
+              + Quoted.of(name)
               + "' is not an agent's name, so it has no long-term memory: use the legatus or a"
               + " centurio's name (a lowercase letter, then lowercase letters, digits, '-' or '_',"
               + " at most 32; no channel ':id')");
@@ -104,7 +105,7 @@ public final class MemoryFolder {
   public Path file(String name) {
     Path file = folder.resolve(name).normalize();
     if (name.isEmpty() || !folder.equals(file.getParent())) {
-      throw new IllegalArgumentException("'" + printable(name) + "' is not a file of " + folder);
+      throw new IllegalArgumentException("'" + Quoted.of(name) + "' is not a file of " + folder);
     }
     return file;
   }
@@ -254,23 +255,5 @@ public final class MemoryFolder {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }
-  }
-
-  private static String printable(String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder out = new StringBuilder();
-    s.codePoints()
-        .limit(40)
-        .forEach(
-            cp -> {
-              if (cp < 0x20 || cp == 0x7f) {
-                out.append(String.format("\\u%04x", cp));
-              } else {
-                out.appendCodePoint(cp);
-              }
-            });
-    return out.toString();
   }
 }

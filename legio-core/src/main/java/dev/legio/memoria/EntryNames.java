@@ -1,5 +1,6 @@
 package dev.legio.memoria;
 
+import dev.legio.errors.Quoted;
 import java.util.regex.Pattern;
 
 /**
@@ -38,31 +39,12 @@ public final class EntryNames {
       throw new MemoryException(
           what
               + " '"
-              + printable(name)
+              + Quoted.of(name)
               + "' is not a valid name: use 1-"
               + MAX_LENGTH
               + " characters: lowercase ASCII letters, digits, '-', '_' or '.', a letter or digit"
               + " first, and no '..'");
     }
     return name;
-  }
-
-  /** The text as it may be shown in an error: controls and non-ASCII escaped, at most 80 chars. */
-  static String printable(String s) {
-    StringBuilder out = new StringBuilder();
-    s.codePoints()
-        .limit(80)
-        .forEach(
-            cp -> {
-              if (cp < 0x20 || cp >= 0x7f) {
-                out.append(String.format("\\u%04x", cp));
-              } else {
-                out.appendCodePoint(cp);
-              }
-            });
-    if (s.codePointCount(0, s.length()) > 80) {
-      out.append('…');
-    }
-    return out.toString();
   }
 }

@@ -1,5 +1,6 @@
 package dev.legio.memoria;
 
+import dev.legio.errors.Quoted;
 import dev.legio.files.AtomicFile;
 import dev.legio.files.FolderLock;
 import java.io.IOException;
@@ -58,8 +59,7 @@ public final class FileMemoryStore implements MemoryStore {
     Path file = folder.resolve(name + SUFFIX).normalize();
     if (!file.getParent().equals(folder)) {
       // Unreachable with a valid name; a second wall in case a caller skipped validation.
-      throw new MemoryException(
-          "entry name '" + EntryNames.printable(name) + "' leaves its folder");
+      throw new MemoryException("entry name '" + Quoted.of(name) + "' leaves its folder");
     }
     return file;
   }

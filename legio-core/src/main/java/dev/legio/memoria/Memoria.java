@@ -1,6 +1,7 @@
 package dev.legio.memoria;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -53,9 +54,7 @@ public final class Memoria {
   public LegatusMemory forLegatus(String caller) {
     if (!Names.seesEverything(caller)) {
       throw new MemoryException(
-          "'"
-              + EntryNames.printable(String.valueOf(caller))
-              + "' does not have the legatus's rights");
+          "'" + Quoted.of(String.valueOf(caller)) + "' does not have the legatus's rights");
     }
     return new LegatusMemory(this, caller);
   }
@@ -93,7 +92,7 @@ public final class Memoria {
     if (!Names.isValid(name) || name.contains(":") || !agents.centurioNames().contains(name)) {
       throw new MemoryException(
           "no centurio named '"
-              + EntryNames.printable(name)
+              + Quoted.of(name)
               + "'. Known centuriones: "
               + String.join(", ", centuriones())
               + ".");

@@ -1,5 +1,6 @@
 package dev.legio.memoria;
 
+import dev.legio.errors.Quoted;
 import java.util.Locale;
 
 /**
@@ -47,7 +48,7 @@ public enum MemoryKind {
     }
     throw new MemoryException(
         "unknown memory store '"
-            + EntryNames.printable(text == null ? "" : text)
+            + Quoted.of(text == null ? "" : text)
             + "': use edicta, acta or commentarii");
   }
 }

@@ -10,6 +10,7 @@ import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.config.SessionSettings;
+import dev.legio.errors.Quoted;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.SessionStore;
 import dev.legio.usage.KeySessionTotal;
@@ -203,7 +204,7 @@ public final class TaskSessions implements AutoCloseable {
             () ->
                 new TaskRefusedException(
                     "no agent named '"
-                        + printable(agent)
+                        + Quoted.of(agent)
                         + "' under castra/centuriones/. Known agents: "
                         + (known.isEmpty() ? "(none)" : String.join(", ", known))
                         + ".",
@@ -230,7 +231,7 @@ public final class TaskSessions implements AutoCloseable {
         "the session of "
             + agent
             + " for key '"
-            + printable(key)
+            + Quoted.of(key)
             + "' is busy ("
             + why
             + ", waited "
@@ -471,20 +472,5 @@ public final class TaskSessions implements AutoCloseable {
             slot.lock.unlock();
           }
         });
-  }
-
-  private static String printable(String s) {
-    StringBuilder out = new StringBuilder();
-    s.codePoints()
-        .limit(60)
-        .forEach(
-            cp -> {
-              if (Character.isISOControl(cp)) {
-                out.append(String.format("\\u%04x", cp));
-              } else {
-                out.appendCodePoint(cp);
-              }
-            });
-    return out.toString();
   }
 }

@@ -1,5 +1,6 @@
 package dev.legio.transcript;
 
+import dev.legio.errors.Quoted;
 import dev.legio.files.LockFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -119,7 +120,7 @@ public final class FileTranscriptStore implements TranscriptStore {
     if (!SESSION_ID.matcher(sessionId).matches()) {
       throw new IllegalArgumentException(
           "'"
-              + printable(sessionId)
+              + Quoted.of(sessionId)
               + "' is not a session id: use 1 to 128 letters, digits, '-', '_' or '.', with no"
               + " path separators");
     }
@@ -132,11 +133,6 @@ public final class FileTranscriptStore implements TranscriptStore {
           "'" + sessionId + "' is not a session id: names ending in _partN are parts of another");
     }
     return sessionId;
-  }
-
-  private static String printable(String s) {
-    String shown = s.length() > 60 ? s.substring(0, 60) + "…" : s;
-    return shown.replaceAll("\\p{Cntrl}", "?");
   }
 
   // ------------------------------------------------------------------ appending

@@ -1,6 +1,7 @@
 package dev.legio.app.conversation;
 
 import dev.legio.config.SessionSettings;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Mentions;
@@ -62,9 +63,10 @@ public final class Conversations {
     if (key == null || key.indexOf(':') < 0 || !Names.isValid(key)) {
       return Optional.of(
           "'"
-              + Printable.of(key)
-              + "' is not a channel: use source:id, e.g. telegram:123 (source: lowercase letters,"
-              + " digits, '-' or '_'; id: letters, digits, '-' or '_')");
+              + Quoted.of(key)
+              + "' is not a channel: use source:id, e.g. telegram:123 (source: 1-32 characters, a"
+              + " lowercase letter first, then lowercase letters, digits, '-' or '_'; id: 1-64"
+              + " letters, digits, '-' or '_')");
     }
     return Optional.empty();
   }

@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.longterm.MemoryFolder;
 import java.io.IOException;
@@ -36,7 +36,7 @@ final class AgentMemoryEndpoint implements Endpoint {
     if (!MemoryFolder.isAgentName(agent)
         || !(agent.equals(Names.LEGATUS) || parts.agents().centurio(agent).isPresent())) {
       throw ApiException.notFound(
-          "no agent named '" + Printable.of(agent) + "'; GET /api/v1/status lists the agents");
+          "no agent named '" + Quoted.of(agent) + "'; GET /api/v1/status lists the agents");
     }
     if (parts.memoryDir() == null) {
       throw ApiException.notFound("this server was started without a [memory] dir");

@@ -1,8 +1,8 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
+import dev.legio.errors.Quoted;
 import dev.legio.log.InvalidMessageException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -136,8 +136,7 @@ final class ApiRouter extends Handler.Abstract {
             case HttpException http when http.getCode() >= 400 && http.getCode() < 500 -> {
               log.debug("{}: a malformed request ({})", described(exchange), e.toString());
               yield new ApiException(
-                  http.getCode(),
-                  "the request is malformed (" + Printable.of(e.getMessage()) + ")");
+                  http.getCode(), "the request is malformed (" + Quoted.of(e.getMessage()) + ")");
             }
             default -> {
               log.error("{} failed", described(exchange), e);
@@ -162,7 +161,7 @@ final class ApiRouter extends Handler.Abstract {
   private static String described(ApiExchange exchange) {
     return exchange.request().getMethod()
         + " "
-        + Printable.of(exchange.request().getHttpURI().getDecodedPath());
+        + Quoted.of(exchange.request().getHttpURI().getDecodedPath());
   }
 
   /** The route of a request: 503 while closing, 404 for an unknown path, 405 for another method. */
@@ -172,7 +171,10 @@ final class ApiRouter extends Handler.Abstract {
     for (Route r : routes) {
       if (r.match(segments) != null) {
         allowed.add(r.method());
-        if (r.method().equals(method) && route == null) {
+        // A public page's HEAD is its GET without the body (Jetty leaves the body out).
+        boolean headOfPublicGet =
+            method.equals("HEAD") && r.method().equals("GET") && r.access() == Access.PUBLIC;
+        if ((r.method().equals(method) || headOfPublicGet) && route == null) {
           route = r;
         }
       }
@@ -183,7 +185,7 @@ final class ApiRouter extends Handler.Abstract {
     if (route == null) {
       if (allowed.isEmpty()) {
         throw ApiException.notFound(
-            "no such endpoint: " + Printable.of(path) + " (GET /api/v1/openapi.json lists them)");
+            "no such endpoint: " + Quoted.of(path) + " (GET /api/v1/openapi.json lists them)");
       }
       response.getHeaders().put(HttpHeader.ALLOW, String.join(", ", allowed));
       throw new ApiException(

@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.conversation.Conversations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,9 +24,10 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  *
  * <ul>
  *   <li>{@code GET /} is the operator's console ({@code index.html}); {@code GET /viewer/{id}} the
- *       page of the channel {@code viewer:{id}} ({@code viewer.html}); {@code /console/*} the
- *       assets (served by Jetty's {@link ResourceHandler}, no directory listings). Anything else
- *       below these paths is 404.
+ *       page of the channel {@code viewer:{id}} ({@code viewer.html}) for an id the API takes in a
+ *       channel key (1-64 letters, digits, '-' or '_'); {@code /console/*} the assets (served by
+ *       Jetty's {@link ResourceHandler}, no directory listings). Anything else below these paths is
+ *       404. {@code HEAD} of a page answers its headers, the same as {@code GET}'s.
  *   <li>No page needs a token to load: the pages hold no data, every datum comes from {@code
  *       /api/v1} with the token the person types in.
  *   <li>Every answer carries a Content-Security-Policy that lets the page load scripts, styles and
@@ -67,7 +69,8 @@ final class ConsoleHandler extends Handler.Wrapper {
     byte[] page = null;
     if (path.equals("/")) {
       page = index;
-    } else if (path.startsWith("/viewer/") && path.indexOf('/', 8) < 0 && path.length() > 8) {
+    } else if (path.startsWith("/viewer/")
+        && Conversations.channelKeyProblem("viewer:" + path.substring(8)).isEmpty()) {
       page = viewer;
     }
     if (page != null) {
@@ -79,10 +82,8 @@ final class ConsoleHandler extends Handler.Wrapper {
       response.setStatus(200);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
-      response.write(
-          true,
-          request.getMethod().equals("HEAD") ? ByteBuffer.allocate(0) : ByteBuffer.wrap(page),
-          callback);
+      // For HEAD, Jetty sends the headers of this answer (its Content-Length too) without the page.
+      response.write(true, ByteBuffer.wrap(page), callback);
       return true;
     }
     if (path.startsWith("/console/") && super.handle(request, response, callback)) {

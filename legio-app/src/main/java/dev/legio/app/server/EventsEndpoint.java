@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -105,7 +105,7 @@ final class EventsEndpoint implements Endpoint {
       }
       throw ApiException.badRequest(
           "Last-Event-ID must be a message sequence (a whole number), got '"
-              + Printable.of(header)
+              + Quoted.of(header)
               + "'");
     }
     return exchange.queryLong("after", -1, 0, Long.MAX_VALUE);

@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
 import java.util.List;
@@ -28,7 +28,7 @@ final class HistoryEndpoint implements Endpoint {
     if (!Names.isValid(viewer)) {
       throw ApiException.badRequest(
           "query parameter 'viewer' ('"
-              + Printable.of(viewer)
+              + Quoted.of(viewer)
               + "') is not a name: use caesar, legatus, an agent or a channel such as"
               + " telegram:123");
     }

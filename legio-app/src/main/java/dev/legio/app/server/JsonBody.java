@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import java.io.IOException;
 
 /**
@@ -43,14 +43,14 @@ final class JsonBody {
       throw new ApiException(
           415,
           "send the body as JSON with Content-Type: application/json (got "
-              + (contentType == null ? "no Content-Type" : "'" + Printable.of(contentType) + "'")
+              + (contentType == null ? "no Content-Type" : "'" + Quoted.of(contentType) + "'")
               + ")");
     }
     if (charset != null && !charset.equalsIgnoreCase("utf-8")) {
       throw new ApiException(
           415,
           "send the JSON in UTF-8 (Content-Type: application/json; charset=utf-8); the charset '"
-              + Printable.of(charset)
+              + Quoted.of(charset)
               + "' is not read");
     }
   }
@@ -65,7 +65,7 @@ final class JsonBody {
           "the body is not valid JSON"
               + where(e.getLocation())
               + " ("
-              + Printable.message(what(e))
+              + Quoted.message(what(e))
               + "); send one object such as {\"text\": \"...\"}");
     }
     if (node == null || !node.isObject()) {

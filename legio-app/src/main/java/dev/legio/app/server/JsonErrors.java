@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
@@ -27,7 +27,7 @@ final class JsonErrors implements Request.Handler {
     String error =
         said.isEmpty() || said.equalsIgnoreCase(reason)
             ? reason + ": " + advice(status)
-            : reason + ": " + Printable.of(said);
+            : reason + ": " + Quoted.of(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);

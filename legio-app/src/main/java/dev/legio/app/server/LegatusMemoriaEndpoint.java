@@ -1,7 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.memoria.LegatusMemory;
 import dev.legio.memoria.MemoryEntry;
@@ -47,7 +47,7 @@ final class LegatusMemoriaEndpoint {
     boolean known = memory().listEdicta(true).stream().anyMatch(e -> e.name().equals(name));
     if (!known) {
       throw ApiException.notFound(
-          "no edictum named '" + Printable.of(name) + "'; GET /api/v1/memoria/edicta lists them");
+          "no edictum named '" + Quoted.of(name) + "'; GET /api/v1/memoria/edicta lists them");
     }
     MemoryEntry entry;
     try {
@@ -85,7 +85,7 @@ final class LegatusMemoriaEndpoint {
     if (entries.stream().noneMatch(e -> e.name().equals(name))) {
       throw ApiException.notFound(
           "no commentarium named '"
-              + Printable.of(name)
+              + Quoted.of(name)
               + "' of "
               + agent
               + "; GET /api/v1/memoria/commentarii/"

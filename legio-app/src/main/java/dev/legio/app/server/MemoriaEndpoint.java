@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.memoria.LegatusMemory;
 import dev.legio.memoria.MemoryEntry;
@@ -48,7 +48,7 @@ final class MemoriaEndpoint {
     String text = Bodies.text(exchange.jsonBody(), "text");
     if (kind == MemoryKind.EDICTA && exists(kind, name)) {
       throw new ApiException(
-          409, "an edictum named '" + Printable.of(name) + "' exists; publish under a new name");
+          409, "an edictum named '" + Quoted.of(name) + "' exists; publish under a new name");
     }
     MemoryEntry entry;
     try {
@@ -71,7 +71,7 @@ final class MemoriaEndpoint {
             "no "
                 + kind.singular()
                 + " named '"
-                + Printable.of(name)
+                + Quoted.of(name)
                 + "'; GET /api/v1/memoria/"
                 + kind.plural()
                 + " lists them");
@@ -97,6 +97,6 @@ final class MemoriaEndpoint {
       return MemoryKind.ACTA;
     }
     throw ApiException.notFound(
-        "no memory store '" + Printable.of(text) + "' here: use edicta or acta");
+        "no memory store '" + Quoted.of(text) + "' here: use edicta or acta");
   }
 }

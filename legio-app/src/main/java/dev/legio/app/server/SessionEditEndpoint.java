@@ -1,7 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.SessionHistoryEditor;
@@ -58,7 +58,7 @@ final class SessionEditEndpoint {
     String owner = Bodies.optionalString(body, "owner", "owner");
     if (owner != null && !Names.isValid(owner)) {
       throw ApiException.badRequest(
-          "field 'owner' ('" + Printable.of(owner) + "') is not a name: use an agent's name");
+          "field 'owner' ('" + Quoted.of(owner) + "') is not a name: use an agent's name");
     }
     Point point = at == null ? new Point.End() : new Point.AtEntry(entry(at, "at"));
     exchange.json(200, view(edit(() -> parts.historyEditor().fork(id, point, owner))));
@@ -70,7 +70,7 @@ final class SessionEditEndpoint {
       UUID.fromString(id);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(
-          "'" + Printable.of(id) + "' is not a session id: use one from GET /api/v1/sessions");
+          "'" + Quoted.of(id) + "' is not a session id: use one from GET /api/v1/sessions");
     }
     return id;
   }
@@ -83,7 +83,7 @@ final class SessionEditEndpoint {
           "field '"
               + field
               + "' ('"
-              + Printable.of(text)
+              + Quoted.of(text)
               + "') is not an entry's uuid: take one from GET /api/v1/sessions/{id}");
     }
   }

@@ -1,6 +1,6 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
@@ -59,7 +59,7 @@ final class SessionsEndpoint {
       UUID.fromString(id);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(
-          "'" + Printable.of(id) + "' is not a session id: GET /api/v1/sessions lists them");
+          "'" + Quoted.of(id) + "' is not a session id: GET /api/v1/sessions lists them");
     }
     Optional<SessionRecord> record =
         parts.sessions().list().stream()
@@ -101,7 +101,7 @@ final class SessionsEndpoint {
     if (!Names.isValid(owner)) {
       throw ApiException.badRequest(
           "'"
-              + Printable.of(owner)
+              + Quoted.of(owner)
               + "' is not an agent or a channel: use a name such as vorenus or telegram:123");
     }
     // A reset waits for a turn in progress: it runs on the engine's side of the hand-off.

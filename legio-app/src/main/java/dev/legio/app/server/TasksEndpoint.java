@@ -1,7 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.app.conversation.Printable;
+import dev.legio.errors.Quoted;
 import dev.legio.task.TaskBusyException;
 import dev.legio.task.TaskFailedException;
 import dev.legio.task.TaskRefusedException;
@@ -64,7 +64,7 @@ final class TasksEndpoint {
           } catch (TaskBusyException e) {
             throw new ApiException(409, e.getMessage());
           } catch (TaskFailedException e) {
-            throw new ApiException(502, Printable.message(e.getMessage()));
+            throw new ApiException(502, Quoted.message(e.getMessage()));
           }
         },
         result -> answer(exchange, result));
@@ -106,9 +106,8 @@ final class TasksEndpoint {
 
   private static ApiException refused(TaskRefusedException e) {
     return e.knownAgents().isEmpty()
-        ? ApiException.badRequest(Printable.message(e.getMessage()))
-        : new ApiException(
-            400, Printable.message(e.getMessage()), Map.of("agents", e.knownAgents()));
+        ? ApiException.badRequest(Quoted.message(e.getMessage()))
+        : new ApiException(400, Quoted.message(e.getMessage()), Map.of("agents", e.knownAgents()));
   }
 
   private static Map<String, Object> summary(TaskSessionSummary s) {

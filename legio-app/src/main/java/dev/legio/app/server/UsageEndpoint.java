@@ -1,7 +1,7 @@
 package dev.legio.app.server;
 
-import dev.legio.app.conversation.Printable;
 import dev.legio.config.Durations;
+import dev.legio.errors.Quoted;
 import dev.legio.usage.Grouping;
 import dev.legio.usage.UsageReport;
 import dev.legio.usage.UsageTotal;
@@ -33,8 +33,7 @@ final class UsageEndpoint implements Endpoint {
       try {
         since = Durations.parse(sinceText);
       } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest(
-            "query parameter 'since': " + Printable.message(e.getMessage()));
+        throw ApiException.badRequest("query parameter 'since': " + Quoted.message(e.getMessage()));
       }
     }
     Grouping by = Grouping.AGENT;
@@ -43,7 +42,7 @@ final class UsageEndpoint implements Endpoint {
       try {
         by = Grouping.ofLabel(byText);
       } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest("query parameter 'by': " + Printable.message(e.getMessage()));
+        throw ApiException.badRequest("query parameter 'by': " + Quoted.message(e.getMessage()));
       }
     }
     Instant from = parts.clock().instant().minus(since);

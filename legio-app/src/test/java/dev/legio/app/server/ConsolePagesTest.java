@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -99,6 +100,8 @@ class ConsolePagesTest {
             "/console/vendor/",
             "/viewer/",
             "/viewer/a/b",
+            "/viewer/a.b",
+            "/viewer/" + "x".repeat(65),
             "/index.html",
             "/console/..%2Fserver%2Fopenapi.json",
             "/console/../server/openapi.json")) {
@@ -109,6 +112,22 @@ class ConsolePagesTest {
     assertThat(server.postRaw("/", server.operator, "application/json", "{}").statusCode())
         .isEqualTo(405);
     assertThat(server.get("/healthz", null).statusCode()).isEqualTo(200);
+    // HEAD answers a page's or a health check's headers, as GET would, without the body.
+    for (String path : List.of("/", "/viewer/main", "/healthz", "/readyz")) {
+      HttpResponse<String> get = server.get(path, null);
+      HttpResponse<String> head =
+          server.http.send(
+              server
+                  .request(path, null)
+                  .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(head.statusCode()).as(path).isEqualTo(200);
+      assertThat(head.body()).as(path).isEmpty();
+      assertThat(head.headers().firstValueAsLong("Content-Length"))
+          .as(path)
+          .hasValue(get.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+    }
     HttpResponse<String> api = server.get("/api/v1/status", null);
     assertThat(api.statusCode()).isEqualTo(401);
     assertThat(ServerFixture.json(api).path("error").asText()).contains("Bearer");

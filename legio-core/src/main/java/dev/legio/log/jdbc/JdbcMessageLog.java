@@ -323,7 +323,7 @@ public final class JdbcMessageLog implements MessageLog {
               + bytes
               + " bytes, more than the maximum of "
               + maxTextBytes
-              + " (praetorium.max_message_bytes in legio.toml): shorten it or store it in acta");
+              + " (praetorium.max_message_bytes in legio.toml): shorten it or send it in several messages");
     }
   }
 
