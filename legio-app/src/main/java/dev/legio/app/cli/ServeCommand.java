@@ -121,7 +121,8 @@ final class ServeCommand implements Callable<Integer> {
       String line =
           "MCP over HTTP at "
               + (mcp != null ? mcp.endpoint() : api.url() + McpHttpServer.PATH)
-              + " (each agent's bearer token: castra/mcp/tokens/NAME, or `legio mcp token NAME`).";
+              + " (each agent's bearer token is kept in castra/mcp/tokens/NAME; `legio mcp token"
+              + " NAME` prints it).";
       log.info(line);
       root.out.println(line);
     }

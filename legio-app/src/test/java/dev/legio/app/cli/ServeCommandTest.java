@@ -96,6 +96,10 @@ class ServeCommandTest {
         mcpLine = output.readLine();
       }
       assertThat(mcpLine).startsWith("MCP over HTTP at http://127.0.0.1:");
+      // The line names where the tokens are, and reads the same in the log file, whose lines pass
+      // through the secret redactor (it once took "token: castra/..." for a secret).
+      assertThat(mcpLine).contains("castra/mcp/tokens/NAME");
+      assertThat(dev.legio.secrets.SecretRedactor.redact(mcpLine)).isEqualTo(mcpLine);
       URI endpoint = URI.create(mcpLine.split(" ")[4]);
       // MCP is served by the Legio server itself, at /mcp on the API's port.
       assertThat(endpoint.getPort()).isEqualTo(api.getPort());
