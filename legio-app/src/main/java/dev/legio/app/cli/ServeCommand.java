@@ -39,6 +39,8 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     LegioApp app = root.longRunningApp();
+    ApiTokens tokens = new ApiTokens(app.workspace().castra());
+    tokens.list(); // a damaged token file stops the start here, saying what to do
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
     SessionMaintenance maintenance = app.maintenance(root.context.clock());
@@ -52,7 +54,7 @@ final class ServeCommand implements Callable<Integer> {
     // Before any turn runs on the engine's lowered threads (EngineThreadPriority).
     dev.legio.session.HeldLeases.shared().startHeartbeat();
     LegioServer api =
-        LegioServer.asServed(app, root.context.clock(), new ApiTokens(app.workspace().castra()))
+        LegioServer.asServed(app, root.context.clock(), tokens)
             .mcp(mounted == null ? null : mounted.handler())
             .start();
     McpHttpServer mcp = mounted == null ? startMcp(app) : null;

@@ -226,10 +226,18 @@ final class ApiRouter extends Handler.Abstract {
           "send one Authorization header: with two, which token speaks is not clear");
     }
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-    Optional<Caller> caller =
-        header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
-            ? tokens.callerOf(header.substring(7).strip())
-            : Optional.empty();
+    Optional<Caller> caller;
+    try {
+      caller =
+          header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
+              ? tokens.callerOf(header.substring(7).strip())
+              : Optional.empty();
+    } catch (TokenFileException e) {
+      // The operator's to repair; a caller learns only that no token can be checked for now.
+      log.error("no request can be authorised: {}", e.getMessage());
+      throw new ApiException(
+          503, "the server cannot check tokens now (its token file is damaged); try again later");
+    }
     if (caller.isEmpty()) {
       throw new ApiException(
           401,

@@ -148,9 +148,24 @@ public final class ApiTokens {
 
   private List<ApiToken> read() throws IOException {
     try {
-      return Json.MAPPER.readValue(file.toFile(), LIST);
+      return parse();
     } catch (java.io.FileNotFoundException | NoSuchFileException e) {
       return List.of();
+    }
+  }
+
+  /** The file's tokens; a {@link TokenFileException} saying what to do when it is not valid. */
+  private List<ApiToken> parse() throws IOException {
+    try {
+      return Json.MAPPER.readValue(file.toFile(), LIST);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new TokenFileException(
+          file
+              + " is not a valid token file ("
+              + JsonBody.what(e)
+              + "): restore it from a backup, or move it aside and create the tokens again with"
+              + " `legio token create NAME --role ROLE`",
+          e);
     }
   }
 
@@ -171,7 +186,7 @@ public final class ApiTokens {
       FileVersion version = new FileVersion(a.fileKey(), a.size(), a.lastModifiedTime());
       Snapshot s = snapshot;
       if (!version.equals(s.version())) {
-        s = Snapshot.of(version, Json.MAPPER.readValue(file.toFile(), LIST));
+        s = Snapshot.of(version, parse());
         snapshot = s;
       }
       return s;
@@ -179,7 +194,7 @@ public final class ApiTokens {
       snapshot = Snapshot.NONE;
       return Snapshot.NONE;
     } catch (IOException e) {
-      throw new IllegalStateException(
+      throw new TokenFileException(
           "cannot read the server's tokens in " + file + ": " + e.getMessage(), e);
     }
   }

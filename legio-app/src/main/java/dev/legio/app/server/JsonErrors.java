@@ -12,7 +12,8 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own refusals (a malformed or ambiguous URI, headers too large...) as the API's errors
- * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace.
+ * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a server error (5xx)
+ * never repeats its exception's text, which may name the server's files.
  */
 final class JsonErrors implements Request.Handler {
   @Override
@@ -25,9 +26,11 @@ final class JsonErrors implements Request.Handler {
     String reason = HttpStatus.getMessage(status);
     String said = message == null ? "" : message.toString().strip();
     String error =
-        said.isEmpty() || said.equalsIgnoreCase(reason)
-            ? reason + ": " + advice(status)
-            : reason + ": " + Quoted.of(said);
+        status >= 500
+            ? reason + ": internal error; see Legio's log file" // an exception's text stays there
+            : said.isEmpty() || said.equalsIgnoreCase(reason)
+                ? reason + ": " + advice(status)
+                : reason + ": " + Quoted.of(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);

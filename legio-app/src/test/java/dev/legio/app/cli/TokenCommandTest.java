@@ -65,4 +65,28 @@ class TokenCommandTest {
     assertThat(again.code()).isEqualTo(2);
     assertThat(again.err()).contains("no token named 'bot'");
   }
+
+  @Test
+  void aDamagedTokenFileIsOneLineSayingWhatToDoAndServeRefusesToStart() throws Exception {
+    assertThat(legio("init", "legion").code()).isZero();
+    String ws = dir.resolve("legion").toString();
+    Path file = new ApiTokens(dir.resolve("legion/castra")).file();
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "{not json");
+    for (String[] args :
+        new String[][] {
+          {"--castra", ws, "token", "list"},
+          {"--castra", ws, "token", "create", "bot", "--role", "operator"},
+          {"--castra", ws, "serve"}
+        }) {
+      Run run = legio(args);
+      assertThat(run.code()).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(run.err())
+          .as(String.join(" ", args))
+          .contains("tokens.json is not a valid token file", "move it aside")
+          .doesNotContain("Exception", "cannot lock", "\n\tat ");
+      assertThat(run.err().strip().lines().count()).isEqualTo(1);
+    }
+    assertThat(Files.readString(file)).isEqualTo("{not json");
+  }
 }

@@ -61,6 +61,17 @@ class ServerAuthTest {
   }
 
   @Test
+  void aTokenFileDamagedWhileServingIs503WithoutThePathAndHealthStillAnswers() throws Exception {
+    java.nio.file.Path file = new ApiTokens(f.app.workspace().castra()).file();
+    java.nio.file.Files.writeString(file, "{not json");
+    HttpResponse<String> refused = f.get("/api/v1/status", f.operator);
+    assertError(refused, 503, "cannot check tokens now");
+    assertThat(refused.body()).doesNotContain(file.toString(), "Exception", "tokens.json");
+    assertThat(f.get("/healthz", null).statusCode()).isEqualTo(200);
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
   void withoutAValidTokenEveryEndpointIs401AndNothingIsLogged() throws Exception {
     for (String[] route : OPERATOR_ONLY) {
       HttpResponse<String> none = call(route[0], route[1], null);
