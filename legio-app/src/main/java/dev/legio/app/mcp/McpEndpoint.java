@@ -256,6 +256,16 @@ public final class McpEndpoint extends HttpServlet {
               + " either)");
       return;
     }
+    if (request.getContentLengthLong() > MAX_BODY) {
+      // Declared over the limit: refused before a byte of it is waited for.
+      HttpAnswers.refuse(
+          request,
+          response,
+          413,
+          JsonRpcError.INVALID_REQUEST,
+          "the message is larger than " + MAX_BODY + " bytes");
+      return;
+    }
     byte[] body;
     try (InputStream in =
         StalledTransfer.withDeadline(

@@ -126,6 +126,33 @@ final class McpHttpClient {
   }
 
   /**
+   * A raw HTTP/1.1 POST that declares {@code declared} bytes of body but sends only {@code sent}
+   * and waits: returns what the server answers within 10 s.
+   */
+  static String rawPostDeclaring(int port, String token, long declared, String sent)
+      throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      String head =
+          "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+              + port
+              + "\r\nAuthorization: Bearer "
+              + token
+              + "\r\nContent-Type: application/json\r\n"
+              + "Accept: application/json, text/event-stream\r\nContent-Length: "
+              + declared
+              + "\r\n\r\n"
+              + sent;
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      InputStream in = socket.getInputStream();
+      byte[] answer = new byte[4096];
+      int n = in.read(answer);
+      return n < 0 ? "" : new String(answer, 0, n, StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
    * A raw HTTP/1.1 POST, for headers the JDK client will not send ({@code Host}); returns the
    * status line and the body.
    */
