@@ -266,6 +266,14 @@ public final class JdbcDatabase implements Closeable {
   }
 
   private static void migrate(FluentConfiguration flyway, String dialect, Object where) {
+    if (where instanceof Path file && SqliteMigrations.isForeign(file)) {
+      throw new MessageLogException(
+          "cannot open the message log at "
+              + file
+              + ": it is a database of another program (it holds tables, but not Legio's). This"
+              + " file is not a Legio praetorium.db: move it aside or set praetorium.sqlite_path"
+              + " in legio.toml.");
+    }
     try {
       flyway
           .locations("classpath:db/migration/" + dialect)
@@ -284,8 +292,11 @@ public final class JdbcDatabase implements Closeable {
                   : SqliteMigrations.isForeign(file)
                       ? ". This file is not a Legio praetorium.db: move it aside or set"
                           + " praetorium.sqlite_path in legio.toml."
-                      : ". It is a Legio database: try again; if it keeps failing, see the log"
-                          + " file."),
+                      : SqliteMigrations.isDamaged(e)
+                          ? ". The file is damaged: restore it from a backup, or move it aside"
+                              + " (a new one starts empty)."
+                          : ". It is a Legio database: try again; if it keeps failing, see the"
+                              + " log file."),
           e);
     }
   }

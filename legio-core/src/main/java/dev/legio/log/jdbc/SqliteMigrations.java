@@ -22,9 +22,11 @@ import org.sqlite.SQLiteConfig;
  *   <li>One migration at a time per file, across processes and threads: each holds an exclusive
  *       lock on {@code FILE.migrate.lock} beside it while it migrates; the others wait for it, then
  *       find the schema current and have nothing to do.
- *   <li>A failed migration is blamed on the file ("not a Legio praetorium.db, move it aside") only
- *       when the file really is something else: it exists, is not empty, and either is not a SQLite
- *       database or holds tables but neither Legio's {@code nuntii} nor Flyway's history.
+ *   <li>A file that is something else is refused before anything is written to it ("not a Legio
+ *       praetorium.db, move it aside"): it exists, is not empty, and either is not a SQLite
+ *       database or holds tables but neither Legio's {@code nuntii} nor Flyway's history (another
+ *       program's database, which migrating would fill with Legio's tables).
+ *   <li>A failed migration of a damaged file (SQLite's CORRUPT) says to restore it from a backup.
  * </ol>
  */
 final class SqliteMigrations {
@@ -46,6 +48,17 @@ final class SqliteMigrations {
     } finally {
       IN_PROCESS.unlock();
     }
+  }
+
+  /** Whether {@code failure} says the database file is damaged (SQLite's CORRUPT). */
+  static boolean isDamaged(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      if (message.contains("SQLITE_CORRUPT") || message.contains("malformed")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code file} is something other than a Legio database (see the class comment). */

@@ -143,4 +143,54 @@ class LegacyPraetoriumMigrationTest {
         .hasMessageContaining("move it aside");
     assertThat(Files.readAllBytes(file)).isEqualTo(before);
   }
+
+  @Test
+  void aDatabaseOfAnotherProgramIsRefusedAndGetsNoTableOfLegios() throws Exception {
+    Path file = dir.resolve("praetorium.db");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT)");
+      s.execute("INSERT INTO users(name) VALUES ('ada')");
+    }
+
+    assertThatThrownBy(() -> open(file))
+        .isInstanceOf(MessageLogException.class)
+        .hasMessageContaining("cannot open the message log at " + file)
+        .hasMessageContaining("database of another program")
+        .hasMessageContaining("move it aside");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+      List<String> tables = new ArrayList<>();
+      while (r.next()) {
+        tables.add(r.getString(1));
+      }
+      assertThat(tables).containsExactly("users");
+    }
+  }
+
+  @Test
+  void aDamagedLegioDatabaseSaysToRestoreIt() throws Exception {
+    Path file = dir.resolve("praetorium.db");
+    try (MessageLog log = open(file)) {
+      for (int i = 0; i < 2_000; i++) {
+        log.append(NewMessage.of("caesar", Audience.of("vorenus"), "message " + i));
+      }
+    }
+    byte[] whole = Files.readAllBytes(file);
+    Files.write(file, java.util.Arrays.copyOf(whole, whole.length / 2));
+    Files.deleteIfExists(dir.resolve("praetorium.db-wal"));
+    Files.deleteIfExists(dir.resolve("praetorium.db-shm"));
+
+    assertThatThrownBy(
+            () -> {
+              try (MessageLog log = open(file)) {
+                log.size();
+              }
+            })
+        .isInstanceOf(MessageLogException.class)
+        .hasMessageContaining("damaged")
+        .hasMessageContaining("backup")
+        .hasMessageNotContaining("try again");
+  }
 }
