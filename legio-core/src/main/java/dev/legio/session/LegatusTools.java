@@ -63,11 +63,15 @@ public final class LegatusTools {
                     "Who it is for: names, or [\"all\"] (default [\"caesar\"])."),
                 ToolParameter.optional("reply_to", STRING, "The id of the message it answers.")),
             in -> {
+              String text = in.string("text");
+              if (text.isBlank()) {
+                throw new IllegalArgumentException("the text is empty: write the message to post");
+              }
               NewMessage m =
                   NewMessage.of(
                       Names.LEGATUS,
                       Audience.of(in.strings("audience", List.of(Names.CAESAR))),
-                      in.string("text"));
+                      text);
               String replyTo = in.string("reply_to", null);
               if (replyTo != null) {
                 m = m.replyingTo(uuid(replyTo));

@@ -91,9 +91,13 @@ final class LogCommand implements Runnable {
 
     @Override
     public Integer call() {
+      String text = String.join(" ", words);
+      if (text.isBlank()) {
+        // As `legio say` and the API refuse it: an empty message tells no agent anything.
+        throw new dev.legio.log.InvalidMessageException("Nothing to post: the text is empty.");
+      }
       try (LegioApp app = log.root.app()) {
-        NewMessage message =
-            new NewMessage(from, Audience.of(to), String.join(" ", words), replyTo);
+        NewMessage message = new NewMessage(from, Audience.of(to), text, replyTo);
         log.root.out.print(MessageFormat.human(app.messageLog().append(message)));
       }
       return 0;

@@ -76,6 +76,10 @@ class CliTest {
     Path ws = workspace();
     String castra = "--castra=" + ws;
 
+    Result empty = legio(castra, "log", "post", " ");
+    assertThat(empty.code()).isEqualTo(2);
+    assertThat(empty.err()).contains("Nothing to post: the text is empty.");
+
     Result badName = legio(castra, "log", "post", "--from", "Bad Name", "hi");
     assertThat(badName.code()).isEqualTo(2);
     assertThat(badName.err()).contains("sender 'Bad Name' is not a valid name");

@@ -164,6 +164,9 @@ class McpServerTest {
       assertThat(
               call(legatus, "dispatch", Map.of("centurio_name", "legatus", "text", "x")).isError())
           .isTrue();
+      McpSchema.CallToolResult empty = call(legatus, "post_nuntius", Map.of("text", " "));
+      assertThat(empty.isError()).isTrue();
+      assertThat(text(empty)).contains("the text is empty");
       McpSchema.CallToolResult posted =
           call(legatus, "post_nuntius", Map.of("text", "Hear ye", "audience", List.of("all")));
       assertThat(text(posted)).startsWith("Posted nuntius ").endsWith(" to all.");
