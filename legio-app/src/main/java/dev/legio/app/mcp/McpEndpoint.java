@@ -256,31 +256,24 @@ public final class McpEndpoint extends HttpServlet {
               + " either)");
       return;
     }
-    if (request.getContentLengthLong() > MAX_BODY) {
-      // Declared over the limit: refused before a byte of it is waited for.
-      HttpAnswers.refuse(
-          request,
-          response,
-          413,
-          JsonRpcError.INVALID_REQUEST,
-          "the message is larger than " + MAX_BODY + " bytes");
-      return;
-    }
-    byte[] body;
-    try (InputStream in =
-        StalledTransfer.withDeadline(
-            request.getInputStream(), ServletContextRequest.getServletContextRequest(request))) {
-      body = in.readNBytes(MAX_BODY + 1);
-    } catch (IOException e) {
-      if (!StalledTransfer.isStall(e)) {
-        throw e;
+    byte[] body = null;
+    // A body declared over the limit is refused before a byte of it is waited for.
+    if (request.getContentLengthLong() <= MAX_BODY) {
+      try (InputStream in =
+          StalledTransfer.withDeadline(
+              request.getInputStream(), ServletContextRequest.getServletContextRequest(request))) {
+        body = in.readNBytes(MAX_BODY + 1);
+      } catch (IOException e) {
+        if (!StalledTransfer.isStall(e)) {
+          throw e;
+        }
+        // The rest of the body never came: the connection closes after the answer, and says so.
+        HttpAnswers.refuse(
+            request, response, 408, JsonRpcError.SERVER_ERROR, StalledTransfer.bodyStopped(e));
+        return;
       }
-      // The rest of the body never came: the connection closes after the answer, and says so.
-      HttpAnswers.refuse(
-          request, response, 408, JsonRpcError.SERVER_ERROR, StalledTransfer.bodyStopped(e));
-      return;
     }
-    if (body.length > MAX_BODY) {
+    if (body == null || body.length > MAX_BODY) {
       HttpAnswers.refuse(
           request,
           response,
