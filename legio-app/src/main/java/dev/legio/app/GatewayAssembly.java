@@ -5,6 +5,8 @@ import dev.legio.app.gateway.discord.DiscordGateway;
 import dev.legio.app.gateway.slack.SlackGateway;
 import dev.legio.app.gateway.telegram.OperatorCommands;
 import dev.legio.app.gateway.telegram.TelegramGateway;
+import dev.legio.app.gateway.webhook.ReplyOutbox;
+import dev.legio.app.gateway.webhook.SharedOwedReplies;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.config.LegioConfig;
 import java.time.Clock;
@@ -39,6 +41,13 @@ final class GatewayAssembly {
               config.slack(),
               app.doors(),
               app.store().deliveries(),
+              new SharedOwedReplies(
+                  app.store().gatewayState(),
+                  app.store().jobLeases(),
+                  SlackGateway.NAME,
+                  config.sessions().leaseDuration(),
+                  clock),
+              ReplyOutbox.Backoff.STANDARD,
               clock,
               RetryPolicy.Sleeper.REAL));
     }
@@ -48,6 +57,7 @@ final class GatewayAssembly {
               config.discord(),
               app.doors(),
               app.store().deliveries(),
+              ReplyOutbox.Backoff.STANDARD,
               clock,
               RetryPolicy.Sleeper.REAL));
     }

@@ -25,7 +25,9 @@ import javax.sql.DataSource;
  *   <li><b>Exactly once</b>: {@link #commitTurn} stores a gateway's next update offset and the
  *       replies it owes in one transaction, after the turn was logged. The offset never goes back.
  *       A process that dies before sending finds the replies in {@link #pending} at its next start
- *       and sends them ({@link #sent} deletes each once sent); it never fetches the update again.
+ *       and sends them ({@link #sent} deletes each once sent); it never fetches the update again. A
+ *       webhook gateway, which has no offset, stores what it owes with {@link #owe} before its
+ *       first attempt, so a platform that is down for a while delays a reply but cannot lose it.
  *   <li><b>Health across processes</b>: {@link #report} stores a gateway's health; {@link #reports}
  *       reads every gateway's last report.
  * </ul>
@@ -38,7 +40,8 @@ public final class GatewayStateStore {
   private static final String ADVANCE =
       "UPDATE gateway_state SET next_offset = ? WHERE gateway = ? AND next_offset < ?";
   private static final String OUTBOX =
-      "INSERT INTO gateway_outbox (gateway, chat_id, text, created_at) VALUES (?, ?, ?, ?)";
+      "INSERT INTO gateway_outbox (gateway, chat_id, thread, text, created_at) VALUES (?, ?, ?, ?,"
+          + " ?)";
   private static final String REPORT =
       "UPDATE gateway_state SET state = ?, detail = ?, messages_in = ?, messages_out = ?,"
           + " reported_at = ? WHERE gateway = ?";
@@ -53,8 +56,16 @@ public final class GatewayStateStore {
     this.writer = Objects.requireNonNull(writer, "writer");
   }
 
-  /** A reply owed to a chat: its row id, the chat and the text as the platform takes it. */
-  public record Outbound(long id, String chatId, String text) {}
+  /**
+   * A reply owed to a chat: its row id, the chat, the thread in it (null for the chat itself) and
+   * the text as the platform takes it.
+   */
+  public record Outbound(long id, String chatId, String thread, String text) {
+    /** A reply to the chat itself. */
+    public Outbound(long id, String chatId, String text) {
+      this(id, chatId, null, text);
+    }
+  }
 
   /** The offset of the first update {@code gateway} has not processed; 0 when none was. */
   public long nextOffset(String gateway) {
@@ -76,18 +87,35 @@ public final class GatewayStateStore {
               s.setString(2, gateway);
               s.setLong(3, nextOffset);
             }));
+    updates.addAll(inserts(gateway, replies, now));
+    writer.executeUpdates(updates);
+  }
+
+  /**
+   * Stores replies {@code gateway} owes for a message it took in without an offset (a webhook's),
+   * in sending order, in one transaction.
+   */
+  public void owe(String gateway, List<Outbound> replies, Instant now) {
+    if (!replies.isEmpty()) {
+      writer.executeUpdates(inserts(gateway, replies, now));
+    }
+  }
+
+  private List<SharedWriter.Update> inserts(String gateway, List<Outbound> replies, Instant now) {
+    List<SharedWriter.Update> inserts = new ArrayList<>();
     for (Outbound reply : replies) {
-      updates.add(
+      inserts.add(
           new SharedWriter.Update(
               OUTBOX,
               s -> {
                 s.setString(1, gateway);
                 s.setString(2, reply.chatId());
-                s.setString(3, reply.text());
-                values.bindTimestamp(s, 4, Timestamps.truncate(now));
+                s.setString(3, reply.thread());
+                s.setString(4, reply.text());
+                values.bindTimestamp(s, 5, Timestamps.truncate(now));
               }));
     }
-    writer.executeUpdates(updates);
+    return inserts;
   }
 
   /** The replies {@code gateway} still owes, oldest first. */
@@ -96,11 +124,13 @@ public final class GatewayStateStore {
     try (Connection c = pool.getConnection();
         PreparedStatement s =
             c.prepareStatement(
-                "SELECT id, chat_id, text FROM gateway_outbox WHERE gateway = ? ORDER BY id")) {
+                "SELECT id, chat_id, thread, text FROM gateway_outbox WHERE gateway = ? ORDER BY"
+                    + " id")) {
       s.setString(1, gateway);
       try (ResultSet row = s.executeQuery()) {
         while (row.next()) {
-          out.add(new Outbound(row.getLong(1), row.getString(2), row.getString(3)));
+          out.add(
+              new Outbound(row.getLong(1), row.getString(2), row.getString(3), row.getString(4)));
         }
       }
     } catch (SQLException e) {

@@ -6,7 +6,10 @@ import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ChannelTurns;
 import dev.legio.app.gateway.webhook.ConnectionCheck;
 import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.OwedReplies;
+import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
+import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.app.gateway.webhook.ReplySplitter;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.backend.http.RetryPolicy;
@@ -14,6 +17,8 @@ import dev.legio.config.DiscordSettings;
 import dev.legio.delivery.DeliveryLedger;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.server.Handler;
@@ -33,8 +38,12 @@ import org.slf4j.LoggerFactory;
  *       variable to set (interactions are still answered: they need only the public key); an
  *       unreachable Discord leaves it waiting while it checks again ({@code GET /applications/@me})
  *       with a back-off; a refused token, or a token of another application, leaves it failing.
- *   <li>Sending retries as {@link PlatformCalls} says (429 after {@code retry_after}, 5xx with a
- *       bounded back-off); a reply that still cannot be sent is logged and the gateway says why.
+ *   <li>A reply is kept before it is sent ({@link ReplyOutbox}): a Discord that is down for a while
+ *       delays it and does not lose it, until the interaction's token expires ({@link
+ *       #INTERACTION_LIFETIME}). Each send retries as {@link PlatformCalls} says (429 after {@code
+ *       retry_after}, 5xx with a bounded back-off), then the outbox tries again later. The replies
+ *       owed stay in memory ({@link OwedReplies#inMemory()}): they carry the interaction's token, a
+ *       credential, which Legio never writes to disk; a restart loses them, and says how many.
  *   <li>No message can mention anyone ({@code allowed_mentions}, see {@link DiscordApi}).
  * </ul>
  */
@@ -47,6 +56,9 @@ public final class DiscordGateway implements Gateway {
   /** The longest message Discord accepts. */
   public static final int MAX_CHARS = 2_000;
 
+  /** How long Discord takes responses with an interaction's token. */
+  public static final Duration INTERACTION_LIFETIME = Duration.ofMinutes(15);
+
   private final DiscordSettings settings;
   private final GatewayStatus status = new GatewayStatus(NAME);
   private final ChannelTurns turns;
@@ -54,15 +66,22 @@ public final class DiscordGateway implements Gateway {
   private final DiscordApi api;
   private final DiscordInteractions interactions;
   private final ConnectionCheck check;
+  private final ReplyOutbox outbox;
+  private final Clock clock;
   private final String keyProblem;
 
+  /**
+   * @param backoff how long the outbox waits between rounds while Discord cannot take a reply
+   */
   public DiscordGateway(
       DiscordSettings settings,
       Conversations doors,
       DeliveryLedger deliveries,
+      ReplyOutbox.Backoff backoff,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
     this.settings = settings;
+    this.clock = clock;
     this.turns = new ChannelTurns(doors, "legio-discord-turn-");
     this.calls = PlatformCalls.standard(sleeper);
     this.api = new DiscordApi(settings.apiUrl(), settings.applicationId(), settings.botToken());
@@ -84,6 +103,8 @@ public final class DiscordGateway implements Gateway {
             Duration.ofSeconds(2),
             Duration.ofMinutes(2),
             sleeper);
+    this.outbox =
+        new ReplyOutbox(NAME, OwedReplies.inMemory(), new Sending(), status, backoff, clock);
   }
 
   @Override
@@ -98,6 +119,7 @@ public final class DiscordGateway implements Gateway {
 
   @Override
   public void start() {
+    outbox.start(); // /ask is answered with the interaction's token, bot token or not
     if (keyProblem != null) {
       status.failing(
           "[gateways.discord] public_key is not the application's Ed25519 public key ("
@@ -138,43 +160,55 @@ public final class DiscordGateway implements Gateway {
   }
 
   private void onAsk(DiscordInteractions.Ask ask) {
-    turns.run("discord:" + ask.channelId(), ask.speaker(), ask.text(), answer -> send(ask, answer));
+    Instant deadline = clock.instant().plus(INTERACTION_LIFETIME);
+    turns.run(
+        "discord:" + ask.channelId(),
+        ask.speaker(),
+        ask.text(),
+        answer -> send(ask, deadline, answer));
   }
 
-  private void send(DiscordInteractions.Ask ask, String text) {
-    List<String> parts = ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS);
-    for (int i = 0; i < parts.size(); i++) {
-      String part = parts.get(i);
-      boolean first = i == 0;
-      try {
-        calls.call(
-            () -> {
-              if (first) {
-                api.editOriginal(ask.token(), part);
-              } else {
-                api.followUp(ask.token(), part);
-              }
-              return null;
-            });
-        status.sent();
-        if (status.state() != GatewayHealth.State.CONNECTED) {
-          status.connected(); // a send works again after one that failed
-        }
-      } catch (HttpFailure f) {
-        // Answers are sent with the interaction's own token, not the bot's: a 401 here means it
-        // expired (Discord allows 15 minutes), not that the bot token is wrong.
-        String why =
-            f.kind() == HttpFailure.Kind.AUTH
-                ? "Discord refused the interaction's token ("
-                    + f.getMessage()
-                    + "): a reply must come within 15 minutes of the /ask; ask again"
-                : describe(f, settings);
-        log.warn("gateway discord: a reply in {} was not sent: {}", ask.channelId(), why);
-        if (f.kind().retryable()) {
-          status.waiting("a reply could not be sent: " + why);
-        }
-        return;
-      }
+  private void send(DiscordInteractions.Ask ask, Instant deadline, String text) {
+    List<OwedReply> parts = new ArrayList<>();
+    for (String part : ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS)) {
+      parts.add(new OwedReply(0, ask.channelId(), ask.token(), parts.size(), part, deadline));
+    }
+    outbox.owe(parts);
+  }
+
+  /**
+   * One reply to Discord with the interaction's token: the first part replaces the deferred
+   * response, the others are follow-ups.
+   */
+  private final class Sending implements ReplyOutbox.Platform {
+    @Override
+    public void send(OwedReply reply) {
+      calls.call(
+          () -> {
+            if (reply.part() == 0) {
+              api.editOriginal(reply.thread(), reply.text());
+            } else {
+              api.followUp(reply.thread(), reply.text());
+            }
+            return null;
+          });
+    }
+
+    /** Kept: Discord unreachable or slow. A refused token means the interaction expired. */
+    @Override
+    public boolean keep(HttpFailure failure) {
+      return failure.kind().retryable();
+    }
+
+    @Override
+    public String describe(HttpFailure failure) {
+      // Answers are sent with the interaction's own token, not the bot's: a 401 here means it
+      // expired (Discord allows 15 minutes), not that the bot token is wrong.
+      return failure.kind() == HttpFailure.Kind.AUTH
+          ? "Discord refused the interaction's token ("
+              + failure.getMessage()
+              + "): a reply must come within 15 minutes of the /ask; ask again"
+          : DiscordGateway.describe(failure, settings);
     }
   }
 
@@ -205,6 +239,14 @@ public final class DiscordGateway implements Gateway {
     interactions.refuseNewRequests();
     check.close();
     turns.close();
+    outbox.close();
+    int lost = outbox.owedCount();
+    if (lost > 0) {
+      log.warn(
+          "gateway discord: {} reply message(s) were not sent before Legio stopped; Discord's"
+              + " users see no answer to those /ask commands and can ask again",
+          lost);
+    }
     status.stopped();
   }
 }

@@ -6,7 +6,10 @@ import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ChannelTurns;
 import dev.legio.app.gateway.webhook.ConnectionCheck;
 import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.OwedReplies;
+import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
+import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.app.gateway.webhook.ReplySplitter;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.backend.http.RetryPolicy;
@@ -33,8 +36,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Starting never fails Legio: a missing secret leaves the gateway failing and saying which
  *       variable to set; an unreachable Slack leaves it waiting while it checks again ({@code
  *       auth.test}) with a back-off; a refused token leaves it failing.
- *   <li>Sending retries as {@link PlatformCalls} says (429 after {@code Retry-After}, 5xx with a
- *       bounded back-off); a reply that still cannot be sent is logged and the gateway says why.
+ *   <li>A reply is kept in Legio's database before it is sent ({@link ReplyOutbox} over {@link
+ *       dev.legio.app.gateway.webhook.SharedOwedReplies}): a Slack that is down for a while, or a
+ *       restart, delays it and never loses it. Each send retries as {@link PlatformCalls} says (429
+ *       after {@code Retry-After}, 5xx with a bounded back-off), then the outbox tries again later;
+ *       a reply Slack refuses for good (a channel the app left) is dropped with a warning.
  *   <li>Replies are escaped for mrkdwn ({@link SlackText}) and cut into messages of at most {@link
  *       #MAX_CHARS} characters ({@link ReplySplitter}).
  * </ul>
@@ -55,12 +61,19 @@ public final class SlackGateway implements Gateway {
   private final SlackApi api;
   private final SlackEvents events;
   private final ConnectionCheck check;
+  private final ReplyOutbox outbox;
   private volatile String botUserId;
 
+  /**
+   * @param owed where the replies owed are kept until Slack takes them
+   * @param backoff how long the outbox waits between rounds while Slack cannot take a reply
+   */
   public SlackGateway(
       SlackSettings settings,
       Conversations doors,
       DeliveryLedger deliveries,
+      OwedReplies owed,
+      ReplyOutbox.Backoff backoff,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
     this.settings = settings;
@@ -86,6 +99,7 @@ public final class SlackGateway implements Gateway {
             Duration.ofSeconds(2),
             Duration.ofMinutes(2),
             sleeper);
+    this.outbox = new ReplyOutbox(NAME, owed, new Sending(), status, backoff, clock);
   }
 
   @Override
@@ -119,6 +133,7 @@ public final class SlackGateway implements Gateway {
     }
     status.waiting("checking the bot token with Slack at " + settings.apiUrl());
     check.start("legio-slack-check");
+    outbox.start();
   }
 
   private String botUserId() {
@@ -144,27 +159,33 @@ public final class SlackGateway implements Gateway {
   }
 
   private void send(String channel, String threadTs, String text) {
+    List<OwedReply> parts = new ArrayList<>();
     for (String part : ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS)) {
-      try {
-        calls.call(
-            () -> {
-              api.postMessage(channel, threadTs, SlackText.escape(part));
-              return null;
-            });
-        status.sent();
-        if (status.state() != GatewayHealth.State.CONNECTED) {
-          status.connected();
-        }
-      } catch (HttpFailure f) {
-        String why = describe(f);
-        log.warn("gateway slack: a reply to {} was not sent: {}", channel, why);
-        if (f.kind() == HttpFailure.Kind.AUTH || f.kind() == HttpFailure.Kind.REQUEST) {
-          status.failing("a reply could not be sent: " + why);
-        } else {
-          status.waiting("a reply could not be sent: " + why);
-        }
-        return;
-      }
+      parts.add(new OwedReply(0, channel, threadTs, parts.size(), SlackText.escape(part), null));
+    }
+    outbox.owe(parts);
+  }
+
+  /** One reply to Slack: {@code chat.postMessage} in its thread. */
+  private final class Sending implements ReplyOutbox.Platform {
+    @Override
+    public void send(OwedReply reply) {
+      calls.call(
+          () -> {
+            api.postMessage(reply.chat(), reply.thread(), reply.text());
+            return null;
+          });
+    }
+
+    /** Kept: Slack unreachable, slow or refusing the token (fixed by a restart with a new one). */
+    @Override
+    public boolean keep(HttpFailure failure) {
+      return failure.kind().retryable() || failure.kind() == HttpFailure.Kind.AUTH;
+    }
+
+    @Override
+    public String describe(HttpFailure failure) {
+      return SlackGateway.this.describe(failure);
     }
   }
 
@@ -196,6 +217,7 @@ public final class SlackGateway implements Gateway {
     events.refuseNewRequests();
     check.close();
     turns.close();
+    outbox.close();
     if (api != null) {
       api.close();
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.backend.SessionSpec;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
@@ -42,6 +43,8 @@ class DiscordGatewayTest {
   private FakeDiscord discord;
   private GatewayFixture legio;
   private final GatewayFixture.Sleeps sleeps = new GatewayFixture.Sleeps();
+  private ReplyOutbox.Backoff backoff =
+      new ReplyOutbox.Backoff(Duration.ofMillis(100), Duration.ofMillis(400));
   private final KeyPair keys = generate();
 
   private static KeyPair generate() {
@@ -85,7 +88,12 @@ class DiscordGatewayTest {
             (app, doors, deliveries) ->
                 List.of(
                     new DiscordGateway(
-                        app.config().discord(), doors, deliveries, Clock.systemUTC(), sleeps)));
+                        app.config().discord(),
+                        doors,
+                        deliveries,
+                        backoff,
+                        Clock.systemUTC(),
+                        sleeps)));
   }
 
   private void start() throws Exception {
@@ -326,7 +334,9 @@ class DiscordGatewayTest {
   }
 
   @Test
-  void aRateLimitIsHonouredAndServerErrorsAreRetriedABoundedNumberOfTimes() throws Exception {
+  void aRateLimitIsHonouredAndServerErrorsAreRetriedABoundedNumberOfTimesThenLater()
+      throws Exception {
+    backoff = new ReplyOutbox.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1));
     start();
     discord.failures.add(new FakeDiscord.Failure(429, 0.25));
 
@@ -336,7 +346,7 @@ class DiscordGatewayTest {
     assertThat(sleeps.asked).containsExactly(Duration.ofMillis(250));
 
     sleeps.asked.clear();
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 5; i++) {
       discord.failures.add(new FakeDiscord.Failure(502, null));
     }
     deliver(ask("int-2", "tok-2", "987654321", "two"));
@@ -349,12 +359,48 @@ class DiscordGatewayTest {
             Duration.ofSeconds(1),
             Duration.ofSeconds(2),
             Duration.ofSeconds(4));
-    assertThat(legio.health("discord").detail()).contains("HTTP 502");
+    assertThat(legio.health("discord").detail()).contains("HTTP 502").contains("kept");
 
-    // Discord is back: the next reply goes out and the gateway shows connected again.
-    discord.failures.clear();
-    deliver(ask("int-3", "tok-3", "987654321", "three"));
+    // The outbox's next round, a second later, finds Discord answering again.
+    assertThat(discord.nextMessage().path()).contains("/tok-2/");
     await(() -> legio.health("discord").state() == GatewayHealth.State.CONNECTED);
+    assertThat(discord.webhookCalls()).isEqualTo(2 + 5 + 1);
+  }
+
+  @Test
+  void anAnswerOwedWhileDiscordIsUnreachableIsSentOnceItIsBack() throws Exception {
+    start();
+    int port = java.net.URI.create(discord.apiUrl()).getPort();
+    discord.close();
+
+    deliver(ask("int-1", "tok-1", "987654321", "anyone there?"));
+
+    await(() -> legio.health("discord").state() == GatewayHealth.State.WAITING);
+    assertThat(legio.health("discord").detail()).contains("cannot reach").contains("kept");
+
+    discord = new FakeDiscord(port);
+    FakeDiscord.Call edit = discord.nextMessage();
+    assertThat(edit.method()).isEqualTo("PATCH");
+    assertThat(edit.path()).endsWith("/tok-1/messages/@original");
+    await(() -> legio.health("discord").state() == GatewayHealth.State.CONNECTED);
+    assertThat(discord.messages.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS))
+        .as("sent once")
+        .isNull();
+  }
+
+  @Test
+  void withoutABotTokenAnAnswerSentDoesNotMakeTheGatewayLookConnected() throws Exception {
+    discord = new FakeDiscord();
+    start(Map.of(), discord.apiUrl());
+    assertThat(legio.health("discord").state()).isEqualTo(GatewayHealth.State.FAILING);
+
+    deliver(ask("int-1", "tok-1", "987654321", "hello"));
+
+    assertThat(discord.nextMessage().path()).contains("/tok-1/");
+    Thread.sleep(200);
+    GatewayHealth health = legio.health("discord");
+    assertThat(health.state()).isEqualTo(GatewayHealth.State.FAILING);
+    assertThat(health.detail()).contains("DISCORD_BOT_TOKEN");
   }
 
   @Test

@@ -43,7 +43,12 @@ final class FakeDiscord implements AutoCloseable {
   private final HttpServer server;
 
   FakeDiscord() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    this(0);
+  }
+
+  /** A fake on {@code port} (0: a free one). */
+  FakeDiscord(int port) throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/api/v10/", this::handle);
     server.start();

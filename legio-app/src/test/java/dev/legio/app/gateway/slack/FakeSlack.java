@@ -40,6 +40,10 @@ final class FakeSlack implements AutoCloseable {
   final List<Call> calls = new CopyOnWriteArrayList<>();
   final BlockingQueue<Call> posted = new LinkedBlockingQueue<>();
   final Deque<Failure> failures = new ConcurrentLinkedDeque<>();
+
+  /** Channels chat.postMessage refuses with {@code channel_not_found}, as for one the app left. */
+  final java.util.Set<String> goneChannels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final HttpServer server;
 
   FakeSlack() throws IOException {
@@ -121,6 +125,10 @@ final class FakeSlack implements AutoCloseable {
                   + BOT_USER
                   + "\",\"bot_id\":\"B1\"}");
       case "chat.postMessage" -> {
+        if (goneChannels.contains(params.get("channel"))) {
+          reply(exchange, 200, "{\"ok\":false,\"error\":\"channel_not_found\"}");
+          return;
+        }
         posted.add(call);
         reply(
             exchange,

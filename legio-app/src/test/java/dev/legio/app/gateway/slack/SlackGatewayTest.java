@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.app.gateway.webhook.ReplyOutbox;
+import dev.legio.app.gateway.webhook.SharedOwedReplies;
 import dev.legio.backend.SessionSpec;
 import dev.legio.testing.PostgresTestDatabase;
 import dev.legio.tools.ToolDefinition;
@@ -42,6 +44,8 @@ class SlackGatewayTest {
   private FakeSlack slack;
   private GatewayFixture legio;
   private final GatewayFixture.Sleeps sleeps = new GatewayFixture.Sleeps();
+  private ReplyOutbox.Backoff backoff =
+      new ReplyOutbox.Backoff(Duration.ofMillis(100), Duration.ofMillis(400));
 
   @AfterEach
   void stop() {
@@ -66,6 +70,13 @@ class SlackGatewayTest {
                         app.config().slack().withApiUrl(apiUrl),
                         doors,
                         deliveries,
+                        new SharedOwedReplies(
+                            app.store().gatewayState(),
+                            app.store().jobLeases(),
+                            SlackGateway.NAME,
+                            Duration.ofSeconds(30),
+                            Clock.systemUTC()),
+                        backoff,
                         Clock.systemUTC(),
                         sleeps)));
   }
@@ -359,7 +370,9 @@ class SlackGatewayTest {
   }
 
   @Test
-  void aRateLimitIsHonouredAndServerErrorsAreRetriedABoundedNumberOfTimes() throws Exception {
+  void aRateLimitIsHonouredAndServerErrorsAreRetriedABoundedNumberOfTimesThenLater()
+      throws Exception {
+    backoff = new ReplyOutbox.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1));
     start();
     slack.failures.add(new FakeSlack.Failure(429, "7"));
 
@@ -370,7 +383,7 @@ class SlackGatewayTest {
     assertThat(slack.calls("chat.postMessage")).isEqualTo(2);
 
     sleeps.asked.clear();
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 5; i++) {
       slack.failures.add(new FakeSlack.Failure(503, null));
     }
     deliver(callback("Ev2", mention("C123", "U123", "<@U0BOT> two", "1.2")));
@@ -383,7 +396,72 @@ class SlackGatewayTest {
             Duration.ofSeconds(1),
             Duration.ofSeconds(2),
             Duration.ofSeconds(4));
-    assertThat(legio.health("slack").detail()).contains("HTTP 503");
+    assertThat(legio.health("slack").detail()).contains("HTTP 503").contains("kept");
+
+    // The outbox's next round, a second later, finds Slack answering again.
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1.2");
+    await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
+    assertThat(slack.calls("chat.postMessage")).isEqualTo(2 + 5 + 1);
+  }
+
+  @Test
+  void aReplyOwedWhileSlackIsUnreachableIsSentOnceItIsBackAndTheGatewayConnectsAgain()
+      throws Exception {
+    start();
+    int port = java.net.URI.create(slack.apiUrl()).getPort();
+    slack.close();
+
+    deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> anyone there?", "1700.0001")));
+
+    await(() -> legio.health("slack").state() == GatewayHealth.State.WAITING);
+    assertThat(legio.health("slack").detail()).contains("cannot reach").contains("kept");
+    assertThat(legio.app.store().gatewayState().pending("slack"))
+        .as("kept in the database while Slack is away")
+        .hasSize(1);
+
+    slack = new FakeSlack(port);
+    FakeSlack.Call post = slack.nextPost();
+    assertThat(post.params())
+        .containsEntry("channel", "C123")
+        .containsEntry("thread_ts", "1700.0001");
+    await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
+    assertThat(slack.postWithin(Duration.ofMillis(500))).as("sent once").isNull();
+    await(() -> legio.app.store().gatewayState().pending("slack").isEmpty());
+  }
+
+  @Test
+  void aReplyStillOwedWhenLegioStopsIsSentByTheNextStart() throws Exception {
+    start();
+    int port = java.net.URI.create(slack.apiUrl()).getPort();
+    slack.close();
+    deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> before the stop", "1700.0001")));
+    await(() -> !legio.app.store().gatewayState().pending("slack").isEmpty());
+    long logged = legio.app.messageLog().size();
+
+    legio.restart(); // a new process on the same database; Slack is still away
+    slack = new FakeSlack(port);
+
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0001");
+    assertThat(legio.app.messageLog().size())
+        .as("the turn ran once: the new process sent the reply owed, it did not answer again")
+        .isEqualTo(logged);
+  }
+
+  @Test
+  void aReplySlackRefusesForGoodIsDroppedAndTheNextStillGoes() throws Exception {
+    start();
+    slack.goneChannels.add("C404");
+
+    deliver(callback("Ev1", mention("C404", "U123", "<@U0BOT> here?", "1.1")));
+    await(() -> slack.calls("chat.postMessage") == 1);
+    deliver(callback("Ev2", mention("C123", "U123", "<@U0BOT> and here?", "1.2")));
+
+    assertThat(slack.nextPost().params()).containsEntry("channel", "C123");
+    assertThat(slack.calls("chat.postMessage"))
+        .as("the refused one is not tried again")
+        .isEqualTo(2);
+    assertThat(legio.health("slack").state()).isEqualTo(GatewayHealth.State.CONNECTED);
+    await(() -> legio.app.store().gatewayState().pending("slack").isEmpty());
   }
 
   @Test

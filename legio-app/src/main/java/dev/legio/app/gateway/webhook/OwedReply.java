@@ -1,0 +1,30 @@
+package dev.legio.app.gateway.webhook;
+
+import java.time.Instant;
+
+/**
+ * One message a gateway owes its platform, as the platform takes it.
+ *
+ * @param id its place in the gateway's {@link OwedReplies} (assigned there; 0 before it is kept)
+ * @param chat where it goes: Slack's channel, Discord's channel
+ * @param thread where in the chat: Slack's {@code thread_ts}; Discord's interaction token (which is
+ *     why Discord's replies stay in memory); null for the chat itself
+ * @param part its index among the messages of one answer (Discord edits the deferred response with
+ *     part 0 and sends the rest as follow-ups)
+ * @param text the text, already escaped and cut to the platform's limit
+ * @param deadline when it can no longer be delivered (Discord: 15 minutes after the {@code /ask});
+ *     null when it never expires
+ */
+public record OwedReply(
+    long id, String chat, String thread, int part, String text, Instant deadline) {
+
+  /** The same reply, kept as {@code id}. */
+  public OwedReply withId(long id) {
+    return new OwedReply(id, chat, thread, part, text, deadline);
+  }
+
+  /** True when it can no longer be delivered at {@code now}. */
+  public boolean expiredAt(Instant now) {
+    return deadline != null && now.isAfter(deadline);
+  }
+}
