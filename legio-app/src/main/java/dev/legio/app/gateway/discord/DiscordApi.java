@@ -56,7 +56,7 @@ final class DiscordApi {
   void editOriginal(String token, String content) {
     send(
         "PATCH /webhooks/{id}/{token}/messages/@original",
-        request("/webhooks/" + applicationId + "/" + token + "/messages/@original")
+        request("/webhooks/" + applicationId + "/" + segment(token) + "/messages/@original")
             .header("Content-Type", "application/json")
             .method("PATCH", HttpRequest.BodyPublishers.ofString(message(content).toString())));
   }
@@ -65,9 +65,15 @@ final class DiscordApi {
   void followUp(String token, String content) {
     send(
         "POST /webhooks/{id}/{token}",
-        request("/webhooks/" + applicationId + "/" + token)
+        request("/webhooks/" + applicationId + "/" + segment(token))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(message(content).toString())));
+  }
+
+  /** {@code value} as one segment of a URL's path (percent-encoded; a space as {@code %20}). */
+  static String segment(String value) {
+    return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8)
+        .replace("+", "%20");
   }
 
   static ObjectNode message(String content) {

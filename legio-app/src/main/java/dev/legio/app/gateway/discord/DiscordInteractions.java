@@ -45,6 +45,15 @@ final class DiscordInteractions extends WebhookHandler {
   /** How long an interaction id is remembered (its token lives 15 minutes). */
   static final Duration KEEP = Duration.ofHours(1);
 
+  /**
+   * What an interaction's token may hold: it becomes a segment of the follow-up URL, so nothing
+   * that could change the URL ({@code /}, {@code ?}, {@code #}, {@code %}, a space) and no {@code
+   * .} or {@code ..} segment. Discord's tokens are letters, digits, {@code -}, {@code _} and {@code
+   * .}.
+   */
+  static final java.util.regex.Pattern INTERACTION_TOKEN =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,999}");
+
   /** An {@code /ask}: where, who, what, and the token to answer with. */
   record Ask(String channelId, Speaker speaker, String text, String token) {}
 
@@ -135,7 +144,10 @@ final class DiscordInteractions extends WebhookHandler {
       channel = interaction.path("channel").path("id").asText("");
     }
     String token = interaction.path("token").asText("");
-    if (text == null || text.isBlank() || !channel.matches("\\d{1,25}") || token.isEmpty()) {
+    if (text == null
+        || text.isBlank()
+        || !channel.matches("\\d{1,25}")
+        || !INTERACTION_TOKEN.matcher(token).matches()) {
       return Optional.empty();
     }
     JsonNode user = interaction.path("member").path("user");

@@ -404,6 +404,20 @@ class DiscordGatewayTest {
   }
 
   @Test
+  void anInteractionTokenThatCouldChangeTheFollowUpUrlIsRefused() throws Exception {
+    start();
+
+    for (String token : List.of("../../applications/@me", "a/b", "..", "tok?x=1", "tok%2F", "")) {
+      HttpResponse<String> answer = deliver(ask("int-" + token, token, "987654321", "hello"));
+      assertThat(answer.statusCode()).as(token).isEqualTo(200);
+      assertThat(answer.body()).as(token).doesNotContain("\"type\":5");
+    }
+    Thread.sleep(300);
+    assertThat(discord.webhookCalls()).isZero();
+    assertThat(legio.opened).isEmpty();
+  }
+
+  @Test
   void aDiscordThatIsDownAtStartLeavesTheGatewayWaitingWhileLegioServesAndAnswersPings()
       throws Exception {
     int closedPort;
