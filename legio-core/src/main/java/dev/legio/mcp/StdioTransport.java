@@ -37,8 +37,10 @@ import reactor.core.publisher.Mono;
  *   <li>Every line is judged by {@link IncomingMessageCheck}: what fails is answered at once with a
  *       JSON-RPC error ({@code -32700} for what is not JSON, {@code -32600} for what is not a
  *       JSON-RPC message, {@code -32602} for bad params) and reading goes on.
- *   <li>Every request with an id is answered: if the SDK's session finishes a request without
- *       answering it, or fails, Legio answers {@code -32603} naming the method.
+ *   <li>Every request with an id is answered, exactly once: if the SDK's session finishes a request
+ *       without answering it, or fails, Legio answers {@code -32603} naming the method; an answer
+ *       that comes after Legio answered for it (a call that ends after stdin closed) is dropped. A
+ *       request that reuses the id of one still running gets {@code -32600}.
  *   <li>Bytes that are not UTF-8 are read as U+FFFD (then fail as JSON); blank lines are skipped.
  *   <li>The SDK's session holds requests until {@code notifications/initialized}; a {@code ping}
  *       before it is answered here (the lifecycle allows pings at any time).
@@ -170,7 +172,18 @@ public final class StdioTransport implements McpServerTransportProvider {
       return;
     }
     Object key = idKey(request.id());
-    pending.put(key, request);
+    if (pending.putIfAbsent(key, request) != null) {
+      write(
+          new JsonRpcError(
+                  McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class),
+                  JsonRpcError.INVALID_REQUEST,
+                  "id "
+                      + McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class)
+                      + " is already used by a request still running; give each request its own"
+                      + " id")
+              .toJsonText());
+      return;
+    }
     session
         .handle(message)
         .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
@@ -227,20 +240,27 @@ public final class StdioTransport implements McpServerTransportProvider {
       return Mono.fromRunnable(
           () -> {
             McpSchema.JSONRPCMessage guarded = message;
+            McpSchema.JSONRPCRequest asked = null;
             if (message instanceof McpSchema.JSONRPCResponse response) {
-              McpSchema.JSONRPCRequest asked = pending.get(idKey(response.id()));
-              guarded = InternalErrors.guard(message, asked == null ? null : asked.method());
+              // Whoever takes the request out of pending answers it, once: this answer, or the
+              // error written when stdin closed or the session finished without an answer.
+              asked = pending.remove(idKey(response.id()));
+              if (asked == null) {
+                log.debug("MCP: a late answer to request {} was dropped", response.id());
+                return;
+              }
+              guarded = InternalErrors.guard(message, asked.method());
             }
             String line;
             try {
               line = McpToolServer.JSON_MAPPER.writeValueAsString(guarded);
             } catch (IOException e) {
-              throw new UncheckedIOException(e);
+              line = asked == null ? null : error(asked, InternalErrors.messageFor(asked.method()));
+              log.warn("MCP: an answer could not be written as JSON", e);
             }
-            if (message instanceof McpSchema.JSONRPCResponse response) {
-              pending.remove(idKey(response.id()));
+            if (line != null) {
+              write(line);
             }
-            write(line);
           });
     }
 

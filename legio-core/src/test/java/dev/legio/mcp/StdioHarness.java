@@ -49,20 +49,30 @@ final class StdioHarness implements AutoCloseable {
   private volatile long endedAtNanos;
 
   StdioHarness() throws IOException {
+    this(tools(), out -> out);
+  }
+
+  /**
+   * A harness serving {@code toolset}, the server writing through {@code stdout} (which wraps the
+   * pipe the test reads, to watch or slow the server's writes).
+   */
+  StdioHarness(Toolset toolset, java.util.function.UnaryOperator<OutputStream> stdout)
+      throws IOException {
     PipedInputStream serverIn = new PipedInputStream(stdin, 1 << 20);
     PipedOutputStream serverOut = new PipedOutputStream();
     PipedInputStream clientIn = new PipedInputStream(serverOut, 1 << 20);
+    OutputStream serverStdout = stdout.apply(serverOut);
     server =
         new Thread(
             () -> {
               try {
-                McpStdio.serve("vorenus", tools(), serverIn, serverOut);
+                McpStdio.serve("vorenus", toolset, serverIn, serverStdout);
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               } finally {
                 endedAtNanos = System.nanoTime();
                 try {
-                  serverOut.close();
+                  serverStdout.close();
                 } catch (IOException ignored) {
                   // reader sees the end
                 }
@@ -108,6 +118,15 @@ final class StdioHarness implements AutoCloseable {
     OutputStream out = stdin;
     out.write(bytes);
     out.flush();
+  }
+
+  /** The next line the server writes within 100 ms (kept with the others), or null. */
+  String poll() throws InterruptedException {
+    String line = lines.poll(100, TimeUnit.MILLISECONDS);
+    if (line != null) {
+      all.add(line);
+    }
+    return line;
   }
 
   /** The next line the server writes, parsed. */

@@ -3,8 +3,16 @@ package dev.legio.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.tools.ToolDefinition;
+import dev.legio.tools.Toolbox;
+import dev.legio.tools.Toolset;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** {@link StdioTransport}: what a client that sends bad lines, or leaves, gets. */
@@ -125,6 +133,67 @@ class StdioTransportTest {
   }
 
   @Test
+  void aCallStillRunningWhenStdinClosesIsAnsweredOnceEvenWhenItFinishesAfter() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Toolset slow = holding(release);
+    // The server's stdout lets the tool finish the moment the "stdin closed" error is written,
+    // and holds that write a while: the tool's result is then ready while the error goes out.
+    // It closes late too, so that a result written after the error would be seen.
+    StdioHarness s =
+        new StdioHarness(
+                slow,
+                pipe ->
+                    new FilterOutputStream(pipe) {
+                      @Override
+                      public void write(byte[] b, int off, int len) throws IOException {
+                        out.write(b, off, len);
+                        if (new String(b, off, len, StandardCharsets.UTF_8)
+                            .contains("stdin closed")) {
+                          release.countDown();
+                          pause();
+                        }
+                      }
+
+                      @Override
+                      public void close() throws IOException {
+                        pause(); // a late line still reaches the test
+                        super.close();
+                      }
+                    })
+            .initialized();
+    s.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"hold\",\"arguments\":{}}}");
+    Thread.sleep(100); // the call is running
+
+    s.closeStdin();
+    assertError(s.answerTo(7), 7, -32603, "stdin closed while 'tools/call' was still running");
+    while (s.poll() != null) {
+      // read whatever else came
+    }
+    assertThat(s.seen().stream().filter(l -> l.contains("\"id\":7")))
+        .as("JSON-RPC allows one response per id")
+        .hasSize(1);
+  }
+
+  @Test
+  void aSecondRequestWithTheIdOfOneStillRunningIsRefusedAndTheFirstIsAnswered() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Toolset slow = holding(release);
+    try (StdioHarness s = new StdioHarness(slow, out -> out).initialized()) {
+      String call =
+          "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"hold\",\"arguments\":{}}}";
+      s.send(call);
+      Thread.sleep(100);
+      s.send(call);
+      assertError(s.next(), 8, -32600, "id 8 is already used by a request still running");
+      release.countDown();
+      assertThat(s.next().at("/result/content/0/text").asText()).isEqualTo("done");
+    }
+  }
+
+  @Test
   void aPingBeforeInitializedIsAnsweredAndOtherRequestsAreNotLeftHanging() throws Exception {
     StdioHarness s = new StdioHarness();
     s.send(
@@ -151,6 +220,33 @@ class StdioTransportTest {
       assertThat(s.answerTo(1).at("/result/protocolVersion").asText())
           .isEqualTo(McpVersions.SUPPORTED.getLast());
     }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(300);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One tool, {@code hold}, that answers "done" once {@code release} is counted down. */
+  private static Toolset holding(CountDownLatch release) {
+    return new Toolbox(
+        "vorenus",
+        List.of(
+            new ToolDefinition(
+                "hold",
+                "Wait until the test says.",
+                List.of(),
+                in -> {
+                  try {
+                    release.await(10, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  return "done";
+                })));
   }
 
   static byte[] utf8(String s) {
