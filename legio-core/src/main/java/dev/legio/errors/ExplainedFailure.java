@@ -6,7 +6,9 @@ package dev.legio.errors;
  *
  * <p>Rule: a command that ends with one prints {@code legio: }, the message (secrets masked) and
  * {@code (details in the log file)}, writes the stack trace to the log file only, and exits with
- * status 1. Any other exception is printed the same way but with its class name before the message,
- * since its message alone may not say what failed.
+ * status 1. Any other exception is printed the same way after the command's name ({@code legio: log
+ * import failed: ...}), since its message alone may not say what failed. Either way the message is
+ * in the words {@link FailureText} gives: never a Java class name (but for a failure with no
+ * message at all).
  */
 public interface ExplainedFailure {}

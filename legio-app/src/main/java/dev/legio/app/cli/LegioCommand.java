@@ -3,6 +3,8 @@ package dev.legio.app.cli;
 import dev.legio.app.LegioApp;
 import dev.legio.app.LogFileOnly;
 import dev.legio.errors.ExplainedFailure;
+import dev.legio.errors.FailureText;
+import dev.legio.errors.Quoted;
 import dev.legio.errors.UsageError;
 import dev.legio.secrets.SecretRedactor;
 import dev.legio.workspace.Workspace;
@@ -12,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -101,12 +104,49 @@ public final class LegioCommand implements Runnable {
           }
           // The details (stack trace, causes) go to the log file; the console gets one line.
           log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);
-          String message = e instanceof ExplainedFailure ? e.getMessage() : e.toString();
+          String message =
+              e instanceof ExplainedFailure
+                  ? FailureText.of(e)
+                  : commandName(cl) + " failed: " + FailureText.of(e);
           cl.getErr()
               .println("legio: " + SecretRedactor.redact(message) + " (details in the log file)");
           return FAILURE;
         });
+    commandLine.setParameterExceptionHandler(LegioCommand::refuseArguments);
+    commandLine.registerConverter(UUID.class, LegioCommand::messageId);
     return commandLine;
+  }
+
+  /** The command as typed after {@code legio}: {@code log import}. */
+  private static String commandName(CommandLine cl) {
+    String name = cl.getCommandSpec().qualifiedName(" ");
+    return name.startsWith("legio ") ? name.substring("legio ".length()) : name;
+  }
+
+  /**
+   * Arguments picocli cannot take (an unknown option, a value of the wrong type): one line saying
+   * which, and where the options are listed, rather than the whole usage; exit status 2.
+   */
+  private static int refuseArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, cl.getErr());
+    cl.getErr()
+        .println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for its options.");
+    return USAGE;
+  }
+
+  /** A message id as given on the command line. */
+  private static UUID messageId(String text) {
+    try {
+      return UUID.fromString(text);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.TypeConversionException(
+          "'"
+              + Quoted.of(text)
+              + "' is not a message id (a UUID such as 01a21c0f-c443-71f2-becd-4d326a89fc0d; legio"
+              + " history shows them)");
+    }
   }
 
   /** The workspace chosen by --castra, LEGIO_HOME or the current directory. */

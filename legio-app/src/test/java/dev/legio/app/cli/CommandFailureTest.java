@@ -122,11 +122,57 @@ class CommandFailureTest {
   }
 
   @Test
-  void anyOtherFailureNamesItsClassSinceItsMessageMayNotSayWhatFailed() {
+  void anyOtherFailureNamesItsCommandSinceItsMessageMayNotSayWhatFailedButNoJavaClass() {
     assertReported(
         new IllegalStateException("closed"),
         LegioCommand.FAILURE,
-        "legio: java.lang.IllegalStateException: closed (details in the log file)");
+        "legio: fail failed: closed (details in the log file)");
+    assertReported(
+        new java.io.UncheckedIOException(
+            new java.nio.file.NoSuchFileException("/tmp/nothere.jsonl")),
+        LegioCommand.FAILURE,
+        "legio: fail failed: /tmp/nothere.jsonl does not exist (details in the log file)");
+    assertReported(
+        new NullPointerException(),
+        LegioCommand.FAILURE,
+        "legio: fail failed: an unexpected NullPointerException (details in the log file)");
+  }
+
+  @Test
+  void argumentsPicocliCannotTakeGetOneLineAndWhereTheOptionsAreNotTheWholeUsage() {
+    StringWriter err = new StringWriter();
+    CommandLine commandLine =
+        LegioCommand.commandLine(
+            new LegioCommand.Context(Map.of(), dir, Clock.systemUTC()),
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true));
+
+    int status = commandLine.execute("history", "--limit=99999999999");
+
+    assertThat(status).isEqualTo(LegioCommand.USAGE);
+    assertThat(err.toString().strip().lines())
+        .containsExactly(
+            "legio: Invalid value for option '--limit': '99999999999' is not an int",
+            "Run 'legio history --help' for its options.");
+  }
+
+  @Test
+  void aMessageIdThatIsNotOneSaysWhatAnIdLooksLike() {
+    StringWriter err = new StringWriter();
+    CommandLine commandLine =
+        LegioCommand.commandLine(
+            new LegioCommand.Context(Map.of(), dir, Clock.systemUTC()),
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true));
+
+    int status = commandLine.execute("log", "post", "--reply-to=abc\u001b[2J", "hi");
+
+    assertThat(status).isEqualTo(LegioCommand.USAGE);
+    assertThat(err.toString())
+        .contains("'abc\\u001b[2J' is not a message id (a UUID such as")
+        .contains("Run 'legio log post --help' for its options.")
+        .doesNotContain("java.lang")
+        .doesNotContain("\u001b");
   }
 
   @Test
