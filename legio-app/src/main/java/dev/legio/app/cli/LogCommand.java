@@ -154,6 +154,7 @@ final class LogCommand implements Runnable {
         Path target = app.config().praetorium().sqlitePath();
         if (app.config().praetorium().store() == dev.legio.config.LegioConfig.Store.SQLITE
             && Files.exists(target)
+            && Files.exists(from)
             && Files.isSameFile(from, target)) {
           throw new IllegalArgumentException(
               from + " is this workspace's own log: import another workspace's praetorium.db");
@@ -161,18 +162,22 @@ final class LogCommand implements Runnable {
         ImportResult total = new ImportResult(0, 0, 0);
         try (LegioDatabaseReader reader = new LegioDatabaseReader(from);
             ProgressBar progress =
-                new ProgressBarBuilder()
-                    .setTaskName("Importing")
-                    .setInitialMax(reader.total())
-                    .setUnit(" msgs", 1)
-                    .setConsumer(new ConsoleProgressBarConsumer(System.err))
-                    .build()) {
+                Terminal.attached()
+                    ? new ProgressBarBuilder()
+                        .setTaskName("Importing")
+                        .setInitialMax(reader.total())
+                        .setUnit(" msgs", 1)
+                        .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                        .build()
+                    : null) {
           MessageLog messages = app.messageLog();
           for (List<Message> page = reader.next(batch);
               !page.isEmpty();
               page = reader.next(batch)) {
             total = total.plus(messages.importMessages(page));
-            progress.stepBy(page.size());
+            if (progress != null) {
+              progress.stepBy(page.size());
+            }
           }
         }
         log.root.out.printf(

@@ -463,24 +463,11 @@ final class MemoryCommand {
    */
   abstract static class Progress implements ConsolidationListener, AutoCloseable {
     static Progress of(String agent, PrintWriter out) {
-      return isTerminal() ? new Bar(agent) : new Lines(out);
+      return Terminal.attached() ? new Bar(agent) : new Lines(out);
     }
 
     @Override
     public void close() {}
-
-    /** True when standard output is a terminal (Java 22+ says so even when a console exists). */
-    static boolean isTerminal() {
-      java.io.Console console = System.console();
-      if (console == null) {
-        return false;
-      }
-      try {
-        return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
-      } catch (ReflectiveOperationException e) {
-        return true; // before Java 22 a console exists only on a terminal
-      }
-    }
 
     static final class Lines extends Progress {
       private final PrintWriter out;

@@ -1,0 +1,81 @@
+package dev.legio.app.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.testing.LegioPraetoriumFile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legio log import} as a script runs it, its output going to files: plain lines, no progress
+ * bar, and a missing file said in words.
+ */
+class LogImportProcessTest {
+  @TempDir Path dir;
+
+  @Test
+  void intoAFileTheImportWritesNoProgressBarAndNoEscapeCodes() throws Exception {
+    Path legacy = dir.resolve("old.db");
+    List<String[]> rows = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      rows.add(
+          new String[] {
+            UUID.randomUUID().toString(),
+            "caesar",
+            "m" + i,
+            "[\"vorenus\"]",
+            "2026-02-15T12:00:00+00:00",
+            null
+          });
+    }
+    LegioPraetoriumFile.create(legacy, rows);
+    Path ws = Workspaces.init(dir, "legion");
+
+    LegioProcess imported =
+        LegioProcess.run(
+            dir,
+            Map.of(),
+            Duration.ofSeconds(60),
+            "--castra",
+            ws.toString(),
+            "log",
+            "import",
+            legacy.toString());
+
+    assertThat(imported.exitCode()).as(imported.stderr()).isZero();
+    assertThat(imported.stdout()).contains("imported 300 messages");
+    assertThat(imported.stderr())
+        .doesNotContain("\u001b")
+        .doesNotContain("\r")
+        .doesNotContain("Importing");
+  }
+
+  @Test
+  void aMissingFileIsSaidInWordsWithoutAJavaClassName() throws Exception {
+    Path ws = Workspaces.init(dir, "legion");
+
+    LegioProcess missing =
+        LegioProcess.run(
+            dir,
+            Map.of(),
+            Duration.ofSeconds(60),
+            "--castra",
+            ws.toString(),
+            "log",
+            "import",
+            dir.resolve("nothere.db").toString());
+
+    assertThat(missing.exitCode()).isNotZero();
+    assertThat(missing.stderr())
+        .contains("nothere.db")
+        .contains("does not exist")
+        .doesNotContain("java.")
+        .doesNotContain("Exception");
+  }
+}
