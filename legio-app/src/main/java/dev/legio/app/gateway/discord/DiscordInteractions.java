@@ -3,6 +3,7 @@ package dev.legio.app.gateway.discord;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.conversation.Speaker;
 import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.WebhookHandler;
 import dev.legio.delivery.DeliveryLedger;
 import java.io.IOException;
@@ -60,6 +61,7 @@ final class DiscordInteractions extends WebhookHandler {
   private final DiscordSignature signature;
   private final DeliveryLedger deliveries;
   private final Clock clock;
+  private final RefusalLog refusals;
   private final GatewayStatus status;
   private final Consumer<Ask> asks;
 
@@ -72,6 +74,7 @@ final class DiscordInteractions extends WebhookHandler {
     this.signature = signature;
     this.deliveries = deliveries;
     this.clock = clock;
+    this.refusals = new RefusalLog(DiscordGateway.NAME, clock);
     this.status = status;
     this.asks = asks;
   }
@@ -85,7 +88,7 @@ final class DiscordInteractions extends WebhookHandler {
         signature.problem(
             headers.get("X-Signature-Timestamp"), headers.get("X-Signature-Ed25519"), body);
     if (problem.isPresent()) {
-      log.warn("gateway discord: refused a request: {}", problem.get());
+      refusals.refused(problem.get());
       return Answer.error(401, problem.get());
     }
     JsonNode interaction;
