@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.conversation.Speaker;
 import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.WebhookHandler;
 import dev.legio.delivery.DeliveryLedger;
 import java.io.IOException;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *       app; everything else is acknowledged and dropped.
  *   <li>A message is taken in once per {@code event_id}, recorded in the {@link DeliveryLedger} for
  *       {@link #KEEP} before its turn starts: Slack's retries ({@code X-Slack-Retry-Num}) run no
- *       second turn, after a restart or on another node either.
+ *       second turn, after a restart or on another node either. It is also taken in once per
+ *       message (channel and {@code ts}): an {@code app_mention} and a {@code message.im} of the
+ *       same message, two events, run one turn.
  *   <li>Slack gets its 200 at once (it wants one within 3 seconds); the turn runs after.
  * </ol>
  */
@@ -44,11 +47,12 @@ final class SlackEvents extends WebhookHandler {
   static final Duration KEEP = Duration.ofDays(1);
 
   /** A message for the app: where it came from, who said it, its text, the thread to answer in. */
-  record Message(String channel, Speaker speaker, String text, String threadTs) {}
+  record Message(String channel, Speaker speaker, String text, String ts, String threadTs) {}
 
   private final SlackSignature signature;
   private final DeliveryLedger deliveries;
   private final Clock clock;
+  private final RefusalLog refusals;
   private final GatewayStatus status;
   private final Supplier<String> botUserId;
   private final Consumer<Message> messages;
@@ -63,6 +67,7 @@ final class SlackEvents extends WebhookHandler {
     this.signature = signature;
     this.deliveries = deliveries;
     this.clock = clock;
+    this.refusals = new RefusalLog(SlackGateway.NAME, clock);
     this.status = status;
     this.botUserId = botUserId;
     this.messages = messages;
@@ -77,7 +82,7 @@ final class SlackEvents extends WebhookHandler {
         signature.problem(
             headers.get("X-Slack-Request-Timestamp"), headers.get("X-Slack-Signature"), body);
     if (problem.isPresent()) {
-      log.warn("gateway slack: refused a request: {}", problem.get());
+      refusals.refused(problem.get());
       return Answer.error(401, problem.get());
     }
     JsonNode payload;
@@ -114,6 +119,15 @@ final class SlackEvents extends WebhookHandler {
     }
     if (!deliveries.firstDelivery(SlackGateway.NAME, eventId, clock.instant(), KEEP)) {
       log.info("gateway slack: event {} seen before (retry {}); not run again", eventId, retry);
+      return;
+    }
+    Message m = message.get();
+    if (!m.ts().isEmpty()
+        && !deliveries.firstDelivery(
+            SlackGateway.NAME, "message " + m.channel() + " " + m.ts(), clock.instant(), KEEP)) {
+      log.info(
+          "gateway slack: event {} is a message already taken in by another event; not run again",
+          eventId);
       return;
     }
     status.received();
@@ -165,6 +179,6 @@ final class SlackEvents extends WebhookHandler {
       name = profile.path("real_name").asText("");
     }
     return Optional.of(
-        new Message(channel, Speaker.of(user, name.isBlank() ? null : name), text, thread));
+        new Message(channel, Speaker.of(user, name.isBlank() ? null : name), text, ts, thread));
   }
 }

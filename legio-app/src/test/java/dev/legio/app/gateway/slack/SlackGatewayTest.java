@@ -312,6 +312,22 @@ class SlackGatewayTest {
   }
 
   @Test
+  void aMentionAndADirectMessageEventOfOneMessageRunOneTurn() throws Exception {
+    start();
+    String text = "<@U0BOT> one message, two events";
+    ObjectNode mention = mention("D42", "U123", text, "1700.0009").put("channel_type", "im");
+
+    deliver(callback("Ev-mention", mention));
+    deliver(callback("Ev-im", direct("D42", "U123", text, "1700.0009")));
+    deliver(callback("Ev-next", direct("D42", "U123", "and another", "1700.0010")));
+
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0009");
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0010");
+    assertThat(slack.postWithin(Duration.ofMillis(300))).isNull();
+    assertThat(legio.health("slack").messagesIn()).isEqualTo(2);
+  }
+
+  @Test
   void aRetriedEventRunsOneTurnAlsoAfterARestartOnSqlite() throws Exception {
     slack = new FakeSlack();
     start(ENV, slack.apiUrl(), Function.identity());
