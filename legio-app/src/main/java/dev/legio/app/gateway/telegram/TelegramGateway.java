@@ -3,6 +3,7 @@ package dev.legio.app.gateway.telegram;
 import dev.legio.app.conversation.Conversations;
 import dev.legio.app.gateway.Gateway;
 import dev.legio.app.gateway.GatewayHealth;
+import dev.legio.app.gateway.webhook.SharedOwedReplies;
 import dev.legio.config.TelegramSettings;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.JobLeases;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  *       only for later updates, so a message is neither answered twice nor lost. (A process killed
  *       during the turn itself, before the offset is stored, runs that update again.) An update
  *       whose id is below the stored offset (a webhook's retry) is acknowledged and skipped.
+ *   <li><b>One sender</b>: what is owed is sent by one node at a time, the holder of the job lease
+ *       {@code outbox:telegram} (as Slack's, {@link SharedOwedReplies}), so that in webhook mode,
+ *       where every node takes updates, no reply is sent twice; the sender sends until nothing is
+ *       owed, then gives the lease up.
  *   <li><b>One poller</b>: in polling mode only the node holding the {@link PollerLease} polls,
  *       renewing it every third of its TTL, even during a long turn; others wait and take over when
  *       it stops renewing.
@@ -50,6 +55,10 @@ import org.slf4j.LoggerFactory;
 public final class TelegramGateway implements Gateway {
   public static final String NAME = "telegram";
   public static final String WEBHOOK_PATH = "/gateways/telegram/webhook";
+
+  /** The job lease of the node sending Telegram's owed replies, one node at a time. */
+  static final String SENDER_JOB = SharedOwedReplies.senderJob(NAME);
+
   private static final Logger log = LoggerFactory.getLogger(TelegramGateway.class);
 
   /** How the gateway is tuned; tests shorten the waits. */
@@ -66,6 +75,8 @@ public final class TelegramGateway implements Gateway {
   private final TelegramTurns turns;
   private final GatewayStateStore store;
   private final PollerLease lease;
+  private final JobLeases leases;
+  private final String holder;
   private final Clock clock;
   private final Timing timing;
   private final TelegramMessageSplitter splitter = TelegramMessageSplitter.telegram();
@@ -103,13 +114,9 @@ public final class TelegramGateway implements Gateway {
             settings.tokenEnv(),
             sleeper);
     this.turns = new TelegramTurns(conversations, commands, settings.operators());
-    this.lease =
-        new PollerLease(
-            leases,
-            NAME,
-            ProcessHandle.current().pid() + "@" + host() + "/" + UUID.randomUUID(),
-            timing.leaseTtl(),
-            clock);
+    this.leases = leases;
+    this.holder = ProcessHandle.current().pid() + "@" + host() + "/" + UUID.randomUUID();
+    this.lease = new PollerLease(leases, NAME, holder, timing.leaseTtl(), clock);
     this.timer =
         Executors.newScheduledThreadPool(
             2, Thread.ofPlatform().daemon().name("legio-telegram-timer-", 0).factory());
@@ -347,7 +354,25 @@ public final class TelegramGateway implements Gateway {
    */
   boolean sendPending() {
     synchronized (sendLock) {
-      for (GatewayStateStore.Outbound reply : store.pending(NAME)) {
+      if (!leases.tryTake(SENDER_JOB, holder, clock.instant(), timing.leaseTtl())) {
+        return false; // another node is sending what is owed; this one looks again later
+      }
+      try {
+        return sendOwedWhileHoldingTheSenderLease();
+      } finally {
+        leases.release(SENDER_JOB, holder);
+      }
+    }
+  }
+
+  private boolean sendOwedWhileHoldingTheSenderLease() {
+    for (List<GatewayStateStore.Outbound> owed = store.pending(NAME);
+        !owed.isEmpty();
+        owed = store.pending(NAME)) {
+      for (GatewayStateStore.Outbound reply : owed) {
+        if (!leases.tryTake(SENDER_JOB, holder, clock.instant(), timing.leaseTtl())) {
+          return false; // renewed before each send; lost (a long pause): another node sends
+        }
         try {
           api.sendHtml(reply.chatId(), reply.text());
           messagesOut.incrementAndGet();
@@ -367,8 +392,8 @@ public final class TelegramGateway implements Gateway {
         }
         store.sent(reply.id());
       }
-      return true;
     }
+    return true;
   }
 
   // ------------------------------------------------------------------ health

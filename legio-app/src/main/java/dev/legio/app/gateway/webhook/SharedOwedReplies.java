@@ -31,9 +31,14 @@ public final class SharedOwedReplies implements OwedReplies {
     this.store = store;
     this.leases = leases;
     this.gateway = gateway;
-    this.job = "outbox:" + gateway;
+    this.job = senderJob(gateway);
     this.ttl = ttl;
     this.clock = clock;
+  }
+
+  /** The job lease of the node that sends {@code gateway}'s owed replies. */
+  public static String senderJob(String gateway) {
+    return "outbox:" + gateway;
   }
 
   @Override

@@ -11,12 +11,16 @@ import dev.legio.app.gateway.GatewayHealthReports;
 import dev.legio.app.gateway.Gateways;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
+import dev.legio.session.JobLeases;
+import dev.legio.store.gateway.GatewayStateStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,6 +86,36 @@ class TelegramResilienceTest {
         assertThat(fromCaesar(second))
             .containsExactly("@vorenus hold the bridge", "@vorenus and now?");
       }
+    }
+  }
+
+  @Test
+  void whileAnotherNodeSendsTheOwedRepliesThisOneSendsNone() throws Exception {
+    try (FakeTelegram telegram = new FakeTelegram(TOKEN);
+        TelegramFixture node = new TelegramFixture(dir, telegram.url(), "")) {
+      TelegramGateway gateway = node.gateway();
+      GatewayStateStore state = node.app.store().gatewayState();
+      JobLeases leases = node.app.store().jobLeases();
+      state.commitTurn(
+          TelegramGateway.NAME,
+          5,
+          List.of(new GatewayStateStore.Outbound(0, "1001", "owed")),
+          Instant.now());
+      assertThat(
+              leases.tryTake(
+                  TelegramGateway.SENDER_JOB, "other-node", Instant.now(), Duration.ofSeconds(30)))
+          .isTrue();
+
+      assertThat(gateway.sendPending()).isFalse();
+      assertThat(telegram.sent).isEmpty();
+
+      leases.release(TelegramGateway.SENDER_JOB, "other-node");
+      assertThat(gateway.sendPending()).isTrue();
+      assertThat(telegram.sentTo("1001")).hasSize(1);
+      assertThat(state.pending(TelegramGateway.NAME)).isEmpty();
+      assertThat(leases.holderOf(TelegramGateway.SENDER_JOB, Instant.now()))
+          .as("given up after the round")
+          .isEmpty();
     }
   }
 
