@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Every route but a {@link Access#PUBLIC} one needs {@code Authorization: Bearer TOKEN}: a
  *       missing or unknown token gets 401, a token whose role may not use the route 403.
- *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}).
+ *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}). A
+ *       {@code HEAD} is its {@code GET} without the body, with the same access rules, but for a
+ *       stream ({@link Endpoint#streams}), which gets 405.
  *   <li>While the server shuts down (drains) every new request gets 503, but for the public ones
  *       ({@code /healthz}, {@code /readyz}): a load balancer keeps hearing that the node is up and
  *       not ready.
@@ -171,10 +173,10 @@ final class ApiRouter extends Handler.Abstract {
     for (Route r : routes) {
       if (r.match(segments) != null) {
         allowed.add(r.method());
-        // A public page's HEAD is its GET without the body (Jetty leaves the body out).
-        boolean headOfPublicGet =
-            method.equals("HEAD") && r.method().equals("GET") && r.access() == Access.PUBLIC;
-        if ((r.method().equals(method) || headOfPublicGet) && route == null) {
+        // HEAD is GET without the body (Jetty leaves it out), but for a stream (RFC 9110 9.3.2).
+        boolean headOfGet =
+            method.equals("HEAD") && r.method().equals("GET") && !r.endpoint().streams();
+        if ((r.method().equals(method) || headOfGet) && route == null) {
           route = r;
         }
       }

@@ -8,4 +8,12 @@ package dev.legio.app.server;
 @FunctionalInterface
 interface Endpoint {
   void handle(ApiExchange exchange) throws Exception;
+
+  /**
+   * True for an endpoint whose answer is a stream that stays open ({@code GET /events}); a {@code
+   * HEAD} of it is refused, since its headers alone would hold a stream without a body.
+   */
+  default boolean streams() {
+    return false;
+  }
 }

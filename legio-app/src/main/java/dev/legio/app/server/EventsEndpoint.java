@@ -24,6 +24,11 @@ import java.util.OptionalLong;
 final class EventsEndpoint implements Endpoint {
   static final long KEEP_ALIVE_MILLIS = 15_000;
 
+  @Override
+  public boolean streams() {
+    return true;
+  }
+
   private final ServerParts parts;
   private final EventHub hub;
 

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -41,6 +42,28 @@ class MalformedRequestsTest {
 
   private HttpResponse<String> postJson(String path, String body) throws Exception {
     return f.postRaw(path, f.operator, "application/json", body);
+  }
+
+  @Test
+  void headIsGetWithoutTheBodyWithTheSameAccessButNotForTheEventStream() throws Exception {
+    HttpResponse<String> get = f.get("/api/v1/openapi.json", f.operator);
+    HttpResponse<String> head = head("/api/v1/openapi.json", f.operator);
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(head.body()).isEmpty();
+    assertThat(head.headers().firstValueAsLong("Content-Length"))
+        .hasValue(get.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+    assertThat(head("/api/v1/status", f.operator).statusCode()).isEqualTo(200);
+
+    assertThat(head("/api/v1/status", null).statusCode()).isEqualTo(401);
+    HttpResponse<String> events = head("/api/v1/events", f.operator);
+    assertThat(events.statusCode()).isEqualTo(405);
+    assertThat(events.headers().firstValue("Allow")).hasValue("GET");
+  }
+
+  private HttpResponse<String> head(String path, String token) throws Exception {
+    return f.http.send(
+        f.request(path, token).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
