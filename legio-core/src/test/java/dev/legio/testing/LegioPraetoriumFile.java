@@ -15,6 +15,23 @@ import java.util.List;
 public final class LegioPraetoriumFile {
   private LegioPraetoriumFile() {}
 
+  /** {@code count} rows from caesar to vorenus, with texts m0, m1, ... and random ids. */
+  public static List<String[]> caesarToVorenus(int count) {
+    List<String[]> rows = new java.util.ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      rows.add(
+          new String[] {
+            java.util.UUID.randomUUID().toString(),
+            "caesar",
+            "m" + i,
+            "[\"vorenus\"]",
+            "2026-02-15T12:00:00+00:00",
+            null
+          });
+    }
+    return rows;
+  }
+
   /** Creates {@code file} with rows of (id, sender, text, audience JSON, timestamp, reply_to). */
   public static void create(Path file, List<String[]> rows) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);

@@ -9,11 +9,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -169,19 +167,7 @@ class CliTest {
   @Test
   void importGoesIntoPostgresWhenLegioDbUrlPointsThere() throws Exception {
     Path legacy = dir.resolve("old.db");
-    List<String[]> rows = new ArrayList<>();
-    for (int i = 0; i < 2500; i++) {
-      rows.add(
-          new String[] {
-            UUID.randomUUID().toString(),
-            "caesar",
-            "m" + i,
-            "[\"vorenus\"]",
-            "2026-02-15T12:00:00+00:00",
-            null
-          });
-    }
-    LegioPraetoriumFile.create(legacy, rows);
+    LegioPraetoriumFile.create(legacy, LegioPraetoriumFile.caesarToVorenus(2500));
     Path ws = workspace();
     try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
       env.put("LEGIO_DB_URL", database.url());

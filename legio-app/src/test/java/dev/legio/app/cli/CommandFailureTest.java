@@ -69,6 +69,17 @@ class CommandFailureTest {
     return new Outcome(commandLine.execute("fail"), err.toString());
   }
 
+  /** Runs {@code legio args} in {@link #dir}. */
+  private Outcome runArgs(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine commandLine =
+        LegioCommand.commandLine(
+            new LegioCommand.Context(Map.of(), dir, Clock.systemUTC()),
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true));
+    return new Outcome(commandLine.execute(args), err.toString());
+  }
+
   /**
    * Asserts that a command ending with {@code thrown} exits with {@code status}, printing {@code
    * line}.
@@ -140,17 +151,10 @@ class CommandFailureTest {
 
   @Test
   void argumentsPicocliCannotTakeGetOneLineAndWhereTheOptionsAreNotTheWholeUsage() {
-    StringWriter err = new StringWriter();
-    CommandLine commandLine =
-        LegioCommand.commandLine(
-            new LegioCommand.Context(Map.of(), dir, Clock.systemUTC()),
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
+    Outcome outcome = runArgs("history", "--limit=99999999999");
 
-    int status = commandLine.execute("history", "--limit=99999999999");
-
-    assertThat(status).isEqualTo(LegioCommand.USAGE);
-    assertThat(err.toString().strip().lines())
+    assertThat(outcome.status()).isEqualTo(LegioCommand.USAGE);
+    assertThat(outcome.err().strip().lines())
         .containsExactly(
             "legio: Invalid value for option '--limit': '99999999999' is not an int",
             "Run 'legio history --help' for its options.");
@@ -158,17 +162,10 @@ class CommandFailureTest {
 
   @Test
   void aMessageIdThatIsNotOneSaysWhatAnIdLooksLike() {
-    StringWriter err = new StringWriter();
-    CommandLine commandLine =
-        LegioCommand.commandLine(
-            new LegioCommand.Context(Map.of(), dir, Clock.systemUTC()),
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
+    Outcome outcome = runArgs("log", "post", "--reply-to=abc\u001b[2J", "hi");
 
-    int status = commandLine.execute("log", "post", "--reply-to=abc\u001b[2J", "hi");
-
-    assertThat(status).isEqualTo(LegioCommand.USAGE);
-    assertThat(err.toString())
+    assertThat(outcome.status()).isEqualTo(LegioCommand.USAGE);
+    assertThat(outcome.err())
         .contains("'abc\\u001b[2J' is not a message id (a UUID such as")
         .contains("Run 'legio log post --help' for its options.")
         .doesNotContain("java.lang")

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.testing.LegioPraetoriumFile;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,19 +19,7 @@ class LogImportProcessTest {
   @Test
   void intoAFileTheImportWritesNoProgressBarAndNoEscapeCodes() throws Exception {
     Path legacy = dir.resolve("old.db");
-    List<String[]> rows = new ArrayList<>();
-    for (int i = 0; i < 300; i++) {
-      rows.add(
-          new String[] {
-            UUID.randomUUID().toString(),
-            "caesar",
-            "m" + i,
-            "[\"vorenus\"]",
-            "2026-02-15T12:00:00+00:00",
-            null
-          });
-    }
-    LegioPraetoriumFile.create(legacy, rows);
+    LegioPraetoriumFile.create(legacy, LegioPraetoriumFile.caesarToVorenus(300));
     Path ws = Workspaces.init(dir, "legion");
 
     LegioProcess imported =
@@ -77,5 +62,18 @@ class LogImportProcessTest {
         .contains("does not exist")
         .doesNotContain("java.")
         .doesNotContain("Exception");
+  }
+
+  /** Runs {@code legio log import FILE} into {@code ws}, its output going to files. */
+  private LegioProcess importInto(Path ws, Path file) {
+    return LegioProcess.run(
+        dir,
+        Map.of(),
+        Duration.ofSeconds(60),
+        "--castra",
+        ws.toString(),
+        "log",
+        "import",
+        file.toString());
   }
 }

@@ -10,7 +10,6 @@ import dev.legio.app.gateway.webhook.OwedReplies;
 import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
-import dev.legio.app.gateway.webhook.ReplySplitter;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.config.DiscordSettings;
@@ -18,9 +17,8 @@ import dev.legio.delivery.DeliveryLedger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -169,11 +167,9 @@ public final class DiscordGateway implements Gateway {
   }
 
   private void send(DiscordInteractions.Ask ask, Instant deadline, String text) {
-    List<OwedReply> parts = new ArrayList<>();
-    for (String part : ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS)) {
-      parts.add(new OwedReply(0, ask.channelId(), ask.token(), parts.size(), part, deadline));
-    }
-    outbox.owe(parts);
+    outbox.owe(
+        OwedReply.answer(
+            ask.channelId(), ask.token(), text, MAX_CHARS, UnaryOperator.identity(), deadline));
   }
 
   /**

@@ -159,11 +159,7 @@ public final class SlackGateway implements Gateway {
   }
 
   private void send(String channel, String threadTs, String text) {
-    List<OwedReply> parts = new ArrayList<>();
-    for (String part : ReplySplitter.split(text.isBlank() ? "(no answer)" : text, MAX_CHARS)) {
-      parts.add(new OwedReply(0, channel, threadTs, parts.size(), SlackText.escape(part), null));
-    }
-    outbox.owe(parts);
+    outbox.owe(OwedReply.answer(channel, threadTs, text, MAX_CHARS, SlackText::escape, null));
   }
 
   /** One reply to Slack: {@code chat.postMessage} in its thread. */

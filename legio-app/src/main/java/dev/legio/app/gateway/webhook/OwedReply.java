@@ -1,6 +1,9 @@
 package dev.legio.app.gateway.webhook;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * One message a gateway owes its platform, as the platform takes it.
@@ -17,6 +20,25 @@ import java.time.Instant;
  */
 public record OwedReply(
     long id, String chat, String thread, int part, String text, Instant deadline) {
+
+  /**
+   * The messages of one answer to {@code chat} (and {@code thread}): cut at {@code maxChars} by
+   * {@link ReplySplitter}, each part passed through {@code escape}; a blank answer says so, since
+   * platforms refuse an empty message.
+   */
+  public static List<OwedReply> answer(
+      String chat,
+      String thread,
+      String answer,
+      int maxChars,
+      UnaryOperator<String> escape,
+      Instant deadline) {
+    List<OwedReply> parts = new ArrayList<>();
+    for (String part : ReplySplitter.split(answer.isBlank() ? "(no answer)" : answer, maxChars)) {
+      parts.add(new OwedReply(0, chat, thread, parts.size(), escape.apply(part), deadline));
+    }
+    return parts;
+  }
 
   /** The same reply, kept as {@code id}. */
   public OwedReply withId(long id) {
