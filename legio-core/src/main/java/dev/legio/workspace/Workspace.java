@@ -15,6 +15,9 @@ import java.util.Map;
  * castra/edicta/   castra/acta/
  * castra/praetorium.db   castra/logs/legio.log
  * </pre>
+ *
+ * <p>Rule: a folder is a workspace when its {@code legio.toml} is a file. A {@code legio.toml} that
+ * is a folder is reported as such (not as missing), with what to do about it.
  */
 public record Workspace(Path root) {
   public static final String CONFIG_FILE = "legio.toml";
@@ -53,6 +56,17 @@ public record Workspace(Path root) {
 
   /** Throws a {@link WorkspaceException} that says how to create one unless this is one. */
   public Workspace requireInitialised() {
+    if (Files.isDirectory(configFile())) {
+      throw new WorkspaceException(
+          configFile()
+              + " is a folder, not a file: Legio reads its configuration from that file. Move the"
+              + " folder away, then run `legio init "
+              + root
+              + "` to write a fresh "
+              + CONFIG_FILE
+              + " (it keeps the files already there), or choose another workspace with --castra"
+              + " DIR or LEGIO_HOME.");
+    }
     if (!isInitialised()) {
       throw new WorkspaceException(
           "no Legio workspace at "

@@ -59,4 +59,14 @@ class WorkspaceTest {
         .hasMessageContaining("no Legio workspace at " + dir)
         .hasMessageContaining("legio init");
   }
+
+  @Test
+  void aLegioTomlThatIsAFolderIsReportedAsAFolderNotAsMissing() throws Exception {
+    Files.createDirectories(dir.resolve("legio.toml"));
+    assertThatThrownBy(() -> new Workspace(dir).requireInitialised())
+        .isInstanceOf(WorkspaceException.class)
+        .hasMessageStartingWith(dir.resolve("legio.toml") + " is a folder, not a file")
+        .hasMessageContaining("legio init " + dir)
+        .hasMessageNotContaining("missing");
+  }
 }

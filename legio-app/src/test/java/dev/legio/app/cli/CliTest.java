@@ -105,6 +105,18 @@ class CliTest {
   }
 
   @Test
+  void aLegioTomlThatIsAFolderIsNamedAsAFolderNotAsMissing() throws Exception {
+    Path ws = workspace();
+    Files.delete(ws.resolve("legio.toml"));
+    Files.createDirectory(ws.resolve("legio.toml"));
+    Result result = legio("--castra=" + ws, "history");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err())
+        .contains(ws.resolve("legio.toml") + " is a folder, not a file")
+        .doesNotContain("missing");
+  }
+
+  @Test
   void pruneArchivesThenRemovesOldMessages() throws Exception {
     Path ws = workspace();
     String castra = "--castra=" + ws;
