@@ -144,4 +144,23 @@ class SessionToolsTest {
     }
     assertThat(app.messageLog().size()).isZero();
   }
+
+  @Test
+  void getHistoryRefusesAViewerThatIsNoKnownNameListingTheKnownOnes() {
+    Toolset legatus = tools(Names.LEGATUS, SessionSpec.OPERATOR_ROLE);
+
+    ToolResult refused = legatus.call("get_history", "{\"viewer\":\"nosuch\"}");
+    assertThat(refused.error()).isTrue();
+    assertThat(refused.text())
+        .isEqualTo("Unknown viewer nosuch. Known names: caesar, legatus, pullo, vorenus.");
+    ToolResult all = legatus.call("get_history", "{\"viewer\":\"all\"}");
+    assertThat(all.error()).isTrue();
+    assertThat(all.text()).startsWith("Unknown viewer all.");
+
+    for (String viewer : List.of("caesar", "legatus", "pullo", "telegram:123")) {
+      ToolResult seen = legatus.call("get_history", "{\"viewer\":\"" + viewer + "\"}");
+      assertThat(seen.error()).as(viewer + ": " + seen.text()).isFalse();
+      assertThat(seen.text()).as(viewer).contains("viewer=\"" + viewer + "\"");
+    }
+  }
 }

@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * {@code legio mcp} process that only serves memoria never opens the database).
  *
  * <p>The legatus cannot dispatch to or reset its own session from these tools: its turn is the one
- * calling them, and would wait for itself.
+ * calling them, and would wait for itself. {@code get_history} refuses a viewer that is no known
+ * name as {@code legio say} refuses an unknown agent ({@link KnownNames}).
  */
 public final class LegatusTools {
   private LegatusTools() {}
@@ -48,7 +49,9 @@ public final class LegatusTools {
               List<Message> messages =
                   viewer == null
                       ? log.get().history(limit)
-                      : log.get().visibleTo(Names.require(viewer, "viewer"), limit);
+                      : log.get()
+                          .visibleTo(
+                              new KnownNames(engine.get().knownAgents()).viewer(viewer), limit);
               return PraetoriumXml.format(messages, viewer == null ? Names.LEGATUS : viewer);
             }),
         new ToolDefinition(

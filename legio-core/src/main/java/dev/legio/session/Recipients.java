@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * <ul>
  *   <li>A message from caesar goes to the agents it {@code @mentions} ({@link Mentions}), in the
  *       order they are mentioned, else to the legatus. A mention of an unknown agent refuses the
- *       whole message, listing the known agents.
+ *       whole message, listing the known agents ({@link KnownNames}).
  *   <li>A dispatch (the legatus's {@code dispatch} tool) names its centuriones; its text is sent as
  *       it is ({@code @mentions} in it are not parsed). An unknown name, the legatus (whose own
  *       turn would wait for itself) and an empty list are refused; a name given twice counts once.
@@ -41,12 +41,7 @@ final class Recipients {
     }
     Mentions.Routing routing = Mentions.parse(text, known);
     if (!routing.unknown().isEmpty()) {
-      return new Refused(
-          "Unknown agent "
-              + String.join(", ", routing.unknown().stream().map(n -> "@" + n).toList())
-              + ". Known agents: "
-              + String.join(", ", known.stream().map(n -> "@" + n).toList())
-              + ".");
+      return new Refused(new KnownNames(known).unknownMentions(routing.unknown()));
     }
     return new To(routing.targets().isEmpty() ? List.of(Names.LEGATUS) : routing.targets());
   }

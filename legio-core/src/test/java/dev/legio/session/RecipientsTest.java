@@ -22,9 +22,7 @@ class RecipientsTest {
         Arguments.of(
             "@brutus scout",
             new Recipients.Refused(
-                "Unknown agent @brutus. Known agents: "
-                    + String.join(", ", KNOWN.stream().map(n -> "@" + n).toList())
-                    + ".")),
+                "Unknown agent @brutus. Known agents: @legatus, @pullo, @vorenus.")),
         Arguments.of("   ", new Recipients.Refused("Nothing to send: the message is empty.")),
         Arguments.of(null, new Recipients.Refused("Nothing to send: the message is empty.")));
   }

@@ -15,6 +15,7 @@ import dev.legio.log.NewMessage;
 import dev.legio.log.PruneResult;
 import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.LegioDatabaseReader;
+import dev.legio.session.KnownNames;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +98,9 @@ final class LogCommand implements Runnable {
         throw new dev.legio.log.InvalidMessageException("Nothing to post: the text is empty.");
       }
       try (LegioApp app = log.root.app()) {
-        NewMessage message = new NewMessage(from, Audience.of(to), text, replyTo);
+        // An unknown name is refused as `legio say @nosuch` is, before anything is logged.
+        Audience audience = new KnownNames(app.agents().agentNames()).audience(to);
+        NewMessage message = new NewMessage(from, audience, text, replyTo);
         log.root.out.print(MessageFormat.human(app.messageLog().append(message)));
       }
       return 0;

@@ -94,6 +94,27 @@ class CliTest {
   }
 
   @Test
+  void postRefusesAnUnknownNameInItsAudienceAsSayDoesAndLogsNothing() {
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+
+    Result unknown = legio(castra, "log", "post", "--to=vorenus,nosuch", "hi");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err())
+        .isEqualTo(
+            "legio: Unknown name nosuch. Known names: caesar, legatus, pullo, vorenus,"
+                + " all (everyone).\n");
+    assertThat(legio(castra, "history").out()).contains("(no messages visible to caesar)");
+
+    // The names say knows, everyone, and a channel are still taken.
+    for (String to : List.of("caesar", "legatus,pullo", "all", "telegram:123")) {
+      assertThat(legio(castra, "log", "post", "--to=" + to, "to " + to).code()).as(to).isZero();
+    }
+    assertThat(legio(castra, "history").out())
+        .contains("to caesar", "to legatus,pullo", "to all", "to telegram:123");
+  }
+
+  @Test
   void aBrokenConfigNamesTheFileAndKey() throws Exception {
     Path ws = workspace();
     Files.writeString(ws.resolve("legio.toml"), "[praetorium]\nmax_message_bytes = -1\n");
