@@ -5,6 +5,7 @@ import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,6 +25,10 @@ import java.util.TreeSet;
  * Every entry records its author and time from the caller and the injected {@link Clock} (to the
  * microsecond, as every store keeps it). Where entries are kept is the {@link MemoryStore} given:
  * XML files under the castra, or the praetorium's database.
+ *
+ * <p>Commentarii belong to the centuriones of the castra (its {@code centuriones/} folders): a name
+ * that is none is refused, listing the centuriones, whether a caller names it or an {@linkplain
+ * #importFrom import} holds its commentarii (then before anything is written).
  */
 public final class Memoria {
   /** The largest text of one note, in bytes of UTF-8. */
@@ -91,12 +96,40 @@ public final class Memoria {
     }
     if (!Names.isValid(name) || name.contains(":") || !agents.centurioNames().contains(name)) {
       throw new MemoryException(
-          "no centurio named '"
-              + Quoted.of(name)
-              + "'. Known centuriones: "
-              + String.join(", ", centuriones())
-              + ".");
+          "no centurio named '" + Quoted.of(name) + "'. " + knownCenturiones());
     }
     return name;
+  }
+
+  /**
+   * Copies every entry of {@code source} into this memoria's store ({@code legio memory import}),
+   * by {@link MemoriaTransfer}'s rules.
+   *
+   * @throws MemoryException when {@code source} holds commentarii of a name that is no centurio of
+   *     the castra, naming them and the centuriones; nothing was written
+   */
+  public MemoriaTransfer.Result importFrom(MemoryStore source, boolean overwrite) {
+    Set<String> centuriones = agents.centurioNames();
+    List<String> strangers =
+        source.commentariiOwners().stream().filter(o -> !centuriones.contains(o)).toList();
+    if (!strangers.isEmpty()) {
+      boolean one = strangers.size() == 1;
+      throw new MemoryException(
+          "nothing was imported: it holds commentarii of "
+              + String.join(", ", strangers.stream().map(n -> "'" + Quoted.of(n) + "'").toList())
+              + (one ? ", who is no centurio here. " : ", who are no centuriones here. ")
+              + knownCenturiones()
+              + " Create "
+              + (one ? "that agent" : "those agents")
+              + " first (centuriones/NAME/prompt.md in the castra), or take "
+              + (one ? "its" : "their")
+              + " centuriones/NAME/commentarii folder out of what you import.");
+    }
+    return MemoriaTransfer.copy(source, store, overwrite);
+  }
+
+  /** "Known centuriones: a, b.", for a refusal. */
+  private String knownCenturiones() {
+    return "Known centuriones: " + String.join(", ", centuriones()) + ".";
   }
 }

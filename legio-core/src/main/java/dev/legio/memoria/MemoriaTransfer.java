@@ -8,7 +8,9 @@ import java.util.Objects;
  * Copies every entry of one {@link MemoryStore} into another: {@code legio memory export} (the
  * configured store into XML files) and {@code legio memory import} (XML files into the configured
  * store). It copies entries whole, notes, authors, times (to the microsecond) and revocations, and
- * every agent's commentarii, including agents no longer in the castra.
+ * every agent's commentarii, including agents no longer in the castra. ({@code legio memory import}
+ * goes through {@link Memoria#importFrom}, which first refuses commentarii of a name that is no
+ * centurio of the castra.)
  *
  * <p>Rules, per entry, so that a copy never loses what the target holds:
  *

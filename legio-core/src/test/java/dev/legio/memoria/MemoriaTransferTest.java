@@ -1,6 +1,7 @@
 package dev.legio.memoria;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.legio.agents.AgentDirectory;
 import dev.legio.store.LegioStore;
@@ -132,6 +133,28 @@ class MemoriaTransferTest {
       assertThat(forced.conflicts()).isEmpty();
       assertThat(db.forAgent("pullo").readCommentarium("diary"))
           .isEqualTo(files.forAgent("pullo").readCommentarium("diary"));
+    }
+  }
+
+  @Test
+  void anImportIsRefusedWholeWhenItHoldsCommentariiOfNoCenturioOfTheCastra() throws Exception {
+    Path source = filledCastra(); // pullo's commentarii, and brutus's, whose folder stays
+    Path here = dir.resolve("here");
+    MemoriaContract.agent(here, "vorenus");
+    MemoriaContract.agent(here, "pullo");
+    try (LegioStore store = SqliteMemoriaTest.open(dir.resolve("db"), clock)) {
+      Memoria memoria = new Memoria(store.memoria(), new AgentDirectory(here), clock);
+      assertThatThrownBy(() -> memoria.importFrom(new FileMemoryStore(source), false))
+          .isInstanceOf(MemoryException.class)
+          .hasMessageStartingWith(
+              "nothing was imported: it holds commentarii of 'brutus', who is no centurio here."
+                  + " Known centuriones: pullo, vorenus.");
+      assertThat(store.memoria().list(MemoryKind.EDICTA, null)).isEmpty();
+      assertThat(store.memoria().commentariiOwners()).isEmpty();
+
+      // Into the castra that still has brutus's folder, the same import goes through.
+      Memoria there = new Memoria(store.memoria(), new AgentDirectory(source), clock);
+      assertThat(there.importFrom(new FileMemoryStore(source), false).copied()).isEqualTo(5);
     }
   }
 }

@@ -5,7 +5,6 @@ import dev.legio.config.MemoriaSettings;
 import dev.legio.memoria.FileMemoryStore;
 import dev.legio.memoria.MemoriaTransfer;
 import dev.legio.memoria.MemoryException;
-import dev.legio.memoria.MemoryStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +17,10 @@ import picocli.CommandLine.ParentCommand;
  * {@code legio memory export} and {@code legio memory import}: memoria between the store {@code
  * [memoria] store} names and XML files (the files store's format, folder for folder: {@code
  * edicta/}, {@code acta/}, {@code centuriones/NAME/commentarii/}), by {@link MemoriaTransfer}'s
- * rules. Either command exits 1 when entries conflicted (the target's and the source's grew apart),
- * listing them; {@code --overwrite} makes the source win.
+ * rules. An import holding commentarii of a name that is no centurio of the castra is refused
+ * ({@link dev.legio.memoria.Memoria#importFrom}). Either command exits 1 when entries conflicted
+ * (the target's and the source's grew apart), listing them; {@code --overwrite} makes the source
+ * win.
  */
 final class MemoryTransferCommands {
   private MemoryTransferCommands() {}
@@ -136,9 +137,9 @@ final class MemoryTransferCommands {
           throw new MemoryException(folder + " is not a folder: give --from the exported folder");
         }
         requireAnotherStore(app, folder, "import");
-        MemoryStore target = app.memoriaStore();
+        // Commentarii of a name that is no centurio here are refused before anything is written.
         MemoriaTransfer.Result result =
-            MemoriaTransfer.copy(new FileMemoryStore(folder), target, overwrite);
+            app.memoria().importFrom(new FileMemoryStore(folder), overwrite);
         return report("Imported", folder, result);
       }
     }

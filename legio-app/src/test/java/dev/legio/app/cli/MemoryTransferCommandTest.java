@@ -169,6 +169,49 @@ class MemoryTransferCommandTest {
     assertThat(missing.err()).contains(dir.resolve("nowhere") + " is not a folder");
   }
 
+  /** Another workspace's castra with an actum and the commentarii of an agent this one lacks. */
+  private Path castraWithAStranger() throws Exception {
+    Path home = workspace;
+    workspace = dir.resolve("other");
+    StringWriter sink = new StringWriter();
+    assertThat(
+            Main.run(
+                new String[] {"init", "other"},
+                env,
+                dir,
+                new PrintWriter(sink),
+                new PrintWriter(sink)))
+        .isZero();
+    Path brutus = workspace.resolve("castra/centuriones/brutus");
+    Files.createDirectories(brutus);
+    Files.copy(
+        workspace.resolve("castra/centuriones/pullo/prompt.md"), brutus.resolve("prompt.md"));
+    ok("memory", "publish", "actum", "north-road", "Bridge out.", "--as", "pullo");
+    ok("memory", "publish", "commentarium", "plans", "Ides.", "--as", "brutus");
+    Path castra = workspace.resolve("castra");
+    workspace = home;
+    return castra;
+  }
+
+  @Test
+  void anImportHoldingCommentariiOfAnUnknownAgentIsRefusedAndWritesNothing() throws Exception {
+    Path other = castraWithAStranger();
+    String refusal =
+        "legio: nothing was imported: it holds commentarii of 'brutus', who is no centurio here."
+            + " Known centuriones: pullo, vorenus. Create that agent first";
+
+    for (String store : new String[] {"files", "database"}) {
+      memoriaStore(store);
+      Result result = legio("memory", "import", "--from", other.toString());
+      assertThat(result.code()).as(store).isEqualTo(2);
+      assertThat(result.err()).as(store).startsWith(refusal);
+      assertThat(result.out()).as(store).isEmpty();
+      assertThat(workspace.resolve("castra/centuriones/brutus")).as(store).doesNotExist();
+      assertThat(ok("memory", "list", "acta").out()).as(store).isEqualTo("acta: none\n");
+    }
+    assertThat(xmlFiles(workspace.resolve("castra"))).isEmpty();
+  }
+
   @Test
   void onPostgresMemoriaIsInTheDatabaseByDefaultAndEveryNodeSeesIt() throws Exception {
     try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
