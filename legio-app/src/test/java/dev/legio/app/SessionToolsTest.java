@@ -163,4 +163,20 @@ class SessionToolsTest {
       assertThat(seen.text()).as(viewer).contains("viewer=\"" + viewer + "\"");
     }
   }
+
+  @Test
+  void postNuntiusRefusesAnAudienceNameThatIsNoKnownNameAndPostsNothing() {
+    Toolset legatus = tools(Names.LEGATUS, SessionSpec.OPERATOR_ROLE);
+
+    ToolResult refused =
+        legatus.call("post_nuntius", "{\"text\":\"hi\",\"audience\":[\"vorenus\",\"nosuch\"]}");
+    assertThat(refused.error()).isTrue();
+    assertThat(refused.text()).startsWith("Unknown name nosuch. Known names: caesar, legatus,");
+    assertThat(app.messageLog().size()).isZero();
+
+    ToolResult posted =
+        legatus.call("post_nuntius", "{\"text\":\"hi\",\"audience\":[\"vorenus\",\"all\"]}");
+    assertThat(posted.error()).as(posted.text()).isFalse();
+    assertThat(app.messageLog().size()).isEqualTo(1);
+  }
 }

@@ -13,8 +13,9 @@ import java.util.TreeSet;
 
 /**
  * The names the praetorium knows, and the one way an unknown name is refused: {@code legio say
- * @nosuch}, {@code legio log post --to=nosuch} and the legatus's {@code get_history} with viewer
- * {@code nosuch} all refuse it naming the unknown names and the known ones, before anything is
+ * @nosuch}, {@code legio log post --to=nosuch} (or {@code --from}), {@code legio history --viewer
+ * nosuch}, {@code GET /api/v1/history?viewer=nosuch}, and the legatus's {@code post_nuntius} and
+ * {@code get_history} all refuse it naming the unknown names and the known ones, before anything is
  * logged.
  *
  * <p>Rules:
@@ -25,7 +26,8 @@ import java.util.TreeSet;
  *   <li>A message may be addressed to caesar or an agent, to {@code all} (everyone), or to a channel
  *       ({@code telegram:123}). Channels come into being on first use, so any well-formed channel
  *       name is taken.
- *   <li>The log may be seen as caesar, an agent or a channel sees it; {@code all} is no viewer.
+ *   <li>The log may be seen as caesar, an agent or a channel sees it, and a message may come from
+ *       one of them; {@code all} is no viewer and no sender.
  *   <li>A name's form is checked first ({@link Names#require}): a malformed name gets that message.
  * </ul>
  *
@@ -72,11 +74,24 @@ public record KnownNames(Set<String> agents) {
    * @throws InvalidMessageException naming it and the known names
    */
   public String viewer(String viewer) {
-    Names.require(viewer, "viewer");
-    if (!isParticipant(viewer)) {
-      throw new InvalidMessageException(refusal("viewer", "", List.of(viewer), participants()));
+    return participant(viewer, "viewer");
+  }
+
+  /**
+   * {@code sender}, when it is a known name (caesar, an agent or a channel).
+   *
+   * @throws InvalidMessageException naming it and the known names
+   */
+  public String sender(String sender) {
+    return participant(sender, "sender");
+  }
+
+  private String participant(String name, String what) {
+    Names.require(name, what);
+    if (!isParticipant(name)) {
+      throw new InvalidMessageException(refusal(what, "", List.of(name), participants()));
     }
-    return viewer;
+    return name;
   }
 
   private boolean isParticipant(String name) {

@@ -4,7 +4,6 @@ import static dev.legio.tools.ToolParameter.Type.INTEGER;
 import static dev.legio.tools.ToolParameter.Type.STRING;
 import static dev.legio.tools.ToolParameter.Type.STRING_ARRAY;
 
-import dev.legio.log.Audience;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
@@ -73,7 +72,8 @@ public final class LegatusTools {
               NewMessage m =
                   NewMessage.of(
                       Names.LEGATUS,
-                      Audience.of(in.strings("audience", List.of(Names.CAESAR))),
+                      new KnownNames(engine.get().knownAgents())
+                          .audience(in.strings("audience", List.of(Names.CAESAR))),
                       text);
               String replyTo = in.string("reply_to", null);
               if (replyTo != null) {

@@ -5,6 +5,7 @@ import dev.legio.app.text.MessageFormat;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
 import dev.legio.log.PraetoriumXml;
+import dev.legio.session.KnownNames;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,6 +45,7 @@ final class HistoryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
+      new KnownNames(app.agents().agentNames()).viewer(viewer); // as legio say refuses @nosuch
       int n = limit == null ? app.config().historyWindow() : limit;
       List<Message> messages = app.messageLog().visibleTo(viewer, after, n);
       if (xml) {

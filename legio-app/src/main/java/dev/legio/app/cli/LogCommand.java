@@ -99,8 +99,9 @@ final class LogCommand implements Runnable {
       }
       try (LegioApp app = log.root.app()) {
         // An unknown name is refused as `legio say @nosuch` is, before anything is logged.
-        Audience audience = new KnownNames(app.agents().agentNames()).audience(to);
-        NewMessage message = new NewMessage(from, audience, text, replyTo);
+        KnownNames known = new KnownNames(app.agents().agentNames());
+        Audience audience = known.audience(to);
+        NewMessage message = new NewMessage(known.sender(from), audience, text, replyTo);
         log.root.out.print(MessageFormat.human(app.messageLog().append(message)));
       }
       return 0;

@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import dev.legio.errors.Quoted;
 import dev.legio.log.Message;
 import dev.legio.log.Names;
+import dev.legio.session.KnownNames;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,7 @@ final class HistoryEndpoint implements Endpoint {
               + "') is not a name: use caesar, legatus, an agent or a channel such as"
               + " telegram:123");
     }
+    new KnownNames(parts.agents().agentNames()).viewer(viewer); // 400 naming the known names
     int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
     long after = exchange.queryLong("after", 0, 0, Long.MAX_VALUE);
     List<Message> messages = parts.messageLog().visibleTo(viewer, after, limit);

@@ -112,6 +112,16 @@ class CliTest {
     }
     assertThat(legio(castra, "history").out())
         .contains("to caesar", "to legatus,pullo", "to all", "to telegram:123");
+
+    // The sender and the viewer of history are held to the same names.
+    Result from = legio(castra, "log", "post", "--from=nosuch", "hi");
+    assertThat(from.code()).isEqualTo(2);
+    assertThat(from.err()).startsWith("legio: Unknown sender nosuch. Known names: caesar,");
+    Result viewer = legio(castra, "history", "--viewer=vorenu");
+    assertThat(viewer.code()).isEqualTo(2);
+    assertThat(viewer.err())
+        .isEqualTo("legio: Unknown viewer vorenu. Known names: caesar, legatus, pullo, vorenus.\n");
+    assertThat(legio(castra, "history", "--viewer=telegram:123").out()).contains("to telegram:123");
   }
 
   @Test

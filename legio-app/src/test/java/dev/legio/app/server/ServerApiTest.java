@@ -198,6 +198,10 @@ class ServerApiTest {
     assertError(f.get("/api/v1/history?limit=0", f.operator), 400, "'limit'");
     assertError(f.get("/api/v1/history?limit=abc", f.operator), 400, "'limit'");
     assertError(f.get("/api/v1/history?viewer=Bad%20Name", f.operator), 400, "'viewer'");
+    assertError(
+        f.get("/api/v1/history?viewer=vorenu", f.operator),
+        400,
+        "Unknown viewer vorenu. Known names: caesar, legatus,");
     assertError(f.get("/api/v1/sessions/not-a-uuid", f.operator), 400, "not a session id");
     assertThat(f.app.messageLog().size()).isEqualTo(before);
   }
