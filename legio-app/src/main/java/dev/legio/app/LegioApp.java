@@ -63,6 +63,7 @@ public final class LegioApp implements AutoCloseable {
   private final SessionToolsets toolsets = new SessionToolsets(this);
   private SessionEngine engine;
   private MemoryExtractor extractor;
+  private UsageRecorder engineUsage;
   private Memoria memoria;
   private TranscriptStore transcripts;
   private LegioMetrics metrics;
@@ -238,6 +239,7 @@ public final class LegioApp implements AutoCloseable {
   public synchronized SessionEngine engine() {
     if (engine == null) {
       LegioConfig.Memory memory = config.memory();
+      engineUsage = new UsageRecorder(usage(), prices());
       engine =
           SessionEngine.builder()
               .messageLog(messageLog())
@@ -249,15 +251,21 @@ public final class LegioApp implements AutoCloseable {
               .clock(clock)
               .turnListener(
                   TurnListener.inOrder(
-                      new TranscriptRecorder(transcripts()),
-                      new UsageRecorder(usage(), prices()),
-                      extractor()))
+                      new TranscriptRecorder(transcripts()), engineUsage, extractor()))
               .backendsByKind(this::backendOfKind)
               .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
               .briefWriter(new TranscriptBriefWriter(cliTranscripts()))
               .build();
     }
     return engine;
+  }
+
+  /**
+   * The turns of {@link #engine()} whose usage the ledger could not record, if any. Complete once
+   * the app is closed (closing the engine tells the ledger of every turn); readable after.
+   */
+  public synchronized java.util.Optional<UsageRecorder.Unrecorded> unrecordedUsage() {
+    return engineUsage == null ? java.util.Optional.empty() : engineUsage.unrecorded();
   }
 
   /**

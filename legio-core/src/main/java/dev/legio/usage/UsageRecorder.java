@@ -8,6 +8,8 @@ import dev.legio.session.TurnListener;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Appends one {@link LedgerEntry} to the {@link UsageLedger} for each turn a session completed,
@@ -16,10 +18,21 @@ import java.util.Objects;
  * <p>A completed turn is a row with the outcome {@link TurnOutcome#OK}; a failed one ({@link
  * #turnFailed}) a row with its outcome ({@code error}, {@code timeout}, {@code lease_lost}) and no
  * tokens unless the back-end reported some. A row has a duration when the engine reports one.
+ *
+ * <p>A row the ledger cannot write (the database failed) is not lost silently: the failure is
+ * thrown on, as before (the listener queue logs it), and kept ({@link #unrecorded()}), so that a
+ * command that ran the turn can say that its usage went unrecorded and exit with a failure.
  */
 public final class UsageRecorder implements TurnListener {
   private final UsageLedger ledger;
   private final PriceTable prices;
+  private final AtomicReference<Unrecorded> unrecorded = new AtomicReference<>();
+
+  /**
+   * The turns whose usage the ledger could not record: how many, whose (the first turn's owner) and
+   * why (the last failure's message).
+   */
+  public record Unrecorded(int turns, String owner, String reason) {}
 
   public UsageRecorder(UsageLedger ledger, PriceTable prices) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -28,18 +41,45 @@ public final class UsageRecorder implements TurnListener {
 
   @Override
   public void turnCompleted(CompletedTurn turn) {
-    ledger.append(entryOf(turn));
+    record(List.of(entryOf(turn)));
   }
 
   /** Turns told together are recorded together: one transaction, one commit. */
   @Override
   public void turnsCompleted(List<CompletedTurn> turns) {
-    ledger.appendAll(turns.stream().map(this::entryOf).toList());
+    record(turns.stream().map(this::entryOf).toList());
   }
 
   @Override
   public void turnFailed(FailedTurn turn) {
-    ledger.append(entryOf(turn));
+    record(List.of(entryOf(turn)));
+  }
+
+  /** The turns whose usage could not be recorded so far, if any. */
+  public Optional<Unrecorded> unrecorded() {
+    return Optional.ofNullable(unrecorded.get());
+  }
+
+  private void record(List<LedgerEntry> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    try {
+      if (entries.size() == 1) {
+        ledger.append(entries.get(0));
+      } else {
+        ledger.appendAll(entries);
+      }
+    } catch (RuntimeException e) {
+      String reason = String.valueOf(e.getMessage());
+      unrecorded.accumulateAndGet(
+          new Unrecorded(entries.size(), entries.get(0).owner(), reason),
+          (before, now) ->
+              before == null
+                  ? now
+                  : new Unrecorded(before.turns() + now.turns(), before.owner(), now.reason()));
+      throw e;
+    }
   }
 
   /** The ledger row of a failed {@code turn}. */

@@ -2,14 +2,22 @@ package dev.legio.app.cli;
 
 import dev.legio.app.text.MessageFormat;
 import dev.legio.backend.BackendEvent;
+import dev.legio.secrets.SecretRedactor;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
 import dev.legio.session.SessionEngine;
+import dev.legio.usage.UsageRecorder;
 import java.io.PrintWriter;
 import java.util.Locale;
 
-/** How replies and progress are printed by {@code legio say} and {@code legio chat}. */
+/**
+ * How replies and progress are printed by {@code legio say} and {@code legio chat}.
+ *
+ * <p>A turn whose usage the ledger could not record still has its reply printed (the turn
+ * succeeded), but the command then says so in one line on standard error and exits with {@link
+ * LegioCommand#FAILURE}: a usage row lost must not pass silently ({@link #unrecordedUsage}).
+ */
 final class Replies {
   private Replies() {}
 
@@ -30,6 +38,30 @@ final class Replies {
     }
     out.flush();
     return outcome.ok() ? 0 : LegioCommand.FAILURE;
+  }
+
+  /**
+   * Says, in one line on {@code err}, that the usage of some turns could not be recorded, if so.
+   * Returns the exit code: {@code code}, or {@link LegioCommand#FAILURE} when usage went unrecorded
+   * and {@code code} was 0.
+   */
+  static int unrecordedUsage(
+      java.util.Optional<UsageRecorder.Unrecorded> unrecorded, int code, PrintWriter err) {
+    if (unrecorded.isEmpty()) {
+      return code;
+    }
+    UsageRecorder.Unrecorded u = unrecorded.get();
+    String whose =
+        u.turns() == 1 ? "the turn of " + u.owner() : u.turns() + " turns (" + u.owner() + "...)";
+    err.println(
+        "legio: the replies above are complete, but the usage of "
+            + whose
+            + " could not be recorded ("
+            + SecretRedactor.redact(u.reason())
+            + "); legio usage will not count it. See the log file; if the praetorium is damaged,"
+            + " restore it from a backup.");
+    err.flush();
+    return code == 0 ? LegioCommand.FAILURE : code;
   }
 
   /**

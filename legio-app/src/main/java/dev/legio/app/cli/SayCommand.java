@@ -16,7 +16,8 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Send one message as caesar and print the replies.",
       "No @mention: the legatus answers. @vorenus: that agent. @vorenus @pullo: both, in parallel.",
-      "Exit code: 0 when every agent answered, 1 when one failed, 2 when the message was refused."
+      "Exit code: 0 when every agent answered, 1 when one failed or the usage of a turn could not"
+          + " be recorded, 2 when the message was refused."
     })
 final class SayCommand implements Callable<Integer> {
   @ParentCommand LegioCommand root;
@@ -31,10 +32,14 @@ final class SayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LegioApp app = root.app()) {
+    LegioApp app = root.app();
+    int code;
+    try (app) {
       DispatchListener listener = quiet ? DispatchListener.NONE : Replies.statusLines(root.err);
       Outcome outcome = app.engine().handle(String.join(" ", words), listener);
-      return Replies.print(outcome, root.out, root.err);
+      code = Replies.print(outcome, root.out, root.err);
     }
+    // Closed: the usage ledger has been told of every turn.
+    return Replies.unrecordedUsage(app.unrecordedUsage(), code, root.err);
   }
 }

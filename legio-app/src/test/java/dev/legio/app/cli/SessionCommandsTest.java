@@ -84,6 +84,34 @@ class SessionCommandsTest {
   }
 
   @Test
+  void aTurnWhoseUsageCannotBeRecordedPrintsTheReplyThenSaysSoAndExitsWithOne() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo hold the bridge").code()).isZero();
+    // A damaged praetorium: the usage ledger's table is gone.
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve("legion/castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP TABLE usage_ledger");
+    }
+
+    Result r = legio(castra, "say", "-q", "@vorenus scout the north road");
+
+    assertThat(r.code()).as(r.err()).isEqualTo(1);
+    assertThat(r.out()).contains("(offline model) vorenus received: \"@vorenus scout the north");
+    assertThat(r.err().lines().filter(l -> l.contains("could not be recorded")).toList())
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        "legio: the replies above are complete, but the usage of the turn of"
+                            + " vorenus could not be recorded (")
+                    .contains("no such table: usage_ledger")
+                    .contains("restore it from a backup")
+                    .doesNotContain("Exception"));
+  }
+
+  @Test
   void anUnknownAgentExitsWithTwoAndNamesTheKnownOnes() {
     Result r = legio(castra, "say", "@brutus hello");
     assertThat(r.code()).isEqualTo(2);
