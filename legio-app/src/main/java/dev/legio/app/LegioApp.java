@@ -89,6 +89,9 @@ public final class LegioApp implements AutoCloseable {
 
   private Lifetime lifetime = Lifetime.LONG_RUNNING;
 
+  /** Whether the command only reads the store (see {@link #openForReading}). */
+  private boolean readsOnly;
+
   private LegioApp(Workspace workspace, LegioConfig config, Map<String, String> env, Clock clock) {
     this.workspace = workspace;
     this.config = config;
@@ -117,6 +120,18 @@ public final class LegioApp implements AutoCloseable {
     return app;
   }
 
+  /**
+   * As {@link #open(Workspace, Map, Clock, Lifetime)}, for a one-shot command that only reads the
+   * store ({@code history}, {@code usage}, {@code status}): a SQLite store whose schema is current
+   * is opened read-only, so that a read-only castra (or a backup) can be read and is left as it
+   * was. Anything that writes to the store then fails.
+   */
+  public static LegioApp openForReading(Workspace workspace, Map<String, String> env, Clock clock) {
+    LegioApp app = open(workspace, env, clock, Lifetime.ONE_SHOT);
+    app.readsOnly = true;
+    return app;
+  }
+
   public Workspace workspace() {
     return workspace;
   }
@@ -136,7 +151,8 @@ public final class LegioApp implements AutoCloseable {
               config.praetorium(),
               clock,
               lifetime,
-              new dev.legio.session.LeaseHolder(nodeName(), ProcessHandle.current().pid()));
+              new dev.legio.session.LeaseHolder(nodeName(), ProcessHandle.current().pid()),
+              readsOnly);
     }
     return store;
   }

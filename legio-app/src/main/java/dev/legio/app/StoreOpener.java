@@ -24,12 +24,29 @@ public final class StoreOpener {
       Clock clock,
       LegioApp.Lifetime lifetime,
       dev.legio.session.LeaseHolder process) {
+    return open(p, clock, lifetime, process, false);
+  }
+
+  /**
+   * As {@link #open(LegioConfig.Praetorium, Clock, LegioApp.Lifetime,
+   * dev.legio.session.LeaseHolder)}; {@code readsOnly}: for a command that only reads, which opens
+   * a SQLite store read-only when it can (see {@link LegioStore#openSqliteForReading}).
+   */
+  public static LegioStore open(
+      LegioConfig.Praetorium p,
+      Clock clock,
+      LegioApp.Lifetime lifetime,
+      dev.legio.session.LeaseHolder process,
+      boolean readsOnly) {
     return switch (p.store()) {
-      case SQLITE ->
-          LegioStore.openSqlite(
-              new JdbcMessageLogs.SqliteOptions(
-                  p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock),
-              process);
+      case SQLITE -> {
+        JdbcMessageLogs.SqliteOptions options =
+            new JdbcMessageLogs.SqliteOptions(
+                p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock);
+        yield readsOnly
+            ? LegioStore.openSqliteForReading(options, process)
+            : LegioStore.openSqlite(options, process);
+      }
       case POSTGRES ->
           LegioStore.openPostgres(
               new JdbcMessageLogs.PostgresOptions(

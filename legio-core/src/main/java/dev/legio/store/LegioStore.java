@@ -91,6 +91,20 @@ public final class LegioStore implements AutoCloseable {
         JdbcDatabase.openSqlite(options), options.maxTextBytes(), options.clock(), process);
   }
 
+  /**
+   * Opens the SQLite database for a command that only reads it, as {@code process}: read-only when
+   * its schema is current, so that a read-only workspace (or a backup) can be read; see {@link
+   * JdbcDatabase#openSqliteForReading}. Writes through this store fail.
+   */
+  public static LegioStore openSqliteForReading(
+      JdbcMessageLogs.SqliteOptions options, dev.legio.session.LeaseHolder process) {
+    return new LegioStore(
+        JdbcDatabase.openSqliteForReading(options),
+        options.maxTextBytes(),
+        options.clock(),
+        process);
+  }
+
   /** Opens (migrating if needed) the PostgreSQL database {@code options.url()} names. */
   public static LegioStore openPostgres(JdbcMessageLogs.PostgresOptions options) {
     return openPostgres(options, dev.legio.session.LeaseHolder.thisProcess());

@@ -44,7 +44,7 @@ final class HistoryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LegioApp app = root.app()) {
+    try (LegioApp app = root.readingApp()) {
       new KnownNames(app.agents().agentNames()).viewer(viewer); // as legio say refuses @nosuch
       int n = limit == null ? app.config().historyWindow() : limit;
       List<Message> messages = app.messageLog().visibleTo(viewer, after, n);

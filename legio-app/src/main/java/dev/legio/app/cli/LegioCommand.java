@@ -159,6 +159,14 @@ public final class LegioCommand implements Runnable {
     return LegioApp.open(workspace(), context.env(), context.clock(), LegioApp.Lifetime.ONE_SHOT);
   }
 
+  /**
+   * The composition root for a one-shot command that only reads the store (history, usage, status):
+   * it works on a read-only castra ({@link LegioApp#openForReading}).
+   */
+  LegioApp readingApp() {
+    return LegioApp.openForReading(workspace(), context.env(), context.clock());
+  }
+
   /** The composition root for a command that runs until it is stopped (serve, chat). */
   LegioApp longRunningApp() {
     return LegioApp.open(

@@ -21,7 +21,7 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LegioApp app = root.app()) {
+    try (LegioApp app = root.readingApp()) {
       root.out.print(
           StatusTable.format(
               app.engine().status(), app.agents().problems(), SessionCosts.of(app.usage())));

@@ -45,7 +45,7 @@ final class UsageCommand implements Callable<Integer> {
   public Integer call() {
     Grouping grouping = Grouping.ofLabel(by);
     Instant from = root.context.clock().instant().minus(Durations.parse(since));
-    try (LegioApp app = root.app()) {
+    try (LegioApp app = root.readingApp()) {
       UsageReport report = app.usage().report(from, grouping);
       root.out.print(format(report));
       root.out.flush();

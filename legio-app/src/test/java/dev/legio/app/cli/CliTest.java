@@ -62,6 +62,35 @@ class CliTest {
   }
 
   @Test
+  void commandsThatOnlyReadLeaveThePraetoriumAsItIsWithoutTakingTheMigrationLock()
+      throws Exception {
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+    assertThat(legio(castra, "log", "post", "--to", "vorenus", "Scout the north road").code())
+        .isZero();
+    Path db = ws.resolve("castra/praetorium.db");
+    Path lock = ws.resolve("castra/praetorium.db.migrate.lock");
+    Files.delete(lock);
+    byte[] before = Files.readAllBytes(db);
+
+    Result history = legio(castra, "history");
+    assertThat(history.code()).as(history.err()).isZero();
+    assertThat(history.out()).contains("Scout the north road");
+    Result usage = legio(castra, "usage");
+    assertThat(usage.code()).as(usage.err()).isZero();
+    Result status = legio(castra, "status");
+    assertThat(status.code()).as(status.err()).isZero();
+    assertThat(status.out()).startsWith("AGENT");
+
+    // What a read-only copy or a backup needs: nothing taken, nothing written.
+    assertThat(lock).doesNotExist();
+    assertThat(Files.readAllBytes(db)).isEqualTo(before);
+    // A command that writes opens it as before.
+    assertThat(legio(castra, "log", "post", "--to", "pullo", "Hold the bridge").code()).isZero();
+    assertThat(lock).exists();
+  }
+
+  @Test
   void legioHomeSelectsTheWorkspaceWhenNoCastraIsGiven() {
     Path ws = workspace();
     env.put("LEGIO_HOME", ws.toString());

@@ -61,6 +61,7 @@ public final class JdbcDatabase implements Closeable {
       throw new MessageLogException(
           "cannot create the folder for " + file + ": " + e.getMessage(), e);
     }
+    SqliteAccess.requireWritable(file, SqliteAccess.writable(file));
     String url = "jdbc:sqlite:" + file;
     // Several processes opening a new workspace at once migrate one after the other.
     SqliteMigrations.serialised(
@@ -72,9 +73,53 @@ public final class JdbcDatabase implements Closeable {
                 file));
 
     HikariDataSource pool =
-        pool("legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers());
+        pool(
+            "legio-sqlite-readers", sqliteDataSource(url, options, true), options.readers(), false);
     JdbcDatabase database =
         new JdbcDatabase(new SqliteDialect(), pool, sqliteDataSource(url, options, true));
+    database.fileWatch = DatabaseFileWatch.of(file);
+    return database;
+  }
+
+  /**
+   * Opens the SQLite database for a command that only reads it: read-only, without the migration
+   * lock or a migration, when its schema is current; else as {@link #openSqlite} does, or refused
+   * when it cannot be written (see {@link SqliteAccess}). Writes through it fail.
+   */
+  public static JdbcDatabase openSqliteForReading(JdbcMessageLogs.SqliteOptions options) {
+    Path file = options.file().toAbsolutePath();
+    boolean writable = SqliteAccess.writable(file);
+    if (!Files.isRegularFile(file)) {
+      return openSqlite(options);
+    }
+    SQLiteDataSource reads = readOnlySqliteDataSource(SqliteAccess.readingUrl(file, writable));
+    List<String> pending;
+    try {
+      pending =
+          java.util.Arrays.stream(
+                  Flyway.configure()
+                      .dataSource(reads)
+                      .locations("classpath:db/migration/sqlite")
+                      .load()
+                      .info()
+                      .pending())
+              .map(m -> m.getVersion() == null ? m.getScript() : "V" + m.getVersion())
+              .toList();
+    } catch (FlywayException e) {
+      // Not a Legio database, or a damaged one: opening it to write says which, or refuses.
+      if (writable) {
+        return openSqlite(options);
+      }
+      throw SqliteAccess.needsMigrating(file, List.of());
+    }
+    if (!pending.isEmpty()) {
+      if (writable) {
+        return openSqlite(options);
+      }
+      throw SqliteAccess.needsMigrating(file, pending);
+    }
+    HikariDataSource pool = pool("legio-sqlite-readers", reads, options.readers(), true);
+    JdbcDatabase database = new JdbcDatabase(new SqliteDialect(), pool, reads);
     database.fileWatch = DatabaseFileWatch.of(file);
     return database;
   }
@@ -251,8 +296,23 @@ public final class JdbcDatabase implements Closeable {
     return dataSource;
   }
 
-  private static HikariDataSource pool(String name, DataSource dataSource, int size) {
+  /** Connections that only read (SQLite's read-only open flag): a write fails. */
+  private static SQLiteDataSource readOnlySqliteDataSource(String url) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(true);
+    config.setBusyTimeout(10_000);
+    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, String.valueOf(256L << 20));
+    SQLiteDataSource dataSource = new SQLiteDataSource(config);
+    dataSource.setUrl(url);
+    return dataSource;
+  }
+
+  private static HikariDataSource pool(
+      String name, DataSource dataSource, int size, boolean readOnly) {
     HikariConfig config = new HikariConfig();
+    // A read-only SQLite connection refuses to be told it is read-write, as HikariCP otherwise
+    // does.
+    config.setReadOnly(readOnly);
     config.setPoolName(name);
     config.setDataSource(dataSource);
     config.setMaximumPoolSize(size);

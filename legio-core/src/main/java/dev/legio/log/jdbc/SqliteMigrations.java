@@ -34,9 +34,14 @@ final class SqliteMigrations {
 
   private SqliteMigrations() {}
 
+  /** The migration lock of {@code file}: {@code FILE.migrate.lock} beside it. */
+  static Path lockFile(Path file) {
+    return file.resolveSibling(file.getFileName() + ".migrate.lock");
+  }
+
   /** Runs {@code migration} holding {@code file}'s migration lock. */
   static void serialised(Path file, Runnable migration) {
-    Path lockFile = file.resolveSibling(file.getFileName() + ".migrate.lock");
+    Path lockFile = lockFile(file);
     IN_PROCESS.lock();
     try (FileChannel channel =
             FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
