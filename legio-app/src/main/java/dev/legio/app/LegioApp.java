@@ -79,18 +79,26 @@ public final class LegioApp implements AutoCloseable {
    */
   public enum Lifetime {
     ONE_SHOT,
+    /**
+     * A one-shot command that only reads the store ({@code history}, {@code usage}, {@code
+     * status}): a SQLite store whose schema is current is opened read-only, so that a read-only
+     * castra (or a backup) can be read and is left as it was. Anything that writes then fails.
+     */
+    ONE_SHOT_READING,
     LONG_RUNNING;
 
     /** The pool size for a PostgreSQL store: 1 for a one-shot command, else {@code configured}. */
     public int postgresPool(int configured) {
-      return this == ONE_SHOT ? 1 : configured;
+      return this == LONG_RUNNING ? configured : 1;
+    }
+
+    /** True when the command only reads the store. */
+    public boolean readsOnly() {
+      return this == ONE_SHOT_READING;
     }
   }
 
   private Lifetime lifetime = Lifetime.LONG_RUNNING;
-
-  /** Whether the command only reads the store (see {@link #openForReading}). */
-  private boolean readsOnly;
 
   private LegioApp(Workspace workspace, LegioConfig config, Map<String, String> env, Clock clock) {
     this.workspace = workspace;
@@ -120,18 +128,6 @@ public final class LegioApp implements AutoCloseable {
     return app;
   }
 
-  /**
-   * As {@link #open(Workspace, Map, Clock, Lifetime)}, for a one-shot command that only reads the
-   * store ({@code history}, {@code usage}, {@code status}): a SQLite store whose schema is current
-   * is opened read-only, so that a read-only castra (or a backup) can be read and is left as it
-   * was. Anything that writes to the store then fails.
-   */
-  public static LegioApp openForReading(Workspace workspace, Map<String, String> env, Clock clock) {
-    LegioApp app = open(workspace, env, clock, Lifetime.ONE_SHOT);
-    app.readsOnly = true;
-    return app;
-  }
-
   public Workspace workspace() {
     return workspace;
   }
@@ -151,8 +147,7 @@ public final class LegioApp implements AutoCloseable {
               config.praetorium(),
               clock,
               lifetime,
-              new dev.legio.session.LeaseHolder(nodeName(), ProcessHandle.current().pid()),
-              readsOnly);
+              new dev.legio.session.LeaseHolder(nodeName(), ProcessHandle.current().pid()));
     }
     return store;
   }

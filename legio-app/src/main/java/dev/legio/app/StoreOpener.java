@@ -18,32 +18,22 @@ public final class StoreOpener {
     return open(p, clock, lifetime, dev.legio.session.LeaseHolder.thisProcess());
   }
 
-  /** Opens the store of {@code p} as node {@code process} (its leases and sessions). */
-  public static LegioStore open(
-      LegioConfig.Praetorium p,
-      Clock clock,
-      LegioApp.Lifetime lifetime,
-      dev.legio.session.LeaseHolder process) {
-    return open(p, clock, lifetime, process, false);
-  }
-
   /**
-   * As {@link #open(LegioConfig.Praetorium, Clock, LegioApp.Lifetime,
-   * dev.legio.session.LeaseHolder)}; {@code readsOnly}: for a command that only reads, which opens
-   * a SQLite store read-only when it can (see {@link LegioStore#openSqliteForReading}).
+   * Opens the store of {@code p} as node {@code process} (its leases and sessions); for a command
+   * that only reads ({@link LegioApp.Lifetime#readsOnly}), a SQLite store read-only when it can
+   * (see {@link LegioStore#openSqliteForReading}).
    */
   public static LegioStore open(
       LegioConfig.Praetorium p,
       Clock clock,
       LegioApp.Lifetime lifetime,
-      dev.legio.session.LeaseHolder process,
-      boolean readsOnly) {
+      dev.legio.session.LeaseHolder process) {
     return switch (p.store()) {
       case SQLITE -> {
         JdbcMessageLogs.SqliteOptions options =
             new JdbcMessageLogs.SqliteOptions(
                 p.sqlitePath(), p.maxMessageBytes(), p.sqliteFullSync(), p.poolSize(), clock);
-        yield readsOnly
+        yield lifetime.readsOnly()
             ? LegioStore.openSqliteForReading(options, process)
             : LegioStore.openSqlite(options, process);
       }

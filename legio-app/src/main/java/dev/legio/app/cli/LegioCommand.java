@@ -161,10 +161,11 @@ public final class LegioCommand implements Runnable {
 
   /**
    * The composition root for a one-shot command that only reads the store (history, usage, status):
-   * it works on a read-only castra ({@link LegioApp#openForReading}).
+   * it works on a read-only castra ({@link LegioApp.Lifetime#ONE_SHOT_READING}).
    */
   LegioApp readingApp() {
-    return LegioApp.openForReading(workspace(), context.env(), context.clock());
+    return LegioApp.open(
+        workspace(), context.env(), context.clock(), LegioApp.Lifetime.ONE_SHOT_READING);
   }
 
   /** The composition root for a command that runs until it is stopped (serve, chat). */
