@@ -57,6 +57,27 @@ class UsageCommandTest {
   }
 
   @Test
+  void aDamagedLedgerIsSaidInOneLineWithoutAJavaClassName() throws Exception {
+    assertThat(legio(castra, "usage").code()).isZero();
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve("legion/castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP TABLE usage_ledger");
+    }
+
+    Result r = legio(castra, "usage");
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err().strip())
+        .startsWith("legio: reading the usage ledger failed: ")
+        .contains("no such table: usage_ledger")
+        .endsWith("(details in the log file)")
+        .doesNotContain("dev.legio")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void usagePrintsEachAgentsTurnsAndTheTotal() {
     assertThat(legio(castra, "say", "-q", "@vorenus scout the north road").code()).isZero();
     clock.advance(Duration.ofMinutes(5));
