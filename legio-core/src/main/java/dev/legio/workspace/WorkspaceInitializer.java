@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * Creates a workspace: {@code legio.toml} with every key documented and defaulted, the legatus's
  * prompt, two example agents (vorenus and pullo) and the memory folders. Files that already exist
- * are kept as they are, so running it again is safe.
+ * are kept as they are, so running it again is safe; a folder where one of its files belongs is
+ * refused, not counted as kept.
  */
 public final class WorkspaceInitializer {
   private static final String TEMPLATE = "/dev/legio/workspace/template/";
@@ -49,6 +50,12 @@ public final class WorkspaceInitializer {
           Files.copy(template, path); // never replaces an existing file
           outcomes.add(new Outcome(path, true));
         } catch (FileAlreadyExistsException kept) {
+          if (Files.isDirectory(path)) {
+            throw new WorkspaceException(
+                path
+                    + " is a folder where Legio keeps a file: move it away, then run legio init"
+                    + " again (it creates the file and keeps everything else)");
+          }
           outcomes.add(new Outcome(path, false));
         }
       }

@@ -69,4 +69,13 @@ class WorkspaceTest {
         .hasMessageContaining("legio init " + dir)
         .hasMessageNotContaining("missing");
   }
+
+  @Test
+  void initRefusesAFolderWhereItsFileBelongsRatherThanCallingItKept() throws Exception {
+    Files.createDirectories(dir.resolve("legio.toml"));
+    assertThatThrownBy(() -> WorkspaceInitializer.initialise(new Workspace(dir)))
+        .isInstanceOf(WorkspaceException.class)
+        .hasMessageStartingWith(dir.resolve("legio.toml") + " is a folder where Legio keeps a file")
+        .hasMessageContaining("move it away");
+  }
 }
