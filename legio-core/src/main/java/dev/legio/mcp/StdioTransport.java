@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -56,11 +58,15 @@ public final class StdioTransport implements McpServerTransportProvider {
   /** How long requests still running when stdin ends may take to answer. */
   public static final Duration DRAIN = Duration.ofMillis(700);
 
+  /** How long an answer already being written when {@link #DRAIN} ends may take to finish. */
+  private static final Duration ANSWER_IN_FLIGHT = Duration.ofMillis(200);
+
   private final InputStream in;
   private final OutputStream out;
   private final IncomingMessageCheck check;
   private final CountDownLatch ended = new CountDownLatch(1);
   private final Map<Object, McpSchema.JSONRPCRequest> pending = new ConcurrentHashMap<>();
+  private final AtomicInteger answering = new AtomicInteger();
   private volatile boolean initialized;
   private volatile McpServerSession session;
   private volatile boolean closed;
@@ -122,23 +128,44 @@ public final class StdioTransport implements McpServerTransportProvider {
     } catch (IOException | UncheckedIOException e) {
       log.debug("MCP stdin ended with an error: {}", e.getMessage());
     } finally {
-      drain();
+      drain(DRAIN);
       for (McpSchema.JSONRPCRequest request : pending.values()) {
-        if (pending.remove(idKey(request.id())) != null) {
-          write(
-              error(
-                  request,
-                  initialized
-                      ? "stdin closed while '"
-                          + request.method()
-                          + "' was still running; its result is lost"
-                      : "'"
-                          + request.method()
-                          + "' was not run: the client closed stdin before it sent"
-                          + " notifications/initialized"));
-        }
+        answerOnce(
+            idKey(request.id()),
+            asked ->
+                error(
+                    asked,
+                    initialized
+                        ? "stdin closed while '"
+                            + asked.method()
+                            + "' was still running; its result is lost"
+                        : "'"
+                            + asked.method()
+                            + "' was not run: the client closed stdin before it sent"
+                            + " notifications/initialized"));
       }
+      drain(ANSWER_IN_FLIGHT); // an answer claimed just before the deadline is written whole
       ended.countDown();
+    }
+  }
+
+  /**
+   * Takes the request {@code key} out of the running set and, when this caller is the one that took
+   * it, writes the line {@code answer} makes for it: so each request is answered once, by the
+   * session's answer or by Legio's error, whichever comes first. While it writes, {@link #drain}
+   * waits for it.
+   */
+  private void answerOnce(Object key, Function<McpSchema.JSONRPCRequest, String> answer) {
+    answering.incrementAndGet(); // before the removal: drain never sees neither
+    try {
+      McpSchema.JSONRPCRequest asked = pending.remove(key);
+      if (asked == null) {
+        log.debug("MCP: a late answer to request {} was dropped; it was answered", key);
+        return;
+      }
+      write(answer.apply(asked));
+    } finally {
+      answering.decrementAndGet();
     }
   }
 
@@ -189,11 +216,8 @@ public final class StdioTransport implements McpServerTransportProvider {
         .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
         .onErrorResume(e -> Mono.empty())
         .doFinally(
-            signal -> {
-              if (pending.remove(key) != null) {
-                write(error(request, InternalErrors.messageFor(request.method())));
-              }
-            })
+            signal ->
+                answerOnce(key, asked -> error(asked, InternalErrors.messageFor(asked.method()))))
         .subscribe();
   }
 
@@ -205,9 +229,10 @@ public final class StdioTransport implements McpServerTransportProvider {
         .toJsonText();
   }
 
-  private void drain() {
-    long deadline = System.nanoTime() + DRAIN.toNanos();
-    while (!pending.isEmpty() && System.nanoTime() < deadline) {
+  /** Waits up to {@code limit} for the requests running to be answered and the answers written. */
+  private void drain(Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while ((!pending.isEmpty() || answering.get() > 0) && System.nanoTime() < deadline) {
       try {
         TimeUnit.MILLISECONDS.sleep(5);
       } catch (InterruptedException e) {
@@ -239,27 +264,24 @@ public final class StdioTransport implements McpServerTransportProvider {
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
       return Mono.fromRunnable(
           () -> {
-            McpSchema.JSONRPCMessage guarded = message;
-            McpSchema.JSONRPCRequest asked = null;
             if (message instanceof McpSchema.JSONRPCResponse response) {
-              // Whoever takes the request out of pending answers it, once: this answer, or the
-              // error written when stdin closed or the session finished without an answer.
-              asked = pending.remove(idKey(response.id()));
-              if (asked == null) {
-                log.debug("MCP: a late answer to request {} was dropped", response.id());
-                return;
-              }
-              guarded = InternalErrors.guard(message, asked.method());
+              answerOnce(
+                  idKey(response.id()),
+                  asked -> {
+                    try {
+                      return McpToolServer.JSON_MAPPER.writeValueAsString(
+                          InternalErrors.guard(message, asked.method()));
+                    } catch (IOException e) {
+                      log.warn("MCP: an answer could not be written as JSON", e);
+                      return error(asked, InternalErrors.messageFor(asked.method()));
+                    }
+                  });
+              return;
             }
-            String line;
             try {
-              line = McpToolServer.JSON_MAPPER.writeValueAsString(guarded);
+              write(McpToolServer.JSON_MAPPER.writeValueAsString(message));
             } catch (IOException e) {
-              line = asked == null ? null : error(asked, InternalErrors.messageFor(asked.method()));
-              log.warn("MCP: an answer could not be written as JSON", e);
-            }
-            if (line != null) {
-              write(line);
+              throw new UncheckedIOException(e);
             }
           });
     }

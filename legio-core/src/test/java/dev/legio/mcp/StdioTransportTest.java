@@ -194,6 +194,23 @@ class StdioTransportTest {
   }
 
   @Test
+  void aClientThatSendsEverythingAtOnceAndClosesStdinGetsEveryAnswer() throws Exception {
+    StdioHarness s = new StdioHarness();
+    s.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    s.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"greet\",\"arguments\":{}}}");
+    s.closeStdin();
+
+    assertThat(s.answerTo(1).has("result")).isTrue();
+    assertThat(s.answerTo(9).at("/result/content/0/text").asText()).isEqualTo("Ave, vorenus.");
+  }
+
+  @Test
   void aPingBeforeInitializedIsAnsweredAndOtherRequestsAreNotLeftHanging() throws Exception {
     StdioHarness s = new StdioHarness();
     s.send(
