@@ -3,6 +3,7 @@ package dev.legio.app.gateway.slack;
 import com.slack.api.Slack;
 import com.slack.api.SlackConfig;
 import com.slack.api.methods.MethodsClient;
+import com.slack.api.methods.MethodsConfig;
 import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.methods.response.auth.AuthTestResponse;
@@ -39,6 +40,10 @@ final class SlackApi implements AutoCloseable {
     config.setMethodsEndpointUrlPrefix(apiUrl + "/");
     config.setPrettyResponseLoggingEnabled(false);
     config.setFailOnUnknownProperties(false);
+    // Without this the SDK calls auth.test before every method to learn the team's id for its
+    // rate-limit statistics, and logs each failure with a stack trace at ERROR: one outage of Slack
+    // filled the log. Legio keeps no such statistics.
+    config.setMethodsConfig(MethodsConfig.builder().statsEnabled(false).build());
     this.slack = Slack.getInstance(config);
     this.methods = slack.methods(botToken);
   }
