@@ -57,7 +57,11 @@ public final class ChannelTurns implements AutoCloseable {
             reply =
                 "Something went wrong while answering; the operator can find it in Legio's log.";
           }
-          answer.send(reply);
+          try {
+            answer.send(reply);
+          } catch (RuntimeException e) {
+            log.error("the answer of {} could not be handed to its gateway", channel, e);
+          }
         });
   }
 

@@ -1,7 +1,9 @@
 package dev.legio.app.gateway.webhook;
 
+import dev.legio.app.LogFileOnly;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.backend.http.HttpFailure;
+import dev.legio.errors.FailureText;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *       a missing bot token, is not something a reply proves fixed).
  *   <li><b>One sender among nodes</b>: a round runs only while {@link OwedReplies#takeTurn} holds;
  *       when another node is sending, this one looks again after {@link Backoff#first}.
+ *   <li><b>A store that fails</b> (a damaged database) makes the gateway {@code failing} with what
+ *       to do; a reply that cannot be kept is sent once, without retries, rather than dropped
+ *       unseen, and a store that cannot be read is logged once, not at every round.
  *   <li><b>Closing</b> stops after the send in flight; what is still owed stays in its store (and
  *       is sent at the next start when the store is the database).
  * </ul>
@@ -106,7 +111,12 @@ public final class ReplyOutbox implements AutoCloseable {
 
   /** Keeps {@code replies} (the messages of one answer, in order) and sends them soon. */
   public void owe(List<OwedReply> replies) {
-    owed.add(replies);
+    try {
+      owed.add(replies);
+    } catch (RuntimeException e) {
+      sendOnce(replies, e);
+      return;
+    }
     lock.lock();
     try {
       poked = true;
@@ -116,15 +126,50 @@ public final class ReplyOutbox implements AutoCloseable {
     }
   }
 
+  /**
+   * The store cannot keep {@code replies} (a damaged database): the gateway is failing and says so,
+   * and they are sent once, without retries, rather than dropped unseen.
+   */
+  private void sendOnce(List<OwedReply> replies, RuntimeException storeFailure) {
+    String why = FailureText.of(storeFailure);
+    status.failing(
+        "the replies owed cannot be kept ("
+            + why
+            + "): restore praetorium.db from a backup; meanwhile each is sent once, without"
+            + " retries");
+    log.error(
+        "gateway {}: a reply cannot be kept ({}); it is sent once, without retries", gateway, why);
+    for (OwedReply reply : replies) {
+      try {
+        platform.send(reply);
+        status.sent();
+      } catch (HttpFailure f) {
+        log.warn(
+            "gateway {}: a reply in {} was lost: {}", gateway, reply.chat(), platform.describe(f));
+      }
+    }
+  }
+
   private void loop() {
     Duration delay = backoff.first();
+    boolean storeFailing = false;
     while (!closed) {
       Round round;
       try {
         round = round();
+        storeFailing = false;
       } catch (RuntimeException e) {
         // the store failed (the database is away): what is owed stays owed; look again later
-        log.error("gateway {}: could not send the replies owed", gateway, e);
+        if (!storeFailing) {
+          log.error(
+              "gateway {}: cannot read the replies owed ({}); trying again",
+              gateway,
+              FailureText.of(e));
+          log.error(
+              LogFileOnly.MARKER, "gateway {}: the replies owed could not be read", gateway, e);
+          status.failing("cannot read the replies owed: " + FailureText.of(e));
+          storeFailing = true;
+        }
         round = Round.BLOCKED;
       }
       switch (round) {

@@ -443,6 +443,30 @@ class SlackGatewayTest {
     await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
     assertThat(slack.postWithin(Duration.ofMillis(500))).as("sent once").isNull();
     await(() -> legio.app.store().gatewayState().pending("slack").isEmpty());
+    assertThat(slack.calls("auth.test"))
+        .as("no auth.test before each post (the SDK's statistics, which logged every failure)")
+        .isZero();
+  }
+
+  @Test
+  void aReplyTheDatabaseCannotKeepIsSentOnceAndTheGatewaySaysWhatIsWrong() throws Exception {
+    start();
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + legio.root.resolve("castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP TABLE gateway_outbox"); // a damaged database
+    }
+
+    deliver(callback("Ev1", mention("C123", "U123", "<@U0BOT> still there?", "1700.0001")));
+
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0001");
+    await(() -> legio.health("slack").state() == GatewayHealth.State.FAILING);
+    assertThat(legio.health("slack").detail())
+        .contains("cannot be kept")
+        .contains("gateway_outbox")
+        .contains("restore praetorium.db from a backup");
+    assertThat(slack.postWithin(Duration.ofMillis(300))).isNull();
   }
 
   @Test
