@@ -120,9 +120,22 @@ public final class HttpFailure extends RuntimeException {
     return new HttpFailure(Kind.MALFORMED, 0, null, describe(problem), problem);
   }
 
+  /** What happened, in words rather than the exception's class name. */
   private static String describe(Throwable t) {
+    String what =
+        switch (t) {
+          case java.net.ConnectException c -> "connection refused";
+          case java.net.UnknownHostException u -> "unknown host";
+          case java.net.NoRouteToHostException n -> "no route to host";
+          case java.net.SocketTimeoutException s -> "timed out";
+          case java.net.http.HttpTimeoutException h -> "timed out";
+          case java.io.InterruptedIOException i -> "timed out";
+          case java.io.EOFException e -> "the connection closed early";
+          case java.io.IOException i -> "input/output error";
+          default -> "unexpected answer";
+        };
     String message = t.getMessage();
-    return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    return message == null || message.isBlank() ? what : what + " (" + message + ")";
   }
 
   /**
