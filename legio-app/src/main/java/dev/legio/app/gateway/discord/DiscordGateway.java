@@ -65,6 +65,8 @@ public final class DiscordGateway implements Gateway {
   private final DiscordInteractions interactions;
   private final ConnectionCheck check;
   private final ReplyOutbox outbox;
+  private final java.util.concurrent.atomic.AtomicBoolean closing =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final Clock clock;
   private final String keyProblem;
 
@@ -232,6 +234,9 @@ public final class DiscordGateway implements Gateway {
 
   @Override
   public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return; // closed once (serve's drain and its shutdown both close the gateways)
+    }
     interactions.refuseNewRequests();
     check.close();
     turns.close();

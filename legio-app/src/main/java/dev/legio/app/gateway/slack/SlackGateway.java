@@ -62,6 +62,8 @@ public final class SlackGateway implements Gateway {
   private final SlackEvents events;
   private final ConnectionCheck check;
   private final ReplyOutbox outbox;
+  private final java.util.concurrent.atomic.AtomicBoolean closing =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String botUserId;
 
   /**
@@ -210,6 +212,9 @@ public final class SlackGateway implements Gateway {
 
   @Override
   public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return; // closed once (serve's drain and its shutdown both close the gateways)
+    }
     events.refuseNewRequests();
     check.close();
     turns.close();

@@ -389,6 +389,29 @@ class DiscordGatewayTest {
   }
 
   @Test
+  void answersStillOwedAtTheStopAreCountedInOneWarningThoughTheGatewayIsClosedTwice()
+      throws Exception {
+    start();
+    discord.close();
+    deliver(ask("int-1", "tok-1", "987654321", "anyone there?"));
+    await(() -> legio.health("discord").state() == GatewayHealth.State.WAITING);
+
+    try (dev.legio.testing.LogCapture logged = new dev.legio.testing.LogCapture()) {
+      legio.gateways.close(); // serve's drain
+      legio.gateways.close(); // and its shutdown
+      assertThat(
+              logged
+                  .warningsAndErrors()
+                  .lines()
+                  .filter(l -> l.contains("were not sent before Legio stopped")))
+          .hasSize(1)
+          .first()
+          .asString()
+          .contains("1 reply message(s)");
+    }
+  }
+
+  @Test
   void withoutABotTokenAnAnswerSentDoesNotMakeTheGatewayLookConnected() throws Exception {
     discord = new FakeDiscord();
     start(Map.of(), discord.apiUrl());
