@@ -152,6 +152,10 @@ final class LogCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      if (batch < 1) {
+        throw new IllegalArgumentException(
+            "--batch must be at least 1 (messages per transaction), not " + batch);
+      }
       try (LegioApp app = log.root.app()) {
         Path from =
             log.root.context.currentDirectory().resolve(source).toAbsolutePath().normalize();

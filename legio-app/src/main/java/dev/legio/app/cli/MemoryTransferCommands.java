@@ -2,6 +2,7 @@ package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
 import dev.legio.config.MemoriaSettings;
+import dev.legio.errors.FailureText;
 import dev.legio.memoria.FileMemoryStore;
 import dev.legio.memoria.MemoriaTransfer;
 import dev.legio.memoria.MemoryException;
@@ -105,6 +106,21 @@ final class MemoryTransferCommands {
     public Integer call() {
       try (LegioApp app = memory.root.app()) {
         Path folder = folder(app, to);
+        // The folder is made (or found) before anything is read, so a path that cannot hold one
+        // is refused even when there is nothing to export.
+        if (Files.exists(folder) && !Files.isDirectory(folder)) {
+          throw new MemoryException(folder + " is a file: give --to a folder (it is created)");
+        }
+        try {
+          Files.createDirectories(folder);
+        } catch (java.io.IOException e) {
+          throw new MemoryException(
+              "cannot create the folder "
+                  + folder
+                  + ": "
+                  + FailureText.of(e)
+                  + "; give --to another");
+        }
         requireAnotherStore(app, folder, "export");
         MemoriaTransfer.Result result =
             MemoriaTransfer.copy(app.memoriaStore(), new FileMemoryStore(folder), overwrite);

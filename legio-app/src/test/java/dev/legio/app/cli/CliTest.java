@@ -234,6 +234,22 @@ class CliTest {
     Result self = legio(castra, "log", "import", ws.resolve("castra/praetorium.db").toString());
     assertThat(self.code()).isEqualTo(2);
     assertThat(self.err()).contains("is this workspace's own log");
+
+    // Input to fix, said as such (exit 2), in words.
+    Path junk = Files.writeString(dir.resolve("junk.db"), "this is no database, it is text\n");
+    Result notDb = legio(castra, "log", "import", junk.toString());
+    assertThat(notDb.code()).isEqualTo(2);
+    assertThat(notDb.err())
+        .isEqualTo(
+            "legio: "
+                + junk
+                + " is not a Legio praetorium (it is not a SQLite database): name the"
+                + " praetorium.db of a Legio workspace's castra\n");
+    for (String batch : List.of("--batch=0", "--batch=-5")) {
+      Result bad = legio(castra, "log", "import", batch, legacy.toString());
+      assertThat(bad.code()).as(batch).isEqualTo(2);
+      assertThat(bad.err()).as(batch).startsWith("legio: --batch must be at least 1");
+    }
   }
 
   @Test

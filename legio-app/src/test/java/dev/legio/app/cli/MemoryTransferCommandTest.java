@@ -169,6 +169,23 @@ class MemoryTransferCommandTest {
     assertThat(missing.err()).contains(dir.resolve("nowhere") + " is not a folder");
   }
 
+  @Test
+  void anExportRefusesAPlaceThatCannotHoldAFolderEvenWithNothingToExport() throws Exception {
+    memoriaStore("database");
+    Path file = java.nio.file.Files.writeString(dir.resolve("junk.db"), "x");
+
+    Result onAFile = legio("memory", "export", "--to", file.toString());
+    assertThat(onAFile.code()).isEqualTo(2);
+    assertThat(onAFile.err())
+        .isEqualTo("legio: " + file + " is a file: give --to a folder (it is created)\n");
+
+    Result nowhere = legio("memory", "export", "--to", "/proc/legio-nope");
+    assertThat(nowhere.code()).isEqualTo(2);
+    assertThat(nowhere.err())
+        .startsWith("legio: cannot create the folder /proc/legio-nope: ")
+        .doesNotContain("Exception");
+  }
+
   /** Another workspace's castra with an actum and the commentarii of an agent this one lacks. */
   private Path castraWithAStranger() throws Exception {
     Path home = workspace;

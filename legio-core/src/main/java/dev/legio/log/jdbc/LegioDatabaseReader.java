@@ -41,11 +41,17 @@ public final class LegioDatabaseReader implements AutoCloseable {
         total = r.getLong(1);
       }
     } catch (SQLException e) {
-      throw new MessageLogException(
+      String why =
+          String.valueOf(e.getMessage()).contains("SQLITE_NOTADB")
+              ? "it is not a SQLite database"
+              : String.valueOf(e.getMessage()).contains("no such table")
+                  ? "it has no nuntii table"
+                  : "its nuntii table cannot be read: " + e.getMessage();
+      throw new IllegalArgumentException(
           file
-              + " is not a Legio praetorium database (no readable nuntii table: "
-              + e.getMessage()
-              + ")",
+              + " is not a Legio praetorium ("
+              + why
+              + "): name the praetorium.db of a Legio workspace's castra",
           e);
     }
   }
