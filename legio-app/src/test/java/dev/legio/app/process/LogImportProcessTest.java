@@ -22,16 +22,7 @@ class LogImportProcessTest {
     LegioPraetoriumFile.create(legacy, LegioPraetoriumFile.caesarToVorenus(300));
     Path ws = Workspaces.init(dir, "legion");
 
-    LegioProcess imported =
-        LegioProcess.run(
-            dir,
-            Map.of(),
-            Duration.ofSeconds(60),
-            "--castra",
-            ws.toString(),
-            "log",
-            "import",
-            legacy.toString());
+    LegioProcess imported = importInto(ws, legacy);
 
     assertThat(imported.exitCode()).as(imported.stderr()).isZero();
     assertThat(imported.stdout()).contains("imported 300 messages");
@@ -45,16 +36,7 @@ class LogImportProcessTest {
   void aMissingFileIsSaidInWordsWithoutAJavaClassName() throws Exception {
     Path ws = Workspaces.init(dir, "legion");
 
-    LegioProcess missing =
-        LegioProcess.run(
-            dir,
-            Map.of(),
-            Duration.ofSeconds(60),
-            "--castra",
-            ws.toString(),
-            "log",
-            "import",
-            dir.resolve("nothere.db").toString());
+    LegioProcess missing = importInto(ws, dir.resolve("nothere.db"));
 
     assertThat(missing.exitCode()).isNotZero();
     assertThat(missing.stderr())

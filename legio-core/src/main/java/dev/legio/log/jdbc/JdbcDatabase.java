@@ -288,19 +288,20 @@ public final class JdbcDatabase implements Closeable {
             ? SQLiteConfig.SynchronousMode.FULL
             : SQLiteConfig.SynchronousMode.NORMAL);
     config.enforceForeignKeys(foreignKeys);
-    config.setBusyTimeout(10_000);
-    // Readers map the file instead of copying pages through read() calls.
-    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, String.valueOf(256L << 20));
-    SQLiteDataSource dataSource = new SQLiteDataSource(config);
-    dataSource.setUrl(url);
-    return dataSource;
+    return dataSource(config, url);
   }
 
   /** Connections that only read (SQLite's read-only open flag): a write fails. */
   private static SQLiteDataSource readOnlySqliteDataSource(String url) {
     SQLiteConfig config = new SQLiteConfig();
     config.setReadOnly(true);
+    return dataSource(config, url);
+  }
+
+  /** {@code config} with the busy wait and memory map every connection has, for {@code url}. */
+  private static SQLiteDataSource dataSource(SQLiteConfig config, String url) {
     config.setBusyTimeout(10_000);
+    // Readers map the file instead of copying pages through read() calls.
     config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, String.valueOf(256L << 20));
     SQLiteDataSource dataSource = new SQLiteDataSource(config);
     dataSource.setUrl(url);
