@@ -1,6 +1,5 @@
 package dev.legio.app.gateway.webhook;
 
-import dev.legio.app.LogFileOnly;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.errors.FailureText;
@@ -165,8 +164,7 @@ public final class ReplyOutbox implements AutoCloseable {
               "gateway {}: cannot read the replies owed ({}); trying again",
               gateway,
               FailureText.of(e));
-          log.error(
-              LogFileOnly.MARKER, "gateway {}: the replies owed could not be read", gateway, e);
+          log.debug("gateway {}: the replies owed could not be read", gateway, e);
           status.failing("cannot read the replies owed: " + FailureText.of(e));
           storeFailing = true;
         }
