@@ -157,7 +157,12 @@ class ReplyOutboxTest {
     outbox.owe(List.of(reply("C1", "hello")));
 
     await(() -> platform.taken.size() == 1);
-    assertThat(platform.attempts).hasSize(2);
+    assertThat(platform.attempts).as("kept, and sent at the next round").hasSize(2);
+    // A refused credential is not proved fixed by a reply that went: the gateway stays failing.
+    assertThat(status.state()).isEqualTo(GatewayHealth.State.FAILING);
+    assertThat(status.health().detail())
+        .contains("kept and sent again")
+        .contains("the platform said auth for the test");
   }
 
   @Test
