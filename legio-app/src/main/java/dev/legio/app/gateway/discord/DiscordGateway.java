@@ -9,6 +9,7 @@ import dev.legio.app.gateway.webhook.GatewayStatus;
 import dev.legio.app.gateway.webhook.OwedReplies;
 import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
+import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.backend.http.RetryPolicy;
@@ -94,7 +95,15 @@ public final class DiscordGateway implements Gateway {
       keyProblem = e.getMessage();
     }
     this.keyProblem = keyProblem;
-    this.interactions = new DiscordInteractions(signature, deliveries, clock, status, this::onAsk);
+    RefusalLog refusals =
+        new RefusalLog(
+            NAME,
+            "If these are Discord's own requests, check that [gateways.discord] public_key is the"
+                + " application's Public Key (General Information) and that this machine's clock is"
+                + " right.",
+            clock);
+    this.interactions =
+        new DiscordInteractions(signature, deliveries, refusals, clock, status, this::onAsk);
     this.check =
         new ConnectionCheck(
             status,

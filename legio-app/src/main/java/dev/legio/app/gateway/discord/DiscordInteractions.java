@@ -68,13 +68,14 @@ final class DiscordInteractions extends WebhookHandler {
   DiscordInteractions(
       DiscordSignature signature,
       DeliveryLedger deliveries,
+      RefusalLog refusals,
       Clock clock,
       GatewayStatus status,
       Consumer<Ask> asks) {
     this.signature = signature;
     this.deliveries = deliveries;
     this.clock = clock;
-    this.refusals = new RefusalLog(DiscordGateway.NAME, clock);
+    this.refusals = refusals;
     this.status = status;
     this.asks = asks;
   }

@@ -60,6 +60,7 @@ final class SlackEvents extends WebhookHandler {
   SlackEvents(
       SlackSignature signature,
       DeliveryLedger deliveries,
+      RefusalLog refusals,
       Clock clock,
       GatewayStatus status,
       Supplier<String> botUserId,
@@ -67,7 +68,7 @@ final class SlackEvents extends WebhookHandler {
     this.signature = signature;
     this.deliveries = deliveries;
     this.clock = clock;
-    this.refusals = new RefusalLog(SlackGateway.NAME, clock);
+    this.refusals = refusals;
     this.status = status;
     this.botUserId = botUserId;
     this.messages = messages;

@@ -9,6 +9,7 @@ import dev.legio.app.gateway.webhook.GatewayStatus;
 import dev.legio.app.gateway.webhook.OwedReplies;
 import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
+import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.app.gateway.webhook.ReplySplitter;
 import dev.legio.backend.http.HttpFailure;
@@ -89,6 +90,13 @@ public final class SlackGateway implements Gateway {
                 ? null
                 : new SlackSignature(settings.signingSecret(), clock),
             deliveries,
+            new RefusalLog(
+                NAME,
+                "If these are Slack's own requests, check that "
+                    + settings.signingSecretEnv()
+                    + " holds the app's Signing Secret (Basic Information) and that this"
+                    + " machine's clock is right.",
+                clock),
             clock,
             status,
             this::botUserId,

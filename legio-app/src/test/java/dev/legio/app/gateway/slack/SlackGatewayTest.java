@@ -178,14 +178,21 @@ class SlackGatewayTest {
     String body = callback("Ev1", mention("C123", "U123", "<@U0BOT> hello", "1700000000.000100"));
     long now = Instant.now().getEpochSecond();
 
-    HttpResponse<String> forged =
-        legio.post(
-            SlackGateway.PATH,
-            body,
-            "X-Slack-Request-Timestamp",
-            Long.toString(now),
-            "X-Slack-Signature",
-            sign("not-the-secret", now, body));
+    HttpResponse<String> forged;
+    try (dev.legio.testing.LogCapture logged = new dev.legio.testing.LogCapture()) {
+      forged =
+          legio.post(
+              SlackGateway.PATH,
+              body,
+              "X-Slack-Request-Timestamp",
+              Long.toString(now),
+              "X-Slack-Signature",
+              sign("not-the-secret", now, body));
+      assertThat(logged.warningsAndErrors())
+          .contains("gateway slack: refused a request: the signature does not match")
+          .contains("check that SLACK_SIGNING_SECRET holds the app's Signing Secret")
+          .doesNotContain(SECRET);
+    }
     HttpResponse<String> unsigned = legio.post(SlackGateway.PATH, body);
     HttpResponse<String> altered =
         legio.post(
