@@ -55,7 +55,9 @@ final class ChatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LegioApp app = root.longRunningApp();
+    LegioApp app = root.longRunningApp();
+    ChatLoop loop;
+    try (app;
         Terminal terminal = terminal()) {
       PrintWriter screen = terminal.writer();
       LineReader reader =
@@ -80,7 +82,7 @@ final class ChatCommand implements Callable<Integer> {
             }
           };
       String resumedAgent = resume == null ? null : resume(app, screen);
-      ChatLoop loop =
+      loop =
           new ChatLoop(
                   app.engine(),
                   app.messageLog(),
@@ -90,7 +92,8 @@ final class ChatCommand implements Callable<Integer> {
                   progress,
                   resumedAgent)
               .showingCosts(app.usage())
-              .withHistoryEditor(app.historyEditor(), app.sessions());
+              .withHistoryEditor(app.historyEditor(), app.sessions())
+              .reportingUnrecordedUsage(app::unrecordedUsage);
       screen.println(
           "Legio chat: "
               + app.workspace().root()
@@ -130,10 +133,11 @@ final class ChatCommand implements Callable<Integer> {
         // A PrintWriter swallows the failures of its stream: say that output was lost.
         root.err.println("legio chat: the terminal refused some output; it may be incomplete");
       }
-      return 0;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);
     }
+    // Closed: the usage ledger has been told of every turn; say what the chat could not say yet.
+    return loop.reportUnrecordedUsage(root.err) ? LegioCommand.FAILURE : 0;
   }
 
   /**

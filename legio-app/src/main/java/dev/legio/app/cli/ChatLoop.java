@@ -15,11 +15,14 @@ import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
 import dev.legio.transcript.SessionHistoryEditor;
 import dev.legio.usage.UsageLedger;
+import dev.legio.usage.UsageRecorder;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * What {@code legio chat} does with each line the user types, apart from the terminal itself: slash
@@ -53,6 +56,8 @@ final class ChatLoop {
   private UsageLedger usage;
   private SessionHistoryEditor editor;
   private SessionStore sessions;
+  private Supplier<Optional<UsageRecorder.Unrecorded>> unrecordedUsage = Optional::empty;
+  private int unrecordedReported;
 
   ChatLoop(
       SessionEngine engine,
@@ -91,6 +96,22 @@ final class ChatLoop {
     return this;
   }
 
+  /** Makes the chat say when the usage of its turns could not be recorded. */
+  ChatLoop reportingUnrecordedUsage(Supplier<Optional<UsageRecorder.Unrecorded>> unrecorded) {
+    this.unrecordedUsage = unrecorded;
+    return this;
+  }
+
+  /**
+   * Says on {@code to} that the usage of turns could not be recorded, for those not said yet.
+   * Returns whether any turn's usage went unrecorded during this chat.
+   */
+  boolean reportUnrecordedUsage(PrintWriter to) {
+    unrecordedReported =
+        Replies.newlyUnrecordedUsage(unrecordedUsage.get(), unrecordedReported, to);
+    return unrecordedReported > 0;
+  }
+
   /** Enables {@code /rewind} and {@code /fork}. */
   ChatLoop withHistoryEditor(SessionHistoryEditor historyEditor, SessionStore sessionStore) {
     this.editor = historyEditor;
@@ -100,6 +121,7 @@ final class ChatLoop {
 
   /** Handles one line; returns false when the user asked to leave. */
   boolean handle(String line) {
+    reportUnrecordedUsage(err); // usage is recorded off the turns' path: said at the next line
     String text = line.strip();
     if (text.isEmpty()) {
       return true;

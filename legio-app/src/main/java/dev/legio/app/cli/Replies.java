@@ -16,7 +16,9 @@ import java.util.Locale;
  *
  * <p>A turn whose usage the ledger could not record still has its reply printed (the turn
  * succeeded), but the command then says so in one line on standard error and exits with {@link
- * LegioCommand#FAILURE}: a usage row lost must not pass silently ({@link #unrecordedUsage}).
+ * LegioCommand#FAILURE}: a usage row lost must not pass silently ({@link #unrecordedUsage}). The
+ * usage is recorded off the turn's path, so {@code legio chat} says so at the next line it reads,
+ * and at the end for turns whose usage failed after the last line ({@link #newlyUnrecordedUsage}).
  */
 final class Replies {
   private Replies() {}
@@ -53,15 +55,37 @@ final class Replies {
     UsageRecorder.Unrecorded u = unrecorded.get();
     String whose =
         u.turns() == 1 ? "the turn of " + u.owner() : u.turns() + " turns (" + u.owner() + "...)";
-    err.println(
-        "legio: the replies above are complete, but the usage of "
-            + whose
-            + " could not be recorded ("
-            + SecretRedactor.redact(u.reason())
-            + "); legio usage will not count it. See the log file; if the praetorium is damaged,"
-            + " restore it from a backup.");
+    err.println("legio: the replies above are complete, but the usage of " + whose + unrecorded(u));
     err.flush();
     return code == 0 ? LegioCommand.FAILURE : code;
+  }
+
+  /**
+   * For {@code legio chat}, which runs many turns: says in one line on {@code err} how many turns
+   * since {@code reported} could not have their usage recorded, if any. Returns the turns reported
+   * so far.
+   */
+  static int newlyUnrecordedUsage(
+      java.util.Optional<UsageRecorder.Unrecorded> unrecorded, int reported, PrintWriter err) {
+    if (unrecorded.isEmpty() || unrecorded.get().turns() <= reported) {
+      return reported;
+    }
+    UsageRecorder.Unrecorded u = unrecorded.get();
+    int turns = u.turns() - reported;
+    err.println(
+        "legio: the replies are complete, but the usage of "
+            + (turns == 1 ? "a turn" : turns + " turns")
+            + (reported == 0 ? "" : " more")
+            + unrecorded(u));
+    err.flush();
+    return u.turns();
+  }
+
+  private static String unrecorded(UsageRecorder.Unrecorded u) {
+    return " could not be recorded ("
+        + SecretRedactor.redact(u.reason())
+        + "); legio usage will not count it. See the log file; if the praetorium is damaged,"
+        + " restore it from a backup.";
   }
 
   /**

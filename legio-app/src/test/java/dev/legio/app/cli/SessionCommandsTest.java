@@ -85,14 +85,7 @@ class SessionCommandsTest {
 
   @Test
   void aTurnWhoseUsageCannotBeRecordedPrintsTheReplyThenSaysSoAndExitsWithOne() throws Exception {
-    assertThat(legio(castra, "say", "-q", "@pullo hold the bridge").code()).isZero();
-    // A damaged praetorium: the usage ledger's table is gone.
-    try (java.sql.Connection c =
-            java.sql.DriverManager.getConnection(
-                "jdbc:sqlite:" + dir.resolve("legion/castra/praetorium.db"));
-        java.sql.Statement s = c.createStatement()) {
-      s.execute("DROP TABLE usage_ledger");
-    }
+    dropTheUsageLedger();
 
     Result r = legio(castra, "say", "-q", "@vorenus scout the north road");
 
@@ -210,24 +203,11 @@ class SessionCommandsTest {
             "@vorenus again",
             "/quit",
             "");
-    // A keyboard that stays open after the last line, as a real one does (JLine treats the end
-    // of its input as the terminal closing).
-    PipedInputStream keyboard = new PipedInputStream(1 << 16);
-    PipedOutputStream keys = new PipedOutputStream(keyboard);
-    keys.write(typed.getBytes(StandardCharsets.UTF_8));
-    keys.flush();
-    ByteArrayOutputStream screen = new ByteArrayOutputStream();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            new String[] {castra, "chat"},
-            new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
-            new PrintWriter(out, true),
-            new PrintWriter(err, true));
-    String shown = Screens.visible(screen.toString(StandardCharsets.UTF_8));
+    Result chat = chat(typed);
+    String shown = chat.out();
+    String err = chat.err();
 
-    assertThat(code).as(err.toString()).isZero();
+    assertThat(chat.code()).as(err).isZero();
     assertThat(shown)
         .as("err: " + err)
         .contains("Legio chat:")
@@ -252,6 +232,68 @@ class SessionCommandsTest {
     assertThat(again).as("err: " + err).contains("context restored from the praetorium");
     // /history 2 shows the last two messages: vorenus's reply and the request before it.
     assertThat(shown).contains("caesar → vorenus").contains("vorenus → caesar");
+  }
+
+  @Test
+  void aChatWhoseTurnsUsageCannotBeRecordedSaysSoAndExitsWithOne() throws Exception {
+    dropTheUsageLedger();
+
+    Result chat = chat("@vorenus scout the north road\n@pullo hold the bridge\n/quit\n");
+
+    assertThat(chat.code()).as(chat.err()).isEqualTo(1);
+    assertThat(chat.out())
+        .contains("vorenus received: \"@vorenus scout the north road\"")
+        .contains("pullo received: \"@pullo hold the bridge\"");
+    // Said at the next line read, or at the end: two turns in all, each said once.
+    String said = chat.out() + chat.err();
+    assertThat(said.lines().filter(l -> l.contains("could not be recorded")).toList())
+        .isNotEmpty()
+        .allSatisfy(
+            line ->
+                assertThat(line)
+                    .contains("legio: the replies are complete, but the usage of ")
+                    .contains("no such table: usage_ledger")
+                    .contains("restore it from a backup"))
+        .satisfiesAnyOf(
+            lines -> assertThat(lines).singleElement().asString().contains("of 2 turns could"),
+            lines ->
+                assertThat(lines)
+                    .hasSize(2)
+                    .anySatisfy(l -> assertThat(l).contains("of a turn could"))
+                    .anySatisfy(l -> assertThat(l).contains("of a turn more could")));
+    assertThat(said).doesNotContain("Exception");
+  }
+
+  /** {@code legio chat} with {@code typed} on its keyboard. Out is the screen. */
+  private Result chat(String typed) throws Exception {
+    // A keyboard that stays open after the last line, as a real one does (JLine treats the end
+    // of its input as the terminal closing).
+    PipedInputStream keyboard = new PipedInputStream(1 << 16);
+    PipedOutputStream keys = new PipedOutputStream(keyboard);
+    keys.write(typed.getBytes(StandardCharsets.UTF_8));
+    keys.flush();
+    ByteArrayOutputStream screen = new ByteArrayOutputStream();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        Main.run(
+            new String[] {castra, "chat"},
+            new LegioCommand.Context(env, dir, Clock.systemUTC(), keyboard, screen),
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
+    return new Result(
+        code, Screens.visible(screen.toString(StandardCharsets.UTF_8)) + out, err.toString());
+  }
+
+  /** A damaged praetorium: the usage ledger's table is gone. */
+  private void dropTheUsageLedger() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo hold the bridge").code()).isZero();
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve("legion/castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP TABLE usage_ledger");
+    }
   }
 
   private static String tail(String screen) {
