@@ -16,7 +16,9 @@ import java.util.TreeSet;
  * @nosuch}, {@code legio log post --to=nosuch} (or {@code --from}), {@code legio history --viewer
  * nosuch}, {@code GET /api/v1/history?viewer=nosuch}, and the legatus's {@code post_nuntius} and
  * {@code get_history} all refuse it naming the unknown names and the known ones, before anything is
- * logged.
+ * logged. A command that names one agent ({@code legio reset}, {@code DELETE /api/v1/sessions/NAME},
+ * {@code legio memory dream}, the API's long-term memory) refuses a name that is none in one
+ * wording too ({@link #noAgentNamed}).
  *
  * <p>Rules:
  *
@@ -42,6 +44,19 @@ public record KnownNames(Set<String> agents) {
   /** Why caesar's message is refused for mentioning {@code unknown} (none of them an agent). */
   public String unknownMentions(List<String> unknown) {
     return refusal("agent", "@", unknown, agents());
+  }
+
+  /**
+   * Why a command that names one agent ({@code legio reset NAME}, {@code DELETE
+   * /api/v1/sessions/NAME}) is refused when {@code name} is none: {@code no agent named 'brutus'.
+   * Known agents: legatus, pullo, vorenus.}
+   */
+  public String noAgentNamed(String name) {
+    return "no agent named '"
+        + Quoted.of(name)
+        + "'. Known agents: "
+        + (agents.isEmpty() ? "(none)" : String.join(", ", agents))
+        + ".";
   }
 
   /**

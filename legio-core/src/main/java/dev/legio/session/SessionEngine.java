@@ -363,8 +363,7 @@ public final class SessionEngine implements AutoCloseable {
         // A channel this process does not hold: close its stored session.
         return lifecycle.close(new OwnerSlot(owner), RebuildReason.RESET);
       }
-      throw new IllegalArgumentException(
-          "no agent named '" + name + "'. Known agents: " + String.join(", ", knownAgents()) + ".");
+      throw new IllegalArgumentException(new KnownNames(knownAgents()).noAgentNamed(name));
     }
     try {
       return slot.queue.run(slot.queue.enqueue(), () -> lifecycle.close(slot, RebuildReason.RESET));

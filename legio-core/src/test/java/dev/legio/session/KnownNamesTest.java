@@ -55,4 +55,14 @@ class KnownNamesTest {
     assertThat(names.unknownMentions(List.of("brutus")))
         .isEqualTo("Unknown agent @brutus. Known agents: @legatus, @pullo, @vorenus.");
   }
+
+  @Test
+  void aNameThatIsNoAgentIsRefusedNamingTheAgentsAndQuotedSafely() {
+    assertThat(names.noAgentNamed("brutus"))
+        .isEqualTo("no agent named 'brutus'. Known agents: legatus, pullo, vorenus.");
+    assertThat(names.noAgentNamed("a\nb"))
+        .isEqualTo("no agent named 'a\\u000ab'. Known agents: legatus, pullo, vorenus.");
+    assertThat(new KnownNames(java.util.Set.of()).noAgentNamed("x"))
+        .isEqualTo("no agent named 'x'. Known agents: (none).");
+  }
 }

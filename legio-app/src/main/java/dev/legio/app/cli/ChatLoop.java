@@ -8,6 +8,7 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.KnownNames;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.SessionEngine;
@@ -20,7 +21,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -234,11 +234,7 @@ final class ChatLoop {
       }
       if (!agents.centurioNames().contains(name)) {
         throw new IllegalArgumentException(
-            "Unknown agent @"
-                + name
-                + ". Known agents: "
-                + String.join(", ", new TreeSet<>(agents.centurioNames()))
-                + ".");
+            new KnownNames(agents.centurioNames()).unknownMentions(List.of(name)));
       }
       targets.add(name);
     }

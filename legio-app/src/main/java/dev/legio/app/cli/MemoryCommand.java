@@ -16,9 +16,11 @@ import dev.legio.memoria.MemoryException;
 import dev.legio.memoria.MemoryKind;
 import dev.legio.memoria.MemoryXml;
 import dev.legio.memoria.SearchHit;
+import dev.legio.session.KnownNames;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -424,11 +426,7 @@ final class MemoryCommand {
         return all;
       }
       if (!all.contains(agent)) {
-        throw new IllegalArgumentException(
-            "no agent named '"
-                + MessageFormat.safeText(agent)
-                + "'; the agents are "
-                + String.join(", ", all));
+        throw new IllegalArgumentException(new KnownNames(Set.copyOf(all)).noAgentNamed(agent));
       }
       return List.of(agent);
     }

@@ -1,24 +1,26 @@
 package dev.legio.app.conversation;
 
+import dev.legio.session.KnownNames;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Caesar's text mentions agents that do not exist: nothing was logged. The message names them; the
- * known agents come with it so that a door can offer them.
+ * Caesar's text mentions agents that do not exist: nothing was logged. The message names them and
+ * the known agents in {@link KnownNames}'s words, as {@code legio say} does; the known agents come
+ * with it too so that a door can offer them.
  */
 public final class UnknownAgentsException extends RuntimeException {
   private final List<String> unknown;
   private final List<String> known;
 
   public UnknownAgentsException(List<String> unknown, Set<String> known) {
-    super(
-        "unknown agent "
-            + String.join(", ", unknown.stream().map(n -> "@" + n).toList())
-            + ": mention one of "
-            + String.join(", ", known.stream().map(n -> "@" + n).toList()));
+    this(unknown, new KnownNames(known));
+  }
+
+  private UnknownAgentsException(List<String> unknown, KnownNames known) {
+    super(known.unknownMentions(unknown));
     this.unknown = List.copyOf(unknown);
-    this.known = List.copyOf(known);
+    this.known = List.copyOf(known.agents());
   }
 
   public List<String> unknown() {

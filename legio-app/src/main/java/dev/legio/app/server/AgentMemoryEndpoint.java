@@ -1,8 +1,8 @@
 package dev.legio.app.server;
 
-import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.longterm.MemoryFolder;
+import dev.legio.session.KnownNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,8 +35,7 @@ final class AgentMemoryEndpoint implements Endpoint {
     String agent = exchange.pathParam("name");
     if (!MemoryFolder.isAgentName(agent)
         || !(agent.equals(Names.LEGATUS) || parts.agents().centurio(agent).isPresent())) {
-      throw ApiException.notFound(
-          "no agent named '" + Quoted.of(agent) + "'; GET /api/v1/status lists the agents");
+      throw ApiException.notFound(new KnownNames(parts.agents().names()).noAgentNamed(agent));
     }
     if (parts.memoryDir() == null) {
       throw ApiException.notFound("this server was started without a [memory] dir");

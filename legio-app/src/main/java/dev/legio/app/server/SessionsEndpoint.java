@@ -111,9 +111,7 @@ final class SessionsEndpoint {
             return Dispatch.run(() -> parts.engine().reset(owner));
           } catch (IllegalArgumentException e) {
             throw new ApiException(
-                404,
-                "no agent named '" + owner + "'",
-                Map.of("agents", List.copyOf(parts.engine().knownAgents())));
+                404, e.getMessage(), Map.of("agents", List.copyOf(parts.engine().knownAgents())));
           }
         },
         closed -> exchange.json(200, Map.of("owner", owner, "closed", closed)));

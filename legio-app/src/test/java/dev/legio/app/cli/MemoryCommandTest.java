@@ -140,7 +140,7 @@ class MemoryCommandTest {
     assertThat(shown)
         .contains(
             "Shared #2 (vorenus) with pullo as #3: it is in their context from their next message.")
-        .contains("Unknown agent @nobody")
+        .contains("Unknown agent @nobody. Known agents: @pullo, @vorenus.")
         .contains("No message #999 in the log.")
         .contains("Usage: /share ID @name")
         .contains("No reply yet in this chat to share.");

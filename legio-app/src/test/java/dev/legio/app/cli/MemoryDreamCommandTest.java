@@ -140,7 +140,7 @@ class MemoryDreamCommandTest {
     Result unknown = legio("memory", "dream", "--agent", "brutus");
     assertThat(unknown.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(unknown.err())
-        .isEqualTo("legio: no agent named 'brutus'; the agents are legatus, pullo, vorenus\n");
+        .isEqualTo("legio: no agent named 'brutus'. Known agents: legatus, pullo, vorenus.\n");
   }
 
   @Test

@@ -135,7 +135,8 @@ class SessionCommandsTest {
     assertThat(legio(castra, "reset", "vorenus").out()).contains("no active session");
     Result unknown = legio(castra, "reset", "brutus");
     assertThat(unknown.code()).isEqualTo(2);
-    assertThat(unknown.err()).contains("no agent named 'brutus'");
+    assertThat(unknown.err())
+        .isEqualTo("legio: no agent named 'brutus'. Known agents: legatus, pullo, vorenus.\n");
   }
 
   @Test

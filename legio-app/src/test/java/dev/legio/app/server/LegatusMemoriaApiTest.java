@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -102,8 +103,10 @@ class LegatusMemoriaApiTest {
             ServerFixture.json(server.get("/api/v1/agents/pullo/memory", server.operator))
                 .path("files"))
         .isEmpty();
-    assertThat(server.get("/api/v1/agents/nobody/memory", server.operator).statusCode())
-        .isEqualTo(404);
+    HttpResponse<String> nobody = server.get("/api/v1/agents/nobody/memory", server.operator);
+    assertThat(nobody.statusCode()).isEqualTo(404);
+    assertThat(ServerFixture.json(nobody).path("error").asText())
+        .isEqualTo("no agent named 'nobody'. Known agents: legatus, pullo, vorenus.");
     assertThat(server.get("/api/v1/agents/caesar/memory", server.operator).statusCode())
         .isEqualTo(404);
     assertThat(server.get("/api/v1/agents/vorenus/memory", server.gateway).statusCode())

@@ -347,7 +347,10 @@ class ServerApiTest {
     assertThat(status.at("/agents/2/rebuilds").asLong()).isEqualTo(1);
     assertThat(status.at("/agents/1/owner").asText()).isEqualTo("pullo");
     assertThat(status.at("/agents/1/rebuilds_by_reason").isEmpty()).isTrue();
-    assertError(f.delete("/api/v1/sessions/nobody", f.operator), 404, "no agent named 'nobody'");
+    assertError(
+        f.delete("/api/v1/sessions/nobody", f.operator),
+        404,
+        "no agent named 'nobody'. Known agents: legatus, pullo, vorenus.");
     assertError(f.delete("/api/v1/sessions/Bad!", f.operator), 400, "not an agent");
   }
 

@@ -67,8 +67,7 @@ class TelegramGatewayTest {
     telegram.userWrites(OPERATOR, "private", OPERATOR, "Caesar", "@nobody hello");
     await("a refusal", () -> telegram.sentTo("1001").size() == 1);
     assertThat(telegram.sentTo("1001").get(0).text())
-        .contains("unknown agent @nobody")
-        .contains("@vorenus");
+        .contains("Unknown agent @nobody. Known agents: @legatus, @pullo, @vorenus.");
     assertThat(fromCaesar()).isEmpty();
   }
 
