@@ -6,7 +6,6 @@ import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.backend.BackendDetector;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
-import dev.legio.backend.anthropic.AnthropicBackend;
 import dev.legio.backend.claudecli.McpConfigSource;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
@@ -40,7 +39,6 @@ import dev.legio.workspace.Workspace;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,11 +53,9 @@ public final class LegioApp implements AutoCloseable {
   private final LegioConfig config;
   private final Map<String, String> env;
   private final Clock clock;
-  private String backendChoice;
   private LegioStore store;
   private AgentDirectory agents;
-  private volatile ModelBackend backend;
-  private final Map<String, ModelBackend> backendsByKind = new ConcurrentHashMap<>();
+  private final ModelBackends backends;
   private final SessionToolsets toolsets = new SessionToolsets(this);
   private SessionEngine engine;
   private MemoryExtractor extractor;
@@ -105,6 +101,8 @@ public final class LegioApp implements AutoCloseable {
     this.config = config;
     this.env = env;
     this.clock = clock;
+    this.backends =
+        new ModelBackends(config.backend(), env, (kind, b) -> BackendAssembly.build(this, kind, b));
   }
 
   /** Reads the workspace's {@code legio.toml}; opens nothing yet. */
@@ -176,54 +174,20 @@ public final class LegioApp implements AutoCloseable {
    * BackendDetector} picks (see {@link #backendChoice()}).
    */
   public synchronized ModelBackend backend() {
-    if (backend == null) {
-      LegioConfig.Backend b = config.backend();
-      String kind = b.kind();
-      if (kind.equals(LegioConfig.Backend.AUTO)) {
-        BackendDetector.Choice choice =
-            BackendDetector.forEnvironment(env)
-                .detect(
-                    LegioConfig.Backend.apiKeyVariable(b.apiKeyEnv(), AnthropicBackend.KIND),
-                    b.baseUrl());
-        kind = choice.kind();
-        backendChoice = choice.reason();
-        log.info(backendChoice);
-      } else {
-        backendChoice = "back-end: " + kind + " ([backend] kind in legio.toml)";
-      }
-      backend = backend(kind, b);
-    }
-    return backend;
+    return backends.main();
   }
 
   /** Which back-end {@link #backend()} chose and why, once it has; null before. */
   public synchronized String backendChoice() {
-    return backendChoice;
+    return backends.choice();
   }
 
   /**
    * The back-end of {@code kind} for agents that name it in their front matter ({@code backend:
-   * ollama}): the main one when it is of that kind, else one built on first use with that kind's
-   * defaults (its URL, its usual API key variable) and closed with the app.
+   * ollama}), by {@link ModelBackends}' rules.
    */
   ModelBackend backendOfKind(String kind) {
-    ModelBackend main = backend();
-    if (main.kind().equals(kind)) {
-      return main;
-    }
-    return backendsByKind.computeIfAbsent(
-        kind,
-        k -> {
-          String variable = LegioConfig.Backend.apiKeyVariable("", k);
-          String key = variable == null ? null : env.get(variable);
-          log.info("back-end {} started for the agents that name it in their prompt.md", k);
-          return backend(
-              k, LegioConfig.Backend.of(k).withApiKey(key == null || key.isBlank() ? null : key));
-        });
-  }
-
-  private ModelBackend backend(String kind, LegioConfig.Backend b) {
-    return BackendAssembly.build(this, kind, b);
+    return backends.ofKind(kind, backend());
   }
 
   /** This app's environment variables (API keys, the Claude CLI's location). */
@@ -338,22 +302,10 @@ public final class LegioApp implements AutoCloseable {
           new MemoryExtractor(
               MemoryExtractor.Settings.of(config.memory()),
               transcripts(),
-              this::startedBackend,
+              backends::started,
               clock);
     }
     return extractor;
-  }
-
-  /**
-   * The back-end of {@code kind} if it was started (a turn ran on it), else null; takes no lock,
-   * since {@link #close} holds the app's lock while the extractor finishes.
-   */
-  private ModelBackend startedBackend(String kind) {
-    ModelBackend main = backend;
-    if (main != null && main.kind().equals(kind)) {
-      return main;
-    }
-    return backendsByKind.get(kind);
   }
 
   /** The memory stores (edicta, acta, commentarii) of the castra, in {@link #memoriaStore()}. */
@@ -547,12 +499,7 @@ public final class LegioApp implements AutoCloseable {
       extractor.close();
       extractor = null;
     }
-    if (backend != null) {
-      backend.close();
-      backend = null;
-    }
-    backendsByKind.values().forEach(ModelBackend::close);
-    backendsByKind.clear();
+    backends.close();
     if (store != null) {
       store.close();
       store = null;
