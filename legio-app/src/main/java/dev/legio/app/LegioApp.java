@@ -370,7 +370,8 @@ public final class LegioApp implements AutoCloseable {
   public SessionHistoryEditor historyEditor() {
     return new SessionHistoryEditor(
             sessions(), transcripts(), conversations(), cliTranscripts(), clock)
-        .withShapes(engine()::shapeOf);
+        .withShapes(engine()::shapeOf)
+        .guardedBy(engine().edits());
   }
 
   /**

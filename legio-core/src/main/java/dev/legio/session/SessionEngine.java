@@ -63,6 +63,7 @@ public final class SessionEngine implements AutoCloseable {
   private final SessionSettings settings;
   private final Clock clock;
   private final LeaseGate leases;
+  private final SessionEditGate edits;
   private final SessionEvents sessionEvents = new SessionEvents();
   private final RebuildCounter rebuilds = new RebuildCounter(sessionEvents);
   private final SessionLifecycle lifecycle;
@@ -113,6 +114,14 @@ public final class SessionEngine implements AutoCloseable {
         new SessionLifecycle(store, settings, b.memory(), rebuilds, condenseAfterTokens);
     this.channels = new ChannelPool(settings.channels().maxSessions());
     this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
+    this.edits =
+        new SessionEditGate(
+            who ->
+                !who.isChannel() && knownAgents().contains(who.name())
+                    ? agentSlot(who.name())
+                    : heldSlot(who),
+            leases,
+            settings.lockWait());
     this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
     this.turns =
         new TurnRunner(
@@ -349,7 +358,10 @@ public final class SessionEngine implements AutoCloseable {
 
   /**
    * Resets an agent's (or channel's) session: the next request starts a fresh one. Waits for a turn
-   * in progress. Returns false when the owner had no active session.
+   * in progress, in this process or another, by {@link SessionEditGate}'s rules. Returns false when
+   * the owner had no active session.
+   *
+   * @throws SessionBusyException when a turn still ran after {@code lock_wait}; nothing changed
    */
   public boolean reset(String name) {
     Names.require(name, "agent");
@@ -358,18 +370,26 @@ public final class SessionEngine implements AutoCloseable {
         owner.isChannel()
             ? channels.find(name)
             : knownAgents().contains(name) ? agentSlot(name) : null;
-    if (slot == null) {
-      if (owner.isChannel()) {
-        // A channel this process does not hold: close its stored session.
-        return lifecycle.close(new OwnerSlot(owner), RebuildReason.RESET);
-      }
+    if (slot == null && !owner.isChannel()) {
       throw new IllegalArgumentException(new KnownNames(knownAgents()).noAgentNamed(name));
     }
+    // A channel this process does not hold: its stored session is closed, under its lease.
+    OwnerSlot target = slot != null ? slot : new OwnerSlot(owner);
     try {
-      return slot.queue.run(slot.queue.enqueue(), () -> lifecycle.close(slot, RebuildReason.RESET));
+      return edits.whileNoTurnRuns(name, () -> lifecycle.close(target, RebuildReason.RESET));
+    } catch (SessionBusyException e) {
+      throw e;
     } catch (RuntimeException e) {
       throw new IllegalStateException("could not reset " + name + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Where edits of a session (rewind, fork) wait until no turn of its owner runs ({@link
+   * SessionEditGate}); {@link #reset} waits there too.
+   */
+  public SessionEditGate edits() {
+    return edits;
   }
 
   /**
@@ -401,16 +421,32 @@ public final class SessionEngine implements AutoCloseable {
    */
   public record Resumed(String owner, UUID sessionId, String backendSessionId, boolean known) {}
 
-  /** Resets every agent's session; returns the agents whose active session was closed. */
-  public List<String> resetAll() {
+  /**
+   * Resets every agent's session, going past those busy with a turn; says which it closed and which
+   * were busy.
+   */
+  public Resets resetAll() {
     List<String> closed = new ArrayList<>();
+    List<String> busy = new ArrayList<>();
     for (String name : knownAgents()) {
-      if (reset(name)) {
-        closed.add(name);
+      try {
+        if (reset(name)) {
+          closed.add(name);
+        }
+      } catch (SessionBusyException e) {
+        busy.add(name);
       }
     }
-    return closed;
+    return new Resets(closed, busy);
   }
+
+  /**
+   * What {@link #resetAll} did.
+   *
+   * @param closed the agents whose session it closed
+   * @param busy the agents it left, a turn of theirs running past {@code lock_wait}
+   */
+  public record Resets(List<String> closed, List<String> busy) {}
 
   /**
    * Closes the agent sessions this process holds that were idle longer than their timeout (see

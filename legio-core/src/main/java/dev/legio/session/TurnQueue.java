@@ -1,5 +1,7 @@
 package dev.legio.session;
 
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +20,9 @@ import java.util.function.Supplier;
  *   <li>{@link #enqueue()} hands out places in order; {@link #run} waits (uninterruptibly, so that
  *       a place is never skipped or lost) until every earlier place has run, then runs its work.
  *   <li>Each place must be {@link #run} exactly once, or the owner's queue stops.
+ *   <li>A place run with a longest wait ({@link #run(Place, Duration, Supplier, Supplier)}) that
+ *       has not come by then is given up: its caller gets the late answer at once, and the places
+ *       after it still run in order, skipping it.
  *   <li>{@link #interruptAll()} interrupts the threads running or waiting; work sees the flag.
  * </ul>
  */
@@ -27,6 +32,7 @@ final class TurnQueue {
   private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
   private long next;
   private long serving;
+  private final Set<Long> givenUp = new HashSet<>(); // guarded by lock
 
   /**
    * A place in the queue.
@@ -68,13 +74,66 @@ final class TurnQueue {
       return work.get();
     } finally {
       threads.remove(self);
-      lock.lock();
-      try {
-        serving++;
-        advanced.signalAll();
-      } finally {
-        lock.unlock();
+      passOn();
+    }
+  }
+
+  /**
+   * Waits for {@code place}'s turn for at most {@code maxWait} since the place was taken, then runs
+   * {@code work} and passes the turn on; when the turn has not come by then, gives the place up and
+   * returns what {@code whenLate} gives (or throws).
+   */
+  <T> T run(Place place, Duration maxWait, Supplier<T> work, Supplier<T> whenLate) {
+    Thread self = Thread.currentThread();
+    threads.add(self);
+    boolean interrupted = false;
+    boolean ours = true;
+    lock.lock();
+    try {
+      long from = place.queuedSince() < 0 ? System.nanoTime() : place.queuedSince();
+      long deadline = from + Math.max(0, maxWait.toNanos());
+      while (serving != place.number()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          givenUp.add(place.number());
+          ours = false;
+          break;
+        }
+        try {
+          advanced.awaitNanos(left);
+        } catch (InterruptedException e) {
+          interrupted = true; // kept for the work to see, as run(Place, Supplier) does
+        }
       }
+    } finally {
+      lock.unlock();
+    }
+    if (interrupted) {
+      self.interrupt();
+    }
+    if (!ours) {
+      threads.remove(self);
+      return whenLate.get();
+    }
+    try {
+      return work.get();
+    } finally {
+      threads.remove(self);
+      passOn();
+    }
+  }
+
+  /** The place being served is done: serves the next one not given up. */
+  private void passOn() {
+    lock.lock();
+    try {
+      serving++;
+      while (givenUp.remove(serving)) {
+        serving++;
+      }
+      advanced.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 

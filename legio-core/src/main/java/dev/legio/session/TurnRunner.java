@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p>Rules:
  *
  * <ul>
- *   <li>A request that waited in this process longer than {@code lock_wait} gets a "busy" answer;
- *       one whose lease another process holds for the rest of that wait gets one too. Neither
- *       reaches the model; the request stays logged.
+ *   <li>A request still waiting in this process after {@code lock_wait} gets a "busy" answer then,
+ *       not once the turns before it have ended; one whose lease another process holds for the rest
+ *       of that wait gets one too. Neither reaches the model; the request stays logged.
  *   <li>The session is prepared by the {@link SessionLifecycle}; a session continued past its token
  *       threshold is condensed first ({@link SessionCondenser}); the text sent is what the {@link
  *       HistoryInjector} composes (after the condensed session's brief). A back-end that lost the
@@ -119,6 +119,7 @@ final class TurnRunner implements AutoCloseable {
       boolean leased) {
     return slot.queue.run(
         place,
+        settings.lockWait(),
         () -> {
           long start = System.nanoTime();
           Ran ran;
@@ -130,7 +131,19 @@ final class TurnRunner implements AutoCloseable {
           }
           measure(slot.owner, ran, Duration.ofNanos(System.nanoTime() - start));
           return ran.reply();
+        },
+        () -> {
+          // Still behind an earlier turn after lock_wait: answered busy now, not after that turn.
+          releaseIf(leased, slot.name());
+          Ran ran = tooLong(slot, request, Duration.ofNanos(place.waitedNanos()));
+          measure(slot.owner, ran, Duration.ZERO);
+          return ran.reply();
         });
+  }
+
+  private Ran tooLong(OwnerSlot slot, Message request, Duration waited) {
+    return new Ran(
+        busy(slot, request, "it was busy for " + waited.toSeconds() + " s"), TurnEnding.BUSY, null);
   }
 
   /** From now on {@code turnMeter} hears how each turn ended. */
@@ -186,10 +199,7 @@ final class TurnRunner implements AutoCloseable {
     Duration waited = Duration.ofNanos(place.waitedNanos());
     if (waited.compareTo(settings.lockWait()) > 0) {
       releaseIf(preLeased, owner);
-      return new Ran(
-          busy(slot, request, "it was busy for " + waited.toSeconds() + " s"),
-          TurnEnding.BUSY,
-          null);
+      return tooLong(slot, request, waited);
     }
     if (!preLeased && !leases.acquire(owner, settings.lockWait().minus(waited))) {
       return new Ran(

@@ -3,6 +3,8 @@ package dev.legio.transcript;
 import com.fasterxml.uuid.Generators;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
+import dev.legio.log.Names;
+import dev.legio.session.SessionEditGate;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionShape;
 import dev.legio.session.SessionStore;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Rewinds a session to an earlier point, or forks a new session from one ({@code legio sessions
@@ -43,6 +46,9 @@ import java.util.function.Function;
  *       conversation are not touched.
  *   <li>An unknown session, or a point that is not one of its entries, is refused with {@link
  *       IllegalArgumentException} and changes nothing.
+ *   <li>Guarded by the engine ({@link #guardedBy}), an edit runs only while no turn of the owner
+ *       whose record it writes runs (a rewind: the session's owner; a fork: the new owner), in this
+ *       process or another; a turn that outlasts {@code lock_wait} refuses the edit whole.
  * </ul>
  */
 public final class SessionHistoryEditor {
@@ -89,6 +95,7 @@ public final class SessionHistoryEditor {
   private final TranscriptStore cliTranscripts;
   private final Clock clock;
   private Function<String, SessionShape> shapes;
+  private SessionEditGate gate; // null: edits run at once (no engine to wait for)
 
   /**
    * @param conversations the HTTP back-ends' conversations; null when there are none
@@ -118,8 +125,27 @@ public final class SessionHistoryEditor {
     return this;
   }
 
-  /** Rewinds session {@code sessionId} to {@code point}. */
+  /**
+   * Makes every edit wait until no turn of the owner whose record it writes runs, by {@code edits}'
+   * rules ({@link SessionEditGate}): a turn that ends would otherwise write its record over the
+   * edit's.
+   */
+  public SessionHistoryEditor guardedBy(SessionEditGate edits) {
+    this.gate = edits;
+    return this;
+  }
+
+  /**
+   * Rewinds session {@code sessionId} to {@code point}.
+   *
+   * @throws dev.legio.session.SessionBusyException when a turn of its owner still ran after {@code
+   *     lock_wait}; nothing changed
+   */
   public Result rewind(String sessionId, Point point) {
+    return guarded(ownerOf(sessionId), () -> rewindNow(sessionId, point));
+  }
+
+  private Result rewindNow(String sessionId, Point point) {
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
     List<NewEntry> tombstones = new ArrayList<>();
@@ -146,6 +172,11 @@ public final class SessionHistoryEditor {
    * original's owner), which becomes that owner's active session.
    */
   public Result fork(String sessionId, Point point, String owner) {
+    return guarded(
+        owner != null ? owner : ownerOf(sessionId), () -> forkNow(sessionId, point, owner));
+  }
+
+  private Result forkNow(String sessionId, Point point, String owner) {
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
     Optional<SessionRecord> record = recordOf(sessionId);
@@ -235,6 +266,19 @@ public final class SessionHistoryEditor {
       throw new IllegalArgumentException(
           "no session " + sessionId + " with a transcript (see `legio sessions list`)", e);
     }
+  }
+
+  /** Whose session {@code sessionId} is: its record's owner, else its transcript's; may be null. */
+  private String ownerOf(String sessionId) {
+    return recordOf(sessionId).map(SessionRecord::owner).orElseGet(() -> load(sessionId).owner());
+  }
+
+  /** Runs {@code edit} of {@code owner}'s record once no turn of it runs (see {@link #gate}). */
+  private Result guarded(String owner, Supplier<Result> edit) {
+    if (gate == null || owner == null || !Names.isValid(owner)) {
+      return edit.get(); // a name that is none is refused by the edit itself
+    }
+    return gate.whileNoTurnRuns(owner, edit);
   }
 
   private Optional<SessionRecord> recordOf(String sessionId) {

@@ -562,8 +562,148 @@ abstract class SessionEngineContract {
 
     engine.handle("@vorenus two", DispatchListener.NONE);
     assertThat(hasNotice(backend.turnsOf("vorenus").get(1).message())).isTrue();
-    assertThat(engine.resetAll()).containsExactly("pullo", "vorenus");
+    assertThat(engine.resetAll().closed()).containsExactly("pullo", "vorenus");
     assertThat(engine.rebuildCounts()).containsEntry(RebuildReason.RESET, 3L);
+  }
+
+  /** A back-end whose turns of vorenus hold until {@code release} opens, saying when they start. */
+  private static ScriptedBackend holding(CountDownLatch started, CountDownLatch release) {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().contains("hold")) {
+            started.countDown();
+            try {
+              release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    return backend;
+  }
+
+  @Test
+  void aResetFromAnotherProcessWaitsForTheTurnThereAndTheTurnsEndDoesNotUndoIt() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    SessionEngine running = engine(holding(started, release));
+    running.handle("@vorenus first", DispatchListener.NONE);
+    SessionEngine other = engine(ScriptedBackend.forgetful(), openStore(dir, clock));
+    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual()
+        .start(() -> turn.complete(running.handle("@vorenus hold on", DispatchListener.NONE)));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+    var reset = new java.util.concurrent.CompletableFuture<Boolean>();
+    Thread.ofVirtual().start(() -> reset.complete(other.reset("vorenus")));
+    Thread.sleep(300); // the reset waits for the turn in the other process
+    assertThat(reset).isNotDone();
+    release.countDown();
+
+    assertThat(turn.get(10, TimeUnit.SECONDS).ok()).isTrue();
+    assertThat(reset.get(10, TimeUnit.SECONDS)).isTrue();
+    SessionRecord after = sessions().find("vorenus").orElseThrow();
+    assertThat(after.active()).isFalse();
+    assertThat(after.closeReason()).isEqualTo("reset");
+  }
+
+  @Test
+  void anEditOfASessionBusyPastTheLockWaitIsRefusedAndChangesNothing() throws Exception {
+    settings = settings.withLockWait(Duration.ofMillis(200));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    SessionEngine engine = engine(holding(started, release));
+    engine.handle("@vorenus first", DispatchListener.NONE);
+    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual()
+        .start(() -> turn.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    try {
+      assertThatThrownBy(() -> engine.reset("vorenus"))
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessage(
+              "vorenus's session is busy: a turn of it in this Legio process still ran after 0 s"
+                  + " ([sessions] lock_wait_seconds), so nothing was changed. Try again once"
+                  + " vorenus has answered.");
+      java.util.concurrent.atomic.AtomicBoolean edited =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      SessionEngine other = engine(ScriptedBackend.forgetful(), openStore(dir, clock));
+      assertThatThrownBy(
+              () -> other.edits().whileNoTurnRuns("vorenus", () -> edited.getAndSet(true)))
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining("another Legio process");
+      assertThat(edited).isFalse();
+      assertThat(other.resetAll().busy()).containsExactly("vorenus");
+    } finally {
+      release.countDown();
+    }
+    assertThat(turn.get(10, TimeUnit.SECONDS).ok()).isTrue();
+    assertThat(sessions().find("vorenus").orElseThrow().active()).isTrue();
+    // The queue goes on after the places given up.
+    assertThat(engine.handle("@vorenus again", DispatchListener.NONE).ok()).isTrue();
+    assertThat(engine.reset("vorenus")).isTrue();
+  }
+
+  @Test
+  void aRequestBehindATurnLongerThanTheLockWaitIsAnsweredBusyAtTheWaitNotAfterTheTurn()
+      throws Exception {
+    settings = settings.withLockWait(Duration.ofMillis(200));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    SessionEngine engine = engine(holding(started, release));
+    var first = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual()
+        .start(() -> first.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    Outcome second;
+    try {
+      // Answered while the first turn still runs (it holds for up to 30 s).
+      second =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+                  () -> engine.handle("@vorenus second", DispatchListener.NONE))
+              .get(10, TimeUnit.SECONDS);
+    } finally {
+      release.countDown();
+    }
+    assertThat(second.ok()).isFalse();
+    assertThat(second.replies().get(0).text()).contains("Busy").contains("busy for 0 s");
+    assertThat(first.get(10, TimeUnit.SECONDS).ok()).isTrue();
+    assertThat(engine.handle("@vorenus third", DispatchListener.NONE).ok()).isTrue();
+  }
+
+  @Test
+  void editsOfOneOwnerRunOneAfterAnother() throws Exception {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    SessionEngine other = engine(ScriptedBackend.forgetful(), openStore(dir, clock));
+    java.util.concurrent.atomic.AtomicInteger inside =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most =
+        new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> editors = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      SessionEngine by = i % 2 == 0 ? engine : other;
+      editors.add(
+          Thread.ofVirtual()
+              .start(
+                  () ->
+                      by.edits()
+                          .whileNoTurnRuns(
+                              "vorenus",
+                              () -> {
+                                most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                                try {
+                                  Thread.sleep(60);
+                                } catch (InterruptedException e) {
+                                  Thread.currentThread().interrupt();
+                                }
+                                return inside.decrementAndGet();
+                              })));
+    }
+    for (Thread t : editors) {
+      t.join(20_000);
+    }
+    assertThat(most.get()).isEqualTo(1);
   }
 
   // ------------------------------------------------------------------ persistence and restarts

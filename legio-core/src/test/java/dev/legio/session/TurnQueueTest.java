@@ -187,4 +187,40 @@ class TurnQueueTest {
       Thread.currentThread().interrupt();
     }
   }
+
+  @Test
+  void aPlaceNotServedWithinItsLongestWaitIsGivenUpAndThoseAfterItRunInOrder() throws Exception {
+    TurnQueue queue = new TurnQueue();
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    TurnQueue.Place first = queue.enqueue();
+    Thread holder =
+        Thread.ofVirtual()
+            .start(
+                () ->
+                    queue.run(
+                        first,
+                        () -> {
+                          running.countDown();
+                          awaitQuietly(release);
+                          return null;
+                        }));
+    assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+    TurnQueue.Place late = queue.enqueue();
+    TurnQueue.Place after = queue.enqueue();
+    List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    Thread waiting = Thread.ofVirtual().start(() -> queue.run(after, () -> ran.add("after")));
+
+    String answer = queue.run(late, java.time.Duration.ofMillis(100), () -> "ran", () -> "late");
+
+    assertThat(answer).isEqualTo("late");
+    assertThat(ran).isEmpty(); // the first still runs
+    release.countDown();
+    holder.join(10_000);
+    waiting.join(10_000);
+    assertThat(ran).containsExactly("after");
+    assertThat(queue.idle()).isTrue();
+    assertThat(queue.run(queue.enqueue(), java.time.Duration.ZERO, () -> "free", () -> "late"))
+        .isEqualTo("free");
+  }
 }

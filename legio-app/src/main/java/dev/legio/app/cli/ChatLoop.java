@@ -11,6 +11,7 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.KnownNames;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
+import dev.legio.session.SessionBusyException;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
@@ -169,7 +170,7 @@ final class ChatLoop {
             err.println(
                 "Unknown command " + words[0] + ". Commands: " + String.join(", ", COMMANDS));
       }
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | SessionBusyException e) {
       err.println(e.getMessage());
     }
     out.flush();

@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
+import dev.legio.session.SessionBusyException;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.SessionHistoryEditor;
 import dev.legio.transcript.SessionHistoryEditor.Point;
@@ -23,7 +24,8 @@ import java.util.function.Supplier;
  *       (default: the whole session) and {@code {"owner": "NAME"}} (default: the original's).
  *   <li>Both answer {@code {"session_id", "owner", "entries_removed", "turns_removed",
  *       "backend_session_id"}}: the session that continues from the point. An unknown session is
- *       404; a malformed body, an unknown entry or a bad name is 400 saying what to fix.
+ *       404; a malformed body, an unknown entry or a bad name is 400 saying what to fix; a turn of
+ *       the owner still running after {@code lock_wait} is 409, with nothing changed.
  * </ul>
  */
 final class SessionEditEndpoint {
@@ -88,10 +90,15 @@ final class SessionEditEndpoint {
     }
   }
 
-  /** Runs {@code edit}, turning the editor's refusals into 404 (no such session) or 400. */
+  /**
+   * Runs {@code edit}, turning the editor's refusals into 404 (no such session) or 400, and a turn
+   * of the owner that outlasted {@code lock_wait} into 409.
+   */
   private static SessionHistoryEditor.Result edit(Supplier<SessionHistoryEditor.Result> edit) {
     try {
       return edit.get();
+    } catch (SessionBusyException e) {
+      throw new ApiException(409, e.getMessage());
     } catch (IllegalArgumentException e) {
       if (e.getCause() instanceof NoSuchTranscriptException) {
         throw ApiException.notFound(e.getMessage());

@@ -2,6 +2,7 @@ package dev.legio.app.server;
 
 import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
+import dev.legio.session.SessionBusyException;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.Transcript;
@@ -112,6 +113,8 @@ final class SessionsEndpoint {
           } catch (IllegalArgumentException e) {
             throw new ApiException(
                 404, e.getMessage(), Map.of("agents", List.copyOf(parts.engine().knownAgents())));
+          } catch (SessionBusyException e) {
+            throw new ApiException(409, e.getMessage());
           }
         },
         closed -> exchange.json(200, Map.of("owner", owner, "closed", closed)));

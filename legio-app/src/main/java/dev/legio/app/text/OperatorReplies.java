@@ -52,10 +52,17 @@ public final class OperatorReplies {
   /** Resets {@code name} (or {@code all}) and says what happened. */
   public static String reset(SessionEngine engine, String name) {
     if (name.equals("all")) {
-      List<String> closed = engine.resetAll();
-      return closed.isEmpty()
-          ? "No active sessions to reset."
-          : "Reset: " + String.join(", ", closed) + ".";
+      SessionEngine.Resets resets = engine.resetAll();
+      String said =
+          resets.closed().isEmpty()
+              ? "No active sessions to reset."
+              : "Reset: " + String.join(", ", resets.closed()) + ".";
+      return resets.busy().isEmpty()
+          ? said
+          : said
+              + " Busy with a turn, so not reset: "
+              + String.join(", ", resets.busy())
+              + "; reset them again once they have answered.";
     }
     return engine.reset(name)
         ? "Reset " + name + ": its next request starts a fresh session."

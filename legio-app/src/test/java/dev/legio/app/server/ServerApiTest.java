@@ -256,6 +256,63 @@ class ServerApiTest {
     assertThat(ServerFixture.json(busy).at("/replies/0/error").asBoolean()).isTrue();
   }
 
+  @Test
+  void aRewindOrResetDuringATurnWaitsForItAndTheTurnsEndDoesNotUndoIt() throws Exception {
+    assertThat(postAsync("@pullo scout").get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    String id = f.app.sessions().find("pullo").orElseThrow().sessionId().toString();
+    CompletableFuture<HttpResponse<String>> turn = postAsync("@pullo #hold dig");
+    assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<HttpResponse<String>> rewind =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return f.post("/api/v1/sessions/" + id + "/rewind", f.operator, Map.of("last", 1));
+              } catch (Exception e) {
+                throw new RuntimeException(e);
+              }
+            });
+    Thread.sleep(300);
+    assertThat(rewind).as("the rewind waits for pullo's turn").isNotDone();
+    f.release();
+
+    assertThat(turn.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    HttpResponse<String> rewound = rewind.get(30, TimeUnit.SECONDS);
+    assertThat(rewound.statusCode()).as(rewound.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(rewound).get("turns_removed").asInt()).isEqualTo(1);
+    // The offline model keeps no conversation: the rewind closed the record, and it stays so.
+    var record = f.app.sessions().find("pullo").orElseThrow();
+    assertThat(record.active()).isFalse();
+    assertThat(record.closeReason()).isEqualTo("rewound");
+  }
+
+  @Test
+  void aResetOrRewindOfASessionBusyPastTheWaitIs409AndChangesNothing() throws Exception {
+    assertThat(postAsync("@pullo scout").get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    String id = f.app.sessions().find("pullo").orElseThrow().sessionId().toString();
+    int entries = f.app.transcripts().load(id).entries().size();
+    // Another node runs a turn of pullo: it holds pullo's lease.
+    assertThat(
+            f.app
+                .sessions()
+                .tryLease(
+                    "pullo",
+                    "another-node",
+                    java.time.Instant.now(),
+                    java.time.Duration.ofMinutes(5)))
+        .isTrue();
+
+    assertError(
+        f.delete("/api/v1/sessions/pullo", f.operator),
+        409,
+        "pullo's session is busy: a turn of it in another Legio process");
+    HttpResponse<String> rewind =
+        f.post("/api/v1/sessions/" + id + "/rewind", f.operator, Map.of("last", 1));
+    assertError(rewind, 409, "nothing was changed. Try again once pullo has answered.");
+    assertThat(f.app.sessions().find("pullo").orElseThrow().active()).isTrue();
+    assertThat(f.app.transcripts().load(id).entries()).hasSize(entries);
+  }
+
   CompletableFuture<HttpResponse<String>> postAsync(String text) {
     return CompletableFuture.supplyAsync(
         () -> {

@@ -92,7 +92,11 @@ final class ServerFixture implements AutoCloseable {
         Files.readString(toml)
             .replace("\nport = 8740", "\nport = 0")
             .replace("http_port = 8740", "http_port = 0")
-            .replace("kind = \"auto\"", "kind = \"offline\""));
+            .replace("kind = \"auto\"", "kind = \"offline\"")
+            // The app's own engine (its session edits wait there) waits about as long.
+            .replace(
+                "lock_wait_seconds = 30",
+                "lock_wait_seconds = " + Math.max(1, (lockWait.toMillis() + 999) / 1000)));
     app = LegioApp.open(new Workspace(root), env, Clock.systemUTC());
     SessionSettings settings = app.config().sessions().withLockWait(lockWait);
     GatedBackend gated = new GatedBackend(new OfflineBackend());

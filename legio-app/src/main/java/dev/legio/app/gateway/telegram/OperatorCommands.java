@@ -3,6 +3,7 @@ package dev.legio.app.gateway.telegram;
 import dev.legio.agents.AgentDirectory;
 import dev.legio.app.text.OperatorReplies;
 import dev.legio.log.MessageLog;
+import dev.legio.session.SessionBusyException;
 import dev.legio.session.SessionEngine;
 import dev.legio.usage.UsageLedger;
 
@@ -32,7 +33,11 @@ public interface OperatorCommands {
 
       @Override
       public String reset(String[] words) {
-        return OperatorReplies.reset(engine, words);
+        try {
+          return OperatorReplies.reset(engine, words);
+        } catch (SessionBusyException e) {
+          return e.getMessage();
+        }
       }
 
       @Override
