@@ -64,6 +64,7 @@ public final class SessionEngine implements AutoCloseable {
   private final Clock clock;
   private final LeaseGate leases;
   private final SessionEditGate edits;
+  private final SessionResets resets;
   private final SessionEvents sessionEvents = new SessionEvents();
   private final RebuildCounter rebuilds = new RebuildCounter(sessionEvents);
   private final SessionLifecycle lifecycle;
@@ -114,7 +115,7 @@ public final class SessionEngine implements AutoCloseable {
         new SessionLifecycle(store, settings, b.memory(), rebuilds, condenseAfterTokens);
     this.channels = new ChannelPool(settings.channels().maxSessions());
     this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
-    this.edits =
+    SessionEditGate edits =
         new SessionEditGate(
             who ->
                 !who.isChannel() && knownAgents().contains(who.name())
@@ -122,6 +123,9 @@ public final class SessionEngine implements AutoCloseable {
                     : heldSlot(who),
             leases,
             settings.lockWait());
+    this.edits = edits;
+    this.resets =
+        new SessionResets(this::knownAgents, this::agentSlot, channels::find, edits, lifecycle);
     this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
     this.turns =
         new TurnRunner(
@@ -357,31 +361,18 @@ public final class SessionEngine implements AutoCloseable {
   // ------------------------------------------------------------------ commands
 
   /**
-   * Resets an agent's (or channel's) session: the next request starts a fresh one. Waits for a turn
-   * in progress, in this process or another, by {@link SessionEditGate}'s rules. Returns false when
-   * the owner had no active session.
+   * Resets an agent's (or channel's) session by {@link SessionResets}' rules: the next request
+   * starts a fresh one. Returns false when the owner had no active session.
    *
    * @throws SessionBusyException when a turn still ran after {@code lock_wait}; nothing changed
    */
   public boolean reset(String name) {
-    Names.require(name, "agent");
-    Owner owner = Owner.of(name);
-    OwnerSlot slot =
-        owner.isChannel()
-            ? channels.find(name)
-            : knownAgents().contains(name) ? agentSlot(name) : null;
-    if (slot == null && !owner.isChannel()) {
-      throw new IllegalArgumentException(new KnownNames(knownAgents()).noAgentNamed(name));
-    }
-    // A channel this process does not hold: its stored session is closed, under its lease.
-    OwnerSlot target = slot != null ? slot : new OwnerSlot(owner);
-    try {
-      return edits.whileNoTurnRuns(name, () -> lifecycle.close(target, RebuildReason.RESET));
-    } catch (SessionBusyException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new IllegalStateException("could not reset " + name + ": " + e.getMessage(), e);
-    }
+    return resets.reset(name);
+  }
+
+  /** Resets every agent's session, going past those busy with a turn ({@link SessionResets}). */
+  public SessionResets.Done resetAll() {
+    return resets.resetAll();
   }
 
   /**
@@ -420,33 +411,6 @@ public final class SessionEngine implements AutoCloseable {
    * @param known true when Legio had the session's record; false for a conversation it adopted
    */
   public record Resumed(String owner, UUID sessionId, String backendSessionId, boolean known) {}
-
-  /**
-   * Resets every agent's session, going past those busy with a turn; says which it closed and which
-   * were busy.
-   */
-  public Resets resetAll() {
-    List<String> closed = new ArrayList<>();
-    List<String> busy = new ArrayList<>();
-    for (String name : knownAgents()) {
-      try {
-        if (reset(name)) {
-          closed.add(name);
-        }
-      } catch (SessionBusyException e) {
-        busy.add(name);
-      }
-    }
-    return new Resets(closed, busy);
-  }
-
-  /**
-   * What {@link #resetAll} did.
-   *
-   * @param closed the agents whose session it closed
-   * @param busy the agents it left, a turn of theirs running past {@code lock_wait}
-   */
-  public record Resets(List<String> closed, List<String> busy) {}
 
   /**
    * Closes the agent sessions this process holds that were idle longer than their timeout (see

@@ -4,6 +4,7 @@ import dev.legio.agents.AgentDirectory;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.session.SessionEngine;
+import dev.legio.session.SessionResets;
 import dev.legio.usage.UsageLedger;
 import java.util.List;
 
@@ -52,7 +53,7 @@ public final class OperatorReplies {
   /** Resets {@code name} (or {@code all}) and says what happened. */
   public static String reset(SessionEngine engine, String name) {
     if (name.equals("all")) {
-      SessionEngine.Resets resets = engine.resetAll();
+      SessionResets.Done resets = engine.resetAll();
       String said =
           resets.closed().isEmpty()
               ? "No active sessions to reset."

@@ -1,0 +1,95 @@
+package dev.legio.session;
+
+import dev.legio.log.Names;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Resets: closes an owner's session so that its next request starts a fresh one, bootstrapped from
+ * the praetorium ({@code legio reset}, {@code DELETE /api/v1/sessions/NAME}, the chat's and
+ * Telegram's {@code /reset}).
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>An agent's name must be one of the agents; a channel ({@code telegram:123}) may be one this
+ *       process does not hold (another node serves it), whose stored session is closed.
+ *   <li>A reset waits until no turn of the owner runs, on any node, by {@link SessionEditGate}'s
+ *       rules; a turn that outlasts {@code lock_wait} refuses it ({@link SessionBusyException}).
+ *   <li>A reset of {@code all} resets every agent, going past those busy with a turn, and says
+ *       which were busy.
+ * </ul>
+ */
+public final class SessionResets {
+  private final Supplier<Set<String>> agents;
+  private final Function<String, OwnerSlot> agentSlot;
+  private final Function<String, OwnerSlot> heldChannel;
+  private final SessionEditGate edits;
+  private final SessionLifecycle lifecycle;
+
+  /**
+   * @param agentSlot the slot of an agent (made on first use)
+   * @param heldChannel the slot of a channel this process holds, or null
+   */
+  SessionResets(
+      Supplier<Set<String>> agents,
+      Function<String, OwnerSlot> agentSlot,
+      Function<String, OwnerSlot> heldChannel,
+      SessionEditGate edits,
+      SessionLifecycle lifecycle) {
+    this.agents = agents;
+    this.agentSlot = agentSlot;
+    this.heldChannel = heldChannel;
+    this.edits = edits;
+    this.lifecycle = lifecycle;
+  }
+
+  /**
+   * What a reset of every agent did.
+   *
+   * @param closed the agents whose session it closed
+   * @param busy the agents it left, a turn of theirs running past {@code lock_wait}
+   */
+  public record Done(List<String> closed, List<String> busy) {}
+
+  /** Resets {@code name}'s session; false when it had no active one. */
+  boolean reset(String name) {
+    Names.require(name, "agent");
+    Owner owner = Owner.of(name);
+    OwnerSlot slot;
+    if (owner.isChannel()) {
+      OwnerSlot held = heldChannel.apply(name);
+      slot = held != null ? held : new OwnerSlot(owner); // its stored session, under its lease
+    } else if (agents.get().contains(name)) {
+      slot = agentSlot.apply(name);
+    } else {
+      throw new IllegalArgumentException(new KnownNames(agents.get()).noAgentNamed(name));
+    }
+    try {
+      return edits.whileNoTurnRuns(name, () -> lifecycle.close(slot, RebuildReason.RESET));
+    } catch (SessionBusyException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("could not reset " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Resets every agent's session, going past those busy with a turn. */
+  Done resetAll() {
+    List<String> closed = new ArrayList<>();
+    List<String> busy = new ArrayList<>();
+    for (String name : agents.get()) {
+      try {
+        if (reset(name)) {
+          closed.add(name);
+        }
+      } catch (SessionBusyException e) {
+        busy.add(name);
+      }
+    }
+    return new Done(closed, busy);
+  }
+}
