@@ -1,12 +1,17 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.errors.FailureText;
 import dev.legio.log.Names;
 import dev.legio.session.Mentions;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -30,6 +35,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Nothing is logged or run on this node for a request sent on. When the other node cannot be
  *       reached (connection refused or not made within {@link #CONNECT_TIMEOUT}) or answers 503 (it
  *       is draining), the request runs here.
+ *   <li>When the connection was made but the other node gave no answer (it died mid-turn, say), it
+ *       may have logged and run the request: it is not run again here. The caller gets 502 saying
+ *       so, and to look at the history before sending it again.
  * </ul>
  */
 final class PeerRelay {
@@ -139,6 +147,17 @@ final class PeerRelay {
     try {
       answer = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
+      if (!neverReached(e)) {
+        log.warn("the node at {} took a request and gave no answer ({})", peer, e.toString());
+        throw new ApiException(
+            502,
+            "the Legio node that runs this session's turns ("
+                + peer
+                + ") took the request and stopped before it answered ("
+                + FailureText.of(e)
+                + "); it may have logged and run it. Look at GET /api/v1/history before sending it"
+                + " again.");
+      }
       log.info(
           "the node at {} that holds this session could not be reached ({}); running the turn"
               + " here",
@@ -156,5 +175,18 @@ final class PeerRelay {
     }
     exchange.relay(answer);
     return true;
+  }
+
+  /** True when {@code e} says no connection was made: the other node never saw the request. */
+  static boolean neverReached(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException
+          || t instanceof HttpConnectTimeoutException
+          || t instanceof NoRouteToHostException
+          || t instanceof UnknownHostException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -115,11 +115,54 @@ class SessionAffinityTest {
         assertThat(channel.body())
             .contains("Turn 1 of this session")
             .contains("context restored from the praetorium");
+
+        // A node that takes the request and dies before it answers may have run it: b does not
+        // run it again, and says so. (pullo's task session is still at home on a.)
+        try (java.net.ServerSocket dying =
+            new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+          Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndDie(dying));
+          b.app
+              .store()
+              .nodes()
+              .announce(
+                  "node-a", URI.create("http://127.0.0.1:" + dying.getLocalPort()), Instant.now());
+          Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+          HttpResponse<String> died = b.post("/api/v1/tasks", a.task, task);
+          peer.join(10_000);
+          assertThat(died.statusCode()).as(died.body()).isEqualTo(502);
+          assertThat(ServerFixture.json(died).get("error").asText())
+              .contains("took the request and stopped before it answered")
+              .contains("may have logged and run it")
+              .contains("GET /api/v1/history");
+        }
+        // Refused now (nothing listens): b runs the task; it had not run the one before.
+        HttpResponse<String> ran = b.post("/api/v1/tasks", a.task, task);
+        assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+        assertThat(ServerFixture.json(ran).get("reply").asText())
+            .contains("Turn 1 of this session");
       } finally {
         if (!aClosed) {
           a.close();
         }
       }
+    }
+  }
+
+  /** Accepts one connection, reads the request's head, and closes it without an answer. */
+  private static void takeTheRequestAndDie(java.net.ServerSocket server) {
+    try (java.net.Socket s = server.accept()) {
+      java.io.InputStream in = s.getInputStream();
+      byte[] end = "\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      int matched = 0;
+      while (matched < end.length) {
+        int b = in.read();
+        if (b < 0) {
+          return;
+        }
+        matched = b == end[matched] ? matched + 1 : (b == end[0] ? 1 : 0);
+      }
+    } catch (java.io.IOException e) {
+      // the test sees what b answered
     }
   }
 
