@@ -353,12 +353,14 @@ public final class LegioApp implements AutoCloseable {
   }
 
   /**
-   * The sessions' transcripts: {@code [transcripts] dir}, in the folder Claude Code would use for
-   * the workspace's root as working directory.
+   * The sessions' transcripts: {@code [transcripts] dir}, in folder {@code [transcripts] project},
+   * else the folder Claude Code would use for the workspace's root as working directory.
    */
   public synchronized TranscriptStore transcripts() {
     if (transcripts == null) {
-      transcripts = new FileTranscriptStore(config.transcripts().dir(), workspace.root(), clock);
+      transcripts =
+          new FileTranscriptStore(
+              config.transcripts().dir(), workspace.root(), config.transcripts().project(), clock);
     }
     return transcripts;
   }

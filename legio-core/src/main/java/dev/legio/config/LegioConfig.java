@@ -119,14 +119,30 @@ public record LegioConfig(
    *
    * @param dir the transcripts folder; each working directory gets a folder in it, named as Claude
    *     Code names its project folders
+   * @param project the name of this workspace's folder in {@code dir}; null: named after the
+   *     workspace's path, as Claude Code names project folders. Nodes that share {@code dir} set
+   *     the same name, so that a session's transcript is one, whichever node ran its turns.
    */
-  public record Transcripts(Path dir) {
+  public record Transcripts(Path dir, String project) {
+    /** A folder name: letters, digits, {@code .}, {@code _} and {@code -}; not only dots. */
+    private static final java.util.regex.Pattern PROJECT =
+        java.util.regex.Pattern.compile("(?!\\.+$)[A-Za-z0-9._-]{1,200}");
+
     public static Transcripts defaults(Path base) {
-      return new Transcripts(base.resolve("castra/transcripts").normalize());
+      return new Transcripts(base.resolve("castra/transcripts").normalize(), null);
     }
 
     static Transcripts read(TomlTable t, Path base) {
-      return new Transcripts(t.path("dir", base, defaults(base).dir()));
+      String project = t.string("project", "");
+      if (project.isEmpty()) {
+        project = null; // named after the workspace's path
+      } else if (!PROJECT.matcher(project).matches()) {
+        throw t.error(
+            "project",
+            "a folder name of letters, digits, '.', '_' and '-' (1 to 200), such as \"legion\"",
+            "\"" + dev.legio.errors.Quoted.of(project) + "\"");
+      }
+      return new Transcripts(t.path("dir", base, defaults(base).dir()), project);
     }
   }
 

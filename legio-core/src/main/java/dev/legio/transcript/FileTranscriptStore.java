@@ -66,6 +66,14 @@ public final class FileTranscriptStore implements TranscriptStore {
   }
 
   /**
+   * A store with parts of 50 MB and 200 MB in all, in folder {@code project} of {@code dir} (null:
+   * the folder Claude Code names after {@code cwd}).
+   */
+  public FileTranscriptStore(Path dir, Path cwd, String project, Clock clock) {
+    this(dir, cwd, project, clock, DEFAULT_PART_LIMIT_BYTES, DEFAULT_TOTAL_LIMIT_BYTES);
+  }
+
+  /**
    * @param dir the transcripts folder (holding one folder per working directory)
    * @param cwd the working directory the sessions belong to, written in every entry
    * @param partLimitBytes the largest a part may grow (at most 2 GB)
@@ -73,6 +81,11 @@ public final class FileTranscriptStore implements TranscriptStore {
    */
   public FileTranscriptStore(
       Path dir, Path cwd, Clock clock, long partLimitBytes, long totalLimitBytes) {
+    this(dir, cwd, null, clock, partLimitBytes, totalLimitBytes);
+  }
+
+  private FileTranscriptStore(
+      Path dir, Path cwd, String project, Clock clock, long partLimitBytes, long totalLimitBytes) {
     if (partLimitBytes < 1 || partLimitBytes > Integer.MAX_VALUE - 16) {
       throw new IllegalArgumentException("partLimitBytes must be from 1 to 2 GB");
     }
@@ -81,7 +94,10 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
     Path absolute = cwd.toAbsolutePath().normalize();
     this.writer = new EntryLineWriter(absolute.toString());
-    this.folder = dir.toAbsolutePath().normalize().resolve(projectFolderName(absolute.toString()));
+    this.folder =
+        dir.toAbsolutePath()
+            .normalize()
+            .resolve(project != null ? project : projectFolderName(absolute.toString()));
     this.clock = clock;
     this.partLimit = partLimitBytes;
     this.totalLimit = totalLimitBytes;

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -275,6 +276,29 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.load(write("[transcripts]\nfolder = \"x\"\n"), Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("[transcripts] unknown key 'folder'");
+  }
+
+  @Test
+  void theTranscriptsProjectFolderIsAFolderNameOrLeftToTheWorkspacesPath() throws Exception {
+    assertThat(ConfigLoader.load(write(""), Map.of()).transcripts().project()).isNull();
+    assertThat(
+            ConfigLoader.load(write("[transcripts]\nproject = \"\"\n"), Map.of())
+                .transcripts()
+                .project())
+        .isNull();
+    assertThat(
+            ConfigLoader.load(write("[transcripts]\nproject = \"legion-prod\"\n"), Map.of())
+                .transcripts()
+                .project())
+        .isEqualTo("legion-prod");
+    for (String bad : List.of("../x", "a/b", "..", " ", "a b")) {
+      assertThatThrownBy(
+              () ->
+                  ConfigLoader.load(write("[transcripts]\nproject = \"" + bad + "\"\n"), Map.of()))
+          .as(bad)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("[transcripts] project: expected a folder name");
+    }
   }
 
   @Test

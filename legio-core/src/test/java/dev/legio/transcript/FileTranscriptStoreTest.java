@@ -55,6 +55,23 @@ class FileTranscriptStoreTest {
   }
 
   @Test
+  void nodesWithOtherWorkspacePathsSharingTheFolderUnderOneProjectNameWriteOneTranscript() {
+    Path shared = dir.resolve("mount/transcripts");
+    FileTranscriptStore nodeA =
+        new FileTranscriptStore(shared, dir.resolve("srv/a/legion"), "legion", clock);
+    FileTranscriptStore nodeB =
+        new FileTranscriptStore(shared, dir.resolve("opt/b/legion"), "legion", clock);
+    NewEntry.Message first = NewEntry.user(null, "first, on a");
+    nodeA.append(ID, List.of(NewEntry.agentName("vorenus"), first));
+    NewEntry.Message second = NewEntry.user(first.uuid(), "second, on b");
+    nodeB.append(ID, List.of(second));
+
+    assertThat(nodeA.file(ID)).isEqualTo(shared.resolve("legion").resolve(ID + ".jsonl"));
+    assertThat(texts(nodeA.load(ID))).containsExactly("first, on a", "second, on b");
+    assertThat(texts(nodeB.load(ID))).containsExactly("first, on a", "second, on b");
+  }
+
+  @Test
   void writesClaudeCodeLinesAtTheSanitisedFolder() throws Exception {
     FileTranscriptStore store = store();
     NewEntry.Message user = NewEntry.user(null, "fix the tests");
