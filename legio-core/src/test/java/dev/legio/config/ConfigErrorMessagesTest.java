@@ -308,10 +308,14 @@ class ConfigErrorMessagesTest {
         // [transcripts]
         of(
             "[transcripts]\nfolder = \"x\"",
-            "FILE: [transcripts] unknown key 'folder'; known keys here: dir"),
+            "FILE: [transcripts] unknown key 'folder'; known keys here: dir, project"),
         of(
             "[transcripts]\ndir = 1",
             "FILE: [transcripts] dir: expected a string in double quotes, got 1"),
+        of(
+            "[transcripts]\nproject = \"../elsewhere\"",
+            "FILE: [transcripts] project: expected a folder name of letters, digits, '.', '_' and"
+                + " '-' (1 to 200), such as \"legion\", got \"../elsewhere\""),
         // [context]
         of(
             "[context]\nauto = 1",
