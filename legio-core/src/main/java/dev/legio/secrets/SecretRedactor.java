@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  *   <li>Text that looks like a credential is masked even when its value was never registered (a key
  *       a back-end learnt elsewhere): {@code sk-…} API keys, the value after {@code Bearer}, after
  *       {@code x-api-key}/{@code api_key}/{@code token}/{@code password}/{@code secret} followed by
- *       {@code :} or {@code =}.
+ *       {@code :} or {@code =}, and the user-info of a URL ({@code https://user:pass@host} reads
+ *       {@code https://***@host}: a URL's password, or a token given as its user name, wherever a
+ *       message words the URL).
  *   <li>Values shorter than {@value #MIN_SECRET_LENGTH} characters are not registered: masking
  *       every "abc" in a log would hide more than it protects.
  *   <li>Redacting is idempotent and leaves text without secrets unchanged.
@@ -50,7 +52,10 @@ public final class SecretRedactor {
           // x-api-key: …, "api_key": "…", token=…, password=…, secret: …
           Pattern.compile(
               "(?i)((?:x-api-key|api[_-]?key|access[_-]?token|auth[_-]?token|token|password"
-                  + "|passwd|secret)[\"']?\\s*[:=]\\s*[\"']?)(?!\\*\\*\\*)[^\\s\"',;&}]{6,}"));
+                  + "|passwd|secret)[\"']?\\s*[:=]\\s*[\"']?)(?!\\*\\*\\*)[^\\s\"',;&}]{6,}"),
+          // scheme://user:password@host, scheme://token@host: the user-info, up to the last '@'
+          // before the path, query or fragment (a password may hold an unescaped '@').
+          Pattern.compile("(?i)(\\b[a-z][a-z0-9+.\\-]*://)[^\\s/?#\"'<>]+(?=@)"));
 
   private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
   private static volatile List<String> longestFirst = List.of();

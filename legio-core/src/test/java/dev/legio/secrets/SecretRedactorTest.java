@@ -33,6 +33,25 @@ class SecretRedactorTest {
   }
 
   @Test
+  void theUserInfoOfAUrlIsMaskedWhereverAMessageWordsIt() {
+    assertThat(
+            SecretRedactor.redact(
+                "OpenAI-compatible API at http://probeuser:URLSECRETpw@127.0.0.1:18899: error"))
+        .isEqualTo("OpenAI-compatible API at http://***@127.0.0.1:18899: error");
+    // A password holding an unescaped '@', a token given as the user name, any scheme.
+    assertThat(SecretRedactor.redact("postgresql://legio:p@ss:w0rd@db.internal:5432/legio"))
+        .isEqualTo("postgresql://***@db.internal:5432/legio");
+    assertThat(SecretRedactor.redact("(HTTPS://ghp_abcdef123456@github.com/x)"))
+        .isEqualTo("(HTTPS://***@github.com/x)");
+    // An '@' after the host (path, query) or a mail address is no user-info.
+    String plain = "see http://host:8080/u@v?to=a@b.c#x@y, mail caesar@roma.it, http://h/";
+    assertThat(SecretRedactor.redact(plain)).isEqualTo(plain);
+    String once = SecretRedactor.redact("at https://u:secretpw@host and http://u2:pw2@h2/p");
+    assertThat(once).isEqualTo("at https://***@host and http://***@h2/p");
+    assertThat(SecretRedactor.redact(once)).isEqualTo(once);
+  }
+
+  @Test
   void textWithoutSecretsIsUnchangedAndRedactingTwiceChangesNothingMore() {
     String plain = "max_tokens: 1024, input_tokens=55, task-runner ok; Bearer ***";
     assertThat(SecretRedactor.redact(plain)).isEqualTo(plain);

@@ -4,6 +4,7 @@ import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import dev.legio.errors.Quoted;
 import dev.legio.log.InvalidMessageException;
+import dev.legio.secrets.SecretRedactor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -43,6 +44,8 @@ import org.slf4j.LoggerFactory;
  *       thread.
  *   <li>An error body is {@code {"error": "<what to fix>"}}; an unexpected failure is logged (the
  *       request's path only, never its headers) and answered 500 without details.
+ *   <li>Every error body passes {@link SecretRedactor}, as the log does: a back-end's failure that
+ *       an answer repeats (a task's 502) masks what the log masks, and no more shows.
  * </ul>
  */
 final class ApiRouter extends Handler.Abstract {
@@ -290,7 +293,7 @@ final class ApiRouter extends Handler.Abstract {
       return;
     }
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("error", error);
+    body.put("error", SecretRedactor.redact(error));
     body.putAll(extra);
     byte[] bytes;
     try {

@@ -269,7 +269,11 @@ final class ServerFixture implements AutoCloseable {
     app.close();
   }
 
-  /** The offline model, except that a message holding {@code #hold} waits for the gate. */
+  /**
+   * The offline model, except that a message holding {@code #hold} waits for the gate, and one
+   * holding {@code #fail} fails with the message as the back-end's error (a back-end that repeats
+   * what it was sent, secrets and all).
+   */
   final class GatedBackend extends ForwardingModelBackend {
     GatedBackend(ModelBackend inner) {
       super(inner);
@@ -279,6 +283,9 @@ final class ServerFixture implements AutoCloseable {
     protected TurnResult send(
         BackendSession session, String userMessage, Consumer<BackendEvent> events) {
       turnThreads.add(Thread.currentThread());
+      if (userMessage.contains("#fail")) {
+        throw new dev.legio.backend.BackendException("the model failed on: " + userMessage);
+      }
       if (userMessage.contains("#hold")) {
         events.accept(new BackendEvent.Status("⏳ Holding..."));
         held.countDown();

@@ -103,6 +103,23 @@ class TasksApiTest {
   }
 
   @Test
+  void aBackEndsFailureIs502AndItsAnswerMasksWhatTheLogMasks() throws Exception {
+    dev.legio.secrets.SecretRedactor.register("registered-7f3c9e1d");
+    HttpResponse<String> failed =
+        task(
+            f.task,
+            KEY,
+            "vorenus",
+            "#fail via https://user:URLSECRETpw@host/v1 with registered-7f3c9e1d, password=hunter22");
+    assertError(failed, 502, "the model failed on");
+    assertThat(failed.body())
+        .contains("https://***@host/v1", "with ***", "password=***")
+        .doesNotContain("URLSECRETpw")
+        .doesNotContain("registered-7f3c9e1d")
+        .doesNotContain("hunter22");
+  }
+
+  @Test
   void aGatewayTokenMayNotRunTasksAndATaskTokenNothingElse() throws Exception {
     assertError(task(f.gateway, KEY, "vorenus", "x"), 403, "role gateway");
     assertError(f.get("/api/v1/tasks/sessions?session_key=k", f.gateway), 403, "role gateway");
