@@ -225,7 +225,7 @@ final class LogCommand implements Runnable {
     public Integer call() {
       Duration age = Durations.parse(olderThan);
       try (LegioApp app = log.root.app()) {
-        Instant cutoff = log.root.context.clock().instant().minus(age);
+        Instant cutoff = Durations.before(log.root.context.clock().instant(), age);
         Path file = archive == null ? null : log.root.context.currentDirectory().resolve(archive);
         PruneResult result =
             app.messageLog()

@@ -296,7 +296,7 @@ final class SessionsCommand implements Runnable {
     public Integer call() {
       Duration age = Durations.parse(olderThan);
       try (LegioApp app = sessions.root.app()) {
-        Instant cutoff = sessions.root.context.clock().instant().minus(age);
+        Instant cutoff = Durations.before(sessions.root.context.clock().instant(), age);
         List<TranscriptInfo> removed = app.transcripts().prune(cutoff);
         long bytes = removed.stream().mapToLong(TranscriptInfo::bytes).sum();
         sessions.root.out.println(

@@ -44,7 +44,7 @@ final class UsageCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Grouping grouping = Grouping.ofLabel(by);
-    Instant from = root.context.clock().instant().minus(Durations.parse(since));
+    Instant from = Durations.before(root.context.clock().instant(), Durations.parse(since));
     try (LegioApp app = root.readingApp()) {
       UsageReport report = app.usage().report(from, grouping);
       root.out.print(format(report));

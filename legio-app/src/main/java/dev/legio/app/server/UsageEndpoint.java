@@ -14,7 +14,9 @@ import java.util.Map;
  * {@code GET /api/v1/usage?since=7d&by=agent}: the usage ledger's turns that ended within {@code
  * since} (default 7 days; {@code 30d}, {@code 12h} or ISO-8601), added up by {@code by} ({@code
  * agent} by default; {@code session}, {@code key}, {@code task-run}, {@code model}, {@code day}),
- * with the total: the same report as {@code legio usage}.
+ * with the total: the same report as {@code legio usage}. The age is read and counted back as
+ * {@link Durations} says, as {@code legio usage --since} reads it: longer than 999999999 days is
+ * 400, and an age reaching past 1970 counts everything.
  */
 final class UsageEndpoint implements Endpoint {
   static final Duration DEFAULT_SINCE = Duration.ofDays(7);
@@ -45,7 +47,7 @@ final class UsageEndpoint implements Endpoint {
         throw ApiException.badRequest("query parameter 'by': " + Quoted.message(e.getMessage()));
       }
     }
-    Instant from = parts.clock().instant().minus(since);
+    Instant from = Durations.before(parts.clock().instant(), since);
     UsageReport report = parts.usage().report(from, by);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("since", report.since().toString());

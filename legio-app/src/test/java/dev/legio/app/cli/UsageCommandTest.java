@@ -153,6 +153,23 @@ class UsageCommandTest {
   }
 
   @Test
+  void anAgeBeyondTheRangeIsAClearErrorAndOneReachingPast1970CountsEverything() {
+    assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
+    clock.advance(Duration.ofDays(400));
+    for (String age : new String[] {"P106751991167300D", "PT2562047788015215H"}) {
+      Result r = legio(castra, "usage", "--since", age);
+      assertThat(r.code()).as(r.err()).isEqualTo(LegioCommand.USAGE);
+      assertThat(r.err()).contains("'" + age + "' is too long an age: at most 999999999 days");
+    }
+    for (String age : new String[] {"999999999d", "P999999999D"}) {
+      Result r = legio(castra, "usage", "--since", age);
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(line(r.out(), "TOTAL")).contains(" 1 ");
+      assertThat(r.out()).contains("since 1970-01-01T00:00");
+    }
+  }
+
+  @Test
   void statusShowsEachSessionsCostSoFar() {
     assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
 

@@ -454,6 +454,27 @@ class ServerApiTest {
     assertThat(doc.get("openapi").asText()).isEqualTo("3.1.0");
   }
 
+  @Test
+  void anAgeBeyondTheRangeIs400AndOneReachingPast1970CountsEverything() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus scout the ford"));
+    for (String age : new String[] {"P106751991167300D", "PT2562047788015215H", "P1000000000D"}) {
+      assertError(
+          f.get("/api/v1/usage?since=" + age, f.operator),
+          400,
+          "'" + age + "' is too long an age: at most 999999999 days");
+    }
+    for (String age : new String[] {"999999999d", "P999999999D", "P30000D"}) {
+      HttpResponse<String> r = f.get("/api/v1/usage?since=" + age, f.operator);
+      for (int i = 0; i < 250 && ServerFixture.json(r).at("/total/turns").asLong() < 1; i++) {
+        Thread.sleep(20); // the ledger is written off the turn's path
+        r = f.get("/api/v1/usage?since=" + age, f.operator);
+      }
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(ServerFixture.json(r).get("since").asText()).startsWith("1970-01-01T00:00");
+      assertThat(ServerFixture.json(r).at("/total/turns").asLong()).isEqualTo(1);
+    }
+  }
+
   static void assertError(HttpResponse<String> r, int status, String says) throws Exception {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
     assertThat(r.headers().firstValue("Content-Type"))
