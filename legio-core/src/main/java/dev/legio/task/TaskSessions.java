@@ -427,9 +427,21 @@ public final class TaskSessions implements AutoCloseable {
     }
   }
 
-  /** Where the conversation of the (key, agent) session is, while it has not expired. */
+  /**
+   * Where the conversation of the (key, agent) session is, while it has not expired. A key {@link
+   * SessionKey} refuses, or an agent that is no centurio, has no session: empty, and no store is
+   * asked (a NUL in a key would reach the database before {@link #run} refused it).
+   */
   public Optional<dev.legio.session.ConversationHome> conversationHome(
       String sessionKey, String agent) {
+    try {
+      SessionKey.require(sessionKey);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (agent == null || !agents.centurioNames().contains(agent)) {
+      return Optional.empty();
+    }
     return records.conversationHome(sessionKey, agent, clock.instant());
   }
 

@@ -118,6 +118,42 @@ public abstract class TaskSessionsContract {
     return all.get(all.size() - 1);
   }
 
+  @Test
+  void aMalformedKeyOrAnAgentThatIsNoCenturioHasNoHomeAndReachesNoStore() {
+    TaskSessionStore real = store.tasks();
+    List<String> asked = new CopyOnWriteArrayList<>();
+    TaskSessionStore watched =
+        (TaskSessionStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {TaskSessionStore.class},
+                (proxy, method, args) -> {
+                  asked.add(method.getName());
+                  try {
+                    return method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TaskSessions tasks =
+        TestTaskSessions.on(store, watched, workspace.castra(), anthropic(store), settings, clock);
+    services.add(tasks);
+    asked.clear();
+
+    // A NUL reaching PostgreSQL fails the query ("invalid byte sequence"); none gets there.
+    assertThat(tasks.conversationHome("a\u0000b", AGENT)).isEmpty();
+    assertThat(tasks.conversationHome("x".repeat(SessionKey.MAX_LENGTH + 1), AGENT)).isEmpty();
+    assertThat(tasks.conversationHome("", AGENT)).isEmpty();
+    assertThat(tasks.conversationHome(null, AGENT)).isEmpty();
+    assertThat(tasks.conversationHome(KEY, "no\u0000such")).isEmpty();
+    assertThat(tasks.conversationHome(KEY, null)).isEmpty();
+    assertThat(asked).isEmpty();
+
+    // A good key of a centurio is looked up.
+    assertThat(tasks.conversationHome(KEY, AGENT)).isEmpty();
+    assertThat(asked).containsExactly("conversationHome");
+  }
+
   // ------------------------------------------------------------------ context
 
   @Test

@@ -18,11 +18,24 @@ final class TestTaskSessions {
 
   static TaskSessions on(
       LegioStore store, Path castra, ModelBackend backend, SessionSettings settings, Clock clock) {
+    return on(store, store.tasks(), castra, backend, settings, clock);
+  }
+
+  /**
+   * As {@link #on(LegioStore, Path, ModelBackend, SessionSettings, Clock)}, keeping {@code tasks}.
+   */
+  static TaskSessions on(
+      LegioStore store,
+      TaskSessionStore tasks,
+      Path castra,
+      ModelBackend backend,
+      SessionSettings settings,
+      Clock clock) {
     return new TaskSessions(
         new AgentDirectory(castra),
         backend,
         null,
-        store.tasks(),
+        tasks,
         store.sessions(),
         store.usage(),
         new UsageRecorder(store.usage(), PriceTable.withOverrides(Map.of())),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
 import dev.legio.session.SessionStore;
+import dev.legio.testing.LogCapture;
 import dev.legio.testing.PostgresTestDatabase;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
@@ -163,6 +164,32 @@ class SessionAffinityTest {
       }
     } catch (java.io.IOException e) {
       // the test sees what b answered
+    }
+  }
+
+  @Test
+  void aMalformedTaskKeyIsRefusedBeforeAnyNodesDatabaseIsAsked() throws Exception {
+    try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+      Files.createDirectories(dir.resolve("a"));
+      Files.createDirectories(dir.resolve("b"));
+      try (ServerFixture a = node(database, "a");
+          ServerFixture b = node(database, "b")) {
+        Map<String, String> task =
+            Map.of("session_key", "campaign:7f3c", "agent", "pullo", "text", "draft");
+        assertThat(ServerFixture.json(a.post("/api/v1/tasks", a.task, task)).get("reply").asText())
+            .contains("Turn 1 of this session");
+        try (LogCapture log = new LogCapture()) {
+          // At b, where a is live: the key is refused before anything asks who holds it.
+          ServerApiTest.assertError(
+              b.post(
+                  "/api/v1/tasks",
+                  b.task,
+                  Map.of("session_key", "a\u0000b", "agent", "pullo", "text", "draft")),
+              400,
+              "not printable (U+0000 at position 2)");
+          assertThat(log.warningsAndErrors()).isEmpty();
+        }
+      }
     }
   }
 
