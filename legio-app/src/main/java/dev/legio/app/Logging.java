@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Logging: the console shows warnings and errors only (logback.xml); once a workspace is known,
  * everything at the configured level also goes to its log file, rolled daily and at 10 MB, 14 files
- * kept.
+ * kept. The log file is its owner's only ({@link OwnerOnlyLogFile}).
  */
 final class Logging {
   private static Path current;
@@ -39,7 +39,8 @@ final class Logging {
     encoder.setLayout(layout);
     encoder.start();
 
-    RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
+    // Owner-only: created rw------- before logback opens it, at start and at each roll-over.
+    RollingFileAppender<ILoggingEvent> appender = new OwnerOnlyLogFile();
     appender.setName("FILE");
     appender.setContext(context);
     appender.setFile(file.toString());

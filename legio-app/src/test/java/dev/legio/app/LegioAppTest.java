@@ -130,4 +130,34 @@ class LegioAppTest {
       assertThat(app.sessions().find("vorenus").orElseThrow().backend()).isEqualTo("offline");
     }
   }
+
+  @Test
+  void theLogFileAndTheTranscriptsAreTheOwnersOnly() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    Workspace workspace = new Workspace(dir.resolve("legion"));
+    WorkspaceInitializer.initialise(workspace);
+    try (LegioApp app =
+        LegioApp.open(workspace, Map.of(), MutableClock.at("2026-02-15T12:00:00Z"))) {
+      org.slf4j.LoggerFactory.getLogger(LegioAppTest.class).info("a line for the log file");
+      Path log = app.config().logging().file();
+      assertThat(Files.readString(log)).contains("a line for the log file");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(log)))
+          .isEqualTo("rw-------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(log.getParent())))
+          .isEqualTo("rwx------");
+
+      String id = UUID.randomUUID().toString();
+      app.transcripts()
+          .append(id, java.util.List.of(dev.legio.transcript.NewEntry.user(null, "private")));
+      Path transcripts = app.config().transcripts().dir();
+      try (var files = Files.walk(transcripts)) {
+        for (Path p : files.toList()) {
+          assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p)))
+              .as(p.toString())
+              .isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
+        }
+      }
+    }
+  }
 }

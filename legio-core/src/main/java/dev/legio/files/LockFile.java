@@ -25,7 +25,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       files costs no memory; two lock files may share a stripe. Locks are reentrant, but a thread
  *       must not take a second lock file while it holds one (two threads taking two in opposite
  *       order could wait on each other).
- *   <li>The lock file is left in place when released.
+ *   <li>The lock file is left in place when released. It is created owner-only ({@link OwnerOnly}):
+ *       empty, but its name may tell a session's id.
  * </ul>
  */
 public final class LockFile {
@@ -69,7 +70,8 @@ public final class LockFile {
     return runInProcess(
         () -> {
           try (FileChannel channel =
-                  FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                  OwnerOnly.open(
+                      file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
               FileLock held = channel.lock()) {
             return action.run();
           }

@@ -3,6 +3,7 @@
  * transcripts): {@link dev.legio.files.AtomicFile} replaces a file whole (temporary file, forced to
  * disk, atomic rename), {@link dev.legio.files.LockFile} serialises writers between the threads of
  * this JVM and between processes, {@link dev.legio.files.FolderLock} is that lock for a whole
- * folder. It depends on nothing of Legio, so every package may use it.
+ * folder, {@link dev.legio.files.OwnerOnly} creates private files and folders only their owner may
+ * read. It depends on nothing of Legio, so every package may use it.
  */
 package dev.legio.files;

@@ -2,6 +2,7 @@ package dev.legio.transcript;
 
 import dev.legio.errors.Quoted;
 import dev.legio.files.LockFile;
+import dev.legio.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -38,6 +39,10 @@ import java.util.regex.Pattern;
  * transcript (an OS file lock, which other processes respect; Legio's own threads wait on an
  * in-process lock first). Each line is written whole with one write, so readers in other processes
  * see whole lines or a partial last line, which loading skips.
+ *
+ * <p>Privacy: transcripts hold whole conversations, so the folders and {@code .jsonl} files this
+ * store creates are its owner's only ({@link OwnerOnly}: {@code rwx------}, {@code rw-------} on
+ * POSIX); folders and files that exist already keep their permissions.
  */
 public final class FileTranscriptStore implements TranscriptStore {
   public static final long DEFAULT_PART_LIMIT_BYTES = 50_000_000L;
@@ -227,7 +232,7 @@ public final class FileTranscriptStore implements TranscriptStore {
   private void locked(String sessionId, Locked work) {
     try {
       if (!folderReady) {
-        Files.createDirectories(folder);
+        OwnerOnly.createDirectories(folder);
         folderReady = true;
       }
       lock(sessionId)
@@ -313,8 +318,10 @@ public final class FileTranscriptStore implements TranscriptStore {
    * the lock (not in append mode), so one channel does both.
    */
   private static FileChannel openForAppend(Path file) throws IOException {
-    return FileChannel.open(
-        file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    return OwnerOnly.open(
+        file,
+        java.util.Set.of(
+            StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE));
   }
 
   private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {

@@ -1,5 +1,6 @@
 package dev.legio.workspace;
 
+import dev.legio.files.OwnerOnly;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -12,7 +13,8 @@ import java.util.List;
  * Creates a workspace: {@code legio.toml} with every key documented and defaulted, the legatus's
  * prompt, two example agents (vorenus and pullo) and the memory folders. Files that already exist
  * are kept as they are, so running it again is safe; a folder where one of its files belongs is
- * refused, not counted as kept.
+ * refused, not counted as kept. The log's folder ({@code castra/logs}), when created here, is its
+ * owner's only ({@code rwx------} on POSIX).
  */
 public final class WorkspaceInitializer {
   private static final String TEMPLATE = "/dev/legio/workspace/template/";
@@ -25,6 +27,9 @@ public final class WorkspaceInitializer {
   private static final List<String> FOLDERS =
       List.of("castra/edicta", "castra/acta", "castra/centuriones", "castra/logs");
 
+  /** The folders only their owner may read ({@link OwnerOnly}): the log is private data. */
+  private static final List<String> PRIVATE_FOLDERS = List.of("castra/logs");
+
   /** What happened to one path. */
   public record Outcome(Path path, boolean created) {}
 
@@ -36,7 +41,12 @@ public final class WorkspaceInitializer {
       for (String folder : FOLDERS) {
         Path path = workspace.root().resolve(folder);
         boolean existed = Files.isDirectory(path);
-        Files.createDirectories(path);
+        if (PRIVATE_FOLDERS.contains(folder)) {
+          Files.createDirectories(path.getParent());
+          OwnerOnly.createDirectories(path);
+        } else {
+          Files.createDirectories(path);
+        }
         outcomes.add(new Outcome(path, !existed));
       }
       for (String file : FILES) {

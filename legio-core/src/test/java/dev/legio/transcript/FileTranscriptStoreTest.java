@@ -72,6 +72,42 @@ class FileTranscriptStoreTest {
   }
 
   @Test
+  void transcriptsAndTheFoldersTheStoreCreatesAreTheOwnersOnly() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    FileTranscriptStore store = small(400, 100_000);
+    for (int i = 0; i < 6; i++) {
+      store.append(ID, List.of(NewEntry.user(null, "a line long enough to fill parts " + i)));
+    }
+    Path folder = store.file(ID).getParent();
+    try (Stream<Path> files = Files.list(folder)) {
+      List<Path> parts = files.filter(p -> p.toString().endsWith(".jsonl")).toList();
+      assertThat(parts).hasSizeGreaterThan(1); // _part2 and on, too
+      for (Path part : parts) {
+        assertThat(permissions(part)).as(part.toString()).isEqualTo("rw-------");
+      }
+    }
+    assertThat(permissions(folder)).isEqualTo("rwx------");
+    assertThat(permissions(dir.resolve("projects"))).isEqualTo("rwx------");
+  }
+
+  @Test
+  void aTranscriptsFolderThatExistsKeepsItsPermissions() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    Path projects = Files.createDirectories(dir.resolve("projects"));
+    Files.setPosixFilePermissions(
+        projects, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    store().append(ID, List.of(NewEntry.user(null, "hello")));
+    assertThat(permissions(projects)).isEqualTo("rwxr-xr-x");
+    assertThat(permissions(store().file(ID))).isEqualTo("rw-------");
+  }
+
+  private static String permissions(Path p) throws Exception {
+    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+  }
+
+  @Test
   void writesClaudeCodeLinesAtTheSanitisedFolder() throws Exception {
     FileTranscriptStore store = store();
     NewEntry.Message user = NewEntry.user(null, "fix the tests");

@@ -53,6 +53,22 @@ class WorkspaceTest {
   }
 
   @Test
+  void initMakesTheLogsFolderTheOwnersOnlyAndLeavesTheRestAsTheUmaskSays() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    Workspace workspace = new Workspace(dir.resolve("legion"));
+    WorkspaceInitializer.initialise(workspace);
+    assertThat(permissions(workspace.root().resolve("castra/logs"))).isEqualTo("rwx------");
+    // The castra above it is made as its other folders are, not private by the way.
+    assertThat(permissions(workspace.root().resolve("castra")))
+        .isEqualTo(permissions(workspace.root().resolve("castra/edicta")));
+  }
+
+  private static String permissions(Path p) throws Exception {
+    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+  }
+
+  @Test
   void aFolderWithoutLegioTomlIsNotAWorkspaceAndTheErrorSaysWhatToDo() {
     assertThatThrownBy(() -> new Workspace(dir).requireInitialised())
         .isInstanceOf(WorkspaceException.class)
