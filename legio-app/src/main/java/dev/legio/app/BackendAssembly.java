@@ -19,7 +19,8 @@ import java.util.Map;
  * Builds the model back-end of a kind from its {@code [backend]} section: the HTTP back-ends keep
  * their conversations in the app's store and call the session's tools; the Claude Code CLI gets
  * Legio's memory tools over MCP ({@link LegioApp#memoriaOverMcp()}) unless {@code [claude_cli]
- * mcp_config} names a file. An unknown kind is a configuration error naming the choices.
+ * mcp_config} names a file, and not the gateways' secrets ({@link CliEnvironment}). An unknown kind
+ * is a configuration error naming the choices.
  */
 final class BackendAssembly {
   private BackendAssembly() {}
@@ -60,14 +61,15 @@ final class BackendAssembly {
     }
     return new ClaudeCliBackend(
         new ClaudeCliBackend.Options(
-            executable,
-            c.perTurn() ? ClaudeCliBackend.Mode.PER_TURN : ClaudeCliBackend.Mode.PERSISTENT,
-            c.permissionMode(),
-            c.allowedTools(),
-            c.turnTimeout(),
-            app.workspace().root(),
-            Map.of("DISABLE_AUTOUPDATER", "1"),
-            c.mcpConfig() == null ? app.memoriaOverMcp() : McpConfigSource.file(c.mcpConfig()),
-            contextWindows));
+                executable,
+                c.perTurn() ? ClaudeCliBackend.Mode.PER_TURN : ClaudeCliBackend.Mode.PERSISTENT,
+                c.permissionMode(),
+                c.allowedTools(),
+                c.turnTimeout(),
+                app.workspace().root(),
+                Map.of("DISABLE_AUTOUPDATER", "1"),
+                c.mcpConfig() == null ? app.memoriaOverMcp() : McpConfigSource.file(c.mcpConfig()),
+                contextWindows)
+            .withholding(CliEnvironment.withheld(app.config())));
   }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -64,6 +65,9 @@ public final class ClaudeCliBackend implements ModelBackend {
    * @param mcpConfig each session's {@code --mcp-config}
    * @param contextWindows {@code [backend.context_windows]}: the window of a model (name or prefix
    *     → tokens) for when the CLI does not report it
+   * @param withheld variables of Legio's own environment the CLI does not get (the secrets of
+   *     Legio's other parts: a chat platform's token, another back-end's API key), since an agent
+   *     with shell tools could read them from its environment
    */
   public record Options(
       Path executable,
@@ -74,7 +78,8 @@ public final class ClaudeCliBackend implements ModelBackend {
       Path workingDirectory,
       Map<String, String> environment,
       McpConfigSource mcpConfig,
-      Map<String, Integer> contextWindows) {
+      Map<String, Integer> contextWindows,
+      Set<String> withheld) {
     public Options {
       Objects.requireNonNull(executable, "executable");
       Objects.requireNonNull(mode, "mode");
@@ -85,6 +90,46 @@ public final class ClaudeCliBackend implements ModelBackend {
       environment = Map.copyOf(environment);
       mcpConfig = mcpConfig == null ? McpConfigSource.none() : mcpConfig;
       contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
+      withheld = withheld == null ? Set.of() : Set.copyOf(withheld);
+    }
+
+    /** Options that withhold nothing of Legio's environment. */
+    public Options(
+        Path executable,
+        Mode mode,
+        String permissionMode,
+        List<String> allowedTools,
+        Duration turnTimeout,
+        Path workingDirectory,
+        Map<String, String> environment,
+        McpConfigSource mcpConfig,
+        Map<String, Integer> contextWindows) {
+      this(
+          executable,
+          mode,
+          permissionMode,
+          allowedTools,
+          turnTimeout,
+          workingDirectory,
+          environment,
+          mcpConfig,
+          contextWindows,
+          Set.of());
+    }
+
+    /** These options, the CLI not getting the variables {@code names} of Legio's environment. */
+    public Options withholding(Set<String> names) {
+      return new Options(
+          executable,
+          mode,
+          permissionMode,
+          allowedTools,
+          turnTimeout,
+          workingDirectory,
+          environment,
+          mcpConfig,
+          contextWindows,
+          names);
     }
 
     /** Options without context window overrides. */
@@ -119,7 +164,8 @@ public final class ClaudeCliBackend implements ModelBackend {
           workingDirectory,
           environment,
           mcpConfig,
-          windows);
+          windows,
+          withheld);
     }
 
     public Options withMode(Mode newMode) {
@@ -132,7 +178,8 @@ public final class ClaudeCliBackend implements ModelBackend {
           workingDirectory,
           environment,
           mcpConfig,
-          contextWindows);
+          contextWindows,
+          withheld);
     }
 
     public Options withTurnTimeout(Duration timeout) {
@@ -145,7 +192,8 @@ public final class ClaudeCliBackend implements ModelBackend {
           workingDirectory,
           environment,
           mcpConfig,
-          contextWindows);
+          contextWindows,
+          withheld);
     }
   }
 
@@ -237,6 +285,7 @@ public final class ClaudeCliBackend implements ModelBackend {
             parts.args().complete(systemPrompt, model),
             options.workingDirectory(),
             options.environment(),
+            options.withheld(),
             processes,
             label);
     boolean finished = false;

@@ -86,14 +86,19 @@ final class CliProcess implements AutoCloseable {
             });
   }
 
-  /** Starts {@code command} in {@code directory} with {@code environment} added to Legio's own. */
+  /**
+   * Starts {@code command} in {@code directory} with Legio's own environment, less {@code
+   * withheld}, and {@code environment} added.
+   */
   static CliProcess start(
       List<String> command,
       Path directory,
       Map<String, String> environment,
+      java.util.Set<String> withheld,
       ProcessRegistry registry,
       String label) {
     ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+    builder.environment().keySet().removeAll(withheld);
     builder.environment().putAll(environment);
     try {
       Process process = builder.start();

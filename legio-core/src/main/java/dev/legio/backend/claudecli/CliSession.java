@@ -171,6 +171,7 @@ abstract sealed class CliSession implements BackendSession
         parts.args().session(spec, id, resume),
         parts.options().workingDirectory(),
         parts.options().environment(),
+        parts.options().withheld(),
         parts.processes(),
         label);
   }
