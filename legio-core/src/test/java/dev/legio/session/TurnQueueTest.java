@@ -68,17 +68,7 @@ class TurnQueueTest {
 
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        Thread.ofVirtual()
-            .start(
-                () ->
-                    queue.run(
-                        first,
-                        () -> {
-                          running.countDown();
-                          awaitQuietly(release);
-                          return null;
-                        }));
+    Thread holder = holding(queue, first, running, release);
     running.await();
     assertThat(queue.runIfFree(() -> "ran")).isEmpty();
     TurnQueue.Place behind = queue.enqueue();
@@ -188,23 +178,28 @@ class TurnQueueTest {
     }
   }
 
+  /** A thread running {@code place}'s work, which says it runs and holds until released. */
+  private static Thread holding(
+      TurnQueue queue, TurnQueue.Place place, CountDownLatch running, CountDownLatch release) {
+    return Thread.ofVirtual()
+        .start(
+            () ->
+                queue.run(
+                    place,
+                    () -> {
+                      running.countDown();
+                      awaitQuietly(release);
+                      return null;
+                    }));
+  }
+
   @Test
   void aPlaceNotServedWithinItsLongestWaitIsGivenUpAndThoseAfterItRunInOrder() throws Exception {
     TurnQueue queue = new TurnQueue();
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     TurnQueue.Place first = queue.enqueue();
-    Thread holder =
-        Thread.ofVirtual()
-            .start(
-                () ->
-                    queue.run(
-                        first,
-                        () -> {
-                          running.countDown();
-                          awaitQuietly(release);
-                          return null;
-                        }));
+    Thread holder = holding(queue, first, running, release);
     assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
     TurnQueue.Place late = queue.enqueue();
     TurnQueue.Place after = queue.enqueue();
