@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs an edit of one owner's session (a reset, a rewind, a fork onto that owner) while no turn of
@@ -20,24 +23,35 @@ import java.util.function.Supplier;
  *       on a lock of this process instead, since this process's lease is its own to take again.
  *   <li>Both waits together last at most {@code [sessions] lock_wait_seconds}, as a request's do;
  *       past that nothing is edited and {@link SessionBusyException} says so.
+ *   <li>The edit then waits (up to the same bound) until this process's turn listener has heard of
+ *       every turn that ended before it, so that a rewind right after a turn finds that turn in the
+ *       transcript.
  *   <li>Hence a turn's end, which writes its session record, never undoes an edit made while it
  *       ran, and two edits of one owner run one after the other, each on what the other left.
  * </ul>
  */
 public final class SessionEditGate {
+  private static final Logger log = LoggerFactory.getLogger(SessionEditGate.class);
+
   private final Function<Owner, OwnerSlot> heldSlot;
   private final LeaseGate leases;
   private final Duration lockWait;
+  private final Predicate<Duration> turnsTold;
   private final ReentrantLock[] unslotted = new ReentrantLock[64];
 
   /**
    * @param heldSlot the slot this process holds for an owner, or null when none (a channel it does
    *     not hold)
    */
-  SessionEditGate(Function<Owner, OwnerSlot> heldSlot, LeaseGate leases, Duration lockWait) {
+  SessionEditGate(
+      Function<Owner, OwnerSlot> heldSlot,
+      LeaseGate leases,
+      Duration lockWait,
+      Predicate<Duration> turnsTold) {
     this.heldSlot = heldSlot;
     this.leases = leases;
     this.lockWait = lockWait;
+    this.turnsTold = turnsTold;
     for (int i = 0; i < unslotted.length; i++) {
       unslotted[i] = new ReentrantLock();
     }
@@ -84,6 +98,9 @@ public final class SessionEditGate {
       throw busy(owner, "a turn of it in another Legio process sharing this store");
     }
     try {
+      if (!turnsTold.test(lockWait)) {
+        log.warn("{}: editing before the turn listener heard of every turn", owner);
+      }
       return edit.get();
     } finally {
       leases.release(owner);

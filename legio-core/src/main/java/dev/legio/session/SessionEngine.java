@@ -9,6 +9,7 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -122,7 +123,8 @@ public final class SessionEngine implements AutoCloseable {
                     ? agentSlot(who.name())
                     : heldSlot(who),
             leases,
-            settings.lockWait());
+            settings.lockWait(),
+            this::awaitTurnsTold);
     this.edits = edits;
     this.resets =
         new SessionResets(this::knownAgents, this::agentSlot, channels::find, edits, lifecycle);
@@ -351,6 +353,11 @@ public final class SessionEngine implements AutoCloseable {
                   place, () -> lifecycle.close(gone, "evicted (channel session limit)", null)));
     }
     return taken.slot();
+  }
+
+  /** Waits up to {@code max} until the turn listener heard of every turn that ended before. */
+  private boolean awaitTurnsTold(Duration max) {
+    return turns.awaitTurnsTold(max);
   }
 
   /** The slot this process holds for {@code owner}; null when none. */

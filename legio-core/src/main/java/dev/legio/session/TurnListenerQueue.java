@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *   <li>What the listener throws is logged; the next turns are still told.
  *   <li>{@link #close} tells what is queued, waiting up to a grace period; a turn that arrives
  *       after that is told on its own thread.
+ *   <li>{@link #awaitTold} waits until every turn queued so far has been told (the transcript of a
+ *       turn that ended is written), so that an edit of a session sees its last turn.
  * </ul>
  */
 final class TurnListenerQueue implements AutoCloseable {
@@ -42,6 +47,10 @@ final class TurnListenerQueue implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closing;
   private final ReentrantReadWriteLock open = new ReentrantReadWriteLock();
+  private final AtomicLong queued = new AtomicLong();
+  private final ReentrantLock progress = new ReentrantLock();
+  private final Condition toldMore = progress.newCondition();
+  private long told; // guarded by progress
 
   /** The end of the queue, put by {@link #close}. */
   private static final Object END = new Object();
@@ -65,10 +74,12 @@ final class TurnListenerQueue implements AutoCloseable {
     open.readLock().lock();
     try {
       if (!closing) {
+        queued.incrementAndGet();
         queue.put(turn); // waits while the queue is full
         return;
       }
     } catch (InterruptedException e) {
+      queued.decrementAndGet(); // not queued after all
       Thread.currentThread().interrupt();
     } finally {
       open.readLock().unlock();
@@ -89,6 +100,7 @@ final class TurnListenerQueue implements AutoCloseable {
         queue.drainTo(batch, MAX_BATCH - 1);
         boolean end = batch.remove(END);
         tellNow(batch);
+        toldOf(batch.size());
         batch.clear();
         if (end) {
           return;
@@ -96,6 +108,37 @@ final class TurnListenerQueue implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private void toldOf(int turns) {
+    progress.lock();
+    try {
+      told += turns;
+      toldMore.signalAll();
+    } finally {
+      progress.unlock();
+    }
+  }
+
+  /** Waits up to {@code max} until every turn queued before this call has been told; true if so. */
+  boolean awaitTold(Duration max) {
+    long ticket = queued.get();
+    long left = max.toNanos();
+    progress.lock();
+    try {
+      while (told < ticket && !closing) {
+        if (left <= 0) {
+          return false;
+        }
+        left = toldMore.awaitNanos(left);
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      progress.unlock();
     }
   }
 

@@ -410,6 +410,14 @@ final class TurnRunner implements AutoCloseable {
   }
 
   /**
+   * Waits up to {@code max} until the turn listener has heard of every turn that ended before this
+   * call (its transcript is written); true if it has.
+   */
+  boolean awaitTurnsTold(Duration max) {
+    return turnListener == TurnListener.NONE || listenerQueue.awaitTold(max);
+  }
+
+  /**
    * Stops telling the turn listener, waiting up to the shutdown grace for what it has not heard.
    */
   @Override

@@ -673,6 +673,41 @@ abstract class SessionEngineContract {
   }
 
   @Test
+  void anEditWaitsUntilTheTurnListenerHeardOfTheTurnsBeforeIt() throws Exception {
+    CountDownLatch hold = new CountDownLatch(1);
+    List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+    TurnListener slow =
+        turn -> {
+          try {
+            hold.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          heard.add(turn.owner()); // in Legio: the transcript is written
+        };
+    SessionEngine engine =
+        SessionEngine.builder()
+            .messageLog(log())
+            .store(sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(ScriptedBackend.forgetful())
+            .settings(settings)
+            .clock(clock)
+            .turnListener(slow)
+            .build();
+    engines.add(engine);
+    assertThat(engine.handle("@vorenus one", DispatchListener.NONE).ok()).isTrue();
+
+    var edit = new java.util.concurrent.CompletableFuture<Integer>();
+    Thread.ofVirtual()
+        .start(() -> edit.complete(engine.edits().whileNoTurnRuns("vorenus", heard::size)));
+    Thread.sleep(200);
+    assertThat(edit).as("the edit waits for the listener").isNotDone();
+    hold.countDown();
+    assertThat(edit.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
+  @Test
   void editsOfOneOwnerRunOneAfterAnother() throws Exception {
     SessionEngine engine = engine(ScriptedBackend.forgetful());
     SessionEngine other = engine(ScriptedBackend.forgetful(), openStore(dir, clock));

@@ -106,6 +106,23 @@ class TurnListenerQueueTest {
   }
 
   @Test
+  void awaitingTheTurnsToldWaitsForEveryTurnQueuedBeforeIt() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Recorder recorder = new Recorder(release);
+    TurnListenerQueue queue = new TurnListenerQueue(recorder, 100);
+    assertThat(queue.awaitTold(Duration.ZERO)).as("nothing queued").isTrue();
+    queue.completed(completed("1"));
+    assertThat(recorder.firstCall.await(5, TimeUnit.SECONDS)).isTrue();
+    queue.completed(completed("2"));
+
+    assertThat(queue.awaitTold(Duration.ofMillis(100))).as("the listener still holds").isFalse();
+    release.countDown();
+    assertThat(queue.awaitTold(Duration.ofSeconds(5))).isTrue();
+    assertThat(recorder.calls).containsExactly(List.of("C:1"), List.of("C:2"));
+    queue.close(Duration.ofSeconds(5));
+  }
+
+  @Test
   void aFailedTurnEndsARunOfCompletedOnesAndTheOrderIsKept() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     Recorder recorder = new Recorder(release);

@@ -50,7 +50,10 @@ final class SessionEditEndpoint {
     } else {
       point = new Point.LastTurns(Bodies.optionalInt(body, "last", 1, 1, "a number of turns"));
     }
-    exchange.json(200, view(edit(() -> parts.historyEditor().rewind(id, point))));
+    // It may wait for a turn of the session's owner: off the API's threads (HandOff).
+    exchange.afterEngine(
+        () -> edit(() -> parts.historyEditor().rewind(id, point)),
+        r -> exchange.json(200, view(r)));
   }
 
   void fork(ApiExchange exchange) throws Exception {
@@ -63,7 +66,9 @@ final class SessionEditEndpoint {
           "field 'owner' ('" + Quoted.of(owner) + "') is not a name: use an agent's name");
     }
     Point point = at == null ? new Point.End() : new Point.AtEntry(entry(at, "at"));
-    exchange.json(200, view(edit(() -> parts.historyEditor().fork(id, point, owner))));
+    exchange.afterEngine(
+        () -> edit(() -> parts.historyEditor().fork(id, point, owner)),
+        r -> exchange.json(200, view(r)));
   }
 
   private static String sessionId(ApiExchange exchange) {

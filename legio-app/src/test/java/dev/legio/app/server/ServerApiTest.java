@@ -290,6 +290,11 @@ class ServerApiTest {
   void aResetOrRewindOfASessionBusyPastTheWaitIs409AndChangesNothing() throws Exception {
     assertThat(postAsync("@pullo scout").get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     String id = f.app.sessions().find("pullo").orElseThrow().sessionId().toString();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (f.app.transcripts().list().stream().noneMatch(t -> t.sessionId().equals(id))
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20); // the transcript is written off the turn's path
+    }
     int entries = f.app.transcripts().load(id).entries().size();
     // Another node runs a turn of pullo: it holds pullo's lease.
     assertThat(
