@@ -32,7 +32,15 @@ final class ResetCommand implements Callable<Integer> {
   public Integer call() {
     try (LegioApp app = root.app()) {
       freeAbandonedLeases(app.sessions(), app.engine(), name).forEach(root.out::println);
-      root.out.println(dev.legio.app.text.OperatorReplies.reset(app.engine(), name));
+      String reset;
+      try (WaitNotice waiting =
+          WaitNotice.forTurn(
+              name.equals("all") ? "the agents' turns" : "a turn of " + name,
+              app.config().sessions().lockWait(),
+              root.err)) {
+        reset = dev.legio.app.text.OperatorReplies.reset(app.engine(), name);
+      }
+      root.out.println(reset);
       return 0;
     }
   }

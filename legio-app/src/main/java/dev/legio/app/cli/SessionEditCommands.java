@@ -68,7 +68,11 @@ final class SessionEditCommands {
               ? new SessionHistoryEditor.Point.AtEntry(where.to)
               : new SessionHistoryEditor.Point.LastTurns(where.last);
       try (LegioApp app = sessions.root.app()) {
-        report("Rewound", app.historyEditor().rewind(id, point), sessions.root.out);
+        SessionHistoryEditor.Result rewound;
+        try (WaitNotice waiting = waiting(app, id, sessions.root.err)) {
+          rewound = app.historyEditor().rewind(id, point);
+        }
+        report("Rewound", rewound, sessions.root.out);
         return 0;
       } catch (IllegalArgumentException e) {
         sessions.root.err.println("legio: " + e.getMessage());
@@ -105,12 +109,22 @@ final class SessionEditCommands {
               ? new SessionHistoryEditor.Point.End()
               : new SessionHistoryEditor.Point.AtEntry(at);
       try (LegioApp app = sessions.root.app()) {
-        report("Forked", app.historyEditor().fork(id, point, owner), sessions.root.out);
+        SessionHistoryEditor.Result forked;
+        try (WaitNotice waiting = waiting(app, id, sessions.root.err)) {
+          forked = app.historyEditor().fork(id, point, owner);
+        }
+        report("Forked", forked, sessions.root.out);
         return 0;
       } catch (IllegalArgumentException e) {
         sessions.root.err.println("legio: " + e.getMessage());
         return LegioCommand.USAGE;
       }
     }
+  }
+
+  /** The notice an edit of session {@code id} gives while it waits for a turn. */
+  private static WaitNotice waiting(LegioApp app, String id, java.io.PrintWriter err) {
+    return WaitNotice.forTurn(
+        "a turn of session " + id + "'s owner", app.config().sessions().lockWait(), err);
   }
 }

@@ -236,6 +236,39 @@ class SessionCommandsTest {
   }
 
   @Test
+  void aResetOfAnAgentBusyInAnotherProcessSaysItWaitsThenThatNothingChanged() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
+    Path toml = dir.resolve("legion/legio.toml");
+    Files.writeString(
+        toml, Files.readString(toml).replace("lock_wait_seconds = 30", "lock_wait_seconds = 2"));
+    try (LegioApp other =
+        LegioApp.open(new Workspace(dir.resolve("legion")), env, Clock.systemUTC())) {
+      // Another process runs a turn of vorenus: it holds vorenus's lease.
+      assertThat(
+              other
+                  .sessions()
+                  .tryLease(
+                      "vorenus",
+                      "another-process",
+                      java.time.Instant.now(),
+                      java.time.Duration.ofMinutes(5)))
+          .isTrue();
+
+      Result reset = legio(castra, "reset", "vorenus");
+
+      assertThat(reset.code()).as(reset.err()).isEqualTo(1);
+      assertThat(reset.err())
+          .contains(
+              "legio: waiting for a turn of vorenus to end (up to 2 s, [sessions]"
+                  + " lock_wait_seconds)...")
+          .contains(
+              "vorenus's session is busy: a turn of it in another Legio process sharing this store"
+                  + " still ran after 2 s");
+      assertThat(other.sessions().find("vorenus").orElseThrow().active()).isTrue();
+    }
+  }
+
+  @Test
   void aChatWhoseTurnsUsageCannotBeRecordedSaysSoAndExitsWithOne() throws Exception {
     dropTheUsageLedger();
 

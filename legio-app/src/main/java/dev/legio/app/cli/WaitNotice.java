@@ -1,0 +1,54 @@
+package dev.legio.app.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The line a command prints while it waits for a turn: a reset, rewind or fork waits until no turn
+ * of the session's owner runs, up to {@code [sessions] lock_wait_seconds}.
+ *
+ * <p>Rule: when the command is still waiting after {@link #AFTER}, it says so once on standard
+ * error, with how long it may wait, so that the wait does not look like a hang; a command done
+ * sooner prints nothing.
+ */
+final class WaitNotice implements AutoCloseable {
+  /** How long a command waits before it says that it waits. */
+  static final Duration AFTER = Duration.ofSeconds(1);
+
+  private final CountDownLatch done = new CountDownLatch(1);
+
+  private WaitNotice(String what, Duration upTo, Duration after, PrintWriter err) {
+    Thread.ofVirtual()
+        .name("legio-wait-notice")
+        .start(
+            () -> {
+              try {
+                if (!done.await(after.toNanos(), TimeUnit.NANOSECONDS)) {
+                  synchronized (err) {
+                    err.println(
+                        "legio: waiting for "
+                            + what
+                            + " to end (up to "
+                            + upTo.toSeconds()
+                            + " s, [sessions] lock_wait_seconds)...");
+                    err.flush();
+                  }
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+  }
+
+  /** Says on {@code err} that the command waits for {@code what} ("a turn of vorenus"), if so. */
+  static WaitNotice forTurn(String what, Duration upTo, PrintWriter err) {
+    return new WaitNotice(what, upTo, AFTER, err);
+  }
+
+  @Override
+  public void close() {
+    done.countDown();
+  }
+}
