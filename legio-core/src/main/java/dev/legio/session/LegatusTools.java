@@ -11,8 +11,8 @@ import dev.legio.log.NewMessage;
 import dev.legio.log.PraetoriumXml;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.ToolParameter;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -177,15 +177,17 @@ public final class LegatusTools {
               }
               SessionEngine e = engine.get();
               if (name.equals("all")) {
-                List<String> closed = new ArrayList<>();
-                for (String agent : e.knownAgents()) {
-                  if (!agent.equals(Names.LEGATUS) && e.reset(agent)) {
-                    closed.add(agent);
-                  }
-                }
-                return closed.isEmpty()
-                    ? "No active centurio sessions to reset."
-                    : "Reset: " + String.join(", ", closed) + ".";
+                SessionResets.Done done = e.resetAll(Set.of(Names.LEGATUS));
+                String said =
+                    done.closed().isEmpty()
+                        ? "No active centurio sessions to reset."
+                        : "Reset: " + String.join(", ", done.closed()) + ".";
+                return done.busy().isEmpty()
+                    ? said
+                    : said
+                        + " Busy with a task, so not reset: "
+                        + String.join(", ", done.busy())
+                        + "; reset them once they have answered.";
               }
               return e.reset(name)
                   ? "Reset " + name + ": its next task starts a fresh session."

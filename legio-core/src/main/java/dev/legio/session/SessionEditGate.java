@@ -1,8 +1,6 @@
 package dev.legio.session;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -17,10 +15,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>The edit waits for the turns this process queued for the owner before it (the owner's
- *       {@link TurnQueue}), then takes the owner's lease ({@link LeaseGate}), so that a turn on
- *       another process ends first; the lease is given up after the edit. An owner this process
- *       holds no slot for (a channel another node serves) has no queue here: its edits take turns
- *       on a lock of this process instead, since this process's lease is its own to take again.
+ *       {@link TurnQueue}, its place taken as a request's is, so that it never comes between a
+ *       request and its place), then takes the owner's lease ({@link LeaseGate}) under a holder of
+ *       its own, so that a turn on any process, this one included, ends first, and so does another
+ *       edit of the owner; it gives up only that lease after the edit.
  *   <li>Both waits together last at most {@code [sessions] lock_wait_seconds}, as a request's do;
  *       past that nothing is edited and {@link SessionBusyException} says so.
  *   <li>The edit then waits (up to the same bound) until this process's turn listener has heard of
@@ -33,28 +31,29 @@ import org.slf4j.LoggerFactory;
 public final class SessionEditGate {
   private static final Logger log = LoggerFactory.getLogger(SessionEditGate.class);
 
-  private final Function<Owner, OwnerSlot> heldSlot;
-  private final LeaseGate leases;
+  /** A place taken in an owner's queue, with the slot whose queue it is. */
+  record Placed(OwnerSlot slot, TurnQueue.Place place) {}
+
+  private final Function<Owner, Placed> placeFor;
+  private final Supplier<LeaseGate> editLeases;
   private final Duration lockWait;
   private final Predicate<Duration> turnsTold;
-  private final ReentrantLock[] unslotted = new ReentrantLock[64];
 
   /**
-   * @param heldSlot the slot this process holds for an owner, or null when none (a channel it does
-   *     not hold)
+   * @param placeFor takes a place in the queue of the slot this process holds for an owner, or
+   *     answers null when it holds none (a channel another node serves)
+   * @param editLeases a lease gate with a holder of its own, new for each edit
+   * @param turnsTold waits up to a time until the turn listener heard of every turn before
    */
   SessionEditGate(
-      Function<Owner, OwnerSlot> heldSlot,
-      LeaseGate leases,
+      Function<Owner, Placed> placeFor,
+      Supplier<LeaseGate> editLeases,
       Duration lockWait,
       Predicate<Duration> turnsTold) {
-    this.heldSlot = heldSlot;
-    this.leases = leases;
+    this.placeFor = placeFor;
+    this.editLeases = editLeases;
     this.lockWait = lockWait;
     this.turnsTold = turnsTold;
-    for (int i = 0; i < unslotted.length; i++) {
-      unslotted[i] = new ReentrantLock();
-    }
   }
 
   /**
@@ -64,38 +63,26 @@ public final class SessionEditGate {
    */
   public <T> T whileNoTurnRuns(String owner, Supplier<T> edit) {
     long start = System.nanoTime();
-    OwnerSlot slot = heldSlot.apply(Owner.of(owner));
-    if (slot == null) {
-      ReentrantLock lock = unslotted[Math.floorMod(owner.hashCode(), unslotted.length)];
-      boolean locked;
-      try {
-        locked = lock.tryLock(lockWait.toNanos(), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        locked = false;
-      }
-      if (!locked) {
-        throw busy(owner, "another edit of it in this Legio process");
-      }
-      try {
-        return leased(owner, start, edit);
-      } finally {
-        lock.unlock();
-      }
+    Placed placed = placeFor.apply(Owner.of(owner));
+    if (placed == null) {
+      return leased(owner, start, edit);
     }
-    return slot.queue.run(
-        slot.queue.enqueue(),
-        lockWait,
-        () -> leased(owner, start, edit),
-        () -> {
-          throw busy(owner, "a turn of it in this Legio process");
-        });
+    return placed
+        .slot()
+        .queue
+        .run(
+            placed.place(),
+            lockWait,
+            () -> leased(owner, start, edit),
+            () -> {
+              throw busy(owner, "a turn of it on this Legio node");
+            });
   }
 
   private <T> T leased(String owner, long start, Supplier<T> edit) {
-    Duration left = lockWait.minusNanos(System.nanoTime() - start);
-    if (!leases.acquire(owner, left)) {
-      throw busy(owner, "a turn of it in another Legio process sharing this store");
+    LeaseGate lease = editLeases.get();
+    if (!lease.acquire(owner, lockWait.minusNanos(System.nanoTime() - start))) {
+      throw busy(owner, "a turn or an edit of it, on this Legio node or another,");
     }
     try {
       if (!turnsTold.test(lockWait)) {
@@ -103,16 +90,16 @@ public final class SessionEditGate {
       }
       return edit.get();
     } finally {
-      leases.release(owner);
+      lease.release(owner);
     }
   }
 
-  private SessionBusyException busy(String owner, String where) {
+  private SessionBusyException busy(String owner, String what) {
     return new SessionBusyException(
         owner,
         owner
             + "'s session is busy: "
-            + where
+            + what
             + " still ran after "
             + lockWait.toSeconds()
             + " s ([sessions] lock_wait_seconds), so nothing was changed. Try again once "

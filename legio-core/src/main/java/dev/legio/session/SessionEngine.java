@@ -101,14 +101,10 @@ public final class SessionEngine implements AutoCloseable {
     this.backend = b.backend();
     this.settings = b.settings();
     this.clock = b.clock();
+    String holder = "legio-" + UUID.randomUUID();
     this.leases =
         new LeaseGate(
-            store,
-            "legio-" + UUID.randomUUID(),
-            settings.leaseDuration(),
-            clock,
-            b.leaseWaitTime(),
-            b.leaseSleeper());
+            store, holder, settings.leaseDuration(), clock, b.leaseWaitTime(), b.leaseSleeper());
     // Condensing replaces the token limit only where it can happen: with a brief writer.
     long condenseAfterTokens =
         b.briefWriter() == BriefWriter.NONE ? 0 : settings.condenseAfterTokens();
@@ -118,11 +114,15 @@ public final class SessionEngine implements AutoCloseable {
     this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
     SessionEditGate edits =
         new SessionEditGate(
-            who ->
-                !who.isChannel() && knownAgents().contains(who.name())
-                    ? agentSlot(who.name())
-                    : heldSlot(who),
-            leases,
+            this::editPlace,
+            () ->
+                new LeaseGate(
+                    store,
+                    holder + "/edit-" + UUID.randomUUID(),
+                    settings.leaseDuration(),
+                    clock,
+                    b.leaseWaitTime(),
+                    b.leaseSleeper()),
             settings.lockWait(),
             this::awaitTurnsTold);
     this.edits = edits;
@@ -355,6 +355,32 @@ public final class SessionEngine implements AutoCloseable {
     return taken.slot();
   }
 
+  /**
+   * A place for an edit in the queue of {@code owner}'s slot, taken under the lock a request takes
+   * from its logging to its place; null when this process holds no slot for the owner.
+   */
+  private SessionEditGate.Placed editPlace(Owner owner) {
+    if (owner.isChannel()) {
+      synchronized (channelPosting) {
+        OwnerSlot slot = channels.find(owner.name());
+        return slot == null ? null : new SessionEditGate.Placed(slot, slot.queue.enqueue());
+      }
+    }
+    OwnerSlot slot =
+        knownAgents().contains(owner.name())
+            ? agentSlot(owner.name())
+            : agentSlots.get(owner.name());
+    if (slot == null) {
+      return null;
+    }
+    slot.posting.lock();
+    try {
+      return new SessionEditGate.Placed(slot, slot.queue.enqueue());
+    } finally {
+      slot.posting.unlock();
+    }
+  }
+
   /** Waits up to {@code max} until the turn listener heard of every turn that ended before. */
   private boolean awaitTurnsTold(Duration max) {
     return turns.awaitTurnsTold(max);
@@ -379,7 +405,12 @@ public final class SessionEngine implements AutoCloseable {
 
   /** Resets every agent's session, going past those busy with a turn ({@link SessionResets}). */
   public SessionResets.Done resetAll() {
-    return resets.resetAll();
+    return resets.resetAll(Set.of());
+  }
+
+  /** Resets every agent's session but those of {@code except}'s agents, as {@link #resetAll}. */
+  public SessionResets.Done resetAll(Set<String> except) {
+    return resets.resetAll(except);
   }
 
   /**

@@ -77,11 +77,14 @@ public final class SessionResets {
     }
   }
 
-  /** Resets every agent's session, going past those busy with a turn. */
-  Done resetAll() {
+  /** Resets every agent's session but {@code except}'s, going past those busy with a turn. */
+  Done resetAll(Set<String> except) {
     List<String> closed = new ArrayList<>();
     List<String> busy = new ArrayList<>();
     for (String name : agents.get()) {
+      if (except.contains(name)) {
+        continue;
+      }
       try {
         if (reset(name)) {
           closed.add(name);

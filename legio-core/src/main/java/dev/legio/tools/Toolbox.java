@@ -72,6 +72,10 @@ public final class Toolbox implements Toolset {
       log.info("{} called {}: refused: {}", caller, name, e.getMessage());
       return ToolResult.error(e.getMessage());
     } catch (RuntimeException e) {
+      if (e instanceof dev.legio.errors.TryAgainLater) {
+        log.info("{} called {}: busy: {}", caller, name, e.getMessage());
+        return ToolResult.error(e.getMessage());
+      }
       log.error("{} called {}: failed", caller, name, e);
       return ToolResult.error(
           name + " failed: " + e.getMessage() + " (details in Legio's log file)");

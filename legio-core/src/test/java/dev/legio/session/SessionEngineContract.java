@@ -623,7 +623,7 @@ abstract class SessionEngineContract {
       assertThatThrownBy(() -> engine.reset("vorenus"))
           .isInstanceOf(SessionBusyException.class)
           .hasMessage(
-              "vorenus's session is busy: a turn of it in this Legio process still ran after 0 s"
+              "vorenus's session is busy: a turn of it on this Legio node still ran after 0 s"
                   + " ([sessions] lock_wait_seconds), so nothing was changed. Try again once"
                   + " vorenus has answered.");
       java.util.concurrent.atomic.AtomicBoolean edited =
@@ -632,7 +632,7 @@ abstract class SessionEngineContract {
       assertThatThrownBy(
               () -> other.edits().whileNoTurnRuns("vorenus", () -> edited.getAndSet(true)))
           .isInstanceOf(SessionBusyException.class)
-          .hasMessageContaining("another Legio process");
+          .hasMessageContaining("a turn or an edit of it, on this Legio node or another,");
       assertThat(edited).isFalse();
       assertThat(other.resetAll().busy()).containsExactly("vorenus");
     } finally {
@@ -643,6 +643,33 @@ abstract class SessionEngineContract {
     // The queue goes on after the places given up.
     assertThat(engine.handle("@vorenus again", DispatchListener.NONE).ok()).isTrue();
     assertThat(engine.reset("vorenus")).isTrue();
+  }
+
+  @Test
+  void theLegatusResettingAllGoesPastABusyCenturioAndSaysSo() throws Exception {
+    settings = settings.withLockWait(Duration.ofMillis(200));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    SessionEngine engine = engine(holding(started, release));
+    engine.handle("@pullo first", DispatchListener.NONE);
+    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual()
+        .start(() -> turn.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    dev.legio.tools.ToolResult result;
+    try {
+      result =
+          new dev.legio.tools.Toolbox("legatus", LegatusTools.definitions(this::log, () -> engine))
+              .call("reset_session", "{\"name\": \"all\"}");
+    } finally {
+      release.countDown();
+    }
+    assertThat(result.text())
+        .isEqualTo(
+            "Reset: pullo. Busy with a task, so not reset: vorenus; reset them once they have"
+                + " answered.");
+    assertThat(turn.get(10, TimeUnit.SECONDS).ok()).isTrue();
+    assertThat(sessions().find("pullo").orElseThrow().closeReason()).isEqualTo("reset");
   }
 
   @Test
@@ -705,6 +732,57 @@ abstract class SessionEngineContract {
     assertThat(edit).as("the edit waits for the listener").isNotDone();
     hold.countDown();
     assertThat(edit.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
+  @Test
+  void anEditArrivingWhileARequestIsLoggedNeverTakesAwayTheLeaseTheRequestTook() throws Exception {
+    // The store holds the request between its logging (with the lease) and its place in the
+    // queue: the moment an edit must not come in between.
+    CountDownLatch logged = new CountDownLatch(1);
+    CountDownLatch go = new CountDownLatch(1);
+    SessionStore real = sessions();
+    SessionStore holding =
+        (SessionStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                SessionStore.class.getClassLoader(),
+                new Class<?>[] {SessionStore.class},
+                (proxy, method, args) -> {
+                  Object result;
+                  try {
+                    result = method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                  if (method.getName().equals("appendAndTryLease") && logged.getCount() > 0) {
+                    logged.countDown();
+                    go.await(10, TimeUnit.SECONDS);
+                  }
+                  return result;
+                });
+    SessionEngine engine =
+        SessionEngine.builder()
+            .messageLog(log())
+            .store(holding)
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(ScriptedBackend.forgetful())
+            .settings(settings)
+            .clock(clock)
+            .build();
+    engines.add(engine);
+    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual()
+        .start(() -> turn.complete(engine.handle("@vorenus scout", DispatchListener.NONE)));
+    assertThat(logged.await(10, TimeUnit.SECONDS)).isTrue();
+
+    var reset = new java.util.concurrent.CompletableFuture<Boolean>();
+    Thread.ofVirtual().start(() -> reset.complete(engine.reset("vorenus")));
+    Thread.sleep(300); // time enough for a reset that does not wait for the request
+    go.countDown();
+
+    Outcome outcome = turn.get(10, TimeUnit.SECONDS);
+    assertThat(outcome.ok()).as(outcome.replies().get(0).text()).isTrue();
+    assertThat(reset.get(10, TimeUnit.SECONDS)).as("the reset came after the turn").isTrue();
+    assertThat(real.find("vorenus").orElseThrow().closeReason()).isEqualTo("reset");
   }
 
   @Test

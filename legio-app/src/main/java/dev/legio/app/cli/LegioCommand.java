@@ -5,6 +5,7 @@ import dev.legio.app.LogFileOnly;
 import dev.legio.errors.ExplainedFailure;
 import dev.legio.errors.FailureText;
 import dev.legio.errors.Quoted;
+import dev.legio.errors.TryAgainLater;
 import dev.legio.errors.UsageError;
 import dev.legio.secrets.SecretRedactor;
 import dev.legio.workspace.Workspace;
@@ -101,6 +102,10 @@ public final class LegioCommand implements Runnable {
           if (e instanceof UsageError || e instanceof IllegalArgumentException) {
             cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
             return USAGE;
+          }
+          if (e instanceof TryAgainLater) {
+            cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
+            return FAILURE; // busy, not broken: nothing for the log file
           }
           // The details (stack trace, causes) go to the log file; the console gets one line.
           log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);

@@ -262,8 +262,9 @@ class SessionCommandsTest {
               "legio: waiting for a turn of vorenus to end (up to 2 s, [sessions]"
                   + " lock_wait_seconds)...")
           .contains(
-              "vorenus's session is busy: a turn of it in another Legio process sharing this store"
-                  + " still ran after 2 s");
+              "legio: vorenus's session is busy: a turn or an edit of it, on this Legio node or"
+                  + " another, still ran after 2 s")
+          .doesNotContain("details in the log file");
       assertThat(other.sessions().find("vorenus").orElseThrow().active()).isTrue();
     }
   }

@@ -310,7 +310,7 @@ class ServerApiTest {
     assertError(
         f.delete("/api/v1/sessions/pullo", f.operator),
         409,
-        "pullo's session is busy: a turn of it in another Legio process");
+        "pullo's session is busy: a turn or an edit of it, on this Legio node or another,");
     HttpResponse<String> rewind =
         f.post("/api/v1/sessions/" + id + "/rewind", f.operator, Map.of("last", 1));
     assertError(rewind, 409, "nothing was changed. Try again once pullo has answered.");
