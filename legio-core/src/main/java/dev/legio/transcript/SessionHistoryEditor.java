@@ -409,7 +409,10 @@ public final class SessionHistoryEditor {
                 }
               }
               throw new IllegalArgumentException(
-                  "the session has " + seen + " turns; cannot take back " + last.turns());
+                  "the session has "
+                      + (seen == 1 ? "1 turn" : seen + " turns")
+                      + "; cannot take back "
+                      + last.turns());
             }
           };
       List<TranscriptEntry> removed = entries.subList(at, entries.size());

@@ -74,8 +74,8 @@ final class Replies {
     int turns = u.turns() - reported;
     err.println(
         "legio: the replies are complete, but the usage of "
-            + (turns == 1 ? "a turn" : turns + " turns")
-            + (reported == 0 ? "" : " more")
+            + (reported == 0 ? "" : "another ")
+            + (turns == 1 ? (reported == 0 ? "a turn" : "turn") : turns + " turns")
             + unrecorded(u));
     err.flush();
     return u.turns();

@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class PeerRelay {
   private static final Logger log = LoggerFactory.getLogger(PeerRelay.class);
 
+  private static final String TASKS_PATH = "/api/v1/tasks";
+
   /** How long a connection to another node may take before the turn runs here instead. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
@@ -155,8 +157,11 @@ final class PeerRelay {
                 + peer
                 + ") took the request and stopped before it answered ("
                 + FailureText.of(e)
-                + "); it may have logged and run it. Look at GET /api/v1/history before sending it"
-                + " again.");
+                + "); it may have "
+                + (exchange.pathAndQuery().startsWith(TASKS_PATH)
+                    ? "run the task. Look at GET /api/v1/tasks/sessions (the session's turns)"
+                    : "logged and run it. Look at GET /api/v1/history")
+                + " before sending it again.");
       }
       log.info(
           "the node at {} that holds this session could not be reached ({}); running the turn"

@@ -295,7 +295,7 @@ class SessionCommandsTest {
                 assertThat(lines)
                     .hasSize(2)
                     .anySatisfy(l -> assertThat(l).contains("of a turn could"))
-                    .anySatisfy(l -> assertThat(l).contains("of a turn more could")));
+                    .anySatisfy(l -> assertThat(l).contains("of another turn could")));
     assertThat(said).doesNotContain("Exception");
   }
 

@@ -133,8 +133,8 @@ class SessionAffinityTest {
           assertThat(died.statusCode()).as(died.body()).isEqualTo(502);
           assertThat(ServerFixture.json(died).get("error").asText())
               .contains("took the request and stopped before it answered")
-              .contains("may have logged and run it")
-              .contains("GET /api/v1/history");
+              .contains("may have run the task")
+              .contains("GET /api/v1/tasks/sessions");
         }
         // Refused now (nothing listens): b runs the task; it had not run the one before.
         HttpResponse<String> ran = b.post("/api/v1/tasks", a.task, task);
