@@ -61,6 +61,13 @@ public final class JdbcDatabase implements Closeable {
       throw new MessageLogException(
           "cannot create the folder for " + file + ": " + e.getMessage(), e);
     }
+    try {
+      // The praetorium holds every conversation: a new one is its owner's only (0600), and
+      // SQLite gives its -wal and -shm files the database file's permissions.
+      dev.legio.files.OwnerOnly.createFileIfMissing(file);
+    } catch (IOException e) {
+      // a folder that cannot be written: the check below says so
+    }
     SqliteAccess.requireWritable(file, SqliteAccess.writable(file));
     String url = "jdbc:sqlite:" + file;
     // Several processes opening a new workspace at once migrate one after the other.

@@ -33,4 +33,29 @@ class JdbcDatabaseTest {
       assertThat(database.values().name()).isEqualTo("sqlite");
     }
   }
+
+  @Test
+  void aNewSqlitePraetoriumAndItsWriteAheadLogAreTheOwnersOnly() throws Exception {
+    Path file = dir.resolve("castra/praetorium.db");
+    try (JdbcDatabase database =
+        JdbcDatabase.openSqlite(
+            new JdbcMessageLogs.SqliteOptions(
+                file, 4096, false, 2, MutableClock.at("2026-02-15T12:00:00Z")))) {
+      try (Connection connection = database.pool().getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.execute("SELECT count(*) FROM flyway_schema_history"); // -wal and -shm exist
+      }
+      for (String name : new String[] {"praetorium.db", "praetorium.db-wal", "praetorium.db-shm"}) {
+        Path f = file.resolveSibling(name);
+        if (java.nio.file.Files.exists(f)) {
+          assertThat(
+                  java.nio.file.attribute.PosixFilePermissions.toString(
+                      java.nio.file.Files.getPosixFilePermissions(f)))
+              .as(name)
+              .isEqualTo("rw-------");
+        }
+      }
+      assertThat(file.resolveSibling("praetorium.db-wal")).exists();
+    }
+  }
 }
