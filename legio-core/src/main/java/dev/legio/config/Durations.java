@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  * <p>Rules:
  *
  * <ul>
- *   <li>The short form is 1 to 9 digits and one of {@code d}, {@code h}, {@code m}, {@code s}; the
- *       ISO-8601 form is any duration {@link Duration#parse} reads that is not negative.
+ *   <li>The short form is digits and one of {@code d}, {@code h}, {@code m}, {@code s}; the
+ *       ISO-8601 form is any duration {@link Duration#parse} reads that is not negative. Spaces
+ *       around either are ignored; nothing else is (a NUL or a control character makes it no age).
  *   <li>An age is at most {@link #MAX} (999 999 999 days, the longest the short form can say),
  *       whichever form says it; a longer one is refused, saying the range.
  *   <li>Counted back from now ({@link #before}), an age stops at {@link #EARLIEST} (1970): Legio
@@ -30,7 +31,7 @@ public final class Durations {
   /** The earliest time an age counted back from now reaches. */
   public static final Instant EARLIEST = Instant.EPOCH;
 
-  private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([dhms])");
+  private static final Pattern SHORT = Pattern.compile("(\\d+)([dhms])");
 
   private Durations() {}
 
@@ -41,18 +42,25 @@ public final class Durations {
    *     what to type
    */
   public static Duration parse(String text) {
-    Matcher m = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
+    String typed = text.strip();
+    Matcher m = SHORT.matcher(typed.toLowerCase(Locale.ROOT));
     if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "d" -> Duration.ofDays(n);
-        case "h" -> Duration.ofHours(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofSeconds(n);
-      };
+      java.math.BigInteger n = new java.math.BigInteger(m.group(1));
+      long unit =
+          switch (m.group(2)) {
+            case "d" -> 86_400;
+            case "h" -> 3_600;
+            case "m" -> 60;
+            default -> 1;
+          };
+      java.math.BigInteger seconds = n.multiply(java.math.BigInteger.valueOf(unit));
+      if (seconds.compareTo(java.math.BigInteger.valueOf(MAX.toSeconds())) > 0) {
+        throw tooLong(text);
+      }
+      return Duration.ofSeconds(seconds.longValueExact());
     }
     try {
-      Duration d = Duration.parse(text.trim().toUpperCase(Locale.ROOT));
+      Duration d = Duration.parse(typed.toUpperCase(Locale.ROOT));
       if (d.compareTo(MAX) > 0) {
         throw tooLong(text);
       }
@@ -67,7 +75,7 @@ public final class Durations {
     }
     throw new IllegalArgumentException(
         "'"
-            + text
+            + dev.legio.errors.Quoted.of(text)
             + "' is not an age: use a number and d, h, m or s (90d, 12h) or ISO-8601 (P90D)");
   }
 
@@ -78,6 +86,8 @@ public final class Durations {
 
   private static IllegalArgumentException tooLong(String text) {
     return new IllegalArgumentException(
-        "'" + text + "' is too long an age: at most 999999999 days (999999999d or P999999999D)");
+        "'"
+            + dev.legio.errors.Quoted.of(text)
+            + "' is too long an age: at most 999999999 days (999999999d or P999999999D)");
   }
 }

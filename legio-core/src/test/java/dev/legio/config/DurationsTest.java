@@ -21,7 +21,14 @@ class DurationsTest {
 
   @Test
   void anAgeLongerThanTheShortFormCanSayIsRefusedSayingTheRange() {
-    for (String text : new String[] {"P1000000000D", "P106751991167300D", "PT2562047788015215H"}) {
+    for (String text :
+        new String[] {
+          "P1000000000D",
+          "P106751991167300D",
+          "PT2562047788015215H",
+          "1000000000d",
+          "99999999999999999999999h"
+        }) {
       assertThatThrownBy(() -> Durations.parse(text))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("'" + text + "' is too long an age: at most 999999999 days");
@@ -31,6 +38,16 @@ class DurationsTest {
         .hasMessageContaining("at most 999999999 days");
     assertThatThrownBy(() -> Durations.parse("-P1D")).hasMessageContaining("is not an age");
     assertThatThrownBy(() -> Durations.parse("soon")).hasMessageContaining("is not an age");
+  }
+
+  @Test
+  void bothFormsSayTheSameAgesAndOnlySpacesAroundThemAreIgnored() {
+    assertThat(Durations.parse("9999999999s")).isEqualTo(Durations.parse("PT9999999999S"));
+    assertThat(Durations.parse("86399999913600s")).isEqualTo(Durations.MAX);
+    assertThatThrownBy(() -> Durations.parse("1d\u0000"))
+        .hasMessage(
+            "'1d\\u0000' is not an age: use a number and d, h, m or s (90d, 12h) or"
+                + " ISO-8601 (P90D)");
   }
 
   @Test
