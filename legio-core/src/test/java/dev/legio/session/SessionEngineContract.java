@@ -583,6 +583,16 @@ abstract class SessionEngineContract {
     return backend;
   }
 
+  /** Starts vorenus's turn "hold on" on {@code engine} and waits until it holds. */
+  private static java.util.concurrent.CompletableFuture<Outcome> heldTurn(
+      SessionEngine engine, CountDownLatch started) throws InterruptedException {
+    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
+    Thread.ofVirtual()
+        .start(() -> turn.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    return turn;
+  }
+
   @Test
   void aResetFromAnotherProcessWaitsForTheTurnThereAndTheTurnsEndDoesNotUndoIt() throws Exception {
     CountDownLatch started = new CountDownLatch(1);
@@ -590,10 +600,7 @@ abstract class SessionEngineContract {
     SessionEngine running = engine(holding(started, release));
     running.handle("@vorenus first", DispatchListener.NONE);
     SessionEngine other = engine(ScriptedBackend.forgetful(), openStore(dir, clock));
-    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
-    Thread.ofVirtual()
-        .start(() -> turn.complete(running.handle("@vorenus hold on", DispatchListener.NONE)));
-    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    var turn = heldTurn(running, started);
 
     var reset = new java.util.concurrent.CompletableFuture<Boolean>();
     Thread.ofVirtual().start(() -> reset.complete(other.reset("vorenus")));
@@ -615,10 +622,7 @@ abstract class SessionEngineContract {
     CountDownLatch release = new CountDownLatch(1);
     SessionEngine engine = engine(holding(started, release));
     engine.handle("@vorenus first", DispatchListener.NONE);
-    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
-    Thread.ofVirtual()
-        .start(() -> turn.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
-    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    var turn = heldTurn(engine, started);
     try {
       assertThatThrownBy(() -> engine.reset("vorenus"))
           .isInstanceOf(SessionBusyException.class)
@@ -652,10 +656,7 @@ abstract class SessionEngineContract {
     CountDownLatch release = new CountDownLatch(1);
     SessionEngine engine = engine(holding(started, release));
     engine.handle("@pullo first", DispatchListener.NONE);
-    var turn = new java.util.concurrent.CompletableFuture<Outcome>();
-    Thread.ofVirtual()
-        .start(() -> turn.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
-    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    var turn = heldTurn(engine, started);
     dev.legio.tools.ToolResult result;
     try {
       result =
@@ -679,10 +680,7 @@ abstract class SessionEngineContract {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     SessionEngine engine = engine(holding(started, release));
-    var first = new java.util.concurrent.CompletableFuture<Outcome>();
-    Thread.ofVirtual()
-        .start(() -> first.complete(engine.handle("@vorenus hold on", DispatchListener.NONE)));
-    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    var first = heldTurn(engine, started);
     Outcome second;
     try {
       // Answered while the first turn still runs (it holds for up to 30 s).
