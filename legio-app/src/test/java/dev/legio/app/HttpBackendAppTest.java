@@ -86,6 +86,32 @@ class HttpBackendAppTest {
   }
 
   @Test
+  void turnsAlternatingBetweenTwoProcessesContinueOneConversation() throws Exception {
+    Workspace workspace =
+        workspace(
+            "[backend]\nkind = \"ollama\"\nbase_url = \""
+                + ollama.baseUrl()
+                + "\"\nmax_retries = 0\n");
+    ollama.enqueue(answer(100, 5, "One."), answer(120, 5, "Two."), answer(140, 5, "Three."));
+    // Two processes on one praetorium (two nodes): the conversation is in the database.
+    try (LegioApp a = LegioApp.open(workspace, Map.of(), clock);
+        LegioApp b = LegioApp.open(workspace, Map.of(), clock)) {
+      Outcome one = a.engine().handle("@pullo first", DispatchListener.NONE);
+      Outcome two = b.engine().handle("@pullo second", DispatchListener.NONE);
+      Outcome three = a.engine().handle("@pullo third", DispatchListener.NONE);
+
+      assertThat(List.of(one, two, three))
+          .allSatisfy(o -> assertThat(o.ok()).as(o.replies().get(0).text()).isTrue());
+      assertThat(three.replies().get(0).text()).contains("Three.");
+      // The third request carries the whole conversation, b's turn included, once.
+      List<String> sent = new java.util.ArrayList<>();
+      messagesOf(2).forEach(m -> sent.add(m.get("role").asText() + ": " + m.get("content")));
+      assertThat(sent.stream().filter(m -> m.contains("Two.")).count()).isEqualTo(1);
+      assertThat(sent.stream().filter(m -> m.startsWith("user: ")).count()).isEqualTo(3);
+    }
+  }
+
+  @Test
   void anOllamaSessionIsCompactedRecordedAndResumedAfterARestart() throws Exception {
     Workspace workspace =
         workspace(

@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  *       process holds it live; otherwise (Legio restarted, or another process replaced it) it is
  *       resumed when the back-end can, else rebuilt for {@link RebuildReason#RESTART}.
  *   <li>A live session whose stored record now names another back-end conversation (a rewind) is
- *       not continued: that conversation is resumed.
+ *       not continued: that conversation is resumed. Nor is one whose stored record counts turns
+ *       this process did not run (another node sharing the store ran them, on a conversation both
+ *       reach, an HTTP back-end's in the database): the conversation is resumed as it now stands,
+ *       and what is new is counted from the stored record.
  *   <li>A rebuild closes the live session, counts the reason, and opens a new session with a new
  *       record: new session id, counters at zero, the owner's rebuild total carried on, expiring
  *       after the back-end's time to live. A first session counts no rebuild.
@@ -96,14 +99,17 @@ final class SessionLifecycle {
               && slot.record != null
               && slot.record.sessionId().equals(stored.sessionId())
               // A rewind (SessionHistoryEditor) points the record at another conversation.
-              && java.util.Objects.equals(
-                  slot.record.backendSessionId(), stored.backendSessionId());
+              && java.util.Objects.equals(slot.record.backendSessionId(), stored.backendSessionId())
+              // Another node ran turns of it since this process's last.
+              && slot.record.messageCount() == stored.messageCount()
+              && slot.record.lastInjectedSequence() == stored.lastInjectedSequence();
       if (reason == null && holding) {
         slot.record = stored;
         return Start.CONTINUED;
       }
       if (reason == null) {
-        // Legio restarted, or another process replaced the session: resume it if we can.
+        // Legio restarted, or another process replaced or continued the session: resume it if
+        // we can.
         closeLive(slot);
         if (shape.backend().canResume() && stored.backendSessionId() != null) {
           opened = shape.backend().open(spec(slot, shape, stored.backendSessionId()));

@@ -962,6 +962,33 @@ abstract class SessionEngineContract {
   }
 
   @Test
+  void turnsAlternatingBetweenTwoProcessesEachResumeWhatTheOtherContinued() {
+    // Two nodes on one store, their back-ends keeping conversations where both reach them (an
+    // HTTP back-end's, in the database).
+    ScriptedBackend.Conversations kept = new ScriptedBackend.Conversations();
+    ScriptedBackend onA = ScriptedBackend.resuming(kept);
+    ScriptedBackend onB = ScriptedBackend.resuming(kept);
+    SessionEngine a = engine(onA);
+    SessionEngine b = engine(onB, openStore(dir, clock));
+
+    assertThat(a.handle("@vorenus one", DispatchListener.NONE).ok()).isTrue();
+    assertThat(b.handle("@vorenus two", DispatchListener.NONE).ok()).isTrue();
+    Message three = log().append(NewMessage.of("pullo", Audience.of("vorenus"), "three"));
+    assertThat(a.handle("@vorenus four", DispatchListener.NONE).ok()).isTrue();
+
+    String conversation = sessions().find("vorenus").orElseThrow().backendSessionId();
+    // a did not go on with its live session as if b had run nothing: it resumed the conversation.
+    assertThat(onA.opened).extracting(SessionSpec::resumeId).containsExactly(null, conversation);
+    ScriptedBackend.Turn four = onA.turnsOf("vorenus").get(1);
+    assertThat(injected(four.message()))
+        .extracting(PraetoriumXml.Entry::id)
+        .as("only what came after b's turn")
+        .containsExactly(three.id());
+    assertThat(sessions().find("vorenus").orElseThrow().messageCount()).isEqualTo(3);
+    assertThat(a.rebuildCounts().values()).allMatch(n -> n == 0);
+  }
+
+  @Test
   void resumingAConversationLegioHasNoRecordOfContinuesItWithoutBootstrap() {
     ScriptedBackend.Conversations kept = new ScriptedBackend.Conversations();
     String cliConversation = UUID.randomUUID().toString();
