@@ -42,7 +42,7 @@ final class SessionToolsets {
 
   Toolset forCaller(String caller) {
     if (Names.LEGATUS.equals(caller)) {
-      return new Toolbox(caller, legatusTools());
+      return new Toolbox(caller, legatusTools(caller));
     }
     return new Toolbox(caller, MemoryTools.forAgent(app.memoria().forAgent(caller)));
   }
@@ -53,7 +53,7 @@ final class SessionToolsets {
       return new Toolbox(owner, MemoryTools.forReader(app.memoria().forLegatus(Names.LEGATUS)));
     }
     if (Owner.of(owner).isChannel()) {
-      return new Toolbox(owner, legatusTools());
+      return new Toolbox(owner, legatusTools(owner));
     }
     return forCaller(owner);
   }
@@ -89,10 +89,13 @@ final class SessionToolsets {
     return Optional.of(Owner.of(spec.owner()).isChannel() ? Names.LEGATUS : spec.owner());
   }
 
-  private List<ToolDefinition> legatusTools() {
+  /**
+   * The legatus's tools, for {@code caller}: the legatus, or an operator channel speaking for it.
+   */
+  private List<ToolDefinition> legatusTools(String caller) {
     List<ToolDefinition> tools = new ArrayList<>();
     tools.addAll(MemoryTools.forLegatus(app.memoria().forLegatus(Names.LEGATUS)));
-    tools.addAll(LegatusTools.definitions(app::messageLog, app::engine));
+    tools.addAll(LegatusTools.definitions(app::messageLog, app::engine, caller));
     return tools;
   }
 }

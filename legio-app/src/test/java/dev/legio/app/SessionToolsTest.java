@@ -94,6 +94,23 @@ class SessionToolsTest {
   }
 
   @Test
+  void anOperatorChannelCannotResetItsOwnSessionFromInsideItsTurn() {
+    var result =
+        tools("viewer:1", SessionSpec.OPERATOR_ROLE)
+            .call("reset_session", "{\"name\": \"viewer:1\"}");
+    assertThat(result.error()).isTrue();
+    assertThat(result.text())
+        .isEqualTo(
+            "you cannot reset your own session from inside it; caesar can, with /reset viewer:1");
+    // Another channel's it may.
+    assertThat(
+            tools("viewer:1", SessionSpec.OPERATOR_ROLE)
+                .call("reset_session", "{\"name\": \"viewer:2\"}")
+                .error())
+        .isFalse();
+  }
+
+  @Test
   void aCenturiosCommentariiToolsNameNoOtherAgent() {
     Toolset pullo = tools("pullo", SessionSpec.OPERATOR_ROLE);
     assertThat(pullo.tools())

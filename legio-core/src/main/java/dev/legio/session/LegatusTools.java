@@ -23,15 +23,26 @@ import java.util.function.Supplier;
  * reset_session}. The log and the engine are suppliers, opened on the first call that needs them (a
  * {@code legio mcp} process that only serves memoria never opens the database).
  *
- * <p>The legatus cannot dispatch to or reset its own session from these tools: its turn is the one
- * calling them, and would wait for itself. {@code get_history} refuses a viewer that is no known
- * name as {@code legio say} refuses an unknown agent ({@link KnownNames}).
+ * <p>The legatus cannot dispatch to or reset its own session from these tools, nor can an operator
+ * channel that speaks for it reset the channel's: the session's turn is the one calling them, and
+ * would wait for itself. {@code get_history} refuses a viewer that is no known name as {@code legio
+ * say} refuses an unknown agent ({@link KnownNames}).
  */
 public final class LegatusTools {
   private LegatusTools() {}
 
+  /** The tools, for the legatus's own sessions. */
   public static List<ToolDefinition> definitions(
       Supplier<MessageLog> log, Supplier<SessionEngine> engine) {
+    return definitions(log, engine, Names.LEGATUS);
+  }
+
+  /**
+   * The tools, for the session of {@code caller}: the legatus, or an operator channel ({@code
+   * telegram:123}) that speaks for it.
+   */
+  public static List<ToolDefinition> definitions(
+      Supplier<MessageLog> log, Supplier<SessionEngine> engine, String caller) {
     return List.of(
         new ToolDefinition(
             "get_history",
@@ -170,10 +181,10 @@ public final class LegatusTools {
             List.of(ToolParameter.required("name", STRING, "A centurio, or \"all\".")),
             in -> {
               String name = in.string("name");
-              if (Names.LEGATUS.equals(name)) {
+              if (Names.LEGATUS.equals(name) || name.equals(caller)) {
                 throw new IllegalArgumentException(
-                    "you cannot reset your own session from inside it; caesar can, with /reset"
-                        + " legatus");
+                    "you cannot reset your own session from inside it; caesar can, with /reset "
+                        + name);
               }
               SessionEngine e = engine.get();
               if (name.equals("all")) {
