@@ -13,10 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -80,12 +78,8 @@ public final class SessionEngine implements AutoCloseable {
   private final java.util.concurrent.locks.ReentrantReadWriteLock opening =
       new java.util.concurrent.locks.ReentrantReadWriteLock();
 
-  /** Held while a channel's request is logged and queued (the channel pool may evict a slot). */
-  private final Object channelPosting = new Object();
-
   private final OwnerProfiles profiles;
-  private final Map<String, OwnerSlot> agentSlots = new ConcurrentHashMap<>();
-  private final ChannelPool channels;
+  private final OwnerSlots slots;
   private final SessionResumer resumer;
 
   /** Runs the turns of a message to several agents, one virtual thread each. */
@@ -110,11 +104,13 @@ public final class SessionEngine implements AutoCloseable {
         b.briefWriter() == BriefWriter.NONE ? 0 : settings.condenseAfterTokens();
     this.lifecycle =
         new SessionLifecycle(store, settings, b.memory(), rebuilds, condenseAfterTokens);
-    this.channels = new ChannelPool(settings.channels().maxSessions());
-    this.board = new StatusBoard(agents, store, leases, clock, this::heldSlot);
+    this.slots =
+        new OwnerSlots(
+            settings.channels().maxSessions(), this::knownAgents, this::closeEvictedChannel);
+    this.board = new StatusBoard(agents, store, leases, clock, slots::held);
     SessionEditGate edits =
         new SessionEditGate(
-            this::editPlace,
+            slots::editPlace,
             () ->
                 new LeaseGate(
                     store,
@@ -127,7 +123,7 @@ public final class SessionEngine implements AutoCloseable {
             this::awaitTurnsTold);
     this.edits = edits;
     this.resets =
-        new SessionResets(this::knownAgents, this::agentSlot, channels::find, edits, lifecycle);
+        new SessionResets(this::knownAgents, slots::agent, slots::heldChannel, edits, lifecycle);
     this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
     this.turns =
         new TurnRunner(
@@ -165,7 +161,7 @@ public final class SessionEngine implements AutoCloseable {
             lifecycle,
             messageLog,
             clock,
-            who -> who.isChannel() ? channelSlot(who) : agentSlot(who.name()));
+            who -> who.isChannel() ? slots.channel(who) : slots.agent(who.name()));
   }
 
   /** A builder; the message log, the session store, the agents and the back-end are required. */
@@ -216,7 +212,7 @@ public final class SessionEngine implements AutoCloseable {
     boolean leased = false;
     List<OwnerSlot> targetSlots = new ArrayList<>(targets.size());
     for (String target : targets) {
-      targetSlots.add(agentSlot(target));
+      targetSlots.add(this.slots.agent(target));
     }
     // Each target's requests are queued in the order they are logged: its posting lock is held
     // from the append to the enqueue. Locks are taken in name order, so two messages to the
@@ -286,8 +282,8 @@ public final class SessionEngine implements AutoCloseable {
     opening.readLock().lock();
     try {
       ensureOpen();
-      synchronized (channelPosting) {
-        slot = channelSlot(channel);
+      synchronized (slots.channelPosting) {
+        slot = slots.channel(channel);
         logged = logRequest(NewMessage.of(channelKey, Audience.of(channelKey), text), slot);
         place = slot.queue.enqueue();
       }
@@ -335,60 +331,20 @@ public final class SessionEngine implements AutoCloseable {
     }
   }
 
-  private OwnerSlot agentSlot(String name) {
-    return agentSlots.computeIfAbsent(name, n -> new OwnerSlot(Owner.agent(n)));
-  }
-
-  /** The channel's slot; one pushed out of the pool has its session closed after its turns. */
-  private OwnerSlot channelSlot(Owner channel) {
-    ChannelPool.Taken taken = channels.take(channel);
-    OwnerSlot gone = taken.evicted();
-    if (gone != null) {
-      log.info(
-          "channel sessions at their maximum; closing the least recently active {}", gone.name());
-      TurnQueue.Place place = gone.queue.enqueue();
-      parallelTurns.submit(
-          () ->
-              gone.queue.run(
-                  place, () -> lifecycle.close(gone, "evicted (channel session limit)", null)));
-    }
-    return taken.slot();
-  }
-
-  /**
-   * A place for an edit in the queue of {@code owner}'s slot, taken under the lock a request takes
-   * from its logging to its place; null when this process holds no slot for the owner.
-   */
-  private SessionEditGate.Placed editPlace(Owner owner) {
-    if (owner.isChannel()) {
-      synchronized (channelPosting) {
-        OwnerSlot slot = channels.find(owner.name());
-        return slot == null ? null : new SessionEditGate.Placed(slot, slot.queue.enqueue());
-      }
-    }
-    OwnerSlot slot =
-        knownAgents().contains(owner.name())
-            ? agentSlot(owner.name())
-            : agentSlots.get(owner.name());
-    if (slot == null) {
-      return null;
-    }
-    slot.posting.lock();
-    try {
-      return new SessionEditGate.Placed(slot, slot.queue.enqueue());
-    } finally {
-      slot.posting.unlock();
-    }
+  /** A channel pushed out of the pool: its session is closed after its turns. */
+  private void closeEvictedChannel(OwnerSlot gone) {
+    log.info(
+        "channel sessions at their maximum; closing the least recently active {}", gone.name());
+    TurnQueue.Place place = gone.queue.enqueue();
+    parallelTurns.submit(
+        () ->
+            gone.queue.run(
+                place, () -> lifecycle.close(gone, "evicted (channel session limit)", null)));
   }
 
   /** Waits up to {@code max} until the turn listener heard of every turn that ended before. */
   private boolean awaitTurnsTold(Duration max) {
     return turns.awaitTurnsTold(max);
-  }
-
-  /** The slot this process holds for {@code owner}; null when none. */
-  private OwnerSlot heldSlot(Owner owner) {
-    return owner.isChannel() ? channels.find(owner.name()) : agentSlots.get(owner.name());
   }
 
   // ------------------------------------------------------------------ commands
@@ -456,7 +412,7 @@ public final class SessionEngine implements AutoCloseable {
    * Returns how many were closed.
    */
   public int reapIdle() {
-    return reaper.reap(new ArrayList<>(agentSlots.values()), settings.idleTimeout());
+    return reaper.reap(slots.agents(), settings.idleTimeout());
   }
 
   /**
@@ -464,7 +420,7 @@ public final class SessionEngine implements AutoCloseable {
    * SessionSettings.Channels#cleanupInterval()}). Returns how many were closed.
    */
   public int cleanupChannels() {
-    return reaper.reap(channels.all(), settings.channels().idleTimeout());
+    return reaper.reap(slots.channels(), settings.channels().idleTimeout());
   }
 
   /** Deletes session records whose time to live ran out. Returns how many. */
@@ -496,10 +452,10 @@ public final class SessionEngine implements AutoCloseable {
    */
   public int openSessions() {
     int open = 0;
-    for (OwnerSlot slot : agentSlots.values()) {
+    for (OwnerSlot slot : slots.agents()) {
       open += slot.live == null ? 0 : 1;
     }
-    for (OwnerSlot slot : channels.all()) {
+    for (OwnerSlot slot : slots.channels()) {
       open += slot.live == null ? 0 : 1;
     }
     return open;
@@ -539,12 +495,7 @@ public final class SessionEngine implements AutoCloseable {
     } finally {
       opening.writeLock().unlock();
     }
-    List<OwnerSlot> order = new ArrayList<>();
-    agentSlots.values().stream()
-        .filter(s -> s.owner.kind() == OwnerKind.CENTURIO)
-        .forEach(order::add);
-    Optional.ofNullable(agentSlots.get(Names.LEGATUS)).ifPresent(order::add);
-    order.addAll(channels.all());
+    List<OwnerSlot> order = slots.inClosingOrder();
     long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
     for (OwnerSlot slot : order) {
       if (!slot.queue.awaitIdle(Math.max(0, deadline - System.nanoTime()))) {
