@@ -93,6 +93,22 @@ abstract class SessionEngineContract {
     return engine;
   }
 
+  /** An engine on the store whose turn listener is {@code listener}. */
+  SessionEngine engineHearing(TurnListener listener) {
+    SessionEngine engine =
+        SessionEngine.builder()
+            .messageLog(log())
+            .store(sessions())
+            .agents(new AgentDirectory(workspace.castra()))
+            .backend(ScriptedBackend.forgetful())
+            .settings(settings)
+            .clock(clock)
+            .turnListener(listener)
+            .build();
+    engines.add(engine);
+    return engine;
+  }
+
   MessageLog log() {
     return store.messageLog();
   }
@@ -710,17 +726,7 @@ abstract class SessionEngineContract {
           }
           heard.add(turn.owner()); // in Legio: the transcript is written
         };
-    SessionEngine engine =
-        SessionEngine.builder()
-            .messageLog(log())
-            .store(sessions())
-            .agents(new AgentDirectory(workspace.castra()))
-            .backend(ScriptedBackend.forgetful())
-            .settings(settings)
-            .clock(clock)
-            .turnListener(slow)
-            .build();
-    engines.add(engine);
+    SessionEngine engine = engineHearing(slow);
     assertThat(engine.handle("@vorenus one", DispatchListener.NONE).ok()).isTrue();
 
     var edit = new java.util.concurrent.CompletableFuture<Integer>();
@@ -1152,16 +1158,7 @@ abstract class SessionEngineContract {
           }
           heard.add(turn.owner() + ": " + turn.reply());
         };
-    SessionEngine engine =
-        SessionEngine.builder()
-            .messageLog(log())
-            .store(sessions())
-            .agents(new AgentDirectory(workspace.castra()))
-            .backend(ScriptedBackend.forgetful())
-            .settings(settings)
-            .clock(clock)
-            .turnListener(slow)
-            .build();
+    SessionEngine engine = engineHearing(slow);
 
     // The turns return while the listener is still busy with the first.
     assertThat(engine.handle("@vorenus one", DispatchListener.NONE).ok()).isTrue();
