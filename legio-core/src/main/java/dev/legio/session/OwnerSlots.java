@@ -55,11 +55,6 @@ final class OwnerSlots {
     return taken.slot();
   }
 
-  /** The slot of a channel this process holds; null when none. */
-  OwnerSlot heldChannel(String name) {
-    return channels.find(name);
-  }
-
   /** The slot this process holds for {@code owner}; null when none. */
   OwnerSlot held(Owner owner) {
     return owner.isChannel() ? channels.find(owner.name()) : agents.get(owner.name());

@@ -8,15 +8,7 @@ import dev.legio.errors.TryAgainLater;
  * nothing was changed. The message says so and to try again once the turn has answered.
  */
 public final class SessionBusyException extends RuntimeException implements TryAgainLater {
-  private final String owner;
-
-  SessionBusyException(String owner, String message) {
+  SessionBusyException(String message) {
     super(message);
-    this.owner = owner;
-  }
-
-  /** Whose session was busy. */
-  public String owner() {
-    return owner;
   }
 }

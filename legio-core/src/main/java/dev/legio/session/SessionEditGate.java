@@ -96,7 +96,6 @@ public final class SessionEditGate {
 
   private SessionBusyException busy(String owner, String what) {
     return new SessionBusyException(
-        owner,
         owner
             + "'s session is busy: "
             + what

@@ -122,8 +122,7 @@ public final class SessionEngine implements AutoCloseable {
             settings.lockWait(),
             this::awaitTurnsTold);
     this.edits = edits;
-    this.resets =
-        new SessionResets(this::knownAgents, slots::agent, slots::heldChannel, edits, lifecycle);
+    this.resets = new SessionResets(this::knownAgents, slots, edits, lifecycle);
     this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
     this.turns =
         new TurnRunner(

@@ -4,7 +4,6 @@ import dev.legio.log.Names;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,24 +24,17 @@ import java.util.function.Supplier;
  */
 public final class SessionResets {
   private final Supplier<Set<String>> agents;
-  private final Function<String, OwnerSlot> agentSlot;
-  private final Function<String, OwnerSlot> heldChannel;
+  private final OwnerSlots slots;
   private final SessionEditGate edits;
   private final SessionLifecycle lifecycle;
 
-  /**
-   * @param agentSlot the slot of an agent (made on first use)
-   * @param heldChannel the slot of a channel this process holds, or null
-   */
   SessionResets(
       Supplier<Set<String>> agents,
-      Function<String, OwnerSlot> agentSlot,
-      Function<String, OwnerSlot> heldChannel,
+      OwnerSlots slots,
       SessionEditGate edits,
       SessionLifecycle lifecycle) {
     this.agents = agents;
-    this.agentSlot = agentSlot;
-    this.heldChannel = heldChannel;
+    this.slots = slots;
     this.edits = edits;
     this.lifecycle = lifecycle;
   }
@@ -61,10 +53,10 @@ public final class SessionResets {
     Owner owner = Owner.of(name);
     OwnerSlot slot;
     if (owner.isChannel()) {
-      OwnerSlot held = heldChannel.apply(name);
+      OwnerSlot held = slots.held(owner);
       slot = held != null ? held : new OwnerSlot(owner); // its stored session, under its lease
     } else if (agents.get().contains(name)) {
-      slot = agentSlot.apply(name);
+      slot = slots.agent(name);
     } else {
       throw new IllegalArgumentException(new KnownNames(agents.get()).noAgentNamed(name));
     }
