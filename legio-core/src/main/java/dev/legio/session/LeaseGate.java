@@ -107,6 +107,14 @@ final class LeaseGate {
     store.releaseLease(owner, holder);
   }
 
+  /**
+   * Saves {@code record} only while this process's holder holds its owner's lease, checked in the
+   * write's transaction; {@link LeaseLostException} otherwise.
+   */
+  void saveWhileHeld(SessionRecord record) {
+    store.saveWhileLeased(record, holder);
+  }
+
   /** Ends a turn: logs the reply, saves the record, gives the lease up, in one transaction. */
   Message finishTurn(MessageLog log, NewMessage reply, SessionRecord record) {
     return store.finishTurn(log, reply, record, holder);

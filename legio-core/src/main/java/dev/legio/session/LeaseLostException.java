@@ -1,9 +1,9 @@
 package dev.legio.session;
 
 /**
- * A turn tried to store its result after its session lease had passed to another holder (it ran out
- * and another process took it): nothing of the turn was written, since the other holder may be
- * driving the same session.
+ * A turn tried to store its result, or an edit its record, after its session lease had passed to
+ * another holder (it ran out and another process took it): nothing was written, since the other
+ * holder may be driving the same session. {@link SessionEditGate} words it for an edit.
  */
 public final class LeaseLostException extends SessionStoreException {
   public LeaseLostException(String owner, String holder) {

@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  *   <li>The edit then waits (up to the same bound) until this process's turn listener has heard of
  *       every turn that ended before it, so that a rewind right after a turn finds that turn in the
  *       transcript.
+ *   <li>The edit writes its owner's record through a {@link RecordWriter} that saves only while the
+ *       edit's lease holds, checked in the write's own transaction: when the database stalled the
+ *       edit for longer than the lease time and a turn took the lease meanwhile, nothing is written
+ *       and {@link SessionBusyException} says so.
  *   <li>Hence a turn's end, which writes its session record, never undoes an edit made while it
  *       ran, and two edits of one owner run one after the other, each on what the other left.
  * </ul>
@@ -57,11 +61,13 @@ public final class SessionEditGate {
   }
 
   /**
-   * Runs {@code edit} of {@code owner}'s session once no turn of it runs.
+   * Runs {@code edit} of {@code owner}'s session once no turn of it runs, giving it the only way it
+   * may write {@code owner}'s record.
    *
-   * @throws SessionBusyException when a turn of {@code owner} still ran after {@code lock_wait}
+   * @throws SessionBusyException when a turn of {@code owner} still ran after {@code lock_wait}, or
+   *     took the edit's lease before the edit's write landed
    */
-  public <T> T whileNoTurnRuns(String owner, Supplier<T> edit) {
+  public <T> T whileNoTurnRuns(String owner, Function<RecordWriter, T> edit) {
     long start = System.nanoTime();
     Placed placed = placeFor.apply(Owner.of(owner));
     if (placed == null) {
@@ -79,7 +85,7 @@ public final class SessionEditGate {
             });
   }
 
-  private <T> T leased(String owner, long start, Supplier<T> edit) {
+  private <T> T leased(String owner, long start, Function<RecordWriter, T> edit) {
     LeaseGate lease = editLeases.get();
     if (!lease.acquire(owner, lockWait.minusNanos(System.nanoTime() - start))) {
       throw busy(owner, "a turn or an edit of it, on this Legio node or another,");
@@ -88,7 +94,22 @@ public final class SessionEditGate {
       if (!turnsTold.test(lockWait)) {
         log.warn("{}: editing before the turn listener heard of every turn", owner);
       }
-      return edit.get();
+      return edit.apply(
+          record -> {
+            if (!record.owner().equals(owner)) {
+              throw new IllegalArgumentException(
+                  "an edit of " + owner + "'s session may not write " + record.owner() + "'s");
+            }
+            lease.saveWhileHeld(record);
+          });
+    } catch (LeaseLostException e) {
+      throw new SessionBusyException(
+          owner
+              + "'s session is busy: the database held this edit's write for longer than the"
+              + " session lease ([sessions] lease_ttl_seconds), and a turn took the lease"
+              + " meanwhile, so the session record was not changed. Try again once "
+              + owner
+              + " has answered.");
     } finally {
       lease.release(owner);
     }

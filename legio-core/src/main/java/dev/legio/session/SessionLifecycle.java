@@ -269,6 +269,13 @@ final class SessionLifecycle {
    * @return false when the owner had no active session
    */
   boolean close(OwnerSlot slot, String why, RebuildReason reason) {
+    return close(slot, why, reason, store::save);
+  }
+
+  /**
+   * As {@link #close(OwnerSlot, String, RebuildReason)}, writing the record through {@code writer}.
+   */
+  private boolean close(OwnerSlot slot, String why, RebuildReason reason, RecordWriter writer) {
     closeLive(slot);
     slot.record = null;
     Optional<SessionRecord> stored = store.find(slot.name());
@@ -276,12 +283,11 @@ final class SessionLifecycle {
       return false;
     }
     SessionRecord record = stored.get();
-    long total = record.rebuilds();
+    long total = reason != null ? record.rebuilds() + 1 : record.rebuilds();
+    writer.save(record.withRebuilds(total).closed(why));
     if (reason != null) {
-      total++;
-      rebuilds.count(slot.name(), reason, total);
+      rebuilds.count(slot.name(), reason, total); // counted once written: a refused edit is none
     }
-    store.save(record.withRebuilds(total).closed(why));
     log.info("{}: session closed: {}", slot.name(), why);
     return true;
   }
@@ -289,5 +295,10 @@ final class SessionLifecycle {
   /** Closes for {@code reason}, with its description as the why. */
   boolean close(OwnerSlot slot, RebuildReason reason) {
     return close(slot, reason.description(), reason);
+  }
+
+  /** Closes for {@code reason} (a reset), writing the record through an edit's {@code writer}. */
+  boolean close(OwnerSlot slot, RebuildReason reason, RecordWriter writer) {
+    return close(slot, reason.description(), reason, writer);
   }
 }

@@ -61,7 +61,8 @@ public final class SessionResets {
       throw new IllegalArgumentException(new KnownNames(agents.get()).noAgentNamed(name));
     }
     try {
-      return edits.whileNoTurnRuns(name, () -> lifecycle.close(slot, RebuildReason.RESET));
+      return edits.whileNoTurnRuns(
+          name, writer -> lifecycle.close(slot, RebuildReason.RESET, writer));
     } catch (SessionBusyException e) {
       throw e;
     } catch (RuntimeException e) {

@@ -30,7 +30,8 @@ import java.util.Set;
  *   <li>While this process holds a lease, it renews it (a heartbeat, {@link HeldLeases}); when the
  *       process shuts down (SIGTERM, SIGINT) it releases it.
  *   <li>{@link #finishTurn} writes nothing and throws {@link LeaseLostException} when {@code
- *       holder} no longer holds the owner's lease (a turn that lost its lease stores nothing).
+ *       holder} no longer holds the owner's lease (a turn that lost its lease stores nothing), and
+ *       so does {@link #saveWhileLeased} (an edit that lost its lease stores nothing).
  * </ol>
  *
  * Implementations are thread-safe.
@@ -41,6 +42,16 @@ public interface SessionStore {
 
   /** Inserts or replaces the record of {@code record.owner()}. */
   void save(SessionRecord record);
+
+  /**
+   * Saves {@code record} only while {@code holder} holds the lease on its owner, checked in the
+   * same transaction as the write: an edit of a session (a reset, a rewind, a fork) whose lease ran
+   * out and was taken by a turn writes nothing, rather than a record the turn's end would then
+   * overwrite, or that would overwrite the turn's.
+   *
+   * @throws LeaseLostException when {@code holder} does not hold the lease; nothing was written
+   */
+  void saveWhileLeased(SessionRecord record, String holder);
 
   /**
    * All records, ordered by owner in code point order (as {@link String#compareTo} for names

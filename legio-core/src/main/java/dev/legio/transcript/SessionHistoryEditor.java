@@ -4,6 +4,7 @@ import com.fasterxml.uuid.Generators;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.log.Names;
+import dev.legio.session.RecordWriter;
 import dev.legio.session.SessionEditGate;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionShape;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Rewinds a session to an earlier point, or forks a new session from one ({@code legio sessions
@@ -142,10 +142,10 @@ public final class SessionHistoryEditor {
    *     lock_wait}; nothing changed
    */
   public Result rewind(String sessionId, Point point) {
-    return guarded(ownerOf(sessionId), () -> rewindNow(sessionId, point));
+    return guarded(ownerOf(sessionId), writer -> rewindNow(sessionId, point, writer));
   }
 
-  private Result rewindNow(String sessionId, Point point) {
+  private Result rewindNow(String sessionId, Point point, RecordWriter writer) {
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
     List<NewEntry> tombstones = new ArrayList<>();
@@ -158,7 +158,7 @@ public final class SessionHistoryEditor {
     if (record.isPresent()) {
       backendId = copyConversation(record.get(), cut.turnsRemoved());
       SessionRecord r = record.get();
-      sessions.save(backendId == null ? r.closed("rewound") : r.withBackendSessionId(backendId));
+      writer.save(backendId == null ? r.closed("rewound") : r.withBackendSessionId(backendId));
     }
     if (!tombstones.isEmpty()) {
       transcripts.append(sessionId, tombstones);
@@ -173,10 +173,11 @@ public final class SessionHistoryEditor {
    */
   public Result fork(String sessionId, Point point, String owner) {
     return guarded(
-        owner != null ? owner : ownerOf(sessionId), () -> forkNow(sessionId, point, owner));
+        owner != null ? owner : ownerOf(sessionId),
+        writer -> forkNow(sessionId, point, owner, writer));
   }
 
-  private Result forkNow(String sessionId, Point point, String owner) {
+  private Result forkNow(String sessionId, Point point, String owner, RecordWriter writer) {
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
     Optional<SessionRecord> record = recordOf(sessionId);
@@ -222,7 +223,7 @@ public final class SessionHistoryEditor {
         promptHash = newShape.promptHash();
         rosterHash = newShape.rosterHash();
       }
-      sessions.save(
+      writer.save(
           new SessionRecord(
               newOwner,
               forkId,
@@ -274,9 +275,9 @@ public final class SessionHistoryEditor {
   }
 
   /** Runs {@code edit} of {@code owner}'s record once no turn of it runs (see {@link #gate}). */
-  private Result guarded(String owner, Supplier<Result> edit) {
+  private Result guarded(String owner, Function<RecordWriter, Result> edit) {
     if (gate == null || owner == null || !Names.isValid(owner)) {
-      return edit.get(); // a name that is none is refused by the edit itself
+      return edit.apply(sessions::save); // a name that is none is refused by the edit itself
     }
     return gate.whileNoTurnRuns(owner, edit);
   }

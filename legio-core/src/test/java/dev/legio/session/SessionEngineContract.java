@@ -632,6 +632,50 @@ abstract class SessionEngineContract {
   }
 
   @Test
+  void anEditWhoseLeaseATurnTookBeforeItsWriteLandedWritesNothing() {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    assertThat(engine.handle("@vorenus @pullo first", DispatchListener.NONE).ok()).isTrue();
+    SessionRecord before = sessions().find("vorenus").orElseThrow();
+    SessionRecord pullos = sessions().find("pullo").orElseThrow();
+
+    assertThatThrownBy(
+            () ->
+                engine
+                    .edits()
+                    .whileNoTurnRuns(
+                        "vorenus",
+                        writer -> {
+                          // The database held this edit for longer than its lease, and another
+                          // node's turn took the lease meanwhile.
+                          java.time.Instant later = clock.instant().plus(Duration.ofHours(1));
+                          assertThat(
+                                  sessions()
+                                      .tryLease("vorenus", "node-b", later, Duration.ofMinutes(5)))
+                              .isTrue();
+                          writer.save(before.closed("reset"));
+                          return null;
+                        }))
+        .isInstanceOf(SessionBusyException.class)
+        .hasMessageContaining("[sessions] lease_ttl_seconds")
+        .hasMessageContaining("the session record was not changed");
+    assertThat(sessions().find("vorenus")).contains(before);
+
+    sessions().releaseLease("vorenus", "node-b");
+    assertThatThrownBy(
+            () ->
+                engine
+                    .edits()
+                    .whileNoTurnRuns(
+                        "vorenus",
+                        writer -> {
+                          writer.save(pullos.closed("reset"));
+                          return null;
+                        }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("an edit of vorenus's session may not write pullo's");
+  }
+
+  @Test
   void anEditOfASessionBusyPastTheLockWaitIsRefusedAndChangesNothing() throws Exception {
     settings = settings.withLockWait(Duration.ofMillis(200));
     CountDownLatch started = new CountDownLatch(1);
@@ -650,7 +694,7 @@ abstract class SessionEngineContract {
           new java.util.concurrent.atomic.AtomicBoolean();
       SessionEngine other = engine(ScriptedBackend.forgetful(), openStore(dir, clock));
       assertThatThrownBy(
-              () -> other.edits().whileNoTurnRuns("vorenus", () -> edited.getAndSet(true)))
+              () -> other.edits().whileNoTurnRuns("vorenus", writer -> edited.getAndSet(true)))
           .isInstanceOf(SessionBusyException.class)
           .hasMessageContaining("a turn or an edit of it, on this Legio node or another,");
       assertThat(edited).isFalse();
@@ -731,7 +775,8 @@ abstract class SessionEngineContract {
 
     var edit = new java.util.concurrent.CompletableFuture<Integer>();
     Thread.ofVirtual()
-        .start(() -> edit.complete(engine.edits().whileNoTurnRuns("vorenus", heard::size)));
+        .start(
+            () -> edit.complete(engine.edits().whileNoTurnRuns("vorenus", writer -> heard.size())));
     Thread.sleep(200);
     assertThat(edit).as("the edit waits for the listener").isNotDone();
     hold.countDown();
@@ -807,7 +852,7 @@ abstract class SessionEngineContract {
                       by.edits()
                           .whileNoTurnRuns(
                               "vorenus",
-                              () -> {
+                              writer -> {
                                 most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                                 try {
                                   Thread.sleep(60);

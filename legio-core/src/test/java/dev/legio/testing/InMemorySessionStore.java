@@ -93,6 +93,16 @@ public final class InMemorySessionStore implements SessionStore {
     releaseLease(record.owner(), holder);
   }
 
+  /** As the real stores: an edit whose holder no longer holds the lease writes nothing. */
+  @Override
+  public synchronized void saveWhileLeased(SessionRecord record, String holder) {
+    Lease current = leases.get(record.owner());
+    if (current == null || !current.holder().equals(holder)) {
+      throw new dev.legio.session.LeaseLostException(record.owner(), holder);
+    }
+    save(record);
+  }
+
   /** As the real stores: a turn whose holder no longer holds the lease writes nothing. */
   @Override
   public synchronized dev.legio.log.Message finishTurn(

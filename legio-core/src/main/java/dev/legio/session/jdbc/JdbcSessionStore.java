@@ -3,7 +3,6 @@ package dev.legio.session.jdbc;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
-import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.HeldLeases;
@@ -52,28 +51,11 @@ import javax.sql.DataSource;
 public final class JdbcSessionStore implements SessionStore {
   private static final String SELECT = SessionRows.SELECT;
 
-  /** The lease upsert, updating only a lease that is {@link #MINE} or {@link #RUN_OUT}. */
-  private static final String LEASE =
-      "INSERT INTO session_leases (owner, holder, lease_until, holder_host, holder_pid)"
-          + " VALUES (?, ?, ?, ?, ?)"
-          + " ON CONFLICT (owner) DO UPDATE"
-          + " SET holder = excluded.holder, lease_until = excluded.lease_until,"
-          + " holder_host = excluded.holder_host, holder_pid = excluded.holder_pid"
-          + " WHERE ";
-
-  /** Free (inserted) or already the caller's: the common case, no takeover. */
-  private static final String MINE = LEASE + "session_leases.holder = excluded.holder";
-
-  /** Another holder's lease that has run out: a takeover. */
-  private static final String RUN_OUT = LEASE + "session_leases.lease_until < ?";
-
-  private static final String RENEW =
-      "UPDATE session_leases SET lease_until = ? WHERE owner = ? AND holder = ?";
-
   private final DataSource pool;
   private final SharedWriter writer;
   private final SqlValues values;
   private final SessionRows rows;
+  private final LeaseRows leases;
   private final LeaseUpkeep upkeep;
 
   /** Leases taken from another holder, gone or run out ({@link #leaseTakeovers}). */
@@ -126,6 +108,7 @@ public final class JdbcSessionStore implements SessionStore {
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
     this.rows = new SessionRows(values, upkeep.process().host());
+    this.leases = new LeaseRows(values, upkeep.process());
   }
 
   /** Stops renewing the leases taken through this store (its database is closing). */
@@ -172,6 +155,15 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   @Override
+  public void saveWhileLeased(SessionRecord record, String holder) {
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(holder, "holder");
+    update(
+        "saving the session of '" + record.owner() + "' under the lease of '" + holder + "'",
+        List.of(LeaseRows.guard(record.owner(), holder), saveUpdate(record)));
+  }
+
+  @Override
   public void saveAndReleaseLease(SessionRecord record, String holder) {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(holder, "holder");
@@ -181,7 +173,7 @@ public final class JdbcSessionStore implements SessionStore {
             + "' and releasing its lease held by '"
             + holder
             + "'",
-        List.of(saveUpdate(record), releaseUpdate(record.owner(), holder)));
+        List.of(saveUpdate(record), LeaseRows.release(record.owner(), holder)));
     upkeep.held().released(this, record.owner(), holder);
   }
 
@@ -192,7 +184,7 @@ public final class JdbcSessionStore implements SessionStore {
       // lost its lease long ago writes nothing).
       update(
           "checking the lease on the session of '" + record.owner() + "'",
-          List.of(guard(record.owner(), holder)));
+          List.of(LeaseRows.guard(record.owner(), holder)));
       return SessionStore.super.finishTurn(log, reply, record, holder);
     }
     Objects.requireNonNull(record, "record");
@@ -204,52 +196,17 @@ public final class JdbcSessionStore implements SessionStore {
           .appendWith(
               reply,
               List.of(
-                  guard(record.owner(), holder),
+                  LeaseRows.guard(record.owner(), holder),
                   saveUpdate(record),
-                  releaseUpdate(record.owner(), holder)))
+                  LeaseRows.release(record.owner(), holder)))
           .message();
     } finally {
       upkeep.held().released(this, record.owner(), holder);
     }
   }
 
-  /**
-   * A statement that changes nothing but, run first in a transaction, aborts it with {@link
-   * LeaseLostException} when {@code holder} does not hold {@code owner}'s lease (checked on the
-   * transaction's own connection, so no other writer can slip in between).
-   */
-  private static SharedWriter.Update guard(String owner, String holder) {
-    return new SharedWriter.Update(
-        "UPDATE session_leases SET holder = holder WHERE owner = ? AND holder = ?",
-        s -> {
-          try (PreparedStatement check =
-              s.getConnection()
-                  .prepareStatement(
-                      "SELECT 1 FROM session_leases WHERE owner = ? AND holder = ?")) {
-            check.setString(1, owner);
-            check.setString(2, holder);
-            try (ResultSet row = check.executeQuery()) {
-              if (!row.next()) {
-                throw new LeaseLostException(owner, holder);
-              }
-            }
-          }
-          s.setString(1, owner);
-          s.setString(2, holder);
-        });
-  }
-
   private SharedWriter.Update saveUpdate(SessionRecord record) {
     return new SharedWriter.Update(SessionRows.SAVE, s -> rows.bind(s, record));
-  }
-
-  private static SharedWriter.Update releaseUpdate(String owner, String holder) {
-    return new SharedWriter.Update(
-        "DELETE FROM session_leases WHERE owner = ? AND holder = ?",
-        s -> {
-          s.setString(1, owner);
-          s.setString(2, holder);
-        });
   }
 
   @Override
@@ -273,19 +230,22 @@ public final class JdbcSessionStore implements SessionStore {
     return update(
         "deleting the sessions that expired before " + now,
         "DELETE FROM sessions WHERE expires_at < ?",
-        s -> bindTimestamp(s, 1, now));
+        s -> leases.bindTimestamp(s, 1, now));
   }
 
   @Override
   public boolean tryLease(String owner, String holder, Instant now, Duration duration) {
     String action = "leasing the session of '" + owner + "' for '" + holder + "'";
     boolean taken =
-        update(action, List.of(leaseUpdate(MINE, owner, holder, now, duration)))[0] == 1;
+        update(action, List.of(leases.take(LeaseRows.MINE, owner, holder, now, duration)))[0] == 1;
     if (!taken) {
       taken =
-          update(action, List.of(leaseUpdate(RUN_OUT, owner, holder, now, duration)))[0] == 1
+          update(action, List.of(leases.take(LeaseRows.RUN_OUT, owner, holder, now, duration)))[0]
+                  == 1
               || releaseAbandonedLease(owner).isPresent()
-                  && update(action, List.of(leaseUpdate(MINE, owner, holder, now, duration)))[0]
+                  && update(
+                          action,
+                          List.of(leases.take(LeaseRows.MINE, owner, holder, now, duration)))[0]
                       == 1;
       if (taken) {
         takeovers.incrementAndGet();
@@ -315,14 +275,7 @@ public final class JdbcSessionStore implements SessionStore {
                 Instant until = clock.instant().plus(duration);
                 return update(
                         "renewing the lease on the session of '" + owner + "'",
-                        List.of(
-                            new SharedWriter.Update(
-                                RENEW,
-                                s -> {
-                                  bindTimestamp(s, 1, until);
-                                  s.setString(2, owner);
-                                  s.setString(3, holder);
-                                })))[0]
+                        List.of(leases.renew(owner, holder, until)))[0]
                     == 1;
               }
 
@@ -330,7 +283,7 @@ public final class JdbcSessionStore implements SessionStore {
               public void release() {
                 update(
                     "releasing the lease on the session of '" + owner + "' at exit",
-                    List.of(releaseUpdate(owner, holder)));
+                    List.of(LeaseRows.release(owner, holder)));
               }
             });
   }
@@ -377,7 +330,7 @@ public final class JdbcSessionStore implements SessionStore {
     int freed =
         update(
             "freeing the lease on the session of '" + owner + "' held by " + gone.process(),
-            List.of(releaseUpdate(owner, gone.holder())))[0];
+            List.of(LeaseRows.release(owner, gone.holder())))[0];
     return freed == 1 ? Optional.of(gone.process()) : Optional.empty();
   }
 
@@ -392,13 +345,13 @@ public final class JdbcSessionStore implements SessionStore {
     if (writer == null || !writer.writes(log)) {
       return SessionStore.super.appendAndTryLease(log, message, owner, holder, now, duration);
     }
-    SharedWriter.Update lease = leaseUpdate(MINE, owner, holder, now, duration);
+    SharedWriter.Update lease = leases.take(LeaseRows.MINE, owner, holder, now, duration);
     SharedWriter.Appended appended = writer.appendWith(message, List.of(lease));
     boolean leased = appended.counts()[0] == 1;
     if (!leased
         && update(
                 "taking over the run-out lease on the session of '" + owner + "'",
-                List.of(leaseUpdate(RUN_OUT, owner, holder, now, duration)))[0]
+                List.of(leases.take(LeaseRows.RUN_OUT, owner, holder, now, duration)))[0]
             == 1) {
       leased = true;
       takeovers.incrementAndGet();
@@ -407,31 +360,6 @@ public final class JdbcSessionStore implements SessionStore {
       held(owner, holder, duration);
     }
     return new LeasedRequest(appended.message(), leased);
-  }
-
-  /** The lease upsert {@code sql} ({@link #MINE} or {@link #RUN_OUT}) for {@code owner}. */
-  private SharedWriter.Update leaseUpdate(
-      String sql, String owner, String holder, Instant now, Duration duration) {
-    Objects.requireNonNull(owner, "owner");
-    Objects.requireNonNull(holder, "holder");
-    Objects.requireNonNull(now, "now");
-    if (duration.isNegative() || duration.isZero()) {
-      throw new IllegalArgumentException(
-          "a lease must last a positive time, not " + duration + ": pass the lease's duration");
-    }
-    Instant until = now.plus(duration);
-    return new SharedWriter.Update(
-        sql,
-        s -> {
-          s.setString(1, owner);
-          s.setString(2, holder);
-          bindTimestamp(s, 3, until);
-          s.setString(4, upkeep.process().host());
-          s.setLong(5, upkeep.process().pid());
-          if (sql.equals(RUN_OUT)) {
-            bindTimestamp(s, 6, now);
-          }
-        });
   }
 
   @Override
@@ -443,7 +371,7 @@ public final class JdbcSessionStore implements SessionStore {
             connection.prepareStatement(
                 "SELECT owner, holder_host, holder_pid FROM session_leases"
                     + " WHERE lease_until >= ?")) {
-      bindTimestamp(statement, 1, now);
+      leases.bindTimestamp(statement, 1, now);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
           String host = rows.getString(2);
@@ -467,15 +395,10 @@ public final class JdbcSessionStore implements SessionStore {
     try {
       update(
           "releasing the lease on the session of '" + owner + "' held by '" + holder + "'",
-          List.of(releaseUpdate(owner, holder)));
+          List.of(LeaseRows.release(owner, holder)));
     } finally {
       upkeep.held().released(this, owner, holder);
     }
-  }
-
-  private void bindTimestamp(PreparedStatement statement, int index, Instant timestamp)
-      throws SQLException {
-    values.bindTimestamp(statement, index, Timestamps.truncate(timestamp));
   }
 
   @FunctionalInterface

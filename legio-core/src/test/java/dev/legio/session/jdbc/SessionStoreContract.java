@@ -638,6 +638,30 @@ public abstract class SessionStoreContract {
     assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isFalse();
   }
 
+  @Test
+  void saveWhileLeasedWritesOnlyWhileTheHolderHoldsTheLease() {
+    Instant start = clock.instant();
+    SessionRecord first = record("vorenus", start.plusSeconds(60));
+    assertThatThrownBy(() -> sessions.saveWhileLeased(first, "node-a"))
+        .as("no lease held")
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(sessions.find("vorenus")).isEmpty();
+
+    assertThat(sessions.tryLease("vorenus", "node-a", start, LEASE)).isTrue();
+    sessions.saveWhileLeased(first, "node-a");
+    assertThat(sessions.find("vorenus")).contains(first);
+
+    // node-a's write stalled past its lease, and node-b (a turn) took the lease meanwhile.
+    Instant later = start.plus(LEASE).plusSeconds(1);
+    assertThat(sessions.tryLease("vorenus", "node-b", later, LEASE)).isTrue();
+    assertThatThrownBy(() -> sessions.saveWhileLeased(first.closed("reset"), "node-a"))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(sessions.find("vorenus")).contains(first);
+    assertThat(sessions.tryLease("vorenus", "node-a", later, LEASE))
+        .as("node-b's lease is left as it was")
+        .isFalse();
+  }
+
   /** The pid of a process that has ended, on this host. */
   private static long deadPid() throws Exception {
     Process p = new ProcessBuilder("true").start();
