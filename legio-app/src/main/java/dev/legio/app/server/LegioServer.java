@@ -81,6 +81,9 @@ public final class LegioServer implements AutoCloseable {
         .metrics(app.metrics())
         .gateways(app.gateways())
         .readiness(Readiness.of(app))
+        .relayAnswerWithin(
+            PeerRelay.answerWithin(
+                app.config().sessions().lockWait(), app.config().claudeCli().turnTimeout()))
         .cluster(
             app.store().nodes(),
             app.nodeName(),
@@ -110,6 +113,7 @@ public final class LegioServer implements AutoCloseable {
     private SessionAffinity affinity = SessionAffinity.NONE;
     private dev.legio.store.NodeDirectory nodes;
     private String node;
+    private Duration relayAnswerWithin;
 
     private Builder(ServerSettings config, ServerParts parts, ApiTokens tokens) {
       this.config = config;
@@ -163,6 +167,16 @@ public final class LegioServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How long a turn sent to another node may take to be answered in full ({@link
+     * PeerRelay#answerWithin}; default: with the Claude CLI's default turn time-out). {@code legio
+     * serve} reckons it from its configuration; tests shorten it.
+     */
+    public Builder relayAnswerWithin(Duration within) {
+      this.relayAnswerWithin = java.util.Objects.requireNonNull(within, "within");
+      return this;
+    }
+
     /** Events a client of {@code /events} may fall behind by before it is disconnected. */
     public Builder eventBuffer(int events) {
       this.eventBuffer = events;
@@ -200,7 +214,14 @@ public final class LegioServer implements AutoCloseable {
                   gateways::health,
                   metrics,
                   readiness,
-                  new PeerRelay(affinity, node == null ? "" : node)),
+                  new PeerRelay(
+                      affinity,
+                      node == null ? "" : node,
+                      relayAnswerWithin != null
+                          ? relayAnswerWithin
+                          : PeerRelay.answerWithin(
+                              parts.settings().lockWait(),
+                              dev.legio.config.LegioConfig.ClaudeCli.defaults().turnTimeout()))),
               tokens,
               config.maxBodyBytes());
       // The API's threads: platform threads that only read, check and answer (HandOff's rules),

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,10 @@ import org.slf4j.LoggerFactory;
  *   <li>When the connection was made but the other node gave no answer (it died mid-turn, say), it
  *       may have logged and run the request: it is not run again here. The caller gets 502 saying
  *       so, and to look at the history before sending it again.
+ *   <li>The other node's whole answer must arrive within {@link #answerWithin} (a queued turn's
+ *       wait, the longest turn, and a minute): a node that is stopped or stalled (SIGSTOP, a frozen
+ *       VM) holds no caller for ever. Past it, a caller still waiting for the answer gets 504
+ *       saying the turn may still run there; a stream already under way is ended.
  * </ul>
  */
 final class PeerRelay {
@@ -50,16 +55,31 @@ final class PeerRelay {
 
   private final SessionAffinity affinity;
   private final String node;
+  private final Duration answerWithin;
   private final HttpClient http;
 
-  PeerRelay(SessionAffinity affinity, String node) {
+  /**
+   * @param answerWithin how long the other node may take to answer in full
+   */
+  PeerRelay(SessionAffinity affinity, String node, Duration answerWithin) {
     this.affinity = affinity;
     this.node = node;
+    this.answerWithin = answerWithin;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(CONNECT_TIMEOUT)
             .build();
+  }
+
+  /**
+   * How long a relayed turn's answer may take in full: the longest a request waits for its queue
+   * place and its lease ({@code [sessions] lock_wait_seconds}), the longest turn (the Claude CLI's
+   * {@code turn_timeout_seconds}: only its sessions live on one node's disk), and a minute for the
+   * rest (a condensing, the answer's way back).
+   */
+  static Duration answerWithin(Duration lockWait, Duration longestTurn) {
+    return lockWait.plus(longestTurn).plusMinutes(1);
   }
 
   /** Where an exchange would go instead of running here. */
@@ -130,8 +150,10 @@ final class PeerRelay {
 
   private boolean sent(ApiExchange exchange, URI peer) throws IOException {
     URI target = peer.resolve(exchange.pathAndQuery());
+    long deadline = System.nanoTime() + answerWithin.toNanos();
     HttpRequest.Builder request =
         HttpRequest.newBuilder(target)
+            .timeout(answerWithin)
             .header("Content-Type", "application/json")
             .header(SessionAffinity.FORWARDED_HEADER, node)
             .POST(
@@ -148,6 +170,25 @@ final class PeerRelay {
     HttpResponse<InputStream> answer;
     try {
       answer = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+    } catch (HttpTimeoutException e) {
+      if (!(e instanceof HttpConnectTimeoutException)) {
+        log.warn("the node at {} gave no answer within {}", peer, answerWithin);
+        throw new ApiException(
+            504,
+            "the Legio node that runs this session's turns ("
+                + peer
+                + ") gave no answer within "
+                + answerWithin.toSeconds()
+                + " s ([sessions] lock_wait_seconds, the longest turn, and a minute); it may be"
+                + " stopped or stalled, and may still run the "
+                + (exchange.pathAndQuery().startsWith(TASKS_PATH)
+                    ? "task. Look at GET /api/v1/tasks/sessions (the session's turns)"
+                    : "turn. Look at GET /api/v1/history")
+                + " before sending it again.");
+      }
+      log.info(
+          "the node at {} could not be reached ({}); running the turn here", peer, e.toString());
+      return false;
     } catch (IOException e) {
       if (!neverReached(e)) {
         log.warn("the node at {} took a request and gave no answer ({})", peer, e.toString());
@@ -178,8 +219,45 @@ final class PeerRelay {
       log.info("the node at {} that holds this session is draining; running the turn here", peer);
       return false;
     }
-    exchange.relay(answer);
+    relayUntil(exchange, answer, peer, deadline);
     return true;
+  }
+
+  /**
+   * Relays {@code answer}, ending it when it has not come in full by {@code deadline} (closing its
+   * body wakes the read that waits for the stalled node).
+   */
+  private void relayUntil(
+      ApiExchange exchange, HttpResponse<InputStream> answer, URI peer, long deadline)
+      throws IOException {
+    java.util.concurrent.atomic.AtomicBoolean late =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Thread watch =
+        Thread.ofVirtual()
+            .name("legio-relay-deadline")
+            .start(
+                () -> {
+                  try {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(deadline - System.nanoTime());
+                    late.set(true);
+                    answer.body().close();
+                  } catch (InterruptedException | IOException e) {
+                    // relayed in time, or the body is closed already
+                  }
+                });
+    try {
+      exchange.relay(answer);
+    } catch (IOException e) {
+      if (late.get()) {
+        log.warn(
+            "the node at {} had not sent its whole answer within {}: ended the relayed answer",
+            peer,
+            answerWithin);
+      }
+      throw e;
+    } finally {
+      watch.interrupt();
+    }
   }
 
   /** True when {@code e} says no connection was made: the other node never saw the request. */

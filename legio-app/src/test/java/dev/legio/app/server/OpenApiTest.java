@@ -27,7 +27,7 @@ class OpenApiTest {
             java.util.List::of,
             null,
             Readiness.alwaysReady(),
-            new PeerRelay(SessionAffinity.NONE, ""))) {
+            new PeerRelay(SessionAffinity.NONE, "", java.time.Duration.ofMinutes(1)))) {
       routes.add(shape(r.method(), r.template()));
     }
     Set<String> documented = new TreeSet<>();

@@ -69,6 +69,9 @@ final class ServerFixture implements AutoCloseable {
 
   volatile CountDownLatch gate = new CountDownLatch(1);
 
+  /** How long a node of several waits for another node's answer to a turn it sent there. */
+  static final Duration RELAY_ANSWER_WITHIN = Duration.ofSeconds(3);
+
   ServerFixture(Path dir, Duration lockWait, int eventBuffer) throws Exception {
     this(dir, lockWait, eventBuffer, Map.of());
   }
@@ -162,17 +165,19 @@ final class ServerFixture implements AutoCloseable {
     if (env.containsKey(dev.legio.session.LeaseHolder.NODE_NAME_ENV)) {
       // One of several named nodes: the offline model stands for a back-end whose conversations
       // live on the node's disk, as the Claude CLI's do.
-      builder.cluster(
-          app.store().nodes(),
-          app.nodeName(),
-          new SessionAffinity(
+      builder
+          .relayAnswerWithin(RELAY_ANSWER_WITHIN)
+          .cluster(
               app.store().nodes(),
-              app.sessions(),
-              tasks,
               app.nodeName(),
-              settings.leaseDuration(),
-              Clock.systemUTC(),
-              java.util.Set.of(gated.kind())));
+              new SessionAffinity(
+                  app.store().nodes(),
+                  app.sessions(),
+                  tasks,
+                  app.nodeName(),
+                  settings.leaseDuration(),
+                  Clock.systemUTC(),
+                  java.util.Set.of(gated.kind())));
     }
     server = builder.start();
   }

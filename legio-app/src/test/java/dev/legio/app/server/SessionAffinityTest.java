@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
@@ -136,6 +137,62 @@ class SessionAffinityTest {
               .contains("may have run the task")
               .contains("GET /api/v1/tasks/sessions");
         }
+        // A node that takes the request and stops (SIGSTOP, a frozen VM) holds no one for ever:
+        // past the relay's time b answers 504, and does not run the task either.
+        try (java.net.ServerSocket stopped =
+            new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+          Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndStop(stopped, null));
+          b.app
+              .store()
+              .nodes()
+              .announce(
+                  "node-a",
+                  URI.create("http://127.0.0.1:" + stopped.getLocalPort()),
+                  Instant.now());
+          Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+          HttpResponse<String> silent = b.post("/api/v1/tasks", a.task, task);
+          peer.interrupt();
+          assertThat(silent.statusCode()).as(silent.body()).isEqualTo(504);
+          assertThat(ServerFixture.json(silent).get("error").asText())
+              .contains("gave no answer within " + ServerFixture.RELAY_ANSWER_WITHIN.toSeconds())
+              .contains("may be stopped or stalled")
+              .contains("GET /api/v1/tasks/sessions");
+        }
+        // One that stops half way through a streamed answer: b ends the stream at that time
+        // rather than at the caller's own time-out (60 s).
+        try (java.net.ServerSocket stalled =
+            new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+          String head =
+              "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                  + "Transfer-Encoding: chunked\r\n\r\n"
+                  + "1d\r\nevent: status\ndata: {\"a\":1}\n\n\r\n";
+          Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndStop(stalled, head));
+          b.app
+              .store()
+              .nodes()
+              .announce(
+                  "node-a",
+                  URI.create("http://127.0.0.1:" + stalled.getLocalPort()),
+                  Instant.now());
+          Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+          long start = System.nanoTime();
+          assertThatThrownBy(
+                  () ->
+                      b.http.send(
+                          b.request("/api/v1/tasks", a.task)
+                              .header("Content-Type", "application/json")
+                              .header("Accept", "text/event-stream")
+                              .POST(
+                                  HttpRequest.BodyPublishers.ofString(
+                                      ServerFixture.JSON.writeValueAsString(task)))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString()))
+              .isInstanceOf(java.io.IOException.class)
+              .isNotInstanceOf(java.net.http.HttpTimeoutException.class);
+          assertThat(Duration.ofNanos(System.nanoTime() - start))
+              .isLessThan(Duration.ofSeconds(30));
+          peer.interrupt();
+        }
         // Refused now (nothing listens): b runs the task; it had not run the one before.
         HttpResponse<String> ran = b.post("/api/v1/tasks", a.task, task);
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
@@ -146,6 +203,32 @@ class SessionAffinityTest {
           a.close();
         }
       }
+    }
+  }
+
+  /**
+   * Accepts one connection, reads the request's head, writes {@code start} of an answer (null:
+   * nothing), and then neither answers nor closes until interrupted: a node that stopped.
+   */
+  private static void takeTheRequestAndStop(java.net.ServerSocket server, String start) {
+    try (java.net.Socket s = server.accept()) {
+      java.io.InputStream in = s.getInputStream();
+      byte[] end = "\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      int matched = 0;
+      while (matched < end.length) {
+        int b = in.read();
+        if (b < 0) {
+          return;
+        }
+        matched = b == end[matched] ? matched + 1 : (b == end[0] ? 1 : 0);
+      }
+      if (start != null) {
+        s.getOutputStream().write(start.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        s.getOutputStream().flush();
+      }
+      Thread.sleep(60_000);
+    } catch (java.io.IOException | InterruptedException e) {
+      // the test sees what b answered
     }
   }
 
