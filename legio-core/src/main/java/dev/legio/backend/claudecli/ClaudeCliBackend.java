@@ -198,11 +198,21 @@ public final class ClaudeCliBackend implements ModelBackend {
   }
 
   private final Options options;
-  private final ProcessRegistry processes = new ProcessRegistry();
+  private final ProcessRegistry processes;
   private final CliSession.Parts parts;
 
+  /**
+   * A back-end with the machine's {@link CliProcessLedger}: it first stops the CLI processes that a
+   * killed Legio left running.
+   */
   public ClaudeCliBackend(Options options) {
+    this(options, CliProcessLedger.standard());
+  }
+
+  ClaudeCliBackend(Options options, CliProcessLedger ledger) {
     this.options = Objects.requireNonNull(options, "options");
+    ledger.stopOrphans();
+    this.processes = new ProcessRegistry(ledger);
     this.parts =
         new CliSession.Parts(
             options,

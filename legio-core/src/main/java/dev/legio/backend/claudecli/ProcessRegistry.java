@@ -9,16 +9,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The CLI processes a back-end has running. When the back-end closes, or the JVM exits without
  * closing it (a shutdown hook), every one of them is killed with its descendants: no stale {@code
- * claude} process outlives Legio.
+ * claude} process outlives Legio. Each is also written down in a {@link CliProcessLedger} while it
+ * runs, so that the next Legio stops the ones a killed Legio (no shutdown hook) left.
  */
 final class ProcessRegistry implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ProcessRegistry.class);
 
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
   private final Thread hook = new Thread(this::killAll, "legio-claude-cli-reaper");
+  private final CliProcessLedger ledger;
   private volatile boolean hooked;
 
-  ProcessRegistry() {
+  ProcessRegistry(CliProcessLedger ledger) {
+    this.ledger = ledger;
     try {
       Runtime.getRuntime().addShutdownHook(hook);
       hooked = true;
@@ -30,6 +33,9 @@ final class ProcessRegistry implements AutoCloseable {
 
   void add(Process process) {
     running.add(process);
+    ProcessHandle handle = process.toHandle();
+    ledger.started(handle);
+    process.onExit().thenRun(() -> ledger.ended(handle));
   }
 
   void remove(Process process) {
@@ -53,6 +59,7 @@ final class ProcessRegistry implements AutoCloseable {
     for (Process p : all) {
       killTree(p.toHandle());
       running.remove(p);
+      ledger.ended(p.toHandle());
     }
     if (!all.isEmpty()) {
       log.info("stopped {} Claude Code CLI process(es)", all.size());

@@ -19,7 +19,7 @@ class CliProcessTest {
   void theProcessGetsLegiosEnvironmentLessWhatIsWithheldPlusWhatIsAdded() throws Exception {
     assertThat(System.getenv("PATH")).as("this test withholds a variable the JVM has").isNotNull();
     List<String> seen = new ArrayList<>();
-    try (ProcessRegistry registry = new ProcessRegistry();
+    try (ProcessRegistry registry = new ProcessRegistry(CliProcessLedger.NONE);
         CliProcess process =
             CliProcess.start(
                 List.of("/usr/bin/env"),
