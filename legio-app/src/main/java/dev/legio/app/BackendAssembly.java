@@ -10,6 +10,7 @@ import dev.legio.backend.http.RetryPolicy;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.backend.ollama.OllamaBackend;
 import dev.legio.backend.openai.OpenAiBackend;
+import dev.legio.config.ClaudeCliSettings;
 import dev.legio.config.ConfigException;
 import dev.legio.config.LegioConfig;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class BackendAssembly {
   }
 
   private static ModelBackend claudeCli(
-      LegioApp app, LegioConfig.ClaudeCli c, Map<String, Integer> contextWindows) {
+      LegioApp app, ClaudeCliSettings c, Map<String, Integer> contextWindows) {
     Path executable;
     try {
       executable = ClaudeCliBinary.locate(c.binary(), app.env());

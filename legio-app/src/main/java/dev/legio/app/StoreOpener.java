@@ -1,6 +1,6 @@
 package dev.legio.app;
 
-import dev.legio.config.LegioConfig;
+import dev.legio.config.PraetoriumSettings;
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.store.LegioStore;
 import java.time.Clock;
@@ -14,7 +14,7 @@ public final class StoreOpener {
   private StoreOpener() {}
 
   /** Opens the store of {@code p}, sized for {@code lifetime}. */
-  public static LegioStore open(LegioConfig.Praetorium p, Clock clock, LegioApp.Lifetime lifetime) {
+  public static LegioStore open(PraetoriumSettings p, Clock clock, LegioApp.Lifetime lifetime) {
     return open(p, clock, lifetime, dev.legio.session.LeaseHolder.thisProcess());
   }
 
@@ -24,7 +24,7 @@ public final class StoreOpener {
    * (see {@link LegioStore#openSqliteForReading}).
    */
   public static LegioStore open(
-      LegioConfig.Praetorium p,
+      PraetoriumSettings p,
       Clock clock,
       LegioApp.Lifetime lifetime,
       dev.legio.session.LeaseHolder process) {

@@ -39,14 +39,12 @@ public final class ConfigLoader {
   static LegioConfig read(TomlTable root, Path base, Map<String, String> env) {
     int historyWindow =
         (int) root.integer("history_window", SessionSettings.DEFAULT_HISTORY_WINDOW, 0, 10_000);
-    LegioConfig.Praetorium praetorium =
-        LegioConfig.Praetorium.read(root.table("praetorium"), base, env);
+    PraetoriumSettings praetorium = PraetoriumSettings.read(root.table("praetorium"), base, env);
     LegioConfig.Logging logging = LegioConfig.Logging.read(root.table("logging"), base);
     SessionSettings sessions = SessionSettings.read(root, historyWindow);
     TomlTable backendTable = root.table("backend");
     LegioConfig.Backend backend = LegioConfig.Backend.read(backendTable, env);
-    LegioConfig.ClaudeCli claudeCli =
-        LegioConfig.ClaudeCli.read(backendTable.table("claude_cli"), base);
+    ClaudeCliSettings claudeCli = ClaudeCliSettings.read(backendTable.table("claude_cli"), base);
     LegioConfig.Transcripts transcripts =
         LegioConfig.Transcripts.read(root.table("transcripts"), base);
     return new LegioConfig(

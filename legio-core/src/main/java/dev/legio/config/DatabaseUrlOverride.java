@@ -1,7 +1,6 @@
 package dev.legio.config;
 
-import dev.legio.config.LegioConfig.Praetorium;
-import dev.legio.config.LegioConfig.Store;
+import dev.legio.config.PraetoriumSettings.Store;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -17,7 +16,7 @@ final class DatabaseUrlOverride {
   private DatabaseUrlOverride() {}
 
   /** {@code fromFile} with the store and URL {@code env} names, if it names one. */
-  static Praetorium apply(Praetorium fromFile, Path base, Map<String, String> env) {
+  static PraetoriumSettings apply(PraetoriumSettings fromFile, Path base, Map<String, String> env) {
     String url = env.get(VARIABLE);
     if (url == null || url.isBlank()) {
       return fromFile;
@@ -37,8 +36,9 @@ final class DatabaseUrlOverride {
             + "'");
   }
 
-  private static Praetorium with(Praetorium p, Store store, Path sqlitePath, String postgresUrl) {
-    return new Praetorium(
+  private static PraetoriumSettings with(
+      PraetoriumSettings p, Store store, Path sqlitePath, String postgresUrl) {
+    return new PraetoriumSettings(
         store,
         sqlitePath,
         p.sqliteFullSync(),

@@ -3,7 +3,6 @@ package dev.legio.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -19,11 +18,11 @@ import java.util.TreeMap;
  */
 public record LegioConfig(
     int historyWindow,
-    Praetorium praetorium,
+    PraetoriumSettings praetorium,
     Logging logging,
     SessionSettings sessions,
     Backend backend,
-    ClaudeCli claudeCli,
+    ClaudeCliSettings claudeCli,
     Mcp mcp,
     Transcripts transcripts,
     Context context,
@@ -364,162 +363,6 @@ public record LegioConfig(
               contextWindows,
               keepAlive,
               countTokens);
-    }
-  }
-
-  /**
-   * The {@code [backend.claude_cli]} sub-table: how the Claude Code CLI is run (when {@code
-   * [backend] kind} is or detects {@code claude-cli}).
-   *
-   * @param binary the {@code claude} executable: a path, or a name looked up on the PATH ({@code
-   *     "claude"} also falls back to Legio's npm cache folder)
-   * @param perTurn true for one process per turn ({@code mode = "per_turn"}), false for one
-   *     long-lived process per session ({@code mode = "persistent"})
-   * @param permissionMode the CLI's {@code --permission-mode}; empty: the CLI's default
-   * @param allowedTools the CLI's {@code --allowedTools}
-   * @param turnTimeout the longest one turn may take before the process is stopped
-   * @param mcpConfig an MCP configuration file passed with {@code --mcp-config}, or null
-   */
-  public record ClaudeCli(
-      String binary,
-      boolean perTurn,
-      String permissionMode,
-      List<String> allowedTools,
-      Duration turnTimeout,
-      Path mcpConfig) {
-
-    /** The CLI's spellings of its permission modes (the file may use any case). */
-    public static final List<String> PERMISSION_MODES =
-        List.of("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk");
-
-    private static final List<String> MODES = List.of("persistent", "per_turn");
-
-    public static ClaudeCli defaults() {
-      return new ClaudeCli("claude", false, "default", List.of(), Duration.ofSeconds(600), null);
-    }
-
-    /** Reads {@code [backend.claude_cli]}; a {@code binary} with a slash is a path. */
-    static ClaudeCli read(TomlTable t, Path base) {
-      ClaudeCli d = defaults();
-      String binary = t.string("binary", d.binary());
-      if (binary.isBlank()) {
-        throw t.error("binary", "a path or a command name", "\"\"");
-      }
-      if (binary.contains("/")) {
-        binary = base.resolve(binary).normalize().toString();
-      }
-      String mode = t.choice("mode", MODES.get(d.perTurn() ? 1 : 0), MODES);
-      List<String> lowerModes =
-          PERMISSION_MODES.stream().map(m -> m.toLowerCase(Locale.ROOT)).toList();
-      String permission =
-          t.choice("permission_mode", d.permissionMode().toLowerCase(Locale.ROOT), lowerModes);
-      List<String> allowed = t.strings("allowed_tools", "[\"Read\", \"mcp__memoria\"]");
-      long timeout = t.integer("turn_timeout_seconds", d.turnTimeout().toSeconds(), 1, 86_400);
-      String mcp = t.string("mcp_config", "");
-      return new ClaudeCli(
-          binary,
-          mode.equals("per_turn"),
-          PERMISSION_MODES.get(lowerModes.indexOf(permission)),
-          allowed,
-          Duration.ofSeconds(timeout),
-          mcp.isBlank() ? null : base.resolve(mcp).normalize());
-    }
-  }
-
-  /** Where the message log is stored. */
-  public enum Store {
-    SQLITE,
-    POSTGRES
-  }
-
-  /**
-   * The {@code [praetorium]} section.
-   *
-   * @param postgresPassword the password read from the environment variable named by {@code
-   *     postgres_password_env}; null when unset. Never logged or shown.
-   */
-  public record Praetorium(
-      Store store,
-      Path sqlitePath,
-      boolean sqliteFullSync,
-      String postgresUrl,
-      String postgresUser,
-      String postgresPassword,
-      int poolSize,
-      long maxMessageBytes) {
-
-    public static final long DEFAULT_MAX_MESSAGE_BYTES = 1 << 20;
-
-    /** The defaults; {@code base} is the folder of {@code legio.toml}. */
-    public static Praetorium defaults(Path base) {
-      return new Praetorium(
-          Store.SQLITE,
-          base.resolve("castra/praetorium.db").normalize(),
-          false,
-          "jdbc:postgresql://127.0.0.1:5432/legio",
-          null,
-          null,
-          4,
-          DEFAULT_MAX_MESSAGE_BYTES);
-    }
-
-    /** The environment variable holding the PostgreSQL password, unless the file names another. */
-    public static final String DEFAULT_PASSWORD_ENV = "LEGIO_DB_PASSWORD";
-
-    /**
-     * Reads {@code [praetorium]}; {@code LEGIO_DB_URL} in {@code env} overrides the store and its
-     * URL, and the password comes only from the environment.
-     */
-    static Praetorium read(TomlTable t, Path base, Map<String, String> env) {
-      Praetorium d = defaults(base);
-      String storeName = d.store().name().toLowerCase(Locale.ROOT);
-      Store store =
-          t.choice("store", storeName, List.of("sqlite", "postgres")).equals("sqlite")
-              ? Store.SQLITE
-              : Store.POSTGRES;
-      Path sqlitePath = t.path("sqlite_path", base, d.sqlitePath());
-      boolean fullSync =
-          t.choice("sqlite_synchronous", d.sqliteFullSync() ? "full" : "normal", SYNC_MODES)
-              .equals("full");
-      String postgresUrl = t.string("postgres_url", d.postgresUrl());
-      String user = t.string("postgres_user", "");
-      String passwordEnv = t.string("postgres_password_env", DEFAULT_PASSWORD_ENV);
-      int poolSize = (int) t.integer("pool_size", d.poolSize(), 1, 64);
-      long maxBytes = t.integer("max_message_bytes", d.maxMessageBytes(), 1, 64L << 20);
-
-      Praetorium read =
-          DatabaseUrlOverride.apply(
-              new Praetorium(
-                  store,
-                  sqlitePath,
-                  fullSync,
-                  postgresUrl,
-                  user.isEmpty() ? null : user,
-                  passwordEnv.isEmpty() ? null : env.get(passwordEnv),
-                  poolSize,
-                  maxBytes),
-              base,
-              env);
-      if (read.store() == Store.POSTGRES && !read.postgresUrl().startsWith("jdbc:postgresql:")) {
-        throw t.error(
-            "postgres_url", "a JDBC URL starting with jdbc:postgresql:", read.postgresUrl());
-      }
-      return read;
-    }
-
-    private static final List<String> SYNC_MODES = List.of("normal", "full");
-
-    @Override
-    public String toString() {
-      return "Praetorium[store=%s, sqlitePath=%s, sqliteFullSync=%s, postgresUrl=%s, postgresUser=%s, poolSize=%d, maxMessageBytes=%d]"
-          .formatted(
-              store,
-              sqlitePath,
-              sqliteFullSync,
-              postgresUrl,
-              postgresUser,
-              poolSize,
-              maxMessageBytes);
     }
   }
 

@@ -25,12 +25,12 @@ public record MemoriaSettings(Store store) {
   public static final List<String> VALUES = List.of("auto", "files", "database");
 
   /** The default for a praetorium on {@code praetorium}'s store. */
-  public static MemoriaSettings defaults(LegioConfig.Store praetorium) {
+  public static MemoriaSettings defaults(PraetoriumSettings.Store praetorium) {
     return new MemoriaSettings(
-        praetorium == LegioConfig.Store.POSTGRES ? Store.DATABASE : Store.FILES);
+        praetorium == PraetoriumSettings.Store.POSTGRES ? Store.DATABASE : Store.FILES);
   }
 
-  static MemoriaSettings read(TomlTable t, LegioConfig.Praetorium praetorium) {
+  static MemoriaSettings read(TomlTable t, PraetoriumSettings praetorium) {
     return switch (t.choice("store", "auto", VALUES)) {
       case "files" -> new MemoriaSettings(Store.FILES);
       case "database" -> new MemoriaSettings(Store.DATABASE);

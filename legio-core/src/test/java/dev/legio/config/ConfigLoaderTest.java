@@ -35,7 +35,7 @@ class ConfigLoaderTest {
 
     assertThat(fromTemplate).isEqualTo(fromEmptyFile);
     assertThat(fromTemplate.historyWindow()).isEqualTo(50);
-    assertThat(fromTemplate.praetorium().store()).isEqualTo(LegioConfig.Store.SQLITE);
+    assertThat(fromTemplate.praetorium().store()).isEqualTo(PraetoriumSettings.Store.SQLITE);
     assertThat(fromTemplate.praetorium().sqlitePath())
         .isEqualTo(dir.resolve("castra/praetorium.db"));
     assertThat(fromTemplate.praetorium().maxMessageBytes()).isEqualTo(1 << 20);
@@ -55,7 +55,7 @@ class ConfigLoaderTest {
     assertThat(fromTemplate.backend()).isEqualTo(LegioConfig.Backend.of("auto"));
     assertThat(fromTemplate.mcp()).isEqualTo(new LegioConfig.Mcp(true, "127.0.0.1", 8740));
     assertThat(fromTemplate.transcripts().dir()).isEqualTo(dir.resolve("castra/transcripts"));
-    LegioConfig.ClaudeCli cli = fromTemplate.claudeCli();
+    ClaudeCliSettings cli = fromTemplate.claudeCli();
     assertThat(cli.binary()).isEqualTo("claude");
     assertThat(cli.perTurn()).isFalse();
     assertThat(cli.permissionMode()).isEqualTo("default");
@@ -318,7 +318,7 @@ class ConfigLoaderTest {
                 mcp_config = "castra/mcp.json"
                 """),
             Map.of());
-    LegioConfig.ClaudeCli cli = config.claudeCli();
+    ClaudeCliSettings cli = config.claudeCli();
     assertThat(config.backend().kind()).isEqualTo("claude-cli");
     assertThat(cli.binary()).isEqualTo(dir.resolve("tools/claude").toString());
     assertThat(cli.perTurn()).isTrue();
@@ -467,7 +467,7 @@ class ConfigLoaderTest {
             Map.of(
                 "LEGIO_DB_URL", "jdbc:postgresql://db.internal:5432/legio",
                 "LEGIO_DB_PASSWORD", "s3cret"));
-    assertThat(config.praetorium().store()).isEqualTo(LegioConfig.Store.POSTGRES);
+    assertThat(config.praetorium().store()).isEqualTo(PraetoriumSettings.Store.POSTGRES);
     assertThat(config.praetorium().postgresUrl())
         .isEqualTo("jdbc:postgresql://db.internal:5432/legio");
     assertThat(config.praetorium().postgresPassword()).isEqualTo("s3cret");

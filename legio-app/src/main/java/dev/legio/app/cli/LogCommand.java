@@ -160,7 +160,7 @@ final class LogCommand implements Runnable {
         Path from =
             log.root.context.currentDirectory().resolve(source).toAbsolutePath().normalize();
         Path target = app.config().praetorium().sqlitePath();
-        if (app.config().praetorium().store() == dev.legio.config.LegioConfig.Store.SQLITE
+        if (app.config().praetorium().store() == dev.legio.config.PraetoriumSettings.Store.SQLITE
             && Files.exists(target)
             && Files.exists(from)
             && Files.isSameFile(from, target)) {

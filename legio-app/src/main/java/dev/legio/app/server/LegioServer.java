@@ -221,7 +221,7 @@ public final class LegioServer implements AutoCloseable {
                           ? relayAnswerWithin
                           : PeerRelay.answerWithin(
                               parts.settings().lockWait(),
-                              dev.legio.config.LegioConfig.ClaudeCli.defaults().turnTimeout()))),
+                              dev.legio.config.ClaudeCliSettings.defaults().turnTimeout()))),
               tokens,
               config.maxBodyBytes());
       // The API's threads: platform threads that only read, check and answer (HandOff's rules),
