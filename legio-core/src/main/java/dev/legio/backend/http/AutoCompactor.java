@@ -30,8 +30,12 @@ import org.slf4j.LoggerFactory;
  *       turns, and is stored. With no round old enough, nothing is compacted.
  *   <li>Events: {@link BackendEvent.CompactionStarted}, then {@link BackendEvent.CompactionEnded}
  *       or {@link BackendEvent.CompactionFailed}.
- *   <li>A failure (the request failed, the summary came back empty, the store refused) leaves the
- *       conversation whole, is counted by the {@link CompactionBreaker}, and the turn goes on.
+ *   <li>A compaction must make room: a summary so long that the compacted conversation would not
+ *       fit the model's window is refused (a model that writes at length on a small window), since
+ *       the model could not take it and every later turn would compact again.
+ *   <li>A failure (the request failed, the summary came back empty or too long, the store refused)
+ *       leaves the conversation whole, is counted by the {@link CompactionBreaker}, and the turn
+ *       goes on. Its log line says what failed, not what a failed turn would say.
  * </ol>
  */
 final class AutoCompactor {
@@ -101,8 +105,17 @@ final class AutoCompactor {
               conversation,
               block,
               clock.instant());
-      conversations.create(next);
       long after = size.applyAsLong(next);
+      long window = settings.contextWindows().of(model);
+      if (after > window) {
+        throw new BackendException(
+            displayName
+                + ": the summary came back too long: the compacted conversation would be "
+                + after
+                + " tokens, more than the model's window of "
+                + window);
+      }
+      conversations.create(next);
       log.info(
           "{}: conversation {} ({} tokens, threshold {}) compacted into {} ({} tokens): {}"
               + " messages summarised, {} kept",
@@ -126,10 +139,12 @@ final class AutoCompactor {
           conversation.id(),
           counted.compactionFailures(),
           counted.compactionDisabled() ? ", auto-compact is now off for this session" : "",
-          e.getMessage());
+          HttpFailure.withoutTurnAdvice(e.getMessage()));
       events.accept(
           new BackendEvent.CompactionFailed(
-              e.getMessage(), counted.compactionFailures(), counted.compactionDisabled()));
+              HttpFailure.withoutTurnAdvice(e.getMessage()),
+              counted.compactionFailures(),
+              counted.compactionDisabled()));
       return counted;
     }
   }

@@ -171,6 +171,17 @@ public final class HttpFailure extends RuntimeException {
     return m.append(hint(shown)).toString();
   }
 
+  /** The advice after a broken answer to a turn's request. */
+  private static final String TURN_ADVICE = ". The turn was not stored; send the message again.";
+
+  /**
+   * {@code described} ({@link #describe}'s words) without the advice meant for a turn's request,
+   * for a request that was no turn (a compaction's summary).
+   */
+  public static String withoutTurnAdvice(String described) {
+    return described == null ? null : described.replace(TURN_ADVICE, ".");
+  }
+
   /** What to do next after a failure of {@code kind}, naming the keys to check. */
   private static String hint(Kind kind) {
     return switch (kind) {
@@ -181,7 +192,7 @@ public final class HttpFailure extends RuntimeException {
       case AUTH -> ". Check the API key in the environment variable [backend] api_key_env names.";
       case RATE_LIMITED, SERVER -> ". Try again later.";
       case REQUEST -> ". Check [backend] model and the agent's front matter.";
-      case MALFORMED -> ". The turn was not stored; send the message again.";
+      case MALFORMED -> TURN_ADVICE;
     };
   }
 

@@ -158,4 +158,37 @@ class AutoCompactorTest {
     assertThat(script.requests).hasSize(2);
     assertThat(h.conversations().find(c.id()).orElseThrow().compactionDisabled()).isTrue();
   }
+
+  @Test
+  void aSummaryTooLongForTheWindowIsAFailureAndNothingIsStored() {
+    Conversation c = conversation(3);
+    script.answers("x".repeat(40_000), 50, 9_000);
+    AutoCompactor compactor = compactor(true, 2);
+
+    // The compacted conversation, summary and all, would be 1,200 tokens: past the 1,000 window.
+    Conversation after =
+        compactor.compactIfNeeded(
+            c, "claude-test", client, any -> any.summary() == null ? 950 : 1_200, events::add);
+
+    assertThat(after.id()).isEqualTo(c.id());
+    assertThat(after.messages()).isEqualTo(c.messages());
+    assertThat(after.compactionFailures()).isEqualTo(1);
+    assertThat(events)
+        .contains(
+            new BackendEvent.CompactionFailed(
+                "Vendor: the summary came back too long: the compacted conversation would be 1200"
+                    + " tokens, more than the model's window of 1000",
+                1,
+                false));
+    assertThat(h.conversations().find(c.id()).orElseThrow().compactionFailures()).isEqualTo(1);
+  }
+
+  @Test
+  void aBrokenSummaryAnswerIsWordedAsACompactionsNotATurns() {
+    assertThat(
+            HttpFailure.withoutTurnAdvice(
+                "Vendor at http://x: the answer broke off while it was streaming: reset. The turn"
+                    + " was not stored; send the message again."))
+        .isEqualTo("Vendor at http://x: the answer broke off while it was streaming: reset.");
+  }
 }
