@@ -233,7 +233,9 @@ final class TurnRunner implements AutoCloseable {
         message = injector.compose(profile, true, 0, request);
         result = slot.live.send(message, events);
       }
-      String answer = result.text().isBlank() ? "(no answer)" : result.text();
+      String answer =
+          StorableReply.of(
+              result.text().isBlank() ? "(no answer)" : result.text(), messageLog.maxTextBytes());
       Instant done = clock.instant();
       // The duration ends where `done` is taken, so that a turn's [done - duration, done] is the
       // time it held the session before its reply (the reply's commit comes after both).

@@ -160,6 +160,31 @@ abstract class SessionEngineContract {
   }
 
   @Test
+  void anAnswerTheLogCouldNotKeepIsKeptCutRatherThanLost() {
+    ScriptedBackend backend = ScriptedBackend.forgetful();
+    long max = log().maxTextBytes();
+    backend.answer = turn -> "é".repeat((int) max) + "\u0000"; // 2 bytes each: twice the maximum
+    Outcome outcome = engine(backend).handle("@vorenus tell me everything", DispatchListener.NONE);
+
+    assertThat(outcome.ok()).isTrue();
+    Reply reply = outcome.replies().get(0);
+    assertThat(reply.failed()).isFalse();
+    Message logged = log().find(reply.messageId()).orElseThrow();
+    assertThat(logged.replyTo()).isEqualTo(outcome.request().id());
+    assertThat(logged.text()).isEqualTo(reply.text()).startsWith("éé");
+    assertThat((long) logged.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(max)
+        .isGreaterThan(max - 4);
+    assertThat(logged.text())
+        .endsWith(
+            "[… the answer was cut here: it was "
+                + (2 * max + 3) // the NUL is now U+FFFD, 3 bytes
+                + " bytes, more than [praetorium] max_message_bytes ("
+                + max
+                + ")]");
+  }
+
+  @Test
   void severalMentionsDispatchInParallelWithOneLoggedRequest() {
     ScriptedBackend backend = ScriptedBackend.forgetful();
     CyclicBarrier both = new CyclicBarrier(2);
