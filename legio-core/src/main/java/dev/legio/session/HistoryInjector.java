@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  *       logged), minus those its own speaker wrote (the live session holds them); no notice.
  *   <li>A later turn of the legatus carries no bootstrap (its live session holds its own
  *       conversation) but, after the status block, the {@link LegatusDigest} of what it missed.
+ *   <li>What a turn carries of the log is within the owner's {@link HistoryBudget}: the newest
+ *       messages that fit, a very long one cut (the overflow is logged).
  *   <li>Every legatus turn carries the centuriones' status block.
  *   <li>The blocks and the request are joined by blank lines.
  * </ul>
@@ -90,6 +92,17 @@ final class HistoryInjector {
         String speaker = owner.speaker();
         messages = messages.stream().filter(m -> !m.sender().equals(speaker)).toList();
       }
+      List<Message> fitted = HistoryBudget.of(profile.limits().maxInputTokens()).fit(messages);
+      if (fitted.size() < messages.size()) {
+        log.info(
+            "{}: the {} oldest of {} messages did not fit half of max_input_tokens={} and were not"
+                + " injected",
+            owner.name(),
+            messages.size() - fitted.size(),
+            messages.size(),
+            profile.limits().maxInputTokens());
+      }
+      messages = fitted;
       if (!messages.isEmpty()) {
         parts.add(PraetoriumXml.format(messages, viewer));
         if (fresh) {

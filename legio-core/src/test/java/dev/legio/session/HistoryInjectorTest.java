@@ -157,4 +157,23 @@ class HistoryInjectorTest {
         ? PraetoriumXml.parse(m.group()).entries().stream().map(PraetoriumXml.Entry::text).toList()
         : List.of();
   }
+
+  @org.junit.jupiter.api.Test
+  void oneHugeMessageIsCutSoThatAFreshSessionDoesNotStartPastItsInputLimit() {
+    InMemoryMessageLog log = new InMemoryMessageLog(MutableClock.at("2026-11-21T09:00:00Z"));
+    Message pasted =
+        log.append(NewMessage.of("caesar", Audience.of("vorenus"), "y".repeat(1 << 20)));
+    log.append(NewMessage.of("caesar", Audience.of("vorenus"), "what does it say?"));
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "and now?"));
+    HistoryInjector injector = new HistoryInjector(log::visibleTo, centuriones -> STATUS);
+
+    // max_input_tokens 1,000 in this profile: at most 2,000 characters of history.
+    String text = injector.compose(profile("vorenus", 50), true, 0, request);
+
+    assertThat(text.length()).isLessThan(2_000 + 1_000);
+    assertThat(text)
+        .contains("the whole message is in the praetorium, nuntius " + pasted.id())
+        .contains("what does it say?")
+        .endsWith("and now?");
+  }
 }
