@@ -663,41 +663,37 @@ abstract class SessionEngineContract {
     SessionRecord before = sessions().find("vorenus").orElseThrow();
     SessionRecord pullos = sessions().find("pullo").orElseThrow();
 
-    assertThatThrownBy(
-            () ->
-                engine
-                    .edits()
-                    .whileNoTurnRuns(
-                        "vorenus",
-                        writer -> {
-                          // The database held this edit for longer than its lease, and another
-                          // node's turn took the lease meanwhile.
-                          java.time.Instant later = clock.instant().plus(Duration.ofHours(1));
-                          assertThat(
-                                  sessions()
-                                      .tryLease("vorenus", "node-b", later, Duration.ofMinutes(5)))
-                              .isTrue();
-                          writer.save(before.closed("reset"));
-                          return null;
-                        }))
+    java.util.function.Consumer<RecordWriter> stalledPastItsLease =
+        writer -> {
+          // The database held this edit for longer than its lease, and another node's turn took
+          // the lease meanwhile.
+          java.time.Instant later = clock.instant().plus(Duration.ofHours(1));
+          assertThat(sessions().tryLease("vorenus", "node-b", later, Duration.ofMinutes(5)))
+              .isTrue();
+          writer.save(before.closed("reset"));
+        };
+    assertThatThrownBy(() -> editVorenus(engine, stalledPastItsLease))
         .isInstanceOf(SessionBusyException.class)
         .hasMessageContaining("[sessions] lease_ttl_seconds")
         .hasMessageContaining("the session record was not changed");
     assertThat(sessions().find("vorenus")).contains(before);
 
     sessions().releaseLease("vorenus", "node-b");
-    assertThatThrownBy(
-            () ->
-                engine
-                    .edits()
-                    .whileNoTurnRuns(
-                        "vorenus",
-                        writer -> {
-                          writer.save(pullos.closed("reset"));
-                          return null;
-                        }))
+    assertThatThrownBy(() -> editVorenus(engine, writer -> writer.save(pullos.closed("reset"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("an edit of vorenus's session may not write pullo's");
+  }
+
+  private static void editVorenus(
+      SessionEngine engine, java.util.function.Consumer<RecordWriter> edit) {
+    engine
+        .edits()
+        .whileNoTurnRuns(
+            "vorenus",
+            writer -> {
+              edit.accept(writer);
+              return null;
+            });
   }
 
   @Test

@@ -123,12 +123,7 @@ class SessionAffinityTest {
         try (java.net.ServerSocket dying =
             new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
           Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndDie(dying));
-          b.app
-              .store()
-              .nodes()
-              .announce(
-                  "node-a", URI.create("http://127.0.0.1:" + dying.getLocalPort()), Instant.now());
-          Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+          nodeAIsNowAt(b, dying);
           HttpResponse<String> died = b.post("/api/v1/tasks", a.task, task);
           peer.join(10_000);
           assertThat(died.statusCode()).as(died.body()).isEqualTo(502);
@@ -142,14 +137,7 @@ class SessionAffinityTest {
         try (java.net.ServerSocket stopped =
             new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
           Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndStop(stopped, null));
-          b.app
-              .store()
-              .nodes()
-              .announce(
-                  "node-a",
-                  URI.create("http://127.0.0.1:" + stopped.getLocalPort()),
-                  Instant.now());
-          Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+          nodeAIsNowAt(b, stopped);
           HttpResponse<String> silent = b.post("/api/v1/tasks", a.task, task);
           peer.interrupt();
           assertThat(silent.statusCode()).as(silent.body()).isEqualTo(504);
@@ -167,14 +155,7 @@ class SessionAffinityTest {
                   + "Transfer-Encoding: chunked\r\n\r\n"
                   + "1d\r\nevent: status\ndata: {\"a\":1}\n\n\r\n";
           Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndStop(stalled, head));
-          b.app
-              .store()
-              .nodes()
-              .announce(
-                  "node-a",
-                  URI.create("http://127.0.0.1:" + stalled.getLocalPort()),
-                  Instant.now());
-          Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+          nodeAIsNowAt(b, stalled);
           long start = System.nanoTime();
           assertThatThrownBy(
                   () ->
@@ -212,15 +193,8 @@ class SessionAffinityTest {
    */
   private static void takeTheRequestAndStop(java.net.ServerSocket server, String start) {
     try (java.net.Socket s = server.accept()) {
-      java.io.InputStream in = s.getInputStream();
-      byte[] end = "\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      int matched = 0;
-      while (matched < end.length) {
-        int b = in.read();
-        if (b < 0) {
-          return;
-        }
-        matched = b == end[matched] ? matched + 1 : (b == end[0] ? 1 : 0);
+      if (!readTheHead(s.getInputStream())) {
+        return;
       }
       if (start != null) {
         s.getOutputStream().write(start.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -232,22 +206,36 @@ class SessionAffinityTest {
     }
   }
 
+  /** Makes b see node-a at {@code peer}'s address (once b's reading of the nodes has aged). */
+  private static void nodeAIsNowAt(ServerFixture b, java.net.ServerSocket peer) throws Exception {
+    b.app
+        .store()
+        .nodes()
+        .announce("node-a", URI.create("http://127.0.0.1:" + peer.getLocalPort()), Instant.now());
+    Thread.sleep(OtherLiveNodes.MAX_AGE.toMillis() + 100);
+  }
+
   /** Accepts one connection, reads the request's head, and closes it without an answer. */
   private static void takeTheRequestAndDie(java.net.ServerSocket server) {
     try (java.net.Socket s = server.accept()) {
-      java.io.InputStream in = s.getInputStream();
-      byte[] end = "\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      int matched = 0;
-      while (matched < end.length) {
-        int b = in.read();
-        if (b < 0) {
-          return;
-        }
-        matched = b == end[matched] ? matched + 1 : (b == end[0] ? 1 : 0);
-      }
+      readTheHead(s.getInputStream());
     } catch (java.io.IOException e) {
       // the test sees what b answered
     }
+  }
+
+  /** Reads up to the blank line that ends a request's head; false when the stream ended first. */
+  private static boolean readTheHead(java.io.InputStream in) throws java.io.IOException {
+    byte[] end = "\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    int matched = 0;
+    while (matched < end.length) {
+      int b = in.read();
+      if (b < 0) {
+        return false;
+      }
+      matched = b == end[matched] ? matched + 1 : (b == end[0] ? 1 : 0);
+    }
+    return true;
   }
 
   @Test
