@@ -5,8 +5,10 @@ package dev.legio.config;
  *
  * @param bind the address to listen on (default loopback only)
  * @param port the TCP port; 0 picks a free one (printed at start)
- * @param maxBodyBytes the largest request body accepted; a bigger one gets 413 (default: {@code
- *     [praetorium] max_message_bytes} plus 64 KiB for the JSON around the text)
+ * @param maxBodyBytes the largest request body accepted; a bigger one gets 413 (default: three
+ *     times {@code [praetorium] max_message_bytes}, the most the longest message takes in JSON when
+ *     every character beyond ASCII is escaped as &#92;uXXXX, as many JSON libraries do by default,
+ *     plus 64 KiB for the JSON around the text)
  * @param advertiseUrl where the other nodes on the same database reach this node's API (they send
  *     it the turns of sessions whose Claude CLI conversation is on this node); empty: {@code
  *     http://BIND:PORT}, with the node's host name when {@code bind} listens on every address
@@ -31,8 +33,15 @@ public record ServerSettings(
   public static final int DEFAULT_PORT = 8740;
   public static final long HEADROOM_BYTES = 64 * 1024;
 
+  /**
+   * How many times its UTF-8 bytes a text may take in JSON: a two-byte character escaped as
+   * &#92;uXXXX takes six.
+   */
+  public static final long JSON_ESCAPING = 3;
+
   public static ServerSettings defaults(long maxMessageBytes) {
-    return new ServerSettings("127.0.0.1", DEFAULT_PORT, maxMessageBytes + HEADROOM_BYTES);
+    return new ServerSettings(
+        "127.0.0.1", DEFAULT_PORT, JSON_ESCAPING * maxMessageBytes + HEADROOM_BYTES);
   }
 
   static ServerSettings read(TomlTable t, long maxMessageBytes) {

@@ -207,6 +207,22 @@ class ServerApiTest {
   }
 
   @Test
+  void theLongestMessageIsTakenHoweverItsClientEscapesIt() throws Exception {
+    long max = f.app.messageLog().maxTextBytes();
+    // Two UTF-8 bytes a character, six as JSON's \u0436 (Python's json.dumps by default).
+    String text = "ж".repeat((int) (max / 2) - 10) + " @vorenus";
+    StringBuilder escaped = new StringBuilder("{\"text\": \"");
+    text.chars().forEach(c -> escaped.append(c < 0x80 ? String.valueOf((char) c) : "\\u0436"));
+    escaped.append("\"}");
+    HttpResponse<String> r =
+        f.postRaw("/api/v1/messages", f.operator, "application/json", escaped.toString());
+    assertThat(r.statusCode())
+        .as(r.body().substring(0, Math.min(300, r.body().length())))
+        .isEqualTo(200);
+    assertThat(ServerFixture.json(r).at("/request/id").asText()).isNotEmpty();
+  }
+
+  @Test
   void otherStatusCodes() throws Exception {
     assertError(
         f.postRaw("/api/v1/messages", f.operator, "text/plain", "hello"), 415, "application/json");
