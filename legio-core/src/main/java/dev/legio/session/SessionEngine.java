@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,13 +70,6 @@ public final class SessionEngine implements AutoCloseable {
   private final IdleReaper reaper;
   private final StatusBoard board;
 
-  /**
-   * Posting a request holds the read side (many at once); {@link #close} takes the write side, so
-   * that no request is logged once closing has begun.
-   */
-  private final java.util.concurrent.locks.ReentrantReadWriteLock opening =
-      new java.util.concurrent.locks.ReentrantReadWriteLock();
-
   private final OwnerProfiles profiles;
   private final OwnerSlots slots;
   private final SessionResumer resumer;
@@ -85,7 +77,8 @@ public final class SessionEngine implements AutoCloseable {
   /** Runs the turns of a message to several agents, one virtual thread each. */
   private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
 
-  private volatile boolean closing;
+  /** Whether messages are taken, and the stop ({@link EngineShutdown}). */
+  private final EngineShutdown shutdown;
 
   /** Called by {@link SessionEngineBuilder#build()}, which checks what is required. */
   SessionEngine(SessionEngineBuilder b) {
@@ -107,6 +100,7 @@ public final class SessionEngine implements AutoCloseable {
     this.slots =
         new OwnerSlots(
             settings.channels().maxSessions(), this::knownAgents, this::closeEvictedChannel);
+    this.shutdown = new EngineShutdown(slots, lifecycle, settings.shutdownGrace());
     this.board = new StatusBoard(agents, store, leases, clock, slots::held);
     SessionEditGate edits =
         new SessionEditGate(
@@ -141,7 +135,7 @@ public final class SessionEngine implements AutoCloseable {
             sessionEvents,
             new SessionCondenser(
                 store, lifecycle, b.briefWriter(), condenseAfterTokens, sessionEvents),
-            () -> closing);
+            () -> this.shutdown.closing());
     this.reaper =
         new IdleReaper(
             clock,
@@ -219,9 +213,8 @@ public final class SessionEngine implements AutoCloseable {
     // their appends can share a commit.
     List<OwnerSlot> lockOrder = new ArrayList<>(targetSlots);
     lockOrder.sort(java.util.Comparator.comparing(OwnerSlot::name));
-    opening.readLock().lock();
+    shutdown.startPosting();
     try {
-      ensureOpen();
       lockOrder.forEach(slot -> slot.posting.lock());
       try {
         NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
@@ -243,7 +236,7 @@ public final class SessionEngine implements AutoCloseable {
         lockOrder.forEach(slot -> slot.posting.unlock());
       }
     } finally {
-      opening.readLock().unlock();
+      shutdown.endPosting();
     }
     if (targets.size() == 1) {
       // One agent: its turn runs on this thread (it waits here if the agent is busy).
@@ -278,16 +271,15 @@ public final class SessionEngine implements AutoCloseable {
     SessionStore.LeasedRequest logged;
     OwnerSlot slot;
     TurnQueue.Place place;
-    opening.readLock().lock();
+    shutdown.startPosting();
     try {
-      ensureOpen();
       synchronized (slots.channelPosting) {
         slot = slots.channel(channel);
         logged = logRequest(NewMessage.of(channelKey, Audience.of(channelKey), text), slot);
         place = slot.queue.enqueue();
       }
     } finally {
-      opening.readLock().unlock();
+      shutdown.endPosting();
     }
     return new Outcome(
         logged.message(),
@@ -322,12 +314,6 @@ public final class SessionEngine implements AutoCloseable {
   /** The legatus and every centurio folder, sorted (a view that cannot be changed). */
   public Set<String> knownAgents() {
     return agents.agentNames();
-  }
-
-  private void ensureOpen() {
-    if (closing) {
-      throw new IllegalStateException("Legio is shutting down; the message was not sent");
-    }
   }
 
   /** A channel pushed out of the pool: its session is closed after its turns. */
@@ -478,6 +464,15 @@ public final class SessionEngine implements AutoCloseable {
   // ------------------------------------------------------------------ shutdown
 
   /**
+   * Stops taking messages and interrupts every turn running or waiting: each caller is answered
+   * that Legio shut down. A server calls it when its drain's grace has ended, before it closes its
+   * connections (see {@link EngineShutdown}).
+   */
+  public void interruptTurns() {
+    shutdown.interruptTurns();
+  }
+
+  /**
    * Stops taking messages, lets dispatches in flight finish (up to {@link
    * SessionSettings#shutdownGrace()}; the rest are interrupted and recorded as such), then closes
    * the agents' sessions, the legatus's, and the channels'. Waits (up to the grace) for the turn
@@ -485,27 +480,10 @@ public final class SessionEngine implements AutoCloseable {
    */
   @Override
   public void close() {
-    opening.writeLock().lock();
-    try {
-      if (closing) {
-        return;
-      }
-      closing = true;
-    } finally {
-      opening.writeLock().unlock();
-    }
-    List<OwnerSlot> order = slots.inClosingOrder();
-    long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
-    for (OwnerSlot slot : order) {
-      if (!slot.queue.awaitIdle(Math.max(0, deadline - System.nanoTime()))) {
-        log.warn("{}: dispatch still running at shutdown; interrupting it", slot.name());
-        slot.queue.interruptAll();
-        slot.queue.awaitIdle(TimeUnit.SECONDS.toNanos(5));
-      }
-      lifecycle.closeLive(slot);
-    }
-    parallelTurns.shutdown();
-    turns.close();
-    log.info("session engine stopped: {} sessions closed", order.size());
+    shutdown.close(
+        () -> {
+          parallelTurns.shutdown();
+          turns.close();
+        });
   }
 }

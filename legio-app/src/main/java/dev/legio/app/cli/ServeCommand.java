@@ -51,6 +51,9 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch drained = new CountDownLatch(1);
     dev.legio.session.HeldLeases.shared()
         .releaseAtExitAfter(drained, s.shutdownGrace().plus(DRAIN_MARGIN));
+    // The same for the Claude CLI's processes: their turns in flight finish within the grace.
+    dev.legio.backend.claudecli.ClaudeCliBackend.stopProcessesAtExitAfter(
+        drained, s.shutdownGrace().plus(DRAIN_MARGIN));
     // Before any turn runs on the engine's lowered threads (EngineThreadPriority).
     dev.legio.session.HeldLeases.shared().startHeartbeat();
     LegioServer api =

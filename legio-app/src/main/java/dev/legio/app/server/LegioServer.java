@@ -30,13 +30,21 @@ import org.slf4j.LoggerFactory;
  * <p>Shutdown ({@link #close}) drains: {@code GET /readyz} answers 503 (draining) and new requests
  * get 503 at once (but {@code /healthz} and {@code /readyz}, still answered), event streams end
  * with a {@code shutdown} event, requests in flight (a turn being answered or streamed) may finish
- * within the grace period; then the listener closes.
+ * within the grace period. Turns still running then are interrupted while their callers are still
+ * connected, so each caller is answered that Legio shut down (within {@link #ANSWER_INTERRUPTED});
+ * then the listener closes. The whole stop takes the grace and a few seconds, not the grace twice.
  */
 public final class LegioServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LegioServer.class);
 
   /** Events a client may fall behind by before it is disconnected. */
   public static final int DEFAULT_EVENT_BUFFER = 4_096;
+
+  /** How long the callers of interrupted turns have to be answered before the listener closes. */
+  static final Duration ANSWER_INTERRUPTED = Duration.ofSeconds(5);
+
+  /** How long Jetty's own stop may wait, once the drain has answered what it could. */
+  private static final Duration JETTY_STOP = Duration.ofSeconds(2);
 
   private final Server jetty;
   private final ApiRouter router;
@@ -260,7 +268,7 @@ public final class LegioServer implements AutoCloseable {
       paths.addMapping(new ServletPathSpec("/"), router);
       jetty.setHandler(paths);
       jetty.setErrorHandler(new JsonErrors());
-      jetty.setStopTimeout(parts.settings().shutdownGrace().toMillis());
+      jetty.setStopTimeout(JETTY_STOP.toMillis()); // the drain (close) waited for the requests
       try {
         hub.start();
         jetty.start();
@@ -336,13 +344,11 @@ public final class LegioServer implements AutoCloseable {
     router.refuseNewRequests();
     parts.engine().setSessionEventListener(dev.legio.session.SessionEventListener.NONE);
     hub.close();
-    long deadline = System.nanoTime() + grace.toNanos();
-    while (router.inFlight() > 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    if (!awaitNoneInFlight(grace)) {
+      // Turns still running: interrupted now, their callers (still connected) hear so.
+      parts.engine().interruptTurns();
+      if (!awaitNoneInFlight(ANSWER_INTERRUPTED)) {
+        log.warn("{} request(s) still unanswered at shutdown; closing them", router.inFlight());
       }
     }
     try {
@@ -351,5 +357,19 @@ public final class LegioServer implements AutoCloseable {
       log.warn("stopping the Legio API failed", e);
     }
     log.info("the Legio API stopped");
+  }
+
+  /** Waits up to {@code max} until no request is in flight; true when none is. */
+  private boolean awaitNoneInFlight(Duration max) {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (router.inFlight() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return router.inFlight() == 0;
   }
 }

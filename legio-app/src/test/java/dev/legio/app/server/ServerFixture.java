@@ -79,6 +79,13 @@ final class ServerFixture implements AutoCloseable {
   /** A server whose app sees {@code env} (say, {@code LEGIO_DB_URL}: a node on PostgreSQL). */
   ServerFixture(Path dir, Duration lockWait, int eventBuffer, Map<String, String> env)
       throws Exception {
+    this(dir, lockWait, eventBuffer, env, Duration.ofSeconds(30));
+  }
+
+  /** A server whose shutdown waits {@code shutdownGrace} for the turns in flight. */
+  ServerFixture(
+      Path dir, Duration lockWait, int eventBuffer, Map<String, String> env, Duration shutdownGrace)
+      throws Exception {
     StringWriter out = new StringWriter();
     int code =
         Main.run(
@@ -96,6 +103,9 @@ final class ServerFixture implements AutoCloseable {
             .replace("\nport = 8740", "\nport = 0")
             .replace("http_port = 8740", "http_port = 0")
             .replace("kind = \"auto\"", "kind = \"offline\"")
+            .replace(
+                "shutdown_grace_seconds = 30",
+                "shutdown_grace_seconds = " + shutdownGrace.toSeconds())
             // The app's own engine (its session edits wait there) waits about as long.
             .replace(
                 "lock_wait_seconds = 30",

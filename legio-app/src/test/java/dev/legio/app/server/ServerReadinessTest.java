@@ -112,6 +112,35 @@ class ServerReadinessTest {
     assertThat(senders).containsExactly("caesar", "vorenus");
   }
 
+  @Test
+  void aTurnStillRunningWhenTheGraceEndsIsInterruptedAndItsCallerAnsweredBeforeTheListenerCloses()
+      throws Exception {
+    ServerFixture g =
+        new ServerFixture(
+            dir.resolve("grace"), Duration.ofSeconds(5), 4096, Map.of(), Duration.ofSeconds(1));
+    try {
+      CompletableFuture<HttpResponse<String>> inFlight = g.postHeld("@vorenus #hold");
+      long start = System.nanoTime();
+      g.server.close(); // never released: the turn outlasts the 1 s grace
+
+      HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
+      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
+      // Interrupted, the held turn goes on to the model (this one does not stop for it) and its
+      // answer reaches the caller, who is still connected.
+      JsonNode reply = ServerFixture.json(answered).at("/replies/0");
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("the grace, the interrupted answer, Jetty's stop: not the grace again")
+          .isLessThan(Duration.ofSeconds(1 + 2).plus(LegioServer.ANSWER_INTERRUPTED));
+      List<String> logged =
+          g.app.messageLog().history(10).stream().map(m -> m.sender() + ": " + m.text()).toList();
+      assertThat(logged).hasSize(2);
+      assertThat(logged.get(1)).isEqualTo("vorenus: " + reply.get("text").asText());
+    } finally {
+      g.release();
+      g.close();
+    }
+  }
+
   /** Polls /readyz until it answers 503 (the drain has begun), at most 30 s. */
   private HttpResponse<String> awaitNotReady() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -209,6 +209,15 @@ public final class ClaudeCliBackend implements ModelBackend {
     this(options, CliProcessLedger.standard());
   }
 
+  /**
+   * At exit, the CLI processes of every back-end are killed only once {@code drained} is counted
+   * down (or {@code atMost} has passed): a server that drains lets its CLI turns finish first.
+   */
+  public static void stopProcessesAtExitAfter(
+      java.util.concurrent.CountDownLatch drained, Duration atMost) {
+    ProcessRegistry.killAtExitAfter(drained, atMost);
+  }
+
   ClaudeCliBackend(Options options, CliProcessLedger ledger) {
     this.options = Objects.requireNonNull(options, "options");
     ledger.stopOrphans();

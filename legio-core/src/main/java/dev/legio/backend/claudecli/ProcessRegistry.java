@@ -11,12 +11,20 @@ import org.slf4j.LoggerFactory;
  * closing it (a shutdown hook), every one of them is killed with its descendants: no stale {@code
  * claude} process outlives Legio. Each is also written down in a {@link CliProcessLedger} while it
  * runs, so that the next Legio stops the ones a killed Legio (no shutdown hook) left.
+ *
+ * <p>A process that drains at exit ({@code legio serve}) says so with {@link #killAtExitAfter}: the
+ * shutdown hook, which the JVM starts beside the drain's own, then waits for the drain (at most the
+ * time given) before it kills anything, so that the turns in flight can finish within the grace;
+ * the drain closes the back-end, and with it the processes, itself.
  */
 final class ProcessRegistry implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ProcessRegistry.class);
 
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
-  private final Thread hook = new Thread(this::killAll, "legio-claude-cli-reaper");
+  private static volatile java.util.concurrent.CountDownLatch drained;
+  private static volatile java.time.Duration drainWait = java.time.Duration.ZERO;
+
+  private final Thread hook = new Thread(this::killAllAtExit, "legio-claude-cli-reaper");
   private final CliProcessLedger ledger;
   private volatile boolean hooked;
 
@@ -51,6 +59,28 @@ final class ProcessRegistry implements AutoCloseable {
   /** The running processes. */
   List<ProcessHandle> handles() {
     return running.stream().filter(Process::isAlive).map(Process::toHandle).toList();
+  }
+
+  /**
+   * At exit, waits for {@code drain} (at most {@code atMost}) before killing the processes still
+   * running: the process finishes its turns in flight first.
+   */
+  static void killAtExitAfter(
+      java.util.concurrent.CountDownLatch drain, java.time.Duration atMost) {
+    drainWait = java.util.Objects.requireNonNull(atMost, "atMost");
+    drained = java.util.Objects.requireNonNull(drain, "drain");
+  }
+
+  private void killAllAtExit() {
+    java.util.concurrent.CountDownLatch drain = drained;
+    if (drain != null) {
+      try {
+        drain.await(drainWait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    killAll();
   }
 
   /** Kills every registered process and its descendants. */
