@@ -30,6 +30,11 @@ import java.util.Set;
  *   <li>{@code remove} names only existing topic files that the answer does not also write.
  *   <li>{@code consolidated_facts} lists the numbers of the facts the model put into its files;
  *       facts it does not list are consolidated deterministically, so none is lost.
+ *   <li>A fact counts as written by the model only when every file of the answer was accepted. When
+ *       any file is refused, {@code consolidated_facts} is ignored (said in {@link
+ *       Answer#refused()}) and every fact is filed deterministically as well, since a claimed fact
+ *       may be only in the refused file: a fact may then be in two files, never in none. The
+ *       accepted files are still written.
  * </ul>
  */
 public final class ConsolidationModel {
@@ -216,6 +221,7 @@ public final class ConsolidationModel {
       }
       files.put(name, new ConsolidationTopic(name, title, hook, content));
     }
+    boolean aFileRefused = !refused.isEmpty();
     Set<String> remove = new LinkedHashSet<>();
     for (JsonNode r : root.path("remove")) {
       String name = r.isTextual() ? r.asText() : null;
@@ -241,6 +247,14 @@ public final class ConsolidationModel {
     }
     if (files.isEmpty()) {
       consolidated.clear(); // nothing written: no fact can be in a file
+    } else if (aFileRefused && !consolidated.isEmpty()) {
+      // A claimed fact may be only in a refused file: none counts as written.
+      refused.add(
+          "consolidated_facts "
+              + consolidated
+              + ": not trusted because a file was refused; those facts are filed"
+              + " deterministically");
+      consolidated.clear();
     }
     return new Answer(List.copyOf(files.values()), List.copyOf(remove), consolidated, refused);
   }

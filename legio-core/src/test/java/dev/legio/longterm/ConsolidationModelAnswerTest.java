@@ -1,0 +1,101 @@
+package dev.legio.longterm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.config.LegioConfig;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.ScriptedBackend;
+import dev.legio.transcript.FileTranscriptStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a consolidation makes of the model's answer: no fact is pruned unless it is written. */
+class ConsolidationModelAnswerTest {
+  @TempDir Path root;
+  private final MutableClock clock = MutableClock.at("2026-11-23T12:00:00Z");
+  private final ScriptedBackend backend = ScriptedBackend.forgetful();
+  private final Map<ConsolidationPhase, String> details = new ConcurrentHashMap<>();
+  private final ConsolidationListener listener =
+      new ConsolidationListener() {
+        @Override
+        public void phaseFinished(String agent, ConsolidationPhase phase, String detail) {
+          details.put(phase, detail);
+        }
+      };
+  private ConsolidationRunner runner;
+
+  private static final String MEMORY =
+      """
+      # Memory — vorenus
+
+      ## Auto-extracted memories
+
+      ### Session memories — 2026-11-21
+      - [project] F1 the via Flaminia is dry (confidence 0.80)
+      - [project] F2 the bridge at Ariminum holds (confidence 0.80)
+      - [decision] F3 the legion marches by the coast (confidence 0.90)
+      """;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    LegioConfig.Memory settings = LegioConfig.Memory.defaults(root.resolve("memory"));
+    var transcripts =
+        new FileTranscriptStore(root.resolve("transcripts"), root.resolve("cwd"), clock);
+    runner =
+        new ConsolidationRunner(
+            settings, transcripts, agent -> new ConsolidationRunner.Model(backend, null), clock);
+    Files.createDirectories(folder());
+    Files.writeString(folder().resolve("MEMORY.md"), MEMORY);
+  }
+
+  private Path folder() {
+    return root.resolve("memory").resolve("vorenus");
+  }
+
+  /** Every topic file's text, joined. */
+  private String allTopicFiles() throws Exception {
+    StringBuilder all = new StringBuilder();
+    try (Stream<Path> files = Files.list(folder())) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".md")).toList()) {
+        if (!f.getFileName().toString().equals("MEMORY.md")) {
+          all.append(Files.readString(f));
+        }
+      }
+    }
+    return all.toString();
+  }
+
+  @Test
+  void factsClaimedForARefusedFileAreFiledDeterministicallyNotLost() throws Exception {
+    String huge = "- F1 F2 F3 roads\\n" + "x".repeat(ConsolidationTopic.MAX_CONTENT_CHARS + 2_500);
+    backend.completion =
+        c ->
+            """
+            {"files": [
+              {"name": "misc.md", "title": "Misc", "hook": "misc", "content": "misc"},
+              {"name": "roads.md", "title": "Roads", "hook": "roads", "content": "%s"}
+            ], "consolidated_facts": [1, 2, 3]}
+            """
+                .formatted(huge);
+
+    var done = (ConsolidationResult.Completed) runner.run("vorenus", true, listener);
+
+    assertThat(folder().resolve("roads.md")).doesNotExist();
+    assertThat(Files.readString(folder().resolve("misc.md"))).contains("misc");
+    assertThat(Files.readString(folder().resolve("MEMORY.md"))).doesNotContain("Auto-extracted");
+    assertThat(allTopicFiles())
+        .contains(
+            "F1 the via Flaminia is dry",
+            "F2 the bridge at Ariminum holds",
+            "F3 the legion marches by the coast");
+    assertThat(done.warnings())
+        .anyMatch(w -> w.contains("roads.md") && w.contains("characters, more than"))
+        .anyMatch(w -> w.contains("consolidated_facts [1, 2, 3]: not trusted"));
+  }
+}
