@@ -15,8 +15,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -212,6 +214,7 @@ public final class ConsolidationRunner {
     MemoryFile memory;
     final TopicFiles topics = new TopicFiles();
     final List<String> filesWritten = new ArrayList<>();
+    final Set<String> modelFiles = new HashSet<>();
 
     Run(
         String agent,
@@ -273,10 +276,7 @@ public final class ConsolidationRunner {
         }
         topics.read.put(t.name(), t.content());
       }
-      finish(
-          count(filesWritten.size(), "topic file")
-              + " written"
-              + (byModel ? " by the model" : " deterministically"));
+      finish(whoWrote(byModel));
 
       start(ConsolidationPhase.PRUNE);
       int lines = prune(facts, unparsed);
@@ -297,6 +297,27 @@ public final class ConsolidationRunner {
           lines,
           byModel,
           List.copyOf(warnings));
+    }
+
+    /**
+     * The consolidate phase's report: how many topic files were written and who wrote them (a file
+     * of the model's answer counts as the model's, even when facts were filed into it too).
+     */
+    String whoWrote(boolean modelAnswered) {
+      int all = filesWritten.size();
+      long model = filesWritten.stream().filter(modelFiles::contains).count();
+      String who =
+          all == 0
+              ? ""
+              : model == all
+                  ? " by the model"
+                  : model == 0
+                      ? " deterministically"
+                      : ": " + model + " by the model, " + (all - model) + " deterministically";
+      return count(all, "topic file")
+          + " written"
+          + who
+          + (modelAnswered && modelFiles.isEmpty() ? " (the model's answer wrote no file)" : "");
     }
 
     void start(ConsolidationPhase p) {
@@ -364,6 +385,7 @@ public final class ConsolidationRunner {
       }
       checked.refused().forEach(r -> warnings.add("refused from the model's answer: " + r));
       checked.files().forEach(t -> topics.written.put(t.name(), t));
+      checked.files().forEach(t -> modelFiles.add(t.name()));
       topics.removed.addAll(checked.remove());
       List<ConsolidationFact> left = new ArrayList<>();
       for (int i = 0; i < facts.size(); i++) {

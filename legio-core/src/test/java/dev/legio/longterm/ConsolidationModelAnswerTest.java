@@ -15,7 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What a consolidation makes of the model's answer: no fact is pruned unless it is written. */
+/**
+ * What a consolidation makes of the model's answer: no fact is pruned unless it is written
+ * somewhere, and the report says who wrote the files.
+ */
 class ConsolidationModelAnswerTest {
   @TempDir Path root;
   private final MutableClock clock = MutableClock.at("2026-11-23T12:00:00Z");
@@ -97,5 +100,35 @@ class ConsolidationModelAnswerTest {
     assertThat(done.warnings())
         .anyMatch(w -> w.contains("roads.md") && w.contains("characters, more than"))
         .anyMatch(w -> w.contains("consolidated_facts [1, 2, 3]: not trusted"));
+  }
+
+  @Test
+  void aRefusedRemoveDoesNotUndoTheFactsTheModelWrote() throws Exception {
+    backend.completion =
+        c ->
+            """
+            {"files": [{"name": "roads.md", "title": "Roads", "hook": "roads",
+               "content": "- F1 the via Flaminia is dry\\n- F2 the bridge at Ariminum holds"}],
+             "remove": ["missing.md"], "consolidated_facts": [1, 2]}
+            """;
+
+    runner.run("vorenus", true, listener);
+
+    // Facts 1 and 2 are in roads.md; only fact 3 is filed the deterministic way.
+    assertThat(folder().resolve("project.md")).doesNotExist();
+    assertThat(Files.readString(folder().resolve("decisions.md"))).contains("F3");
+    assertThat(details.get(ConsolidationPhase.CONSOLIDATE))
+        .isEqualTo("2 topic files written: 1 by the model, 1 deterministically");
+  }
+
+  @Test
+  void theReportSaysTheFilesWereWrittenDeterministicallyWhenTheModelWroteNone() {
+    backend.completion = c -> "{\"files\": []}";
+
+    var done = (ConsolidationResult.Completed) runner.run("vorenus", true, listener);
+
+    assertThat(done.filesWritten()).contains("project.md", "decisions.md");
+    assertThat(details.get(ConsolidationPhase.CONSOLIDATE))
+        .isEqualTo("2 topic files written deterministically (the model's answer wrote no file)");
   }
 }
