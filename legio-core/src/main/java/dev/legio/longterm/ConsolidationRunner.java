@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>Phases, each reported to the {@link ConsolidationListener}:
  *
  * <ol>
- *   <li>orient: read {@code MEMORY.md} and the folder's topic files ({@code *.md}).
+ *   <li>orient: read {@code MEMORY.md} and the folder's topic files ({@code *.md}), never through a
+ *       symbolic link ({@link MemoryFileRead}): a linked topic file is skipped with a warning
+ *       naming it, so its target never reaches the model; a linked {@code MEMORY.md} fails the run.
  *   <li>gather: the facts under {@code ## Auto-extracted memories}; the agent's transcripts changed
  *       since the last run, newest first, at most {@value #TRANSCRIPT_CHARS} characters in all
  *       ({@link TranscriptExcerpts}; read only when the model will be asked).
@@ -336,12 +338,18 @@ public final class ConsolidationRunner {
       try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*.md")) {
         for (Path f : files) {
           String name = f.getFileName().toString();
-          if (name.equals(MemoryFile.FILE_NAME)
-              || !LISTED_TOPIC.matcher(name).matches()
-              || !Files.isRegularFile(f)) {
+          if (name.equals(MemoryFile.FILE_NAME) || !LISTED_TOPIC.matcher(name).matches()) {
             continue;
           }
-          topics.read.put(name, Files.readString(f));
+          switch (MemoryFileRead.of(folder, name)) {
+            case MemoryFileRead.Text t -> topics.read.put(name, t.text());
+            case MemoryFileRead.Missing m -> {} // removed meanwhile
+            case MemoryFileRead.Refused r -> {
+              String note = "skipped: " + r.reason();
+              warnings.add(note);
+              log.warn("consolidation of {}: {}", agent, note);
+            }
+          }
         }
       }
     }

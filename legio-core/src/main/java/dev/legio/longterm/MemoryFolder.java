@@ -9,9 +9,6 @@ import dev.legio.session.MemoryPrompt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -38,6 +35,8 @@ import java.util.Set;
  *       stores are); each file is replaced whole ({@link AtomicFile}): a reader sees the old file
  *       or the new one, never part of one.
  *   <li>A {@code MEMORY.md} that is not UTF-8 is reported, never overwritten.
+ *   <li>Files are read only as {@link MemoryFileRead} allows: a symbolic link is never followed;
+ *       reading a {@code MEMORY.md} or state file that is one fails, naming it.
  * </ul>
  */
 public final class MemoryFolder {
@@ -246,9 +245,12 @@ public final class MemoryFolder {
 
   static Optional<String> readFile(Path file) {
     try {
-      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
+      return switch (MemoryFileRead.of(file)) {
+        case MemoryFileRead.Text t -> Optional.of(t.text());
+        case MemoryFileRead.Missing m -> Optional.empty();
+        case MemoryFileRead.Refused r ->
+            throw new UncheckedIOException(new IOException(r.reason()));
+      };
     } catch (CharacterCodingException e) {
       throw new UncheckedIOException(
           file + " is not valid UTF-8; fix or move it (Legio leaves it untouched)", e);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a consolidation makes of the model's answer: no fact is pruned unless it is written
- * somewhere, and the report says who wrote the files.
+ * somewhere, the report says who wrote the files, and nothing behind a link reaches the model.
  */
 class ConsolidationModelAnswerTest {
   @TempDir Path root;
@@ -130,5 +130,43 @@ class ConsolidationModelAnswerTest {
     assertThat(done.filesWritten()).contains("project.md", "decisions.md");
     assertThat(details.get(ConsolidationPhase.CONSOLIDATE))
         .isEqualTo("2 topic files written deterministically (the model's answer wrote no file)");
+  }
+
+  @Test
+  void aTopicFileThatIsASymbolicLinkIsSkippedAndNeverSentToTheModel() throws Exception {
+    Path secret = root.resolve("secret.txt");
+    Files.writeString(secret, "THE-SECRET-KEY");
+    Files.createSymbolicLink(folder().resolve("notes.md"), secret);
+    Files.createSymbolicLink(folder().resolve("inside.md"), folder().resolve("MEMORY.md"));
+    Files.writeString(folder().resolve("roads.md"), "# Roads\n\nThe via Appia.\n");
+    backend.completion = c -> "{\"files\": []}";
+
+    var done = (ConsolidationResult.Completed) runner.run("vorenus", true, listener);
+
+    String prompt = backend.completions.getFirst().prompt();
+    assertThat(prompt).contains("The via Appia.").doesNotContain("THE-SECRET-KEY");
+    assertThat(prompt).doesNotContain("<file name=\"notes.md\">", "<file name=\"inside.md\">");
+    assertThat(done.warnings())
+        .anyMatch(w -> w.startsWith("skipped: ") && w.contains("notes.md is a symbolic link"))
+        .anyMatch(w -> w.contains("inside.md is a symbolic link"));
+    assertThat(Files.readString(folder().resolve("MEMORY.md"))).doesNotContain("THE-SECRET-KEY");
+    assertThat(secret).hasContent("THE-SECRET-KEY");
+    assertThat(folder().resolve("notes.md")).isSymbolicLink();
+  }
+
+  @Test
+  void aMemoryMdThatIsASymbolicLinkFailsTheRunWithoutReadingIt() throws Exception {
+    Path secret = root.resolve("secret.md");
+    Files.writeString(secret, "- [project] THE-SECRET-KEY (confidence 0.90)\n");
+    Files.delete(folder().resolve("MEMORY.md"));
+    Files.createSymbolicLink(folder().resolve("MEMORY.md"), secret);
+    backend.completion = c -> "{\"files\": []}";
+
+    ConsolidationResult r = runner.run("vorenus", true, listener);
+
+    assertThat(r).isInstanceOf(ConsolidationResult.Failed.class);
+    assertThat(((ConsolidationResult.Failed) r).message()).contains("MEMORY.md is a symbolic link");
+    assertThat(backend.completions).isEmpty();
+    assertThat(secret).hasContent("- [project] THE-SECRET-KEY (confidence 0.90)\n");
   }
 }

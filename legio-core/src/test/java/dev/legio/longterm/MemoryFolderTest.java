@@ -338,4 +338,23 @@ class MemoryFolderTest {
     assertThat(fact(FactCategory.PROJECT, "x".repeat(2_000), 0.5).text())
         .hasSize(ExtractedFact.MAX_TEXT_LENGTH);
   }
+
+  @Test
+  void aMemoryMdThatIsASymbolicLinkIsNeitherReadNorWrittenThrough() throws Exception {
+    Path secret = dir.resolve("secret.md");
+    Files.writeString(secret, "THE-SECRET-KEY\n");
+    Files.createDirectories(dir.resolve("vorenus"));
+    Files.createSymbolicLink(vorenus().memoryFile(), secret);
+
+    assertThatThrownBy(() -> vorenus().read())
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("MEMORY.md is a symbolic link")
+        .hasMessageNotContaining("THE-SECRET-KEY");
+    assertThatThrownBy(() -> vorenus().promptBlock(200, 25_000))
+        .isInstanceOf(UncheckedIOException.class);
+    assertThatThrownBy(() -> vorenus().append(DAY, List.of(BULLETS)))
+        .isInstanceOf(UncheckedIOException.class);
+    assertThat(secret).hasContent("THE-SECRET-KEY\n");
+    assertThat(vorenus().memoryFile()).isSymbolicLink();
+  }
 }

@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.log.Names;
+import dev.legio.longterm.MemoryFileRead;
 import dev.legio.longterm.MemoryFolder;
 import dev.legio.session.KnownNames;
 import java.io.IOException;
@@ -13,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /api/v1/agents/{name}/memory}: an agent's long-term memory, read-only: its {@code
@@ -21,9 +24,12 @@ import java.util.stream.Stream;
  *
  * <p>Rules: only agents of the castra have a folder (404 otherwise, before any file is touched); a
  * folder not made yet is an empty list; hidden and non-Markdown files (locks, state) are never
- * shown; nothing is written.
+ * shown; a file that is a symbolic link (or not a regular file) is left out with a warning in the
+ * log, its target never read ({@link MemoryFileRead}); nothing is written.
  */
 final class AgentMemoryEndpoint implements Endpoint {
+  private static final Logger log = LoggerFactory.getLogger(AgentMemoryEndpoint.class);
+
   private final ServerParts parts;
 
   AgentMemoryEndpoint(ServerParts parts) {
@@ -59,10 +65,22 @@ final class AgentMemoryEndpoint implements Endpoint {
     }
     List<Map<String, Object>> out = new ArrayList<>();
     for (String name : names) {
-      Map<String, Object> file = new LinkedHashMap<>();
-      file.put("name", name);
-      file.put("text", folder.readFile(name).orElse(""));
-      out.add(file);
+      MemoryFileRead.Result read;
+      try {
+        read = MemoryFileRead.of(folder.folder(), name);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + folder.file(name) + ": " + e, e);
+      }
+      switch (read) {
+        case MemoryFileRead.Text t -> {
+          Map<String, Object> file = new LinkedHashMap<>();
+          file.put("name", name);
+          file.put("text", t.text());
+          out.add(file);
+        }
+        case MemoryFileRead.Missing m -> {} // removed meanwhile
+        case MemoryFileRead.Refused r -> log.warn("memory of {}: skipped: {}", agent, r.reason());
+      }
     }
     exchange.json(200, Map.of("agent", agent, "files", out));
   }

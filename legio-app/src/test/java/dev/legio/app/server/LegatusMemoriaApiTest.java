@@ -112,4 +112,22 @@ class LegatusMemoriaApiTest {
     assertThat(server.get("/api/v1/agents/vorenus/memory", server.gateway).statusCode())
         .isEqualTo(403);
   }
+
+  @Test
+  void aMemoryFileThatIsASymbolicLinkIsNeverServed() throws Exception {
+    Path secret = dir.resolve("shadow");
+    java.nio.file.Files.writeString(secret, "root:THE-SECRET-HASH:19000::::::\n");
+    Path folder = server.app.config().memory().dir().resolve("vorenus");
+    java.nio.file.Files.createDirectories(folder);
+    java.nio.file.Files.writeString(folder.resolve("roads.md"), "The north road floods.");
+    java.nio.file.Files.createSymbolicLink(folder.resolve("leak.md"), secret);
+    java.nio.file.Files.createSymbolicLink(folder.resolve("MEMORY.md"), secret);
+
+    HttpResponse<String> response = server.get("/api/v1/agents/vorenus/memory", server.operator);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).doesNotContain("THE-SECRET-HASH");
+    assertThat(ServerFixture.json(response).path("files").findValuesAsText("name"))
+        .containsExactly("roads.md");
+  }
 }

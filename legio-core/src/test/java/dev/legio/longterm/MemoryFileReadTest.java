@@ -1,0 +1,60 @@
+package dev.legio.longterm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MemoryFileReadTest {
+  @TempDir Path root;
+
+  @Test
+  void aPlainFileIsReadAndAMissingOneIsMissing() throws Exception {
+    Files.writeString(root.resolve("roads.md"), "The via Appia.");
+    assertThat(MemoryFileRead.of(root, "roads.md"))
+        .isEqualTo(new MemoryFileRead.Text("The via Appia."));
+    assertThat(MemoryFileRead.of(root, "none.md")).isEqualTo(new MemoryFileRead.Missing());
+  }
+
+  @Test
+  void aSymbolicLinkIsRefusedWhereverItPointsAndItsTargetIsNotRead() throws Exception {
+    Path secret = root.resolve("secret");
+    Files.writeString(secret, "THE-SECRET-KEY");
+    Path folder = Files.createDirectories(root.resolve("vorenus"));
+    Files.writeString(folder.resolve("roads.md"), "roads");
+    Files.createSymbolicLink(folder.resolve("leak.md"), secret);
+    Files.createSymbolicLink(folder.resolve("twin.md"), folder.resolve("roads.md"));
+    Files.createSymbolicLink(folder.resolve("dangling.md"), root.resolve("nowhere"));
+
+    for (String name : new String[] {"leak.md", "twin.md", "dangling.md"}) {
+      var read = MemoryFileRead.of(folder, name);
+      assertThat(read).as(name).isInstanceOf(MemoryFileRead.Refused.class);
+      assertThat(((MemoryFileRead.Refused) read).reason())
+          .contains(folder.resolve(name).toString(), "is a symbolic link")
+          .doesNotContain("THE-SECRET-KEY");
+    }
+    assertThat(MemoryFileRead.of(folder.resolve("leak.md")))
+        .isInstanceOf(MemoryFileRead.Refused.class);
+  }
+
+  @Test
+  void namesThatLeaveTheFolderAndFoldersAreRefused() throws Exception {
+    Path folder = Files.createDirectories(root.resolve("vorenus"));
+    Files.writeString(root.resolve("outside.md"), "outside");
+    Files.createDirectories(folder.resolve("sub.md"));
+    assertThat(MemoryFileRead.of(folder, "../outside.md"))
+        .isInstanceOf(MemoryFileRead.Refused.class);
+    assertThat(MemoryFileRead.of(folder, "sub.md")).isInstanceOf(MemoryFileRead.Refused.class);
+  }
+
+  @Test
+  void aFileThatIsNotUtf8IsAnError() throws Exception {
+    Files.write(root.resolve("bad.md"), new byte[] {(byte) 0xff, (byte) 0xfe, 'x'});
+    assertThatThrownBy(() -> MemoryFileRead.of(root, "bad.md"))
+        .isInstanceOf(CharacterCodingException.class);
+  }
+}
