@@ -79,7 +79,8 @@ public record LegioConfig(
    * @param extractionMinToolCalls tool calls since the last extraction before the next one
    * @param dreamMinHours hours since the last consolidation before the next one
    * @param dreamMinSessions sessions changed since the last consolidation before the next one
-   * @param dreamLockStale a consolidation lock older than this is stale
+   * @param dreamLockStale a consolidation lock not renewed for this long is stale (its holder
+   *     renews it every third of this)
    * @param indexMaxLines the longest {@code MEMORY.md} consolidation leaves
    */
   public record Memory(

@@ -18,8 +18,9 @@ import java.util.Optional;
  *       ({@code last_consolidated_at} of {@code .consolidation_state.json}); never run: open.
  *   <li>{@link ConsolidationGate#SESSIONS sessions}: at least {@code dream_min_sessions} of the
  *       agent's transcripts (by owner) modified after the last run (all of them when never run).
- *   <li>{@link ConsolidationGate#LOCK lock}: {@link ConsolidationLock} taken; a live lock refuses,
- *       a stale one is taken over (with a warning).
+ *   <li>{@link ConsolidationGate#LOCK lock}: {@link ConsolidationLock} taken; a live lock refuses
+ *       (naming its holder), a stale one or one whose holder has ended is taken over (with a
+ *       warning).
  * </ol>
  *
  * {@code force} opens the time and sessions gates, never the lock. Time is handed in; each check
@@ -89,24 +90,42 @@ public final class ConsolidationGates {
                 + minSessions));
   }
 
-  /** The lock gate, closed by a live lock taken at {@code since}. */
-  public Closed held(Instant since, Instant now) {
+  /**
+   * The lock gate, closed by a live lock: says since when, which process holds it, and that the
+   * file may be deleted when that process is known to be gone.
+   */
+  public Closed held(ConsolidationLock.Held held, Instant now) {
     return new Closed(
         ConsolidationGate.LOCK,
         "another consolidation is running since "
-            + time(since)
+            + time(held.since())
             + " ("
-            + ago(Duration.between(since, now))
-            + " ago; its lock "
-            + ConsolidationLock.FILE_NAME
-            + " turns stale after "
+            + ago(Duration.between(held.since(), now))
+            + " ago, "
+            + (held.holder() == null
+                ? "by a process its lock does not name"
+                : "by " + held.holder())
+            + "); its lock "
+            + held.file()
+            + " turns stale when not renewed for "
             + lockStale.toMinutes()
-            + " min)");
+            + " min; if that process is known to be gone, delete the file");
   }
 
-  /** The warning of a run that took over a stale lock taken at {@code since}. */
-  public static String tookOver(Instant since) {
-    return "took over a stale lock from " + time(since) + " (a run that crashed or hung)";
+  /** The warning of a run that took over a lock, stale or left by a process that ended. */
+  public static String tookOver(ConsolidationLock.Replaced replaced) {
+    if (replaced.holderEnded()) {
+      return "took over the lock taken "
+          + time(replaced.since())
+          + " by "
+          + replaced.holder()
+          + ": that process has ended (killed or crashed)";
+    }
+    return "took over a stale lock from "
+        + time(replaced.since())
+        + " (a run that crashed or hung"
+        + (replaced.holder() == null ? "" : ": " + replaced.holder())
+        + ")";
   }
 
   static String time(Instant at) {

@@ -31,7 +31,12 @@ public sealed interface ConsolidationResult {
       List<String> warnings)
       implements ConsolidationResult {}
 
-  /** A gate stopped it before anything was changed; {@code reason} says why, for people. */
+  /**
+   * A gate stopped it before anything was changed; {@code reason} says why, for people. At the
+   * {@link ConsolidationGate#LOCK lock} gate it may also be a run that lost its lock to another
+   * mid-way: it wrote nothing from then on (topic files it wrote before stay; the other run goes on
+   * from them).
+   */
   record Skipped(String agent, ConsolidationGate gate, String reason, List<String> warnings)
       implements ConsolidationResult {}
 

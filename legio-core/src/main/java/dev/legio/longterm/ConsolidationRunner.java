@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *       treated as never run). Reads one small file; nothing else is touched when it fails.
  *   <li>sessions: at least {@code dream_min_sessions} of the agent's transcripts (by owner)
  *       modified after that time.
- *   <li>lock: {@link ConsolidationLock} taken (a live lock refuses; a stale one is taken over),
- *       released when the run ends, however it ends.
+ *   <li>lock: {@link ConsolidationLock} taken (a live lock refuses; a stale one, or one whose
+ *       holder has ended, is taken over), renewed by its heartbeat while the run goes on, released
+ *       when the run ends, however it ends.
  * </ol>
  *
  * {@code force} skips the time and sessions gates, never the lock. The gates' rules are in {@link
@@ -62,12 +63,18 @@ import org.slf4j.LoggerFactory;
  *   <li>prune: rewrite {@code MEMORY.md} as the index ({@link MemoryIndexBuilder}: a link per
  *       existing topic file, pointers to missing files dropped), without the facts consolidated
  *       (facts appended meanwhile stay), within {@code index_max_lines}, re-reading and rewriting
- *       it under the folder's lock ({@link MemoryFolder#locked}) that extraction's appends take
- *       too, so no append is lost; then remove the files the model asked to remove, then write the
- *       state.
+ *       it under the folder's lock that extraction's appends take too, so no append is lost; then
+ *       remove the files the model asked to remove, then write the state.
  * </ol>
  *
- * Every file is written atomically. A crash mid-run leaves each file whole, old or new, and the
+ * The run writes only through {@link ConsolidationLock#whileHeld}: the topic files in one go, then
+ * {@code MEMORY.md}, removals and state in another, each after checking under the folder's lock
+ * that the consolidation lock is still this run's. A run whose lock was taken over meanwhile (it
+ * stalled longer than {@code dream_lock_stale_minutes}) writes nothing more and ends {@link
+ * ConsolidationResult.Skipped skipped} at the lock gate, saying so; the run that took over does the
+ * work.
+ *
+ * <p>Every file is written atomically. A crash mid-run leaves each file whole, old or new, and the
  * state not advanced: the next run repeats the work, and deduplication makes that harmless.
  */
 public final class ConsolidationRunner {
@@ -172,17 +179,21 @@ public final class ConsolidationRunner {
           warnings);
     }
     if (attempt instanceof ConsolidationLock.Held held) {
-      return skipped(agent, gates.held(held.since(), now), warnings);
+      return skipped(agent, gates.held(held, now), warnings);
     }
     ConsolidationLock.Acquired acquired = (ConsolidationLock.Acquired) attempt;
-    if (acquired.tookOverSince() != null) {
-      String note = ConsolidationGates.tookOver(acquired.tookOverSince());
+    if (acquired.replaced() != null) {
+      String note = ConsolidationGates.tookOver(acquired.replaced());
       warnings.add(note);
       log.warn("consolidation of {}: {}", agent, note);
     }
-    Run run = new Run(agent, folder, changed, listener, warnings);
+    Run run = new Run(agent, folder, changed, listener, warnings, acquired.lock());
     try (ConsolidationLock lock = acquired.lock()) {
       return run.go();
+    } catch (ConsolidationLock.Lost e) {
+      log.warn("consolidation of {}: {}", agent, e.getMessage());
+      return new ConsolidationResult.Skipped(
+          agent, ConsolidationGate.LOCK, e.getMessage(), warnings);
     } catch (IOException | RuntimeException e) {
       log.error("consolidation of {} failed in {}", agent, run.phase.label(), e);
       return new ConsolidationResult.Failed(
@@ -211,6 +222,7 @@ public final class ConsolidationRunner {
     final List<TranscriptInfo> changed;
     final ConsolidationListener listener;
     final List<String> warnings;
+    final ConsolidationLock lock;
     ConsolidationPhase phase = ConsolidationPhase.ORIENT;
 
     MemoryFile memory;
@@ -223,12 +235,14 @@ public final class ConsolidationRunner {
         Path folder,
         List<TranscriptInfo> changed,
         ConsolidationListener listener,
-        List<String> warnings) {
+        List<String> warnings,
+        ConsolidationLock lock) {
       this.agent = agent;
       this.folder = folder;
       this.changed = changed;
       this.listener = listener;
       this.warnings = warnings;
+      this.lock = lock;
     }
 
     ConsolidationResult go() throws IOException {
@@ -270,22 +284,11 @@ public final class ConsolidationRunner {
       }
       CategoryFiling.fileFacts(left, topics);
       CategoryFiling.fileUnsorted(unparsed, topics);
-      for (ConsolidationTopic t : topics.written.values()) {
-        Path file = folder.resolve(t.name());
-        if (!t.content().equals(topics.read.get(t.name()))) {
-          AtomicFile.write(file, t.content());
-          filesWritten.add(t.name());
-        }
-        topics.read.put(t.name(), t.content());
-      }
+      lock.whileHeld(this::writeTopics);
       finish(whoWrote(byModel));
 
       start(ConsolidationPhase.PRUNE);
-      int lines = prune(facts, unparsed);
-      for (String name : topics.removed) {
-        Files.deleteIfExists(folder.resolve(name));
-      }
-      new ConsolidationState(Instant.ofEpochSecond(clock.instant().getEpochSecond())).write(folder);
+      int lines = lock.whileHeld(() -> pruneHoldingLock(facts, unparsed));
       List<String> removed = topics.removed;
       finish(
           (lines == 0 ? "no MEMORY.md (nothing to index)" : "MEMORY.md " + count(lines, "line"))
@@ -404,18 +407,36 @@ public final class ConsolidationRunner {
       return left;
     }
 
-    /**
-     * Rewrites MEMORY.md from its current text (re-read: facts appended since orient stay) and
-     * returns its line count. The read and the write happen under the folder's lock ({@link
-     * MemoryFolder#locked}), which extraction's appends take too, in this process and others: an
-     * append lands either before the re-read (and stays) or after the write, never in between.
-     */
-    int prune(List<ConsolidationFact> facts, List<MemoryFile.Unparsed> unparsed) {
-      return MemoryFolder.of(settings.dir(), agent).locked(() -> pruneHoldingLock(facts, unparsed));
+    /** Writes the topic files that changed; called under the folder's lock, the lock still ours. */
+    private Void writeTopics() throws IOException {
+      for (ConsolidationTopic t : topics.written.values()) {
+        if (!t.content().equals(topics.read.get(t.name()))) {
+          AtomicFile.write(folder.resolve(t.name()), t.content());
+          filesWritten.add(t.name());
+        }
+        topics.read.put(t.name(), t.content());
+      }
+      return null;
     }
 
-    /** {@link #prune}, holding the folder's lock: extraction cannot append in between. */
+    /**
+     * Rewrites MEMORY.md from its current text (re-read: facts appended since orient stay), removes
+     * the files the model asked to remove, writes the state, and returns MEMORY.md's line count.
+     * Called under the folder's lock ({@link ConsolidationLock#whileHeld}, the lock still ours),
+     * which extraction's appends take too, in this process and others: an append lands either
+     * before the re-read (and stays) or after the write, never in between.
+     */
     private int pruneHoldingLock(List<ConsolidationFact> facts, List<MemoryFile.Unparsed> unparsed)
+        throws IOException {
+      int lines = rewriteIndex(facts, unparsed);
+      for (String name : topics.removed) {
+        Files.deleteIfExists(folder.resolve(name));
+      }
+      new ConsolidationState(Instant.ofEpochSecond(clock.instant().getEpochSecond())).write(folder);
+      return lines;
+    }
+
+    private int rewriteIndex(List<ConsolidationFact> facts, List<MemoryFile.Unparsed> unparsed)
         throws IOException {
       Path file = folder.resolve(MemoryFile.FILE_NAME);
       String text = MemoryFolder.readFile(file).orElse(null);

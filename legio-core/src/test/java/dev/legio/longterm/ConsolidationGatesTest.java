@@ -3,6 +3,7 @@ package dev.legio.longterm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.transcript.TranscriptInfo;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -80,15 +81,33 @@ class ConsolidationGatesTest {
   }
 
   @Test
-  void aLiveLockClosesTheLockGateSayingWhenItTurnsStale() {
-    assertThat(gates.held(NOW.minus(Duration.ofMinutes(25)), NOW))
+  void aLiveLockClosesTheLockGateNamingItsHolderAndWhenItTurnsStale() {
+    Path file = Path.of("/castra/memory/vorenus/.consolidation_lock");
+    var holder =
+        new ConsolidationLockHolder("castra-1", 4242, Instant.parse("2026-11-23T11:30:00Z"));
+    var held = new ConsolidationLock.Held(file, NOW.minus(Duration.ofMinutes(25)), holder);
+    assertThat(gates.held(held, NOW))
         .isEqualTo(
             new ConsolidationGates.Closed(
                 ConsolidationGate.LOCK,
-                "another consolidation is running since 2026-11-23 11:35 UTC (25 min ago; its"
-                    + " lock .consolidation_lock turns stale after 60 min)"));
-    assertThat(ConsolidationGates.tookOver(Instant.parse("2026-11-23T09:00:00Z")))
+                "another consolidation is running since 2026-11-23 11:35 UTC (25 min ago, by pid"
+                    + " 4242 on castra-1 (started 2026-11-23T11:30:00Z)); its lock"
+                    + " /castra/memory/vorenus/.consolidation_lock turns stale when not renewed for"
+                    + " 60 min; if that process is known to be gone, delete the file"));
+    assertThat(gates.held(new ConsolidationLock.Held(file, NOW, null), NOW).reason())
+        .contains("(0 min ago, by a process its lock does not name)");
+  }
+
+  @Test
+  void aTakeOverSaysWhetherTheLockWasStaleOrItsHolderHadEnded() {
+    Instant at = Instant.parse("2026-11-23T09:00:00Z");
+    assertThat(ConsolidationGates.tookOver(new ConsolidationLock.Replaced(at, null, false)))
         .isEqualTo("took over a stale lock from 2026-11-23 09:00 UTC (a run that crashed or hung)");
+    var holder = new ConsolidationLockHolder("castra-1", 4242, null);
+    assertThat(ConsolidationGates.tookOver(new ConsolidationLock.Replaced(at, holder, true)))
+        .isEqualTo(
+            "took over the lock taken 2026-11-23 09:00 UTC by pid 4242 on castra-1: that process"
+                + " has ended (killed or crashed)");
   }
 
   @ParameterizedTest

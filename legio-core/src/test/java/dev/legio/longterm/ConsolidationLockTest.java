@@ -1,6 +1,7 @@
 package dev.legio.longterm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.legio.testing.MutableClock;
 import java.nio.file.Files;
@@ -26,22 +27,90 @@ class ConsolidationLockTest {
   }
 
   @Test
-  void theLockFileHoldsTheUnixTimeAndIsRemovedOnRelease() throws Exception {
+  void theLockFileHoldsTheUnixTimeATokenAndItsHolderAndIsRemovedOnRelease() throws Exception {
     var attempt = ConsolidationLock.tryAcquire(folder, STALE, clock);
     assertThat(attempt).isInstanceOf(ConsolidationLock.Acquired.class);
-    assertThat(Files.readString(lockFile()))
-        .isEqualTo(Long.toString(clock.instant().getEpochSecond()));
+    List<String> lines = Files.readAllLines(lockFile());
+    assertThat(lines.getFirst()).isEqualTo(Long.toString(clock.instant().getEpochSecond()));
+    assertThat(lines)
+        .anyMatch(l -> l.matches("token [0-9a-f-]{36}"))
+        .contains(
+            "host " + ConsolidationLockHolder.thisProcess().host(),
+            "pid " + ProcessHandle.current().pid());
     ((ConsolidationLock.Acquired) attempt).lock().close();
     assertThat(lockFile()).doesNotExist();
   }
 
   @Test
-  void aLiveLockRefusesAndSaysSince() throws Exception {
+  void aLiveLockRefusesAndSaysSinceAndWhoHoldsIt() throws Exception {
     Instant since = clock.instant().minus(Duration.ofMinutes(59));
     Files.writeString(lockFile(), Long.toString(since.getEpochSecond()));
     var attempt = ConsolidationLock.tryAcquire(folder, STALE, clock);
-    assertThat(attempt).isEqualTo(new ConsolidationLock.Held(since));
+    assertThat(attempt).isEqualTo(new ConsolidationLock.Held(lockFile(), since, null));
     assertThat(Files.readString(lockFile())).isEqualTo(Long.toString(since.getEpochSecond()));
+
+    Files.delete(lockFile());
+    var mine = (ConsolidationLock.Acquired) ConsolidationLock.tryAcquire(folder, STALE, clock);
+    var held = (ConsolidationLock.Held) ConsolidationLock.tryAcquire(folder, STALE, clock);
+    assertThat(held.holder()).isEqualTo(ConsolidationLockHolder.thisProcess());
+    mine.lock().close();
+  }
+
+  @Test
+  void theHeartbeatRenewsAHeldLockSoALongRunIsNeverTakenForAStaleOne() throws Exception {
+    Duration stale = Duration.ofMillis(600); // a heartbeat every 200 ms
+    var held = (ConsolidationLock.Acquired) ConsolidationLock.tryAcquire(folder, stale, clock);
+    clock.advance(Duration.ofMinutes(10)); // far past the stale age: only a renewal keeps it live
+    String renewed = "renewed " + clock.instant().getEpochSecond();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!Files.readAllLines(lockFile()).contains(renewed) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(ConsolidationLock.tryAcquire(folder, stale, clock))
+        .isInstanceOf(ConsolidationLock.Held.class);
+    held.lock().close();
+    assertThat(lockFile()).doesNotExist();
+  }
+
+  @Test
+  void aHolderWhoseLockWasTakenOverWritesNothingAndLeavesTheSuccessorsLock() throws Exception {
+    var first = (ConsolidationLock.Acquired) ConsolidationLock.tryAcquire(folder, STALE, clock);
+    assertThat(first.lock().whileHeld(() -> "written")).isEqualTo("written");
+    clock.advance(Duration.ofMinutes(61)); // it stalled: no heartbeat within the hour
+    var second = (ConsolidationLock.Acquired) ConsolidationLock.tryAcquire(folder, STALE, clock);
+    List<String> ran = new ArrayList<>();
+
+    assertThatThrownBy(() -> first.lock().whileHeld(() -> ran.add("late write")))
+        .isInstanceOf(ConsolidationLock.Lost.class)
+        .hasMessageContaining("lost its lock");
+    assertThat(ran).isEmpty();
+    first.lock().renew();
+    assertThat(Files.readAllLines(lockFile()))
+        .doesNotContain("renewed " + clock.instant().getEpochSecond());
+    first.lock().close();
+    assertThat(lockFile()).exists();
+    assertThat(second.lock().whileHeld(() -> "mine")).isEqualTo("mine");
+    second.lock().close();
+  }
+
+  @Test
+  void aLockWhoseHolderProcessEndedIsTakenOverAtOnce() throws Exception {
+    Process sleeper = new ProcessBuilder("sleep", "30").start();
+    Instant started = sleeper.toHandle().info().startInstant().orElseThrow();
+    sleeper.destroyForcibly().waitFor();
+    var gone =
+        new ConsolidationLockHolder(
+            ConsolidationLockHolder.thisProcess().host(), sleeper.pid(), started);
+    Files.writeString(
+        lockFile(),
+        new ConsolidationLockContent(clock.instant(), null, "their-token", gone).render());
+
+    var attempt = ConsolidationLock.tryAcquire(folder, STALE, clock);
+
+    assertThat(attempt).isInstanceOf(ConsolidationLock.Acquired.class);
+    assertThat(((ConsolidationLock.Acquired) attempt).replaced())
+        .isEqualTo(new ConsolidationLock.Replaced(clock.instant(), gone, true));
+    ((ConsolidationLock.Acquired) attempt).lock().close();
   }
 
   @Test
@@ -51,10 +120,12 @@ class ConsolidationLockTest {
     clock.advance(Duration.ofMinutes(61));
     var second = ConsolidationLock.tryAcquire(folder, STALE, clock);
     assertThat(second).isInstanceOf(ConsolidationLock.Acquired.class);
-    assertThat(((ConsolidationLock.Acquired) second).tookOverSince()).isEqualTo(firstAt);
+    assertThat(((ConsolidationLock.Acquired) second).replaced())
+        .isEqualTo(
+            new ConsolidationLock.Replaced(firstAt, ConsolidationLockHolder.thisProcess(), false));
     // The hung first holder finishes late: the successor's lock stays.
     first.lock().close();
-    assertThat(Files.readString(lockFile()))
+    assertThat(Files.readAllLines(lockFile()).getFirst())
         .isEqualTo(Long.toString(clock.instant().getEpochSecond()));
     ((ConsolidationLock.Acquired) second).lock().close();
     assertThat(lockFile()).doesNotExist();

@@ -223,8 +223,11 @@ class ConsolidationRunnerTest {
     assertThat(skipped.gate()).isEqualTo(ConsolidationGate.LOCK);
     assertThat(skipped.reason())
         .isEqualTo(
-            "another consolidation is running since 2026-11-23 11:40 UTC (20 min ago; its lock"
-                + " .consolidation_lock turns stale after 60 min)");
+            "another consolidation is running since 2026-11-23 11:40 UTC (20 min ago, by a process"
+                + " its lock does not name); its lock "
+                + lock
+                + " turns stale when not renewed for 60 min; if that process is known to be gone,"
+                + " delete the file");
     // --force skips time and sessions, never a live lock.
     assertThat(runner().run("vorenus", true, listener))
         .isInstanceOf(ConsolidationResult.Skipped.class);

@@ -122,7 +122,11 @@ class MemoryDreamCommandTest {
         Long.toString(Instant.now().getEpochSecond()));
     assertThat(legio("memory", "dream", "--force", "--agent", "vorenus").out())
         .startsWith("vorenus: not consolidated: another consolidation is running since ")
-        .contains("(0 min ago; its lock .consolidation_lock turns stale after 60 min)\n")
+        .contains(
+            "(0 min ago, by a process its lock does not name); its lock "
+                + memoryOf("vorenus").resolve(".consolidation_lock")
+                + " turns stale when not renewed for 60 min; if that process is known to be gone,"
+                + " delete the file\n")
         .doesNotContain("--force");
   }
 
