@@ -102,6 +102,14 @@ final class LeaseGate {
     }
   }
 
+  /**
+   * True while this process's holder still holds {@code owner}'s lease (extending it), or can take
+   * it again because no one took it over; false when another holder has it.
+   */
+  boolean stillHeld(String owner) {
+    return store.tryLease(owner, holder, clock.instant(), leaseDuration);
+  }
+
   /** Gives {@code owner}'s lease up, if this process holds it. */
   void release(String owner) {
     store.releaseLease(owner, holder);

@@ -290,27 +290,16 @@ final class TurnRunner implements AutoCloseable {
               reply.sequence()),
           TurnEnding.COMPLETED,
           completed);
-    } catch (LeaseLostException e) {
+    } catch (RuntimeException e) {
+      if (!(e instanceof LeaseLostException) && !(leased && !leases.stillHeld(owner))) {
+        return failed(slot, request, profile, description, backendName, result, sent, started, e);
+      }
+      // The lease passed to another holder while the turn ran: whatever failed first (the stored
+      // conversation another process continued, say), that is what the caller is told.
       leased = false; // another holder has it now: nothing to release
       sessionEvents.activity(slot, Activity.ERROR);
-      log.warn("{}: request {}: {}", owner, request.id(), e.getMessage());
-      notifyFailed(
-          new FailedTurn(
-              owner,
-              slot.record.sessionId(),
-              profile.shape().model(),
-              profile.shape().backend().kind(),
-              result == null ? null : result.usage(),
-              clock.instant(),
-              Duration.ofNanos(System.nanoTime() - started),
-              FailedTurn.Cause.LEASE_LOST));
-      return new Ran(
-          Reply.failure(owner, description, backendName, leaseLostText(owner)),
-          TurnEnding.FAILED,
-          null);
-    } catch (RuntimeException e) {
-      sessionEvents.activity(slot, Activity.ERROR);
-      if (sent && slot.record != null) {
+      log.warn("{}: request {}: the lease was lost: {}", owner, request.id(), e.getMessage());
+      if (slot.record != null) {
         notifyFailed(
             new FailedTurn(
                 owner,
@@ -320,15 +309,10 @@ final class TurnRunner implements AutoCloseable {
                 result == null ? null : result.usage(),
                 clock.instant(),
                 Duration.ofNanos(System.nanoTime() - started),
-                FailedTurn.Cause.of(e)));
+                FailedTurn.Cause.LEASE_LOST));
       }
-      if (closing.getAsBoolean()) {
-        log.warn("{}: turn interrupted by shutdown", owner, e);
-        return new Ran(interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
-      }
-      log.error("{}: the turn for request {} failed", owner, request.id(), e);
       return new Ran(
-          Reply.failure(owner, description, backendName, errorText(owner)),
+          Reply.failure(owner, description, backendName, leaseLostText(owner)),
           TurnEnding.FAILED,
           null);
     } finally {
@@ -336,6 +320,40 @@ final class TurnRunner implements AutoCloseable {
         leases.release(owner);
       }
     }
+  }
+
+  /** A turn that failed for another reason than a lost lease: told to the listeners, answered. */
+  private Ran failed(
+      OwnerSlot slot,
+      Message request,
+      OwnerProfile profile,
+      String description,
+      String backendName,
+      TurnResult result,
+      boolean sent,
+      long started,
+      RuntimeException e) {
+    String owner = slot.name();
+    sessionEvents.activity(slot, Activity.ERROR);
+    if (sent && slot.record != null) {
+      notifyFailed(
+          new FailedTurn(
+              owner,
+              slot.record.sessionId(),
+              profile.shape().model(),
+              profile.shape().backend().kind(),
+              result == null ? null : result.usage(),
+              clock.instant(),
+              Duration.ofNanos(System.nanoTime() - started),
+              FailedTurn.Cause.of(e)));
+    }
+    if (closing.getAsBoolean()) {
+      log.warn("{}: turn interrupted by shutdown", owner, e);
+      return new Ran(interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
+    }
+    log.error("{}: the turn for request {} failed", owner, request.id(), e);
+    return new Ran(
+        Reply.failure(owner, description, backendName, errorText(owner)), TurnEnding.FAILED, null);
   }
 
   /**

@@ -58,7 +58,12 @@ class TurnRunnerTest {
      * This process pauses mid-turn (no heartbeat) past the lease's time, and another node takes the
      * session over.
      */
-    PAUSED
+    PAUSED,
+    /**
+     * As {@link #PAUSED}, and what fails first is the back-end (the stored conversation that the
+     * other node continued), not the turn's end.
+     */
+    PAUSED_THEN_FAILS
   }
 
   @ParameterizedTest(name = "{0} for {1}")
@@ -75,6 +80,7 @@ class TurnRunnerTest {
         "PRE_LEASED,       pullo,      pullo answer 1,                                    false, pullo,   caesar,     IDLE,  1, -",
         "LOST,             vorenus,    vorenus answer 1,                                  false, vorenus, caesar,     IDLE,  2, BACKEND_LOST",
         "PAUSED,           vorenus,    lost the session's lease while the turn ran,       true,  -,       -,          ERROR, 1, -",
+        "PAUSED_THEN_FAILS, vorenus,   lost the session's lease while the turn ran,       true,  -,       -,          ERROR, 1, -",
       })
   void aTurnEndsWithItsReplyLoggedItsRecordSavedAndTheLeaseReleased(
       Scenario scenario,
@@ -107,6 +113,14 @@ class TurnRunnerTest {
                 clock.advance(LEASE.plusSeconds(1));
                 assertThat(store.tryLease(owner, "node-b", clock.instant(), LEASE)).isTrue();
               };
+      case PAUSED_THEN_FAILS ->
+          backend.duringTurn =
+              turn -> {
+                clock.advance(LEASE.plusSeconds(1));
+                assertThat(store.tryLease(owner, "node-b", clock.instant(), LEASE)).isTrue();
+                throw new dev.legio.backend.BackendException(
+                    "appending turn 1 was refused (another process continued it)");
+              };
       default -> {}
     }
     LeaseGate leases = new LeaseGate(store, "me", LEASE, clock, clock, clock::advance);
@@ -128,7 +142,7 @@ class TurnRunnerTest {
         .isEqualTo(
             switch (scenario) {
               case LEASED_ELSEWHERE -> java.util.Optional.of("another-process");
-              case PAUSED -> java.util.Optional.of("node-b");
+              case PAUSED, PAUSED_THEN_FAILS -> java.util.Optional.of("node-b");
               default -> java.util.Optional.<String>empty();
             });
     assertThat(rebuilds.snapshot().values().stream().mapToLong(Long::longValue).sum())
