@@ -34,7 +34,9 @@ final class ResetCommand implements Callable<Integer> {
       freeAbandonedLeases(app.sessions(), app.engine(), name).forEach(root.out::println);
       String reset;
       try (WaitNotice waiting =
-          WaitNotice.forTurn(
+          WaitNotice.forTurnOf(
+              name.equals("all") ? app.engine().knownAgents() : java.util.Set.of(name),
+              app.sessions(),
               name.equals("all") ? "the agents' turns" : "a turn of " + name,
               app.config().sessions().lockWait(),
               root.err)) {

@@ -69,7 +69,7 @@ final class SessionEditCommands {
               : new SessionHistoryEditor.Point.LastTurns(where.last);
       try (LegioApp app = sessions.root.app()) {
         SessionHistoryEditor.Result rewound;
-        try (WaitNotice waiting = waiting(app, id, sessions.root.err)) {
+        try (WaitNotice waiting = waiting(app, id, null, sessions.root.err)) {
           rewound = app.historyEditor().rewind(id, point);
         }
         report("Rewound", rewound, sessions.root.out);
@@ -110,7 +110,7 @@ final class SessionEditCommands {
               : new SessionHistoryEditor.Point.AtEntry(at);
       try (LegioApp app = sessions.root.app()) {
         SessionHistoryEditor.Result forked;
-        try (WaitNotice waiting = waiting(app, id, sessions.root.err)) {
+        try (WaitNotice waiting = waiting(app, id, owner, sessions.root.err)) {
           forked = app.historyEditor().fork(id, point, owner);
         }
         report("Forked", forked, sessions.root.out);
@@ -122,9 +122,24 @@ final class SessionEditCommands {
     }
   }
 
-  /** The notice an edit of session {@code id} gives while it waits for a turn. */
-  private static WaitNotice waiting(LegioApp app, String id, java.io.PrintWriter err) {
-    return WaitNotice.forTurn(
-        "a turn of session " + id + "'s owner", app.config().sessions().lockWait(), err);
+  /**
+   * The notice an edit of session {@code id} (onto {@code owner}; null: the session's own) gives
+   * while it waits for a turn: none when no turn of that owner runs as it begins.
+   */
+  private static WaitNotice waiting(
+      LegioApp app, String id, String owner, java.io.PrintWriter err) {
+    java.util.Set<String> owners =
+        owner != null
+            ? java.util.Set.of(owner)
+            : app.sessions().list().stream()
+                .filter(r -> r.sessionId().toString().equals(id))
+                .map(dev.legio.session.SessionRecord::owner)
+                .collect(java.util.stream.Collectors.toSet());
+    return WaitNotice.forTurnOf(
+        owners,
+        app.sessions(),
+        owner != null ? "a turn of " + owner : "a turn of session " + id + "'s owner",
+        app.config().sessions().lockWait(),
+        err);
   }
 }

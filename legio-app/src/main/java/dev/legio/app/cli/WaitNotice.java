@@ -9,15 +9,21 @@ import java.util.concurrent.TimeUnit;
  * The line a command prints while it waits for a turn: a reset, rewind or fork waits until no turn
  * of the session's owner runs, up to {@code [sessions] lock_wait_seconds}.
  *
- * <p>Rule: when the command is still waiting after {@link #AFTER}, it says so once on standard
+ * <p>Rules: when the command is still waiting after {@link #AFTER}, it says so once on standard
  * error, with how long it may wait, so that the wait does not look like a hang; a command done
- * sooner prints nothing.
+ * sooner prints nothing, and so does one that found no turn running when it began ({@link #NONE}):
+ * it has nothing to wait for, however long its own work takes.
  */
 final class WaitNotice implements AutoCloseable {
   /** How long a command waits before it says that it waits. */
   static final Duration AFTER = Duration.ofSeconds(1);
 
+  /** The notice of a command that waits for no turn: it says nothing. */
+  static final WaitNotice NONE = new WaitNotice();
+
   private final CountDownLatch done = new CountDownLatch(1);
+
+  private WaitNotice() {}
 
   private WaitNotice(String what, Duration upTo, Duration after, PrintWriter err) {
     Thread.ofVirtual()
@@ -45,6 +51,20 @@ final class WaitNotice implements AutoCloseable {
   /** Says on {@code err} that the command waits for {@code what} ("a turn of vorenus"), if so. */
   static WaitNotice forTurn(String what, Duration upTo, PrintWriter err) {
     return new WaitNotice(what, upTo, AFTER, err);
+  }
+
+  /**
+   * As {@link #forTurn}, when a turn of one of {@code owners} runs now (some process holds its
+   * lease); else {@link #NONE}.
+   */
+  static WaitNotice forTurnOf(
+      java.util.Set<String> owners,
+      dev.legio.session.SessionStore sessions,
+      String what,
+      Duration upTo,
+      PrintWriter err) {
+    java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
+    return owners.stream().anyMatch(leased::contains) ? forTurn(what, upTo, err) : NONE;
   }
 
   @Override
