@@ -41,7 +41,9 @@ class WakeUpLatenessTest {
       assertThat(window.length).isGreaterThan(5);
       long worst = Arrays.stream(window).max().orElseThrow();
       assertThat(worst).isBetween(39_000_000L, 79_000_000L);
-      assertThat(Arrays.stream(window).filter(n -> n >= 39_000_000L)).hasSize(1);
+      // The 80 ms stall before the window is not counted (a busy machine may add stalls of its
+      // own inside it, shorter than that: they are real lateness, and counted).
+      assertThat(Arrays.stream(window).filter(n -> n >= 79_000_000L)).isEmpty();
       // One wake-up in all those: the 99th percentile of the window is the stall only when fewer
       // than 100 were counted.
       assertThat(late.percentileMillis(100).orElseThrow()).isGreaterThan(39);
