@@ -300,16 +300,7 @@ final class TurnRunner implements AutoCloseable {
       sessionEvents.activity(slot, Activity.ERROR);
       log.warn("{}: request {}: the lease was lost: {}", owner, request.id(), e.getMessage());
       if (slot.record != null) {
-        notifyFailed(
-            new FailedTurn(
-                owner,
-                slot.record.sessionId(),
-                profile.shape().model(),
-                profile.shape().backend().kind(),
-                result == null ? null : result.usage(),
-                clock.instant(),
-                Duration.ofNanos(System.nanoTime() - started),
-                FailedTurn.Cause.LEASE_LOST));
+        tellFailed(slot, profile, result, started, FailedTurn.Cause.LEASE_LOST);
       }
       return new Ran(
           Reply.failure(owner, description, backendName, leaseLostText(owner)),
@@ -320,6 +311,25 @@ final class TurnRunner implements AutoCloseable {
         leases.release(owner);
       }
     }
+  }
+
+  /** Tells the turn listeners that the turn of {@code slot}'s session failed for {@code cause}. */
+  private void tellFailed(
+      OwnerSlot slot,
+      OwnerProfile profile,
+      TurnResult result,
+      long started,
+      FailedTurn.Cause cause) {
+    notifyFailed(
+        new FailedTurn(
+            slot.name(),
+            slot.record.sessionId(),
+            profile.shape().model(),
+            profile.shape().backend().kind(),
+            result == null ? null : result.usage(),
+            clock.instant(),
+            Duration.ofNanos(System.nanoTime() - started),
+            cause));
   }
 
   /** A turn that failed for another reason than a lost lease: told to the listeners, answered. */
@@ -336,16 +346,7 @@ final class TurnRunner implements AutoCloseable {
     String owner = slot.name();
     sessionEvents.activity(slot, Activity.ERROR);
     if (sent && slot.record != null) {
-      notifyFailed(
-          new FailedTurn(
-              owner,
-              slot.record.sessionId(),
-              profile.shape().model(),
-              profile.shape().backend().kind(),
-              result == null ? null : result.usage(),
-              clock.instant(),
-              Duration.ofNanos(System.nanoTime() - started),
-              FailedTurn.Cause.of(e)));
+      tellFailed(slot, profile, result, started, FailedTurn.Cause.of(e));
     }
     if (closing.getAsBoolean()) {
       log.warn("{}: turn interrupted by shutdown", owner, e);

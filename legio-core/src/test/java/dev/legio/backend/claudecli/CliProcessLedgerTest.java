@@ -2,8 +2,6 @@ package dev.legio.backend.claudecli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,27 +28,10 @@ class CliProcessLedgerTest {
   void theCliProcessesOfALegioKilledWithoutItsShutdownHookAreStoppedByTheNext() throws Exception {
     Path ledger = dir.resolve("ledger");
     // A Legio (another JVM) starts a CLI process through its registry, and is killed -9.
-    Process legio =
-        new ProcessBuilder(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                StartsACliAndWaits.class.getName(),
-                ledger.toString())
-            .redirectErrorStream(true)
-            .start();
+    LegioWithACli other = LegioWithACli.start(StartsACliAndWaits.class, ledger.toString());
+    Process legio = other.legio();
     started.add(legio.toHandle());
-    long cli;
-    try (BufferedReader out =
-        new BufferedReader(new InputStreamReader(legio.getInputStream(), StandardCharsets.UTF_8))) {
-      String line = out.readLine();
-      while (line != null && !line.startsWith("cli=")) {
-        line = out.readLine();
-      }
-      assertThat(line).as("the other JVM started its CLI").isNotNull();
-      cli = Long.parseLong(line.substring(4));
-    }
-    ProcessHandle orphan = ProcessHandle.of(cli).orElseThrow();
+    ProcessHandle orphan = other.cli();
     started.add(orphan);
     legio.destroyForcibly();
     assertThat(legio.waitFor(20, TimeUnit.SECONDS)).isTrue();

@@ -2,9 +2,6 @@ package dev.legio.backend.claudecli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,24 +16,9 @@ class ProcessRegistryExitTest {
   @Test
   void aDrainingLegiosCliProcessesOutliveTheSignalUntilTheDrainEndsOrItsTimeIsUp()
       throws Exception {
-    Process legio =
-        new ProcessBuilder(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                DrainsForThreeSeconds.class.getName())
-            .redirectErrorStream(true)
-            .start();
-    ProcessHandle cli;
-    try (BufferedReader out =
-        new BufferedReader(new InputStreamReader(legio.getInputStream(), StandardCharsets.UTF_8))) {
-      String line = out.readLine();
-      while (line != null && !line.startsWith("cli=")) {
-        line = out.readLine();
-      }
-      assertThat(line).as("the other JVM started its CLI").isNotNull();
-      cli = ProcessHandle.of(Long.parseLong(line.substring(4))).orElseThrow();
-    }
+    LegioWithACli other = LegioWithACli.start(DrainsForThreeSeconds.class);
+    Process legio = other.legio();
+    ProcessHandle cli = other.cli();
     try {
       long signalled = System.nanoTime();
       legio.destroy(); // SIGTERM
