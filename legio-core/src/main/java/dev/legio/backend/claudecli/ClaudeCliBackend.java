@@ -168,20 +168,6 @@ public final class ClaudeCliBackend implements ModelBackend {
           withheld);
     }
 
-    public Options withMode(Mode newMode) {
-      return new Options(
-          executable,
-          newMode,
-          permissionMode,
-          allowedTools,
-          turnTimeout,
-          workingDirectory,
-          environment,
-          mcpConfig,
-          contextWindows,
-          withheld);
-    }
-
     public Options withTurnTimeout(Duration timeout) {
       return new Options(
           executable,

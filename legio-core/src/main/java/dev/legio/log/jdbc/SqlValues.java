@@ -30,5 +30,11 @@ public interface SqlValues {
    */
   void bindTimestamp(PreparedStatement statement, int index, Instant timestamp) throws SQLException;
 
+  /** Binds {@code timestamp} truncated to microseconds, as {@link #bindTimestamp} requires. */
+  default void bindTruncated(PreparedStatement statement, int index, Instant timestamp)
+      throws SQLException {
+    bindTimestamp(statement, index, dev.legio.log.Timestamps.truncate(timestamp));
+  }
+
   Instant readTimestamp(ResultSet row, int column) throws SQLException;
 }

@@ -1,6 +1,5 @@
 package dev.legio.session.jdbc;
 
-import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.JobLeases;
@@ -64,10 +63,10 @@ public final class JdbcJobLeases implements JobLeases {
             s -> {
               s.setString(1, job);
               s.setString(2, holder);
-              bindTimestamp(s, 3, now.plus(ttl));
+              values.bindTruncated(s, 3, now.plus(ttl));
               s.setString(4, process.host());
               s.setLong(5, process.pid());
-              bindTimestamp(s, 6, now);
+              values.bindTruncated(s, 6, now);
             });
     if (update(action, take) == 1) {
       return true;
@@ -107,7 +106,7 @@ public final class JdbcJobLeases implements JobLeases {
             new SharedWriter.Update(
                 "UPDATE job_leases SET lease_until = ? WHERE job = ? AND holder = ?",
                 s -> {
-                  bindTimestamp(s, 1, now.plus(ttl));
+                  values.bindTruncated(s, 1, now.plus(ttl));
                   s.setString(2, job);
                   s.setString(3, holder);
                 }))
@@ -133,18 +132,13 @@ public final class JdbcJobLeases implements JobLeases {
             connection.prepareStatement(
                 "SELECT holder FROM job_leases WHERE job = ? AND lease_until >= ?")) {
       statement.setString(1, job);
-      bindTimestamp(statement, 2, now);
+      values.bindTruncated(statement, 2, now);
       try (ResultSet row = statement.executeQuery()) {
         return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
       }
     } catch (SQLException e) {
       throw failure("reading the lease of job '" + job + "'", e);
     }
-  }
-
-  private void bindTimestamp(PreparedStatement statement, int index, Instant timestamp)
-      throws SQLException {
-    values.bindTimestamp(statement, index, Timestamps.truncate(timestamp));
   }
 
   private int update(String action, SharedWriter.Update update) {

@@ -230,7 +230,7 @@ public final class JdbcSessionStore implements SessionStore {
     return update(
         "deleting the sessions that expired before " + now,
         "DELETE FROM sessions WHERE expires_at < ?",
-        s -> leases.bindTimestamp(s, 1, now));
+        s -> values.bindTruncated(s, 1, now));
   }
 
   @Override
@@ -371,7 +371,7 @@ public final class JdbcSessionStore implements SessionStore {
             connection.prepareStatement(
                 "SELECT owner, holder_host, holder_pid FROM session_leases"
                     + " WHERE lease_until >= ?")) {
-      leases.bindTimestamp(statement, 1, now);
+      values.bindTruncated(statement, 1, now);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
           String host = rows.getString(2);

@@ -1,12 +1,10 @@
 package dev.legio.session.jdbc;
 
-import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.LeaseHolder;
 import dev.legio.session.LeaseLostException;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -76,11 +74,11 @@ final class LeaseRows {
         s -> {
           s.setString(1, owner);
           s.setString(2, holder);
-          bindTimestamp(s, 3, until);
+          values.bindTruncated(s, 3, until);
           s.setString(4, process.host());
           s.setLong(5, process.pid());
           if (sql.equals(RUN_OUT)) {
-            bindTimestamp(s, 6, now);
+            values.bindTruncated(s, 6, now);
           }
         });
   }
@@ -92,7 +90,7 @@ final class LeaseRows {
     return new SharedWriter.Update(
         RENEW,
         s -> {
-          bindTimestamp(s, 1, until);
+          values.bindTruncated(s, 1, until);
           s.setString(2, owner);
           s.setString(3, holder);
         });
@@ -129,10 +127,5 @@ final class LeaseRows {
           s.setString(1, owner);
           s.setString(2, holder);
         });
-  }
-
-  void bindTimestamp(PreparedStatement statement, int index, Instant timestamp)
-      throws SQLException {
-    values.bindTimestamp(statement, index, Timestamps.truncate(timestamp));
   }
 }
