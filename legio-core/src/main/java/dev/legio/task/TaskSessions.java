@@ -13,18 +13,13 @@ import dev.legio.config.SessionSettings;
 import dev.legio.errors.Quoted;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.SessionStore;
-import dev.legio.usage.KeySessionTotal;
 import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
-import dev.legio.usage.UsageTotal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -67,8 +62,11 @@ import org.slf4j.LoggerFactory;
  *   <li>A back-end failure changes nothing stored but the usage ledger (a row with the failure's
  *       outcome and duration) and throws {@link TaskFailedException}.
  *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
- *       under its agent's name: completed (with its usage), failed, or busy; once, before {@link
- *       #run} returns or throws.
+ *       under its agent's name: completed (with its usage), failed, busy or interrupted; once,
+ *       before {@link #run} returns or throws.
+ *   <li>At shutdown, {@link #interruptTurns} (a server calls it when its drain's grace has ended,
+ *       as it does the engine's) refuses every task from then on and interrupts those running or
+ *       waiting, by {@link TaskShutdown}'s rules.
  * </ul>
  */
 public final class TaskSessions implements AutoCloseable {
@@ -91,6 +89,7 @@ public final class TaskSessions implements AutoCloseable {
   private final String holder = "legio-tasks-" + UUID.randomUUID();
   private final TaskSlots slots = new TaskSlots();
   private final TaskTurnRecorder recorder;
+  private final TaskShutdown shutdown = new TaskShutdown();
 
   /**
    * @param backend the default back-end
@@ -149,6 +148,21 @@ public final class TaskSessions implements AutoCloseable {
       throw new TaskRefusedException(
           "task_run_id must be 1-" + MAX_TASK_RUN_ID + " characters, or left out");
     }
+    shutdown.enter(agent);
+    try {
+      return runEntered(key, agent, profile, text, taskRunId);
+    } catch (TaskBusyException | TaskFailedException e) {
+      if (shutdown.closing()) {
+        throw shutdown.interrupted(agent, e);
+      }
+      throw e;
+    } finally {
+      shutdown.leave();
+    }
+  }
+
+  private TaskResult runEntered(
+      String key, String agent, AgentProfile profile, String text, String taskRunId) {
     long start = System.nanoTime();
     TaskSlot slot;
     try {
@@ -173,7 +187,13 @@ public final class TaskSessions implements AutoCloseable {
       try {
         return turn(slot, key, profile, text, taskRunId);
       } catch (RuntimeException e) {
-        recorder.measure(agent, dev.legio.session.TurnEnding.FAILED, turnStart, null);
+        recorder.measure(
+            agent,
+            shutdown.closing()
+                ? dev.legio.session.TurnEnding.INTERRUPTED
+                : dev.legio.session.TurnEnding.FAILED,
+            turnStart,
+            null);
         throw e;
       } finally {
         leases.releaseLease(lease, holder);
@@ -318,31 +338,7 @@ public final class TaskSessions implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new TaskRefusedException(e.getMessage());
     }
-    Instant now = clock.instant();
-    Map<UUID, TaskSessionRecord> current = new LinkedHashMap<>();
-    for (TaskSessionRecord r : records.forKey(key)) {
-      current.put(r.sessionId(), r);
-    }
-    List<TaskSessionSummary> out = new ArrayList<>();
-    for (KeySessionTotal t : ledger.sessionsOfKey(key)) {
-      TaskSessionRecord r = current.remove(t.sessionId());
-      out.add(new TaskSessionSummary(t.sessionId(), t.agent(), r, r != null && r.liveAt(now), t));
-    }
-    for (TaskSessionRecord r : current.values()) {
-      out.add(
-          new TaskSessionSummary(
-              r.sessionId(),
-              r.agent(),
-              r,
-              r.liveAt(now),
-              new KeySessionTotal(
-                  r.sessionId(),
-                  r.agent(),
-                  r.createdAt(),
-                  r.lastActiveAt(),
-                  UsageTotal.empty(r.sessionId().toString()))));
-    }
-    return out;
+    return TaskSessionSummaries.of(key, records, ledger, clock.instant());
   }
 
   /**
@@ -454,6 +450,14 @@ public final class TaskSessions implements AutoCloseable {
   /** How many (key, agent) slots this process holds: those in use (tests). */
   int slotsHeld() {
     return slots.size();
+  }
+
+  /**
+   * Refuses every task from now on and interrupts those running or waiting (see the class comment):
+   * for a server whose shutdown grace has ended while task turns still run.
+   */
+  public void interruptTurns() {
+    shutdown.interruptTurns();
   }
 
   /**

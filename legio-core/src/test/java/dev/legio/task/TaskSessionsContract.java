@@ -550,4 +550,58 @@ public abstract class TaskSessionsContract {
     }
     assertThat(backend.turns).extracting(ScriptedBackend.Turn::message).containsExactly("long");
   }
+
+  @Test
+  void aShutdownInterruptsTheTaskRunningAndTheOneWaitingAndRefusesNewOnes() throws Exception {
+    ScriptedBackend backend = ScriptedBackend.resuming(new ScriptedBackend.Conversations());
+    CountDownLatch inside = new CountDownLatch(1);
+    backend.duringTurn =
+        turn -> {
+          inside.countDown();
+          try {
+            new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            // As the real back-ends do: an interrupted turn fails.
+            throw new dev.legio.backend.BackendException("the request was interrupted");
+          }
+        };
+    TaskSessions tasks = tasks(backend, store);
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<Boolean> running =
+          pool.submit(() -> interruptedAndClear(() -> tasks.run(KEY, AGENT, "long", "run-1")));
+      assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+      Future<Boolean> waiting =
+          pool.submit(() -> interruptedAndClear(() -> tasks.run(KEY, AGENT, "next", null)));
+      awaitWaiting(tasks, 1);
+
+      tasks.interruptTurns();
+
+      assertThat(running.get(30, TimeUnit.SECONDS))
+          .as("the running task: interrupted, and its thread's interrupt cleared")
+          .isTrue();
+      assertThat(waiting.get(30, TimeUnit.SECONDS)).as("the task waiting its turn").isTrue();
+    }
+    assertThatThrownBy(() -> tasks.run(OTHER_KEY, AGENT, "after", null))
+        .isInstanceOf(TaskInterruptedException.class)
+        .hasMessageContaining("shutting down")
+        .hasMessageContaining("did not run");
+    assertThat(backend.turns).extracting(ScriptedBackend.Turn::message).containsExactly("long");
+  }
+
+  /**
+   * True when {@code task} threw {@link TaskInterruptedException} saying Legio shut down, and left
+   * its thread's interrupt cleared (the thread writes the caller's answer next).
+   */
+  private static boolean interruptedAndClear(java.util.concurrent.Callable<TaskResult> task) {
+    try {
+      task.call();
+      return false;
+    } catch (TaskInterruptedException e) {
+      assertThat(e).hasMessageContaining("Legio shut down before " + AGENT + " answered");
+      assertThat(e).hasMessageContaining("send it again");
+      return !Thread.currentThread().isInterrupted();
+    } catch (Exception e) {
+      throw new AssertionError("not interrupted but " + e, e);
+    }
+  }
 }

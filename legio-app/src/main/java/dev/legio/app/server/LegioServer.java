@@ -347,6 +347,7 @@ public final class LegioServer implements AutoCloseable {
     if (!awaitNoneInFlight(grace)) {
       // Turns still running: interrupted now, their callers (still connected) hear so.
       parts.engine().interruptTurns();
+      parts.tasks().interruptTurns();
       if (!awaitNoneInFlight(ANSWER_INTERRUPTED)) {
         log.warn("{} request(s) still unanswered at shutdown; closing them", router.inFlight());
       }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.errors.Quoted;
 import dev.legio.task.TaskBusyException;
 import dev.legio.task.TaskFailedException;
+import dev.legio.task.TaskInterruptedException;
 import dev.legio.task.TaskRefusedException;
 import dev.legio.task.TaskResult;
 import dev.legio.task.TaskSessionRecord;
@@ -26,7 +27,8 @@ import java.util.Map;
  *       task_run_id} is optional. A bad key, an unknown agent (the answer lists the agents in
  *       {@code agents}) or an empty text is 400, and nothing runs.
  *   <li>A session busy past {@code lock_wait_seconds} is 409; a back-end failure 502 (nothing
- *       stored: sending again is safe).
+ *       stored: sending again is safe); a task that Legio's shutdown refused or interrupted is 503
+ *       (nothing stored either).
  *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
  *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
  * </ul>
@@ -65,6 +67,8 @@ final class TasksEndpoint {
             throw new ApiException(409, e.getMessage());
           } catch (TaskFailedException e) {
             throw new ApiException(502, Quoted.message(e.getMessage()));
+          } catch (TaskInterruptedException e) {
+            throw new ApiException(503, e.getMessage());
           }
         },
         result -> answer(exchange, result));

@@ -285,9 +285,10 @@ final class ServerFixture implements AutoCloseable {
   }
 
   /**
-   * The offline model, except that a message holding {@code #hold} waits for the gate, and one
-   * holding {@code #fail} fails with the message as the back-end's error (a back-end that repeats
-   * what it was sent, secrets and all).
+   * The offline model, except that a message holding {@code #hold} waits for the gate (interrupted,
+   * it goes on, unless it holds {@code #stop-when-interrupted} too), and one holding {@code #fail}
+   * fails with the message as the back-end's error (a back-end that repeats what it was sent,
+   * secrets and all).
    */
   final class GatedBackend extends ForwardingModelBackend {
     GatedBackend(ModelBackend inner) {
@@ -307,6 +308,10 @@ final class ServerFixture implements AutoCloseable {
         try {
           gate.await(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
+          if (userMessage.contains("#stop-when-interrupted")) {
+            // as the real back-ends do: an interrupted request fails
+            throw new dev.legio.backend.BackendException("the request was interrupted");
+          }
           Thread.currentThread().interrupt();
         }
       }

@@ -141,6 +141,51 @@ class ServerReadinessTest {
     }
   }
 
+  @Test
+  void aTaskStillRunningWhenTheGraceEndsIsAnswered503BeforeTheListenerCloses() throws Exception {
+    ServerFixture g =
+        new ServerFixture(
+            dir.resolve("task-grace"),
+            Duration.ofSeconds(5),
+            4096,
+            Map.of(),
+            Duration.ofSeconds(1));
+    try {
+      CompletableFuture<HttpResponse<String>> inFlight =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return g.post(
+                      "/api/v1/tasks",
+                      g.task,
+                      Map.of(
+                          "session_key",
+                          "campaign:7",
+                          "agent",
+                          "vorenus",
+                          "text",
+                          "#hold #stop-when-interrupted"));
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(g.held.await(30, TimeUnit.SECONDS)).isTrue();
+      long start = System.nanoTime();
+      g.server.close(); // never released: the task outlasts the 1 s grace
+
+      HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
+      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
+      assertThat(ServerFixture.json(answered).get("error").asText())
+          .contains("Legio shut down before vorenus answered the task")
+          .contains("send it again");
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(Duration.ofSeconds(1 + 2).plus(LegioServer.ANSWER_INTERRUPTED));
+    } finally {
+      g.release();
+      g.close();
+    }
+  }
+
   /** Polls /readyz until it answers 503 (the drain has begun), at most 30 s. */
   private HttpResponse<String> awaitNotReady() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
