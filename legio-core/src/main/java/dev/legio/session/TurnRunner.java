@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *       database, for longer than {@code lease_ttl_seconds}) stores nothing: no reply in the log,
  *       no record, no transcript or memory; only the usage ledger is told, as a failed turn with
  *       outcome {@code lease_lost}, since its tokens were spent. It answers {@link #leaseLostText}
- *       and leaves the session to the holder that took it over.
+ *       and leaves the session to the holder that took it over: the owner's activity here is {@link
+ *       Activity#IDLE} (nothing of it fails; the status of every node shows the holder's turn as
+ *       {@code working} while its lease lasts), not {@code error}.
  *   <li>Each turn's duration is measured from the lease to the reply (or the failure) on the
  *       monotonic nano timer. A turn that reached the back-end and failed is told to the turn
  *       listener as a {@link FailedTurn} with its cause and the tokens known of it.
@@ -297,7 +299,7 @@ final class TurnRunner implements AutoCloseable {
       // The lease passed to another holder while the turn ran: whatever failed first (the stored
       // conversation another process continued, say), that is what the caller is told.
       leased = false; // another holder has it now: nothing to release
-      sessionEvents.activity(slot, Activity.ERROR);
+      sessionEvents.activity(slot, Activity.IDLE);
       log.warn("{}: request {}: the lease was lost: {}", owner, request.id(), e.getMessage());
       if (slot.record != null) {
         tellFailed(slot, profile, result, started, FailedTurn.Cause.LEASE_LOST);
