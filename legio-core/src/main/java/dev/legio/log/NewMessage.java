@@ -8,8 +8,11 @@ import java.util.UUID;
  * number.
  *
  * @param replyTo the message it answers, which must already be in the log; null for none
+ * @param id the id it must have; null for a new one. A message whose id is in the log already is
+ *     refused (the append throws {@link MessageLogException}): how a request sent again with the
+ *     same request key is told from a new one ({@code dev.legio.session.RequestKey})
  */
-public record NewMessage(String sender, Audience audience, String text, UUID replyTo) {
+public record NewMessage(String sender, Audience audience, String text, UUID replyTo, UUID id) {
 
   public NewMessage {
     Names.require(sender, "sender");
@@ -23,11 +26,21 @@ public record NewMessage(String sender, Audience audience, String text, UUID rep
     }
   }
 
+  /** A message with a new id. */
+  public NewMessage(String sender, Audience audience, String text, UUID replyTo) {
+    this(sender, audience, text, replyTo, null);
+  }
+
   public static NewMessage of(String sender, Audience audience, String text) {
-    return new NewMessage(sender, audience, text, null);
+    return new NewMessage(sender, audience, text, null, null);
   }
 
   public NewMessage replyingTo(UUID parent) {
-    return new NewMessage(sender, audience, text, parent);
+    return new NewMessage(sender, audience, text, parent, id);
+  }
+
+  /** This message with the id {@code given}. */
+  public NewMessage withId(UUID given) {
+    return new NewMessage(sender, audience, text, replyTo, Objects.requireNonNull(given, "id"));
   }
 }

@@ -15,10 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +45,9 @@ import org.slf4j.LoggerFactory;
  *       recently active beyond that.
  *   <li>A failure in one agent's turn answers {@code [name] An error occurred during processing.}
  *       (the cause goes to the log file) and affects no other agent.
+ *   <li>A request sent with a {@link RequestKey} is logged once and answered once per agent,
+ *       however often it is sent (see {@link RequestIntake}, and {@link TurnRunner} for the answer
+ *       found in the log).
  * </ul>
  */
 public final class SessionEngine implements AutoCloseable {
@@ -61,6 +60,7 @@ public final class SessionEngine implements AutoCloseable {
   private final SessionSettings settings;
   private final Clock clock;
   private final LeaseGate leases;
+  private final RequestIntake intake;
   private final SessionEditGate edits;
   private final SessionResets resets;
   private final SessionEvents sessionEvents = new SessionEvents();
@@ -75,7 +75,7 @@ public final class SessionEngine implements AutoCloseable {
   private final SessionResumer resumer;
 
   /** Runs the turns of a message to several agents, one virtual thread each. */
-  private final ExecutorService parallelTurns = Executors.newVirtualThreadPerTaskExecutor();
+  private final ParallelTurns parallelTurns;
 
   /** Whether messages are taken, and the stop ({@link EngineShutdown}). */
   private final EngineShutdown shutdown;
@@ -101,6 +101,7 @@ public final class SessionEngine implements AutoCloseable {
         new OwnerSlots(
             settings.channels().maxSessions(), this::knownAgents, this::closeEvictedChannel);
     this.shutdown = new EngineShutdown(slots, lifecycle, settings.shutdownGrace());
+    this.intake = new RequestIntake(messageLog, leases);
     this.board = new StatusBoard(agents, store, leases, clock, slots::held);
     SessionEditGate edits =
         new SessionEditGate(
@@ -136,6 +137,7 @@ public final class SessionEngine implements AutoCloseable {
             new SessionCondenser(
                 store, lifecycle, b.briefWriter(), condenseAfterTokens, sessionEvents),
             () -> this.shutdown.closing());
+    this.parallelTurns = new ParallelTurns(turns, backend.displayName());
     this.reaper =
         new IdleReaper(
             clock,
@@ -177,9 +179,19 @@ public final class SessionEngine implements AutoCloseable {
    * Handles one message from caesar: routes it, logs it, dispatches it and waits for every answer.
    */
   public Outcome handle(String text, DispatchListener listener) {
+    return handle(text, listener, null);
+  }
+
+  /**
+   * As {@link #handle(String, DispatchListener)}, once per {@code key} (null: none) by {@link
+   * RequestKey}'s rules.
+   *
+   * @throws RequestKeyReusedException when the key came with another message before
+   */
+  public Outcome handle(String text, DispatchListener listener, RequestKey key) {
     return switch (Recipients.ofCaesarsMessage(text, knownAgents())) {
       case Recipients.Refused r -> Outcome.refused(r.why());
-      case Recipients.To to -> dispatch(Names.CAESAR, to.targets(), text, listener);
+      case Recipients.To to -> dispatch(Names.CAESAR, to.targets(), text, listener, key);
     };
   }
 
@@ -192,17 +204,16 @@ public final class SessionEngine implements AutoCloseable {
     Names.require(sender, "sender");
     return switch (Recipients.ofDispatch(centuriones, text, agents.centurioNames())) {
       case Recipients.Refused r -> Outcome.refused(r.why());
-      case Recipients.To to -> dispatch(sender, to.targets(), text, listener);
+      case Recipients.To to -> dispatch(sender, to.targets(), text, listener, null);
     };
   }
 
   private Outcome dispatch(
-      String sender, List<String> targets, String text, DispatchListener listener) {
+      String sender, List<String> targets, String text, DispatchListener listener, RequestKey key) {
     agents.requireUsable(targets); // a broken prompt.md refuses the message before it is logged
     List<OwnerSlot> slots = new ArrayList<>(targets.size());
     List<TurnQueue.Place> places = new ArrayList<>(targets.size());
-    Message request;
-    boolean leased = false;
+    RequestIntake.Logged logged;
     List<OwnerSlot> targetSlots = new ArrayList<>(targets.size());
     for (String target : targets) {
       targetSlots.add(this.slots.agent(target));
@@ -218,19 +229,13 @@ public final class SessionEngine implements AutoCloseable {
       lockOrder.forEach(slot -> slot.posting.lock());
       try {
         NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
-        if (targets.size() == 1) {
-          OwnerSlot slot = targetSlots.get(0);
-          SessionStore.LeasedRequest logged = logRequest(message, slot);
-          request = logged.message();
-          leased = logged.leased();
+        if (key != null) {
+          message = message.withId(key.messageId(sender));
+        }
+        logged = intake.log(message, targets.size() == 1 ? targetSlots.get(0) : null);
+        for (OwnerSlot slot : targetSlots) {
           slots.add(slot);
           places.add(slot.queue.enqueue());
-        } else {
-          request = messageLog.append(message);
-          for (OwnerSlot slot : targetSlots) {
-            slots.add(slot);
-            places.add(slot.queue.enqueue());
-          }
         }
       } finally {
         lockOrder.forEach(slot -> slot.posting.unlock());
@@ -238,24 +243,18 @@ public final class SessionEngine implements AutoCloseable {
     } finally {
       shutdown.endPosting();
     }
+    Message request = logged.message();
     if (targets.size() == 1) {
       // One agent: its turn runs on this thread (it waits here if the agent is busy).
       return new Outcome(
           request,
-          List.of(turns.run(slots.get(0), places.get(0), request, listener, leased)),
+          List.of(
+              turns.run(
+                  slots.get(0), places.get(0), request, listener, logged.leased(), logged.again())),
           null);
     }
-    List<Future<Reply>> pending = new ArrayList<>(targets.size());
-    for (int i = 0; i < targets.size(); i++) {
-      OwnerSlot slot = slots.get(i);
-      TurnQueue.Place place = places.get(i);
-      pending.add(parallelTurns.submit(() -> turns.run(slot, place, request, listener, false)));
-    }
-    List<Reply> replies = new ArrayList<>(targets.size());
-    for (int i = 0; i < targets.size(); i++) {
-      replies.add(await(pending.get(i), targets.get(i)));
-    }
-    return new Outcome(request, replies, null);
+    return new Outcome(
+        request, parallelTurns.run(slots, places, request, listener, logged.again()), null);
   }
 
   /**
@@ -263,19 +262,34 @@ public final class SessionEngine implements AutoCloseable {
    * session of its own with the legatus's prompt, in the role its source maps to.
    */
   public Outcome handleChannel(String channelKey, String text, DispatchListener listener) {
+    return handleChannel(channelKey, text, listener, null);
+  }
+
+  /**
+   * As {@link #handleChannel(String, String, DispatchListener)}, once per {@code key} (null: none)
+   * by {@link RequestKey}'s rules.
+   *
+   * @throws RequestKeyReusedException when the key came with another message before
+   */
+  public Outcome handleChannel(
+      String channelKey, String text, DispatchListener listener, RequestKey key) {
     Names.require(channelKey, "channel");
     Owner channel = Owner.channel(channelKey);
     if (text == null || text.isBlank()) {
       return Outcome.refused("Nothing to send: the message is empty.");
     }
-    SessionStore.LeasedRequest logged;
+    NewMessage message = NewMessage.of(channelKey, Audience.of(channelKey), text);
+    if (key != null) {
+      message = message.withId(key.messageId(channelKey));
+    }
+    RequestIntake.Logged logged;
     OwnerSlot slot;
     TurnQueue.Place place;
     shutdown.startPosting();
     try {
       synchronized (slots.channelPosting) {
         slot = slots.channel(channel);
-        logged = logRequest(NewMessage.of(channelKey, Audience.of(channelKey), text), slot);
+        logged = intake.log(message, slot);
         place = slot.queue.enqueue();
       }
     } finally {
@@ -283,32 +297,9 @@ public final class SessionEngine implements AutoCloseable {
     }
     return new Outcome(
         logged.message(),
-        List.of(turns.run(slot, place, logged.message(), listener, logged.leased())),
+        List.of(
+            turns.run(slot, place, logged.message(), listener, logged.leased(), logged.again())),
         null);
-  }
-
-  /**
-   * Logs a request for one owner, taking the owner's lease in the same transaction when nothing of
-   * this process runs or waits for it. Called holding the slot's posting lock (a channel's: the
-   * channels' one), so no other turn of the owner is queued in between.
-   */
-  private SessionStore.LeasedRequest logRequest(NewMessage message, OwnerSlot slot) {
-    if (!slot.queue.idle()) {
-      return new SessionStore.LeasedRequest(messageLog.append(message), false);
-    }
-    return leases.logAndTryTake(messageLog, message, slot.name());
-  }
-
-  private Reply await(Future<Reply> future, String owner) {
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Reply.failure(owner, "", backend.displayName(), "[" + owner + "] Interrupted.");
-    } catch (ExecutionException e) {
-      log.error("dispatch to {} failed", owner, e.getCause());
-      return turns.failure(owner);
-    }
   }
 
   /** The legatus and every centurio folder, sorted (a view that cannot be changed). */

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -112,13 +113,16 @@ final class TurnRunner implements AutoCloseable {
    * Runs {@code slot}'s turn for {@code request} when its place comes; never throws.
    *
    * @param leased true when the owner's lease was taken with the request
+   * @param again true when the request was logged before (its {@link RequestKey} sent again): an
+   *     answer of the owner's to it in the log is the reply, and no turn runs
    */
   Reply run(
       OwnerSlot slot,
       TurnQueue.Place place,
       Message request,
       DispatchListener listener,
-      boolean leased) {
+      boolean leased,
+      boolean again) {
     return slot.queue.run(
         place,
         settings.lockWait(),
@@ -126,12 +130,14 @@ final class TurnRunner implements AutoCloseable {
           long start = System.nanoTime();
           Ran ran;
           try {
-            ran = turn(slot, request, listener, place, leased);
+            ran = turn(slot, request, listener, place, leased, again);
           } catch (RuntimeException e) {
             log.error("dispatch to {} failed", slot.name(), e);
             ran = new Ran(failure(slot.name()), TurnEnding.FAILED, null);
           }
-          measure(slot.owner, ran, Duration.ofNanos(System.nanoTime() - start));
+          if (ran.ending() != null) {
+            measure(slot.owner, ran, Duration.ofNanos(System.nanoTime() - start));
+          }
           return ran.reply();
         },
         () -> {
@@ -153,7 +159,10 @@ final class TurnRunner implements AutoCloseable {
     this.meter = Objects.requireNonNull(turnMeter, "turnMeter");
   }
 
-  /** A turn's reply, how it ended and, when it completed, what the turn listener hears of it. */
+  /**
+   * A turn's reply, how it ended (null: no turn ran, the answer was in the log) and, when it
+   * completed, what the turn listener hears of it.
+   */
   private record Ran(Reply reply, TurnEnding ending, CompletedTurn completed) {}
 
   private void measure(Owner owner, Ran ran, Duration took) {
@@ -191,7 +200,8 @@ final class TurnRunner implements AutoCloseable {
       Message request,
       DispatchListener listener,
       TurnQueue.Place place,
-      boolean preLeased) {
+      boolean preLeased,
+      boolean again) {
     String owner = slot.name();
     String description = "";
     if (closing.getAsBoolean() && Thread.currentThread().isInterrupted()) {
@@ -206,6 +216,13 @@ final class TurnRunner implements AutoCloseable {
     if (!preLeased && !leases.acquire(owner, settings.lockWait().minus(waited))) {
       return new Ran(
           busy(slot, request, "another Legio process holds its session"), TurnEnding.BUSY, null);
+    }
+    if (again) {
+      Optional<Reply> answered = answerInTheLog(slot, request);
+      if (answered.isPresent()) {
+        leases.release(owner);
+        return new Ran(answered.get(), null, null);
+      }
     }
     boolean leased = true;
     long started = System.nanoTime();
@@ -313,6 +330,30 @@ final class TurnRunner implements AutoCloseable {
         leases.release(owner);
       }
     }
+  }
+
+  /**
+   * The owner's answer to {@code request} in the log, if a turn gave one before: read once the
+   * owner's lease is held, so that a turn of another process is over or not begun.
+   */
+  private Optional<Reply> answerInTheLog(OwnerSlot slot, Message request) {
+    for (Message m : messageLog.thread(request.id()).replies()) {
+      if (request.id().equals(m.replyTo()) && m.sender().equals(slot.owner.speaker())) {
+        String description = "";
+        String backend = backendName;
+        try {
+          OwnerProfile profile = profiles.resolve(slot.owner);
+          description = profile.description();
+          backend = profile.shape().backend().displayName();
+        } catch (RuntimeException e) {
+          log.debug("{}: no profile for the answer in the log: {}", slot.name(), e.getMessage());
+        }
+        log.info("{}: request {} sent again; answered from the log", slot.name(), request.id());
+        return Optional.of(
+            new Reply(slot.name(), description, backend, m.text(), false, m.id(), m.sequence()));
+      }
+    }
+    return Optional.empty();
   }
 
   /** Tells the turn listeners that the turn of {@code slot}'s session failed for {@code cause}. */

@@ -49,7 +49,8 @@ class TurnMeterTest {
     Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
     OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
 
-    Reply reply = runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false);
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
 
     // Told on the turn's thread, before the reply came back.
     assertThat(told)
@@ -80,7 +81,8 @@ class TurnMeterTest {
     Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
     OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
 
-    Reply reply = runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false);
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
     runner.close();
 
     assertThat(reply.failed()).isFalse();

@@ -130,7 +130,8 @@ class TurnRunnerTest {
     boolean preLeased = scenario == Scenario.PRE_LEASED && leases.acquire(owner, Duration.ZERO);
     OwnerSlot slot = new OwnerSlot(Owner.of(owner));
 
-    Reply reply = runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, preLeased);
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, preLeased, false);
     runner.close();
 
     assertThat(reply.agent()).isEqualTo(owner);
@@ -211,7 +212,8 @@ class TurnRunnerTest {
     Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
     OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
 
-    Reply reply = runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false);
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
     runner.close();
 
     assertThat(reply.failed()).isTrue();

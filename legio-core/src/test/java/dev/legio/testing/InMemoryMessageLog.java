@@ -29,10 +29,13 @@ public final class InMemoryMessageLog implements MessageLog {
 
   @Override
   public synchronized Message append(NewMessage m) {
+    if (m.id() != null && find(m.id()).isPresent()) {
+      throw new dev.legio.log.MessageLogException("message " + m.id() + " is in the log already");
+    }
     Message stored =
         new Message(
             messages.size() + 1L,
-            UUID.randomUUID(),
+            m.id() != null ? m.id() : UUID.randomUUID(),
             m.sender(),
             m.text(),
             m.audience(),

@@ -173,7 +173,7 @@ public final class JdbcMessageLog implements MessageLog {
       checkText(m.text());
       rows.add(
           new Dialect.Row(
-              IDS.generate(),
+              m.id() != null ? m.id() : IDS.generate(),
               m.sender(),
               m.text(),
               AudienceJson.write(m.audience()),
