@@ -7,6 +7,7 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
+import dev.legio.session.RequestKey;
 import dev.legio.session.SessionEngine;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +28,9 @@ import java.util.Set;
  *       context threshold), in the role {@code [channels.roles]} maps its source to. Who speaks
  *       reaches the model as the {@link Speaker}'s first line. A key that is not {@code source:id}
  *       is refused ({@link #channelKeyProblem}).
+ *   <li>Both take an optional {@link RequestKey}: a request sent again with its key is logged once
+ *       and answered once per agent (a client's retry, a gateway's message taken again after a
+ *       crash).
  *   <li>A reply is {@linkplain #busy busy} when its session stayed busy past {@code
  *       lock_wait_seconds}: nothing was logged for it and the sender should try again.
  * </ul>
@@ -47,12 +51,22 @@ public final class Conversations {
    * @throws dev.legio.log.InvalidMessageException when the text is empty or too long
    */
   public Outcome fromCaesar(String text, DispatchListener listener) {
+    return fromCaesar(text, listener, null);
+  }
+
+  /**
+   * As {@link #fromCaesar(String, DispatchListener)}, once per {@code key} (null: none): see {@link
+   * RequestKey}.
+   *
+   * @throws dev.legio.session.RequestKeyReusedException when the key came with another message
+   */
+  public Outcome fromCaesar(String text, DispatchListener listener, RequestKey key) {
     Set<String> known = engine.knownAgents();
     Mentions.Routing routing = Mentions.parse(text, known);
     if (!routing.unknown().isEmpty()) {
       throw new UnknownAgentsException(routing.unknown(), known);
     }
-    return engine.handle(text, listener);
+    return engine.handle(text, listener, key);
   }
 
   /**
@@ -79,12 +93,23 @@ public final class Conversations {
    */
   public ChannelTurn inChannel(
       String key, Speaker speaker, String text, DispatchListener listener) {
+    return inChannel(key, speaker, text, listener, null);
+  }
+
+  /**
+   * As {@link #inChannel(String, Speaker, String, DispatchListener)}, once per {@code requestKey}
+   * (null: none): see {@link RequestKey}.
+   *
+   * @throws dev.legio.session.RequestKeyReusedException when the key came with another message
+   */
+  public ChannelTurn inChannel(
+      String key, Speaker speaker, String text, DispatchListener listener, RequestKey requestKey) {
     channelKeyProblem(key)
         .ifPresent(
             problem -> {
               throw new IllegalArgumentException(problem);
             });
-    Outcome outcome = engine.handleChannel(key, speaker.prefix(text), listener);
+    Outcome outcome = engine.handleChannel(key, speaker.prefix(text), listener, requestKey);
     String source = key.substring(0, key.indexOf(':'));
     return new ChannelTurn(outcome, settings.channels().roleFor(source));
   }

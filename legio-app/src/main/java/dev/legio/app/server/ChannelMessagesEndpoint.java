@@ -6,6 +6,7 @@ import dev.legio.app.conversation.Speaker;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
+import dev.legio.session.RequestKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,6 +21,7 @@ import java.util.Map;
  *   <li>The channel key must be {@code source:id} as Legio names channels ({@code telegram:123}),
  *       else 400. A gateway token may post only to its own sources (else 403).
  *   <li>The optional {@code user} ({@code id}, {@code name}) says who speaks: see {@link Speaker}.
+ *   <li>An {@code Idempotency-Key} makes sending the message again safe ({@link IdempotencyKeys}).
  *   <li>Answer: the reply, the channel's session id and its role; 409 when the session stayed busy
  *       past the wait.
  * </ul>
@@ -59,11 +61,14 @@ final class ChannelMessagesEndpoint implements Endpoint {
             : Speaker.of(
                 Bodies.optionalId(user, "id", "user.id"),
                 Bodies.optionalString(user, "name", "user.name"));
+    RequestKey key = IdempotencyKeys.of(exchange);
     exchange.afterEngine(
         () ->
             Dispatch.run(
                 () ->
-                    parts.conversations().inChannel(channel, speaker, text, DispatchListener.NONE)),
+                    parts
+                        .conversations()
+                        .inChannel(channel, speaker, text, DispatchListener.NONE, key)),
         turn -> answer(exchange, channel, turn));
   }
 

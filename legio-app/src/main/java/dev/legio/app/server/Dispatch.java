@@ -1,11 +1,12 @@
 package dev.legio.app.server;
 
 import dev.legio.log.InvalidMessageException;
+import dev.legio.session.RequestKeyReusedException;
 import java.util.function.Supplier;
 
 /**
- * Runs a call into the engine, turning what it throws for bad input into a 400 and "shutting down"
- * into a 503.
+ * Runs a call into the engine, turning what it throws for bad input into a 400, a request key sent
+ * again with another message into a 422, and "shutting down" into a 503.
  */
 final class Dispatch {
   private Dispatch() {}
@@ -15,6 +16,8 @@ final class Dispatch {
       return call.get();
     } catch (InvalidMessageException e) {
       throw ApiException.badRequest(e.getMessage());
+    } catch (RequestKeyReusedException e) {
+      throw new ApiException(422, IdempotencyKeys.HEADER + ": " + e.getMessage());
     } catch (IllegalStateException e) {
       if (e.getMessage() != null && e.getMessage().contains("shutting down")) {
         throw new ApiException(503, "Legio is shutting down; send the message again when it is up");

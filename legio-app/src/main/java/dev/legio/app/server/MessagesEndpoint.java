@@ -9,6 +9,7 @@ import dev.legio.session.DispatchListener;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
+import dev.legio.session.RequestKey;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +31,7 @@ import java.util.Set;
  *   <li>With {@code Accept: text/event-stream}: {@code status} events as agents report them, one
  *       {@code reply} event per agent as its answer is logged, then {@code done} with the whole
  *       JSON answer. A client that leaves does not stop the turn.
+ *   <li>An {@code Idempotency-Key} makes sending the message again safe ({@link IdempotencyKeys}).
  *   <li>The turn runs on the engine's side of the {@link HandOff}; the engine's own time is sent as
  *       {@code Server-Timing: engine;dur=MS}, so that the API's overhead can be measured.
  * </ul>
@@ -52,12 +54,14 @@ final class MessagesEndpoint implements Endpoint {
       UnknownAgentsException unknown = new UnknownAgentsException(routing.unknown(), known);
       throw new ApiException(400, unknown.getMessage(), Map.of("agents", unknown.known()));
     }
+    RequestKey key = IdempotencyKeys.of(exchange);
     if (exchange.acceptsEventStream()) {
-      exchange.onVirtualThread(() -> stream(exchange, text));
+      exchange.onVirtualThread(() -> stream(exchange, text, key));
       return;
     }
     exchange.afterEngine(
-        () -> Dispatch.run(() -> parts.conversations().fromCaesar(text, DispatchListener.NONE)),
+        () ->
+            Dispatch.run(() -> parts.conversations().fromCaesar(text, DispatchListener.NONE, key)),
         outcome -> answer(exchange, outcome));
   }
 
@@ -105,7 +109,7 @@ final class MessagesEndpoint implements Endpoint {
    * Streams the turn: status lines from the dispatch listener, each reply as the hub sees it logged
    * in answer to the request, and at the end whatever the outcome holds that was not sent yet.
    */
-  private void stream(ApiExchange exchange, String text) throws Exception {
+  private void stream(ApiExchange exchange, String text, RequestKey key) throws Exception {
     EventSubscription watch = hub.subscribe();
     SseStream sse = exchange.eventStream();
     ReplyWatcher watcher = new ReplyWatcher(watch, text, sse, this::description);
@@ -119,7 +123,7 @@ final class MessagesEndpoint implements Endpoint {
           };
       Outcome outcome;
       try {
-        outcome = Dispatch.run(() -> parts.conversations().fromCaesar(text, listener));
+        outcome = Dispatch.run(() -> parts.conversations().fromCaesar(text, listener, key));
       } catch (ApiException e) {
         watcher.send(ServerEvent.of("error", Map.of("error", e.getMessage())));
         return;

@@ -167,6 +167,10 @@ final class PeerRelay {
     if (accept != null) {
       request.header("Accept", accept);
     }
+    String idempotencyKey = exchange.header(IdempotencyKeys.HEADER);
+    if (idempotencyKey != null) {
+      request.header(IdempotencyKeys.HEADER, idempotencyKey);
+    }
     HttpResponse<InputStream> answer;
     try {
       answer = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());

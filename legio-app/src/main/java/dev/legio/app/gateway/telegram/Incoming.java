@@ -12,8 +12,10 @@ import java.util.StringJoiner;
  * @param userId the sender's user id; 0 when the message has no sender (a channel post)
  * @param userName the sender's name as Telegram shows it (first and last name, and @username)
  * @param text the text exactly as sent
+ * @param messageId the message's id in its chat ({@code message_id}); 0 when the update has none
  */
-record Incoming(String chatId, boolean privateChat, long userId, String userName, String text) {
+record Incoming(
+    String chatId, boolean privateChat, long userId, String userName, String text, long messageId) {
 
   /** The text message of {@code update}, or null when it holds none (an edit, a photo, ...). */
   static Incoming of(JsonNode update) {
@@ -38,7 +40,20 @@ record Incoming(String chatId, boolean privateChat, long userId, String userName
         "private".equals(chat.path("type").asText()),
         from.path("id").asLong(0),
         name.length() == 0 ? null : name.toString(),
-        text.asText());
+        text.asText(),
+        message.path("message_id").asLong(0));
+  }
+
+  /**
+   * The key that makes this message's request the same one however often Telegram delivers it (a
+   * restart takes again an update whose turn a killed process had begun): its chat and message id,
+   * unique in the bot's chats. Null when the update gives no message id.
+   */
+  dev.legio.session.RequestKey requestKey() {
+    return messageId <= 0
+        ? null
+        : new dev.legio.session.RequestKey(
+            "gateway:telegram", "chat:" + chatId + ":message:" + messageId);
   }
 
   /** The channel this chat talks to: {@code telegram:{chat_id}}. */

@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  *       the reply messages are stored in one transaction ({@link GatewayStateStore#commitTurn}),
  *       then sent and forgotten one by one. A restart sends what is still owed and asks Telegram
  *       only for later updates, so a message is neither answered twice nor lost. (A process killed
- *       during the turn itself, before the offset is stored, runs that update again.) An update
- *       whose id is below the stored offset (a webhook's retry) is acknowledged and skipped.
+ *       during the turn itself, before the offset is stored, takes that update again: its message,
+ *       logged before under its request key, is not logged again, and its turn runs once more only
+ *       if no answer of it was logged.) An update whose id is below the stored offset (a webhook's
+ *       retry) is acknowledged and skipped.
  *   <li><b>One sender</b>: what is owed is sent by one node at a time, the holder of the job lease
  *       {@code outbox:telegram} (as Slack's, {@link SharedOwedReplies}), so that in webhook mode,
  *       where every node takes updates, no reply is sent twice; the sender sends until nothing is

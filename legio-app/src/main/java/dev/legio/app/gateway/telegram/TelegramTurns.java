@@ -28,6 +28,9 @@ import java.util.Set;
  *       [channels.roles] telegram} gives. Slash commands are text there.
  *   <li>A refusal (unknown agent, empty or too long text, a session busy past the wait) is answered
  *       with the reason; nothing else is lost.
+ *   <li>A message is one request however often Telegram delivers it ({@link Incoming#requestKey}):
+ *       taken again after a crash, it is not logged again, and an agent that had answered it is not
+ *       asked again.
  * </ul>
  */
 final class TelegramTurns {
@@ -54,7 +57,7 @@ final class TelegramTurns {
       if (text.startsWith("/")) {
         return List.of(command(text));
       }
-      return asCaesar(in.text(), listener);
+      return asCaesar(in, listener);
     }
     return inChannel(in, listener);
   }
@@ -84,10 +87,10 @@ final class TelegramTurns {
     return "```\n" + text.stripTrailing() + "\n```";
   }
 
-  private List<String> asCaesar(String text, DispatchListener listener) {
+  private List<String> asCaesar(Incoming in, DispatchListener listener) {
     Outcome outcome;
     try {
-      outcome = conversations.fromCaesar(text, listener);
+      outcome = conversations.fromCaesar(in.text(), listener, in.requestKey());
     } catch (UnknownAgentsException e) {
       return List.of("Refused: " + e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -115,7 +118,8 @@ final class TelegramTurns {
               in.channel(),
               Speaker.of(in.userId() == 0 ? null : Long.toString(in.userId()), in.userName()),
               in.text(),
-              listener);
+              listener,
+              in.requestKey());
     } catch (IllegalArgumentException e) {
       return List.of("Refused: " + e.getMessage());
     }

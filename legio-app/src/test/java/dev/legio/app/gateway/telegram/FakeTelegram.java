@@ -97,6 +97,15 @@ final class FakeTelegram implements AutoCloseable {
     return id;
   }
 
+  /**
+   * Offers {@code update} again, as Telegram does for an update whose offset was never confirmed
+   * (the poller was killed during its turn).
+   */
+  synchronized void deliverAgain(ObjectNode update) {
+    updates.add(update.deepCopy());
+    notifyAll();
+  }
+
   /** The update as Telegram would post it to a webhook. */
   synchronized ObjectNode update(long id) {
     return updates.stream()

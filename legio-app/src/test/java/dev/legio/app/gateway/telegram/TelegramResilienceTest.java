@@ -90,6 +90,50 @@ class TelegramResilienceTest {
   }
 
   @Test
+  void anUpdateTakenAgainAfterACrashDuringItsTurnIsLoggedOnceAndAnsweredOnce() throws Exception {
+    try (FakeTelegram telegram = new FakeTelegram(TOKEN)) {
+      Path root;
+      long updateId;
+      com.fasterxml.jackson.databind.node.ObjectNode update;
+      try (TelegramFixture first = new TelegramFixture(dir, telegram.url(), "")) {
+        root = first.root;
+        first.gateway().start();
+        updateId = telegram.userWrites(42, "private", 42, "Ada", "hello legio");
+        update = telegram.update(updateId);
+        await("answered", () -> telegram.sentTo("42").size() == 1);
+      }
+      // What a process killed after the answer was logged, before the offset was stored, leaves:
+      // the request and its answer in the log, the update not confirmed.
+      try (java.sql.Connection db =
+              java.sql.DriverManager.getConnection(
+                  "jdbc:sqlite:" + root.resolve("castra/praetorium.db"));
+          java.sql.PreparedStatement back =
+              db.prepareStatement("UPDATE gateway_state SET next_offset = ? WHERE gateway = ?")) {
+        back.setLong(1, updateId);
+        back.setString(2, TelegramGateway.NAME);
+        assertThat(back.executeUpdate()).isOne();
+      }
+      telegram.deliverAgain(update);
+
+      try (TelegramFixture second = new TelegramFixture(dir, telegram.url(), "", TOKEN, root)) {
+        second.gateway().start();
+        await("the update taken again and answered", () -> telegram.sentTo("42").size() == 2);
+        await(
+            "confirmed",
+            () ->
+                second.app.store().gatewayState().nextOffset(TelegramGateway.NAME) == updateId + 1);
+        List<Message> log = second.app.messageLog().history(100);
+        assertThat(log)
+            .as("one request, one answer: the answer in the log is sent, no second turn runs")
+            .extracting(Message::sender)
+            .containsExactly("telegram:42", "legatus");
+        assertThat(telegram.sentTo("42").get(1).text())
+            .isEqualTo(telegram.sentTo("42").get(0).text());
+      }
+    }
+  }
+
+  @Test
   void whileAnotherNodeSendsTheOwedRepliesThisOneSendsNone() throws Exception {
     try (FakeTelegram telegram = new FakeTelegram(TOKEN);
         TelegramFixture node = new TelegramFixture(dir, telegram.url(), "")) {
