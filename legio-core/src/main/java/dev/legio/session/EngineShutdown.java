@@ -67,6 +67,16 @@ final class EngineShutdown {
     opening.readLock().unlock();
   }
 
+  /** True when no turn runs or waits for any owner. */
+  boolean idle() {
+    for (OwnerSlot slot : slots.inClosingOrder()) {
+      if (!slot.queue.idle()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Stops taking messages and interrupts every turn running or waiting. */
   void interruptTurns() {
     stopTaking();

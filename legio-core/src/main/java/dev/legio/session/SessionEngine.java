@@ -454,6 +454,11 @@ public final class SessionEngine implements AutoCloseable {
 
   // ------------------------------------------------------------------ shutdown
 
+  /** True when no turn runs or waits, for any owner (a server's drain waits for this). */
+  public boolean idle() {
+    return shutdown.idle();
+  }
+
   /**
    * Stops taking messages and interrupts every turn running or waiting: each caller is answered
    * that Legio shut down. A server calls it when its drain's grace has ended, before it closes its

@@ -460,6 +460,11 @@ public final class TaskSessions implements AutoCloseable {
     shutdown.interruptTurns();
   }
 
+  /** True when no task turn runs or waits in this process (a server's drain waits for this). */
+  public boolean idle() {
+    return shutdown.idle();
+  }
+
   /**
    * Closes the live back-end sessions this process holds (their conversations stay), waiting up to
    * {@code shutdown_grace_seconds} for turns in progress.

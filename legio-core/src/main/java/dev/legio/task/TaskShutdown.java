@@ -36,6 +36,13 @@ final class TaskShutdown {
     return closing;
   }
 
+  /** True when no task turn runs or waits. */
+  boolean idle() {
+    synchronized (running) {
+      return running.isEmpty();
+    }
+  }
+
   /** Refuses every task from now on and interrupts those running or waiting. */
   void interruptTurns() {
     synchronized (running) {

@@ -73,9 +73,12 @@ final class ServeCommand implements Callable<Integer> {
                           + " 503) for up to {} s",
                       s.shutdownGrace().toSeconds());
                   try {
+                    // The drain: the API and the gateways take nothing new, turns in flight (the
+                    // gateways' too) finish within the grace or are interrupted; then the
+                    // gateways close, and the listener.
+                    api.close();
                     app.gateways().close();
                     healthReports.close(); // stores each gateway as stopped
-                    api.close();
                     if (mounted != null) {
                       mounted.close();
                     }

@@ -43,6 +43,13 @@ public interface Gateway extends AutoCloseable {
     return Map.of();
   }
 
+  /**
+   * Takes no new message from now on (a webhook answers 503, so that the platform sends it again
+   * later or elsewhere; a poller stops after the update in hand), while turns in flight go on: the
+   * first step of a drain, whose turns the server then waits for. Returns at once. Never throws.
+   */
+  default void stopTaking() {}
+
   /** Stops polling and sending; waits briefly for a turn in flight. Never throws. */
   @Override
   void close();

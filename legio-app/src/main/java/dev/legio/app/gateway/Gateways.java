@@ -9,8 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The chat gateways {@code legio serve} runs, in config order: started after the server, closed
- * before the engine.
+ * The chat gateways {@code legio serve} runs, in config order: started after the server; at a drain
+ * they stop taking messages first, their turns finish within the server's grace (or are interrupted
+ * with the API's), then they close, before the engine.
  *
  * <p>Rule: one gateway's failure never stops another or the server: a gateway whose {@link
  * Gateway#start()} throws is logged and shown as failing, and the others start.
@@ -71,6 +72,17 @@ public final class Gateways implements AutoCloseable {
               : g.health());
     }
     return out;
+  }
+
+  /** Each gateway takes no new message; turns in flight go on ({@link Gateway#stopTaking}). */
+  public void stopTaking() {
+    for (Gateway g : gateways) {
+      try {
+        g.stopTaking();
+      } catch (RuntimeException e) {
+        log.warn("gateway {}: error while stopping: {}", g.name(), e.getMessage());
+      }
+    }
   }
 
   @Override

@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * <p>Shutdown ({@link #close}) drains: {@code GET /readyz} answers 503 (draining) and new requests
  * get 503 at once (but {@code /healthz} and {@code /readyz}, still answered), event streams end
  * with a {@code shutdown} event, requests in flight (a turn being answered or streamed) may finish
- * within the grace period. Turns still running then are interrupted while their callers are still
- * connected, so each caller is answered that Legio shut down (within {@link #ANSWER_INTERRUPTED});
- * then the listener closes. The whole stop takes the grace and a few seconds, not the grace twice.
+ * within the grace period, as may the chat gateways' turns, which take no new message from the
+ * start. Turns still running then are interrupted while their callers are still connected, so each
+ * caller is answered that Legio shut down (within {@link #ANSWER_INTERRUPTED}); then the listener
+ * closes. The whole stop takes the grace and a few seconds, not the grace twice.
  */
 public final class LegioServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LegioServer.class);
@@ -56,6 +57,7 @@ public final class LegioServer implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
   private NodeAnnouncer announcer;
+  private Gateways gateways = Gateways.NONE;
 
   private LegioServer(
       Server jetty,
@@ -294,6 +296,7 @@ public final class LegioServer implements AutoCloseable {
       LegioServer server =
           new LegioServer(
               jetty, router, hub, parts, url, parts.settings().shutdownGrace(), readiness);
+      server.gateways = gateways;
       if (nodes != null) {
         URI advertised = advertised(url, connector.getLocalPort());
         affinity.serving(advertised);
@@ -328,8 +331,9 @@ public final class LegioServer implements AutoCloseable {
   }
 
   /**
-   * Stops: new requests get 503, event streams end, requests in flight may finish within the
-   * shutdown grace ({@code [sessions] shutdown_grace_seconds}); then the listener closes.
+   * Stops: new requests get 503, the chat gateways take no new message, event streams end, requests
+   * and turns in flight (the gateways' and the tasks' too) may finish within the shutdown grace
+   * ({@code [sessions] shutdown_grace_seconds}); then the gateways close and the listener closes.
    * Idempotent.
    */
   @Override
@@ -342,16 +346,18 @@ public final class LegioServer implements AutoCloseable {
       announcer.close(); // other nodes stop sending turns here
     }
     router.refuseNewRequests();
+    gateways.stopTaking();
     parts.engine().setSessionEventListener(dev.legio.session.SessionEventListener.NONE);
     hub.close();
-    if (!awaitNoneInFlight(grace)) {
+    if (!awaitQuiet(grace)) {
       // Turns still running: interrupted now, their callers (still connected) hear so.
       parts.engine().interruptTurns();
       parts.tasks().interruptTurns();
-      if (!awaitNoneInFlight(ANSWER_INTERRUPTED)) {
+      if (!awaitQuiet(ANSWER_INTERRUPTED)) {
         log.warn("{} request(s) still unanswered at shutdown; closing them", router.inFlight());
       }
     }
+    gateways.close(); // their turns are over: what they owe stays in their outboxes
     try {
       jetty.stop();
     } catch (Exception e) {
@@ -360,10 +366,13 @@ public final class LegioServer implements AutoCloseable {
     log.info("the Legio API stopped");
   }
 
-  /** Waits up to {@code max} until no request is in flight; true when none is. */
-  private boolean awaitNoneInFlight(Duration max) {
+  /**
+   * Waits up to {@code max} until no request is in flight and no turn runs (the chat gateways'
+   * turns and the tasks' included); true when all is quiet.
+   */
+  private boolean awaitQuiet(Duration max) {
     long deadline = System.nanoTime() + max.toNanos();
-    while (router.inFlight() > 0 && System.nanoTime() < deadline) {
+    while (!quiet() && System.nanoTime() < deadline) {
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {
@@ -371,6 +380,10 @@ public final class LegioServer implements AutoCloseable {
         return false;
       }
     }
-    return router.inFlight() == 0;
+    return quiet();
+  }
+
+  private boolean quiet() {
+    return router.inFlight() == 0 && parts.engine().idle() && parts.tasks().idle();
   }
 }

@@ -242,6 +242,11 @@ public final class DiscordGateway implements Gateway {
   }
 
   @Override
+  public void stopTaking() {
+    interactions.refuseNewRequests();
+  }
+
+  @Override
   public void close() {
     if (!closing.compareAndSet(false, true)) {
       return; // closed once (serve's drain and its shutdown both close the gateways)

@@ -219,6 +219,11 @@ public final class SlackGateway implements Gateway {
   }
 
   @Override
+  public void stopTaking() {
+    events.refuseNewRequests();
+  }
+
+  @Override
   public void close() {
     if (!closing.compareAndSet(false, true)) {
       return; // closed once (serve's drain and its shutdown both close the gateways)

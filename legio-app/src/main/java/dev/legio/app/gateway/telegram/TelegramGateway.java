@@ -431,6 +431,18 @@ public final class TelegramGateway implements Gateway {
   }
 
   @Override
+  public void stopTaking() {
+    closed = true; // the poller stops after the update in hand; the webhook answers 503
+    stopping.countDown();
+    api.cancelPoll();
+  }
+
+  /** False once the gateway stopped taking updates. */
+  boolean takingUpdates() {
+    return !closed;
+  }
+
+  @Override
   public void close() {
     closed = true;
     Thread w = worker;

@@ -48,6 +48,10 @@ final class TelegramWebhook extends Handler.Abstract {
       UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 405, "use POST");
     }
+    if (!gateway.takingUpdates()) {
+      UnreadBody.dropOrClose(request, response);
+      return answer(response, callback, 503, "Legio is shutting down; Telegram sends it again");
+    }
     String given = request.getHeaders().get(SECRET_HEADER);
     if (secret == null
         || given == null

@@ -1,5 +1,9 @@
 package dev.legio.app.gateway.slack;
 
+import static dev.legio.app.gateway.slack.SlackRequests.callback;
+import static dev.legio.app.gateway.slack.SlackRequests.direct;
+import static dev.legio.app.gateway.slack.SlackRequests.mention;
+import static dev.legio.app.gateway.slack.SlackRequests.sign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,24 +12,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
-import dev.legio.app.gateway.webhook.SharedOwedReplies;
 import dev.legio.backend.SessionSpec;
 import dev.legio.testing.PostgresTestDatabase;
 import dev.legio.tools.ToolDefinition;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,9 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SlackGatewayTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
-  private static final Map<String, String> ENV =
-      Map.of("SLACK_SIGNING_SECRET", SECRET, "SLACK_BOT_TOKEN", FakeSlack.TOKEN);
+  private static final String SECRET = SlackRequests.SECRET;
+  private static final Map<String, String> ENV = SlackRequests.ENV;
 
   @TempDir Path dir;
   private FakeSlack slack;
@@ -59,26 +56,7 @@ class SlackGatewayTest {
 
   private void start(Map<String, String> env, String apiUrl, Function<String, String> toml)
       throws Exception {
-    legio =
-        new GatewayFixture(
-            dir,
-            env,
-            toml,
-            (app, doors, deliveries) ->
-                List.of(
-                    new SlackGateway(
-                        app.config().slack().withApiUrl(apiUrl),
-                        doors,
-                        deliveries,
-                        new SharedOwedReplies(
-                            app.store().gatewayState(),
-                            app.store().jobLeases(),
-                            SlackGateway.NAME,
-                            Duration.ofSeconds(30),
-                            Clock.systemUTC()),
-                        backoff,
-                        Clock.systemUTC(),
-                        sleeps)));
+    legio = new GatewayFixture(dir, env, toml, SlackRequests.gateway(apiUrl, backoff, sleeps));
   }
 
   private void start() throws Exception {
@@ -87,64 +65,8 @@ class SlackGatewayTest {
     await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
   }
 
-  private static String sign(String secret, long timestamp, String body) throws Exception {
-    Mac mac = Mac.getInstance("HmacSHA256");
-    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-    return "v0="
-        + HexFormat.of()
-            .formatHex(
-                mac.doFinal(("v0:" + timestamp + ":" + body).getBytes(StandardCharsets.UTF_8)));
-  }
-
   private HttpResponse<String> deliver(String body, String... headers) throws Exception {
-    long now = Instant.now().getEpochSecond();
-    String[] all = new String[headers.length + 4];
-    all[0] = "X-Slack-Request-Timestamp";
-    all[1] = Long.toString(now);
-    all[2] = "X-Slack-Signature";
-    all[3] = sign(SECRET, now, body);
-    System.arraycopy(headers, 0, all, 4, headers.length);
-    return legio.post(SlackGateway.PATH, body, all);
-  }
-
-  /** An event_callback as Slack sends it. */
-  private static String callback(String eventId, ObjectNode event) {
-    ObjectNode body =
-        JSON.createObjectNode()
-            .put("token", "legacy")
-            .put("team_id", "T1")
-            .put("api_app_id", "A1")
-            .put("type", "event_callback")
-            .put("event_id", eventId)
-            .put("event_time", Instant.now().getEpochSecond());
-    body.set("event", event);
-    body.putArray("authorizations")
-        .addObject()
-        .put("team_id", "T1")
-        .put("user_id", FakeSlack.BOT_USER)
-        .put("is_bot", true);
-    return body.toString();
-  }
-
-  private static ObjectNode mention(String channel, String user, String text, String ts) {
-    return JSON.createObjectNode()
-        .put("type", "app_mention")
-        .put("user", user)
-        .put("text", text)
-        .put("ts", ts)
-        .put("channel", channel)
-        .put("event_ts", ts);
-  }
-
-  private static ObjectNode direct(String channel, String user, String text, String ts) {
-    return JSON.createObjectNode()
-        .put("type", "message")
-        .put("channel_type", "im")
-        .put("user", user)
-        .put("text", text)
-        .put("ts", ts)
-        .put("channel", channel)
-        .put("event_ts", ts);
+    return legio.post(SlackGateway.PATH, body, SlackRequests.signed(SECRET, body, headers));
   }
 
   private static void await(BooleanSupplier condition) throws InterruptedException {

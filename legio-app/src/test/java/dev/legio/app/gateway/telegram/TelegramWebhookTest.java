@@ -42,6 +42,7 @@ class TelegramWebhookTest {
   private TelegramFixture f;
   private TelegramGateway gateway;
   private LegioServer server;
+  private final List<LegioServer> closeAfter = new java.util.ArrayList<>();
   private ServerParts parts;
   private ApiTokens tokens;
   private Gateways gateways;
@@ -78,6 +79,7 @@ class TelegramWebhookTest {
 
   @AfterEach
   void stop() {
+    closeAfter.forEach(LegioServer::close);
     server.close();
     f.close();
     telegram.close();
@@ -106,6 +108,19 @@ class TelegramWebhookTest {
     assertThat(telegram.webhookUrl).isEqualTo(PUBLIC_URL);
     assertThat(telegram.webhookSecret).isEqualTo(SECRET);
     assertThat(telegram.calls("getUpdates")).isEmpty();
+  }
+
+  @Test
+  void onceTheGatewayStopsTakingAnUpdateGets503SoTelegramSendsItAgainAndNothingHappens()
+      throws Exception {
+    long id = telegram.userWrites(OPERATOR, "private", OPERATOR, "Caesar", "@vorenus hi");
+    gateways.stopTaking();
+
+    HttpResponse<String> r = post(SECRET, telegram.update(id).toString());
+
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).contains("shutting down");
+    assertThat(fromCaesar()).isEmpty();
   }
 
   @Test
@@ -144,12 +159,14 @@ class TelegramWebhookTest {
 
   @Test
   void aBodyThatStopsOrTricklesGets408AndNothingHappens() throws Exception {
-    server.close();
-    server =
+    // A server of its own with a short idle time-out, beside the fixture's (closing a server
+    // closes its gateways).
+    LegioServer impatient =
         LegioServer.builder(f.app.config().server(), parts, tokens)
             .gateways(gateways)
             .idleTimeout(Duration.ofSeconds(1))
             .start();
+    closeAfter.add(impatient);
     String head =
         "POST "
             + TelegramGateway.WEBHOOK_PATH
@@ -158,11 +175,11 @@ class TelegramWebhookTest {
             + ": "
             + SECRET
             + "\r\nContent-Length: 100\r\n";
-    assertThat(SlowSender.stopsAfter(server.url(), head, "{\"update_id\": 1"))
+    assertThat(SlowSender.stopsAfter(impatient.url(), head, "{\"update_id\": 1"))
         .startsWith("HTTP/1.1 408")
         .containsIgnoringCase("\r\nconnection: close\r\n")
         .contains("stopped arriving");
-    assertThat(SlowSender.trickles(server.url(), head, Duration.ofMillis(300)))
+    assertThat(SlowSender.trickles(impatient.url(), head, Duration.ofMillis(300)))
         .startsWith("HTTP/1.1 408")
         .containsIgnoringCase("\r\nconnection: close\r\n")
         .contains("did not arrive whole within 2 s");
