@@ -1,6 +1,7 @@
 package dev.legio.backend.claudecli;
 
 import dev.legio.backend.SessionSpec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,8 +17,9 @@ import java.util.Optional;
  *   <li>{@code -p --input-format stream-json --output-format stream-json --verbose}: one JSON line
  *       per user message in, one per event out.
  *   <li>{@code --session-id <id>} for a conversation the CLI does not have yet, {@code --resume
- *       <id>} for one it has; then {@code --system-prompt} and, when the agent names one, {@code
- *       --model}.
+ *       <id>} for one it has; then {@code --system-prompt-file} (the system prompt is never on the
+ *       command line, which every local user may read: {@link SystemPromptFiles}) and, when the
+ *       agent names one, {@code --model}.
  *   <li>{@code --permission-mode}: the configured one; a chat channel's session ({@link
  *       SessionSpec#CHAT_ROLE}) always gets {@code default}. Blank: not passed.
  *   <li>{@code --allowedTools}: the configured tools, then those the MCP configuration allows for
@@ -28,8 +30,8 @@ import java.util.Optional;
  * </ul>
  *
  * <p>One question ({@link #complete}): {@code -p --output-format json --no-session-persistence
- * --tools "" --strict-mcp-config --system-prompt <prompt>}, and {@code --model} when one is named:
- * no tools, no MCP servers, nothing kept on disk.
+ * --tools "" --strict-mcp-config --system-prompt-file <file>}, and {@code --model} when one is
+ * named: no tools, no MCP servers, nothing kept on disk.
  */
 final class ClaudeCliArgs {
   /** Tools a chat channel's session may not use (role {@link SessionSpec#CHAT_ROLE}). */
@@ -43,7 +45,7 @@ final class ClaudeCliArgs {
   }
 
   /** The command line of one process of the session {@code spec}, CLI conversation {@code id}. */
-  List<String> session(SessionSpec spec, String id, boolean resume) {
+  List<String> session(SessionSpec spec, String id, boolean resume, Path systemPromptFile) {
     List<String> cmd = new ArrayList<>();
     cmd.add(options.executable().toString());
     cmd.addAll(
@@ -51,8 +53,8 @@ final class ClaudeCliArgs {
             "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"));
     cmd.add(resume ? "--resume" : "--session-id");
     cmd.add(id);
-    cmd.add("--system-prompt");
-    cmd.add(spec.systemPrompt());
+    cmd.add("--system-prompt-file");
+    cmd.add(systemPromptFile.toString());
     if (spec.model() != null && !spec.model().isBlank()) {
       cmd.add("--model");
       cmd.add(spec.model());
@@ -82,7 +84,7 @@ final class ClaudeCliArgs {
   }
 
   /** The command line of a process answering one question. */
-  List<String> complete(String systemPrompt, String model) {
+  List<String> complete(Path systemPromptFile, String model) {
     List<String> cmd = new ArrayList<>();
     cmd.add(options.executable().toString());
     cmd.addAll(
@@ -94,8 +96,8 @@ final class ClaudeCliArgs {
             "--tools",
             "",
             "--strict-mcp-config",
-            "--system-prompt",
-            systemPrompt));
+            "--system-prompt-file",
+            systemPromptFile.toString()));
     if (model != null && !model.isBlank()) {
       cmd.add("--model");
       cmd.add(model);

@@ -185,6 +185,7 @@ public final class ClaudeCliBackend implements ModelBackend {
 
   private final Options options;
   private final ProcessRegistry processes;
+  private final SystemPromptFiles prompts;
   private final CliSession.Parts parts;
 
   /**
@@ -208,12 +209,15 @@ public final class ClaudeCliBackend implements ModelBackend {
     this.options = Objects.requireNonNull(options, "options");
     ledger.stopOrphans();
     this.processes = new ProcessRegistry(ledger);
+    this.prompts = SystemPromptFiles.besides(ledger);
+    prompts.deleteOrphans();
     this.parts =
         new CliSession.Parts(
             options,
             new ClaudeCliArgs(options),
             ContextWindows.hosted(options.contextWindows()),
-            processes);
+            processes,
+            prompts);
   }
 
   public Options options() {
@@ -258,11 +262,15 @@ public final class ClaudeCliBackend implements ModelBackend {
   @Override
   public void close() {
     processes.close();
+    prompts.close();
   }
 
-  /** The command line for one process of a session. */
+  /**
+   * The command line for one process of a session; its system prompt file stays until the back-end
+   * closes.
+   */
   List<String> command(SessionSpec spec, String sessionId, boolean resume) {
-    return parts.args().session(spec, sessionId, resume);
+    return parts.args().session(spec, sessionId, resume, prompts.write(spec.systemPrompt()).path());
   }
 
   // ------------------------------------------------------------------ one question, no session
@@ -285,14 +293,22 @@ public final class ClaudeCliBackend implements ModelBackend {
   public String complete(String systemPrompt, String prompt, String model) {
     String label = "complete/" + UUID.randomUUID().toString().substring(0, 8);
     long deadline = TurnReader.deadline(options.turnTimeout());
-    CliProcess running =
-        CliProcess.start(
-            parts.args().complete(systemPrompt, model),
-            options.workingDirectory(),
-            options.environment(),
-            options.withheld(),
-            processes,
-            label);
+    SystemPromptFiles.Written written = prompts.write(systemPrompt);
+    CliProcess running;
+    try {
+      running =
+          CliProcess.start(
+              parts.args().complete(written.path(), model),
+              options.workingDirectory(),
+              options.environment(),
+              options.withheld(),
+              processes,
+              label);
+    } catch (RuntimeException e) {
+      written.delete();
+      throw e;
+    }
+    running.whenEnded(written::delete);
     boolean finished = false;
     try {
       running.writeLine(prompt);

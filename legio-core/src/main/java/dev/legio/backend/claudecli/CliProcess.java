@@ -115,6 +115,11 @@ final class CliProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** Runs {@code then} once the process has ended, however it ended. */
+  void whenEnded(Runnable then) {
+    process.onExit().thenRun(then);
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }

@@ -72,6 +72,11 @@ final class CliProcessLedger {
     return new CliProcessLedger(folder);
   }
 
+  /** Where the ledger is kept; null for {@link #NONE}. */
+  Path folder() {
+    return folder;
+  }
+
   /** Writes {@code child} down as this process's. */
   void started(ProcessHandle child) {
     if (folder == null) {

@@ -45,7 +45,8 @@ abstract sealed class CliSession implements BackendSession
       ClaudeCliBackend.Options options,
       ClaudeCliArgs args,
       ContextWindows windows,
-      ProcessRegistry processes) {}
+      ProcessRegistry processes,
+      SystemPromptFiles prompts) {}
 
   final Parts parts;
   final SessionSpec spec;
@@ -167,13 +168,23 @@ abstract sealed class CliSession implements BackendSession
         label,
         resume ? "--resume" : "--session-id",
         parts.options().mode());
-    return CliProcess.start(
-        parts.args().session(spec, id, resume),
-        parts.options().workingDirectory(),
-        parts.options().environment(),
-        parts.options().withheld(),
-        parts.processes(),
-        label);
+    SystemPromptFiles.Written prompt = parts.prompts().write(spec.systemPrompt());
+    CliProcess started;
+    try {
+      started =
+          CliProcess.start(
+              parts.args().session(spec, id, resume, prompt.path()),
+              parts.options().workingDirectory(),
+              parts.options().environment(),
+              parts.options().withheld(),
+              parts.processes(),
+              label);
+    } catch (RuntimeException e) {
+      prompt.delete();
+      throw e;
+    }
+    started.whenEnded(prompt::delete);
+    return started;
   }
 
   /** Reads output lines until the turn's {@code result}. */

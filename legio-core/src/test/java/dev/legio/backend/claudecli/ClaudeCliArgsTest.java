@@ -18,6 +18,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ClaudeCliArgsTest {
   private static final String ID = "0b6f3c52-2d0a-4f64-9a53-7f4f1c2d9e10";
   private static final String PROMPT = "You are vorenus.";
+
+  /** Where the system prompt is handed over (never on the command line). */
+  private static final String PROMPT_FILE = "/run/user/1000/legio/claude-cli-prompts/1-2-x";
+
   private static final List<String> STREAM =
       List.of(
           "claude",
@@ -75,19 +79,20 @@ class ClaudeCliArgsTest {
             options("", List.of(), null),
             operator(null),
             false,
-            stream("--session-id", ID, "--system-prompt", PROMPT)),
+            stream("--session-id", ID, "--system-prompt-file", PROMPT_FILE)),
         Arguments.of(
             "a known conversation is resumed, with the agent's model",
             options("", List.of(), null),
             operator("claude-opus-4-1"),
             true,
-            stream("--resume", ID, "--system-prompt", PROMPT, "--model", "claude-opus-4-1")),
+            stream(
+                "--resume", ID, "--system-prompt-file", PROMPT_FILE, "--model", "claude-opus-4-1")),
         Arguments.of(
             "a blank model is not passed",
             options("", List.of(), null),
             operator("  "),
             false,
-            stream("--session-id", ID, "--system-prompt", PROMPT)),
+            stream("--session-id", ID, "--system-prompt-file", PROMPT_FILE)),
         Arguments.of(
             "permission mode and allowed tools, then the MCP servers' tools and config",
             options("acceptEdits", List.of("Read", "Grep"), MEMORIA),
@@ -96,8 +101,8 @@ class ClaudeCliArgsTest {
             stream(
                 "--session-id",
                 ID,
-                "--system-prompt",
-                PROMPT,
+                "--system-prompt-file",
+                PROMPT_FILE,
                 "--permission-mode",
                 "acceptEdits",
                 "--allowedTools",
@@ -112,8 +117,8 @@ class ClaudeCliArgsTest {
             stream(
                 "--session-id",
                 ID,
-                "--system-prompt",
-                PROMPT,
+                "--system-prompt-file",
+                PROMPT_FILE,
                 "--permission-mode",
                 "default",
                 "--disallowedTools",
@@ -126,8 +131,8 @@ class ClaudeCliArgsTest {
             stream(
                 "--resume",
                 ID,
-                "--system-prompt",
-                PROMPT,
+                "--system-prompt-file",
+                PROMPT_FILE,
                 "--permission-mode",
                 "default",
                 "--allowedTools",
@@ -144,7 +149,9 @@ class ClaudeCliArgsTest {
       SessionSpec spec,
       boolean resume,
       List<String> expected) {
-    assertThat(new ClaudeCliArgs(options).session(spec, ID, resume)).isEqualTo(expected);
+    assertThat(new ClaudeCliArgs(options).session(spec, ID, resume, Path.of(PROMPT_FILE)))
+        .isEqualTo(expected)
+        .doesNotContain(PROMPT);
   }
 
   static Stream<Arguments> questions() {
@@ -158,8 +165,8 @@ class ClaudeCliArgsTest {
             "--tools",
             "",
             "--strict-mcp-config",
-            "--system-prompt",
-            "Summarise.");
+            "--system-prompt-file",
+            PROMPT_FILE);
     return Stream.of(
         Arguments.of(null, base),
         Arguments.of("", base),
@@ -172,6 +179,7 @@ class ClaudeCliArgsTest {
   @MethodSource("questions")
   void oneQuestionHasNoToolsNoMcpAndNoSessionOnDisk(String model, List<String> expected) {
     ClaudeCliBackend.Options options = options("acceptEdits", List.of("Read"), MEMORIA);
-    assertThat(new ClaudeCliArgs(options).complete("Summarise.", model)).isEqualTo(expected);
+    assertThat(new ClaudeCliArgs(options).complete(Path.of(PROMPT_FILE), model))
+        .isEqualTo(expected);
   }
 }
