@@ -81,7 +81,17 @@ public record PraetoriumSettings(
             env);
     if (read.store() == Store.POSTGRES && !read.postgresUrl().startsWith("jdbc:postgresql:")) {
       throw t.error(
-          "postgres_url", "a JDBC URL starting with jdbc:postgresql:", read.postgresUrl());
+          "postgres_url",
+          "a JDBC URL starting with jdbc:postgresql:",
+          dev.legio.secrets.SecretRedactor.redact(read.postgresUrl()));
+    }
+    if (read.store() == Store.POSTGRES) {
+      String fromEnv = env.get(DatabaseUrlOverride.VARIABLE);
+      PostgresUrlUserInfo.refuse(
+          read.postgresUrl(),
+          fromEnv != null && !fromEnv.isBlank()
+              ? "environment variable " + DatabaseUrlOverride.VARIABLE
+              : t.problem("postgres_url").getMessage());
     }
     return read;
   }

@@ -109,6 +109,26 @@ class ConfigErrorMessagesTest {
             "[praetorium]\nstore = \"postgres\"\npostgres_url = \"postgres://x\"",
             "FILE: [praetorium] postgres_url: expected a JDBC URL starting with jdbc:postgresql:,"
                 + " got postgres://x"),
+        of(
+            "[praetorium]\nstore = \"postgres\"\npostgres_url = \"postgres://legio:S3cretPW42@db/x\"",
+            "FILE: [praetorium] postgres_url: expected a JDBC URL starting with jdbc:postgresql:,"
+                + " got postgres://***@db/x"),
+        of(
+            "[praetorium]\nstore = \"postgres\"\n"
+                + "postgres_url = \"jdbc:postgresql://legio:S3cretPW42@db:5432/legio\"",
+            "FILE: [praetorium] postgres_url: PostgreSQL's JDBC driver takes no user or password"
+                + " before the host ('jdbc:postgresql://***@db:5432/legio'): write"
+                + " jdbc:postgresql://HOST:PORT/DATABASE, the user in [praetorium] postgres_user,"
+                + " and the password in the environment variable LEGIO_DB_PASSWORD (or the one"
+                + " postgres_password_env names)"),
+        of(
+            "",
+            Map.of("LEGIO_DB_URL", "jdbc:postgresql://legio:S3cretPW42@127.0.0.1:5432/legio"),
+            "environment variable LEGIO_DB_URL: PostgreSQL's JDBC driver takes no user or password"
+                + " before the host ('jdbc:postgresql://***@127.0.0.1:5432/legio'): write"
+                + " jdbc:postgresql://HOST:PORT/DATABASE, the user in [praetorium] postgres_user,"
+                + " and the password in the environment variable LEGIO_DB_PASSWORD (or the one"
+                + " postgres_password_env names)"),
         // LEGIO_DB_URL
         of(
             "",
