@@ -281,6 +281,9 @@ public record LegioConfig(
       }
       String variable = apiKeyVariable(keyEnv, kind);
       String key = variable == null ? null : env.get(variable);
+      if (key != null && !key.isBlank()) {
+        ApiKeyCharacters.require(variable, key.strip());
+      }
       return new Backend(
           kind,
           model,

@@ -129,6 +129,21 @@ class ConfigErrorMessagesTest {
                 + " jdbc:postgresql://HOST:PORT/DATABASE, the user in [praetorium] postgres_user,"
                 + " and the password in the environment variable LEGIO_DB_PASSWORD (or the one"
                 + " postgres_password_env names)"),
+        // API keys
+        of(
+            "",
+            Map.of("ANTHROPIC_API_KEY", "sk-ant-api03-abc\u00a0def"),
+            "environment variable ANTHROPIC_API_KEY holds a character an API key cannot have"
+                + " (U+00A0 at position 17): set it again with the key alone, as the provider's"
+                + " console shows it (a copied key may bring a non-breaking space or a typographic"
+                + " quote with it)"),
+        of(
+            "[backend]\nkind = \"openai\"\napi_key_env = \"MY_KEY\"",
+            Map.of("MY_KEY", "\u201csk-proj-abcdef\u201d"),
+            "environment variable MY_KEY holds a character an API key cannot have (U+201C at"
+                + " position 1): set it again with the key alone, as the provider's console shows"
+                + " it (a copied key may bring a non-breaking space or a typographic quote with"
+                + " it)"),
         // LEGIO_DB_URL
         of(
             "",
