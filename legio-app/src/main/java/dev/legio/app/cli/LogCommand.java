@@ -1,7 +1,5 @@
 package dev.legio.app.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.LegioApp;
 import dev.legio.app.text.MessageFormat;
 import dev.legio.config.Durations;
@@ -16,17 +14,16 @@ import dev.legio.log.PruneResult;
 import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.LegioDatabaseReader;
 import dev.legio.session.KnownNames;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -202,8 +199,11 @@ final class LogCommand implements Runnable {
       description = {
         "Remove messages older than a given age. Messages that newer ones reply to are kept,"
             + " so no reply loses its parent.",
-        "With --archive, the removed messages are first written to a JSON Lines file; if that"
-            + " fails, nothing is removed."
+        "With --archive, the removed messages are first appended to a JSON Lines file and forced"
+            + " to disk; if that fails, nothing is removed. An existing archive is appended to,"
+            + " never replaced, so a job may use one archive name every time; a file that is not"
+            + " such an archive (the database, legio.toml, a folder, a device) is refused. A new"
+            + " archive is readable by its owner only."
       })
   static final class Prune implements Callable<Integer> {
     @ParentCommand LogCommand log;
@@ -218,7 +218,9 @@ final class LogCommand implements Runnable {
     @Option(
         names = "--archive",
         paramLabel = "FILE",
-        description = "Write the removed messages to FILE (JSON Lines) before removing them.")
+        description =
+            "Append the removed messages to FILE (JSON Lines, created owner-only) before"
+                + " removing them.")
     Path archive;
 
     @Override
@@ -226,48 +228,24 @@ final class LogCommand implements Runnable {
       Duration age = Durations.parse(olderThan);
       try (LegioApp app = log.root.app()) {
         Instant cutoff = Durations.before(log.root.context.clock().instant(), age);
-        Path file = archive == null ? null : log.root.context.currentDirectory().resolve(archive);
+        PruneArchive file =
+            archive == null
+                ? null
+                : PruneArchive.check(
+                    log.root.context.currentDirectory().resolve(archive),
+                    Stream.of(app.workspace().configFile(), app.config().praetorium().sqlitePath())
+                        .filter(Objects::nonNull)
+                        .toList());
         PruneResult result =
-            app.messageLog()
-                .prune(
-                    cutoff,
-                    removed -> {
-                      if (file != null) {
-                        writeArchive(file, removed);
-                      }
-                    });
+            file == null ? app.messageLog().prune(cutoff) : app.messageLog().prune(cutoff, file);
         log.root.out.printf(
             "removed %d messages older than %s; kept %d older ones that newer messages reply to%s%n",
             result.removed().size(),
             Timestamps.format(cutoff),
             result.keptAsAncestors(),
-            file == null ? "" : "; archived to " + file);
+            file == null ? "" : "; archived to " + file.file());
       }
       return 0;
-    }
-
-    /** Writes the whole archive to a temporary file, then moves it into place. */
-    private static void writeArchive(Path file, List<Message> removed) throws IOException {
-      ObjectMapper json = new ObjectMapper();
-      Path absolute = file.toAbsolutePath();
-      Files.createDirectories(absolute.getParent());
-      Path temporary = absolute.resolveSibling(absolute.getFileName() + ".tmp");
-      try (BufferedWriter writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-        for (Message m : removed) {
-          ObjectNode line = json.createObjectNode();
-          line.put("seq", m.sequence());
-          line.put("id", m.id().toString());
-          line.put("sender", m.sender());
-          line.put("text", m.text());
-          line.set("audience", json.valueToTree(m.audience().names()));
-          line.put("timestamp", Timestamps.format(m.timestamp()));
-          line.put("reply_to", m.replyTo() == null ? null : m.replyTo().toString());
-          writer.write(json.writeValueAsString(line));
-          writer.newLine();
-        }
-      }
-      Files.move(
-          temporary, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
   }
 }
