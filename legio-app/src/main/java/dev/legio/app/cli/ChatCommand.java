@@ -33,7 +33,7 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description = {
       "Talk with the legatus and the agents as caesar, in an interactive terminal.",
-      "Line editing and history (kept in castra/.chat_history); Tab completes @agent names and"
+      "Line editing and history (kept in castra/.chat_history, readable by its owner only); Tab completes @agent names and"
           + " /commands. Type /help for the commands."
     })
 final class ChatCommand implements Callable<Integer> {
@@ -60,12 +60,14 @@ final class ChatCommand implements Callable<Integer> {
     try (app;
         Terminal terminal = terminal()) {
       PrintWriter screen = terminal.writer();
+      ChatHistoryFile history = ChatHistoryFile.of(app.workspace().castra());
       LineReader reader =
           LineReaderBuilder.builder()
               .terminal(terminal)
               .appName("legio")
               .completer(completer(app))
-              .variable(LineReader.HISTORY_FILE, app.workspace().castra().resolve(".chat_history"))
+              .history(history)
+              .variable(LineReader.HISTORY_FILE, history.file())
               .build();
       DispatchListener progress =
           (agent, event) -> {
