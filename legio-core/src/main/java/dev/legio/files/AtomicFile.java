@@ -20,7 +20,9 @@ import java.nio.file.StandardOpenOption;
  *       which is forced to disk ({@code fsync}) and renamed over the target with {@code
  *       ATOMIC_MOVE}: a reader sees the old file or the new one, never part of one; a crash leaves
  *       the old file and at most a stray {@code .tmp}.
- *   <li>The target's folder is created when missing.
+ *   <li>The target's folder is created when missing, owner-only ({@link OwnerOnly}): what is
+ *       written here is private (memory); the new file is {@code rw-------} (a temporary file's
+ *       mode) whatever the umask.
  *   <li>A file system that cannot rename atomically is an error ({@link IOException} naming the
  *       folder), never a silent copy; the temporary file is removed whatever happens.
  *   <li>It does not serialise writers: two writers each leave a whole file, the last one wins.
@@ -38,7 +40,7 @@ public final class AtomicFile {
   /** Replaces {@code target} with {@code content}. */
   public static void write(Path target, byte[] content) throws IOException {
     Path folder = target.toAbsolutePath().getParent();
-    Files.createDirectories(folder);
+    OwnerOnly.createDirectories(folder);
     String name = target.getFileName().toString();
     Path temp = Files.createTempFile(folder, "." + name + ".", ".tmp");
     try {

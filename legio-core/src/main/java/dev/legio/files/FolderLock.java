@@ -1,7 +1,6 @@
 package dev.legio.files;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -20,7 +19,7 @@ public final class FolderLock {
   public interface Action<T> extends LockFile.Action<T> {}
 
   /**
-   * Runs {@code action} holding {@code folder}'s lock; creates the folder first.
+   * Runs {@code action} holding {@code folder}'s lock; creates the folder first, owner-only.
    *
    * @throws IOException when the folder cannot be created or locked, or the action fails
    */
@@ -28,7 +27,7 @@ public final class FolderLock {
     LockFile lock = LockFile.at(folder.resolve(LOCK_FILE));
     return lock.runInProcess(
         () -> {
-          Files.createDirectories(folder);
+          OwnerOnly.createDirectories(folder);
           return lock.run(action);
         });
   }

@@ -3,6 +3,7 @@ package dev.legio.longterm;
 import dev.legio.backend.ModelBackend;
 import dev.legio.config.LegioConfig;
 import dev.legio.files.AtomicFile;
+import dev.legio.files.OwnerOnly;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.transcript.TranscriptInfo;
 import dev.legio.transcript.TranscriptStore;
@@ -168,7 +169,7 @@ public final class ConsolidationRunner {
 
     ConsolidationLock.Attempt attempt;
     try {
-      Files.createDirectories(folder);
+      OwnerOnly.createDirectories(folder);
       attempt = ConsolidationLock.tryAcquire(folder, settings.dreamLockStale(), clock);
     } catch (IOException e) {
       log.error("consolidation of {}: cannot take the lock", agent, e);

@@ -1,6 +1,7 @@
 package dev.legio.workspace;
 
 import dev.legio.files.OwnerOnly;
+import dev.legio.files.OwnerWritable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -14,7 +15,11 @@ import java.util.List;
  * prompt, two example agents (vorenus and pullo) and the memory folders. Files that already exist
  * are kept as they are, so running it again is safe; a folder where one of its files belongs is
  * refused, not counted as kept. The log's folder ({@code castra/logs}), when created here, is its
- * owner's only ({@code rwx------} on POSIX).
+ * owner's only ({@code rwx------} on POSIX). Everything else it creates (the workspace and castra
+ * folders, {@code legio.toml}, the prompts, edicta, acta and centuriones) is writable by its owner
+ * only ({@code rwxr-xr-x}, {@code rw-r--r--}: {@link OwnerWritable}) whatever the umask, since
+ * {@code legio.toml} picks the program Legio runs and where the API key goes, and an edictum steers
+ * every agent.
  */
 public final class WorkspaceInitializer {
   private static final String TEMPLATE = "/dev/legio/workspace/template/";
@@ -42,22 +47,22 @@ public final class WorkspaceInitializer {
         Path path = workspace.root().resolve(folder);
         boolean existed = Files.isDirectory(path);
         if (PRIVATE_FOLDERS.contains(folder)) {
-          Files.createDirectories(path.getParent());
+          OwnerWritable.createDirectories(path.getParent());
           OwnerOnly.createDirectories(path);
         } else {
-          Files.createDirectories(path);
+          OwnerWritable.createDirectories(path);
         }
         outcomes.add(new Outcome(path, !existed));
       }
       for (String file : FILES) {
         Path path = workspace.root().resolve(file);
-        Files.createDirectories(path.getParent());
+        OwnerWritable.createDirectories(path.getParent());
         try (InputStream template =
             WorkspaceInitializer.class.getResourceAsStream(TEMPLATE + file)) {
           if (template == null) {
             throw new IllegalStateException("template " + file + " is missing from the jar");
           }
-          Files.copy(template, path); // never replaces an existing file
+          OwnerWritable.create(path, template); // never replaces an existing file
           outcomes.add(new Outcome(path, true));
         } catch (FileAlreadyExistsException kept) {
           if (Files.isDirectory(path)) {

@@ -28,6 +28,22 @@ class AtomicFileTest {
   }
 
   @Test
+  void theFoldersItCreatesAndTheFileAreTheirOwnersOnly() throws Exception {
+    Path target = dir.resolve("memory/vorenus/MEMORY.md");
+
+    AtomicFile.write(target, "private\n");
+
+    assertThat(mode(dir.resolve("memory"))).isEqualTo("rwx------");
+    assertThat(mode(target.getParent())).isEqualTo("rwx------");
+    assertThat(mode(target)).isEqualTo("rw-------");
+  }
+
+  private static String mode(Path path) throws IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(path));
+  }
+
+  @Test
   void writesTheFileAndItsFoldersAndLeavesNoTemporaryFile() throws Exception {
     Path target = dir.resolve("a/b/MEMORY.md");
 

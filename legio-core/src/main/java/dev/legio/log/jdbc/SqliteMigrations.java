@@ -1,5 +1,6 @@
 package dev.legio.log.jdbc;
 
+import dev.legio.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -10,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
 
@@ -44,7 +46,7 @@ final class SqliteMigrations {
     Path lockFile = lockFile(file);
     IN_PROCESS.lock();
     try (FileChannel channel =
-            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            OwnerOnly.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
         FileLock held = channel.lock()) {
       migration.run();
     } catch (IOException e) {
