@@ -23,7 +23,8 @@ import java.util.TreeSet;
  *   <li>Each read names its key, its default (taken from the record's {@code defaults()}) and what
  *       it accepts; a missing key gives the default, a wrong type or a value out of range is a
  *       {@link ConfigException} naming the file, the table, the key, what was expected and what was
- *       found.
+ *       found. TOML's {@code nan}, {@code inf} and {@code -inf} are no number a key accepts: a NaN
+ *       would pass every range check (no comparison with it is true).
  *   <li>The table remembers every key a record asked for. The keys are known from what the records
  *       read, not from a list kept beside them: after the whole file is read, {@link
  *       #rejectUnknownKeys()} reports the first table (in reading order) holding a key nobody asked
@@ -209,7 +210,7 @@ final class TomlTable {
     if (value == null) {
       return fallback;
     }
-    if (!value.isNumber() || value.asDouble() <= 0 || value.asDouble() > 1) {
+    if (!isFiniteNumber(value) || value.asDouble() <= 0 || value.asDouble() > 1) {
       throw error(key, "a number above 0 and at most 1 (e.g. 0.9)", describe(value));
     }
     return value.asDouble();
@@ -223,7 +224,7 @@ final class TomlTable {
     if (value == null) {
       return fallback;
     }
-    BigDecimal number = value.isNumber() ? new BigDecimal(value.asText()) : null;
+    BigDecimal number = isFiniteNumber(value) ? new BigDecimal(value.asText()) : null;
     if (number == null || number.signum() < 0) {
       throw error(key, "a number of 0 or more (e.g. 2.50)", describe(value));
     }
@@ -289,7 +290,17 @@ final class TomlTable {
     return node.get(key);
   }
 
+  /** A number other than TOML's {@code nan}, {@code inf} and {@code -inf}. */
+  private static boolean isFiniteNumber(JsonNode value) {
+    return value.isNumber()
+        && (!value.isFloatingPointNumber() || Double.isFinite(value.asDouble()));
+  }
+
   private static String describe(JsonNode value) {
+    if (value.isNumber() && !isFiniteNumber(value)) {
+      double d = value.asDouble();
+      return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
+    }
     return value.isTextual() ? "\"" + value.asText() + "\"" : value.toString();
   }
 }

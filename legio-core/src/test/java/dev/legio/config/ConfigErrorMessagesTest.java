@@ -49,6 +49,12 @@ class ConfigErrorMessagesTest {
             "[pricing.\"gpt-4o\"]\ninput = \"cheap\"",
             "FILE: [pricing.gpt-4o] input: expected a number of 0 or more (e.g. 2.50), got \"cheap\""),
         of(
+            "[pricing.\"gpt-4o\"]\ninput = nan",
+            "FILE: [pricing.gpt-4o] input: expected a number of 0 or more (e.g. 2.50), got nan"),
+        of(
+            "[pricing.\"gpt-4o\"]\noutput = inf",
+            "FILE: [pricing.gpt-4o] output: expected a number of 0 or more (e.g. 2.50), got inf"),
+        of(
             "[pricing.\"gpt-4o\"]\ninptu = 1",
             "FILE: [pricing.gpt-4o] unknown key 'inptu'; known keys here: cache_read, cache_write,"
                 + " input, output"),
@@ -363,6 +369,14 @@ class ConfigErrorMessagesTest {
             "[context]\ncompact_threshold = 1.5",
             "FILE: [context] compact_threshold: expected a number above 0 and at most 1 (e.g. 0.9),"
                 + " got 1.5"),
+        of(
+            "[context]\ncompact_threshold = nan",
+            "FILE: [context] compact_threshold: expected a number above 0 and at most 1 (e.g. 0.9),"
+                + " got nan"),
+        of(
+            "[context]\ncompact_threshold = -inf",
+            "FILE: [context] compact_threshold: expected a number above 0 and at most 1 (e.g. 0.9),"
+                + " got -inf"),
         of(
             "[context]\ncompact_threshold = 0",
             "FILE: [context] compact_threshold: expected a number above 0 and at most 1 (e.g. 0.9),"
