@@ -254,10 +254,7 @@ public record LegioConfig(
       Backend d = of(AUTO);
       String kind = t.choice("kind", d.kind(), KINDS);
       String model = t.string("model", d.model()).strip();
-      String baseUrl = t.string("base_url", d.baseUrl()).strip();
-      if (!baseUrl.isEmpty() && !baseUrl.matches("(?i)https?://\\S+")) {
-        throw t.error("base_url", "an http:// or https:// URL, or \"\"", "\"" + baseUrl + "\"");
-      }
+      String baseUrl = BaseUrl.check(t, "base_url", t.string("base_url", d.baseUrl()).strip());
       String keyEnv = t.string("api_key_env", d.apiKeyEnv()).strip();
       long connect = t.integer("connect_timeout_seconds", d.connectTimeout().toSeconds(), 1, 600);
       long request =

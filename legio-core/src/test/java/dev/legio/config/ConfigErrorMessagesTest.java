@@ -23,6 +23,11 @@ class ConfigErrorMessagesTest {
           + " memory, praetorium,"
           + " pricing, server, session_idle_timeout_minutes, sessions, transcripts, usage";
 
+  private static final String USER_INFO_HINT =
+      "its user name or password holds a character a URL cannot hold as it is (a space, '@', '/',"
+          + " ':', '#'); percent-encode it (a space as %20, '@' as %40), or better, put the"
+          + " credential in the API key's variable (api_key_env) and leave it out of the URL";
+
   static Stream<Arguments> messages() {
     return Stream.of(
         // top level
@@ -261,6 +266,20 @@ class ConfigErrorMessagesTest {
             "[backend]\nbase_url = \"localhost:11434\"",
             "FILE: [backend] base_url: expected an http:// or https:// URL, or \"\", got"
                 + " \"localhost:11434\""),
+        of(
+            "[backend]\nbase_url = \"https://alice:Pa55 Word7Secret@llm.example.com/v1\"",
+            "FILE: [backend] base_url: expected an http:// or https:// URL, or \"\", got"
+                + " \"https://***@llm.example.com/v1\": "
+                + USER_INFO_HINT),
+        of(
+            "[backend]\nbase_url = \"https://alice:Pa55@Word7@llm.example.com/v1\"",
+            "FILE: [backend] base_url: expected an http:// or https:// URL, or \"\", got"
+                + " \"https://***@llm.example.com/v1\": "
+                + USER_INFO_HINT),
+        of(
+            "[backend]\nbase_url = \"https://alice:Word7Secret@/v1\"",
+            "FILE: [backend] base_url: expected an http:// or https:// URL, or \"\", got"
+                + " \"https://***@/v1\""),
         of(
             "[backend]\napi_key_env = []",
             "FILE: [backend] api_key_env: expected a string in double quotes, got []"),
