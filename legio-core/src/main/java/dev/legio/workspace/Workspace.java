@@ -17,7 +17,9 @@ import java.util.Map;
  * </pre>
  *
  * <p>Rule: a folder is a workspace when its {@code legio.toml} is a file. A {@code legio.toml} that
- * is a folder is reported as such (not as missing), with what to do about it.
+ * is a folder is reported as such (not as missing), with what to do about it; so is one that is a
+ * link to a missing file (a configuration not yet deployed, a volume not mounted), naming the link
+ * and its target.
  */
 public record Workspace(Path root) {
   public static final String CONFIG_FILE = "legio.toml";
@@ -67,6 +69,17 @@ public record Workspace(Path root) {
               + " (it keeps the files already there), or choose another workspace with --castra"
               + " DIR or LEGIO_HOME.");
     }
+    String broken = brokenLink(configFile());
+    if (broken != null) {
+      throw new WorkspaceException(
+          broken
+              + ": create or restore the target (deploy it, mount its volume), or remove the link"
+              + " and run `legio init "
+              + root
+              + "` to write a fresh "
+              + CONFIG_FILE
+              + " in its place.");
+    }
     if (!isInitialised()) {
       throw new WorkspaceException(
           "no Legio workspace at "
@@ -78,5 +91,27 @@ public record Workspace(Path root) {
               + "`, or choose an existing one with --castra DIR or LEGIO_HOME.");
     }
     return this;
+  }
+
+  /**
+   * {@code "PATH is a link to TARGET, which does not exist"} when {@code path} is a symbolic link
+   * that leads to nothing (a missing target, or links that loop); null otherwise.
+   */
+  static String brokenLink(Path path) {
+    if (!Files.isSymbolicLink(path) || Files.exists(path)) {
+      return null;
+    }
+    String target;
+    try {
+      target = path.resolveSibling(Files.readSymbolicLink(path)).normalize().toString();
+    } catch (java.io.IOException e) {
+      target = "a target that cannot be read";
+    }
+    return path
+        + " is a link to "
+        + target
+        + (Files.isSymbolicLink(Path.of(target))
+            ? ", a link that leads to no file (missing, or links that loop)"
+            : ", which does not exist");
   }
 }

@@ -14,12 +14,13 @@ import java.util.List;
  * Creates a workspace: {@code legio.toml} with every key documented and defaulted, the legatus's
  * prompt, two example agents (vorenus and pullo) and the memory folders. Files that already exist
  * are kept as they are, so running it again is safe; a folder where one of its files belongs is
- * refused, not counted as kept. The log's folder ({@code castra/logs}), when created here, is its
- * owner's only ({@code rwx------} on POSIX). Everything else it creates (the workspace and castra
- * folders, {@code legio.toml}, the prompts, edicta, acta and centuriones) is writable by its owner
- * only ({@code rwxr-xr-x}, {@code rw-r--r--}: {@link OwnerWritable}) whatever the umask, since
- * {@code legio.toml} picks the program Legio runs and where the API key goes, and an edictum steers
- * every agent.
+ * refused, not counted as kept, and so is a link to a missing file (named with its target: Legio
+ * neither writes through it nor replaces it). The log's folder ({@code castra/logs}), when created
+ * here, is its owner's only ({@code rwx------} on POSIX). Everything else it creates (the workspace
+ * and castra folders, {@code legio.toml}, the prompts, edicta, acta and centuriones) is writable by
+ * its owner only ({@code rwxr-xr-x}, {@code rw-r--r--}: {@link OwnerWritable}) whatever the umask,
+ * since {@code legio.toml} picks the program Legio runs and where the API key goes, and an edictum
+ * steers every agent.
  */
 public final class WorkspaceInitializer {
   private static final String TEMPLATE = "/dev/legio/workspace/template/";
@@ -65,6 +66,13 @@ public final class WorkspaceInitializer {
           OwnerWritable.create(path, template); // never replaces an existing file
           outcomes.add(new Outcome(path, true));
         } catch (FileAlreadyExistsException kept) {
+          String broken = Workspace.brokenLink(path);
+          if (broken != null) {
+            throw new WorkspaceException(
+                broken
+                    + ": create or restore the target (deploy it, mount its volume), or remove the"
+                    + " link and run legio init again to write a fresh file in its place");
+          }
           if (Files.isDirectory(path)) {
             throw new WorkspaceException(
                 path

@@ -53,7 +53,7 @@ class WorkspaceTest {
   }
 
   @Test
-  void initMakesTheLogsFolderTheOwnersOnlyAndLeavesTheRestAsTheUmaskSays() throws Exception {
+  void initMakesTheLogsFolderTheOwnersOnlyAndTheRestWritableByItsOwnerOnly() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
     Workspace workspace = new Workspace(dir.resolve("legion"));
@@ -61,7 +61,8 @@ class WorkspaceTest {
     assertThat(permissions(workspace.root().resolve("castra/logs"))).isEqualTo("rwx------");
     // The castra above it is made as its other folders are, not private by the way.
     assertThat(permissions(workspace.root().resolve("castra")))
-        .isEqualTo(permissions(workspace.root().resolve("castra/edicta")));
+        .isEqualTo(permissions(workspace.root().resolve("castra/edicta")))
+        .isEqualTo("rwxr-xr-x");
   }
 
   private static String permissions(Path p) throws Exception {
@@ -93,5 +94,24 @@ class WorkspaceTest {
         .isInstanceOf(WorkspaceException.class)
         .hasMessageStartingWith(dir.resolve("legio.toml") + " is a folder where Legio keeps a file")
         .hasMessageContaining("move it away");
+  }
+
+  @Test
+  void aLegioTomlLinkingToAMissingFileIsNamedWithItsTargetByCommandsAndByInit() throws Exception {
+    Path target = dir.resolve("etc/legio.toml");
+    Path ws = Files.createDirectories(dir.resolve("ws"));
+    Files.createSymbolicLink(ws.resolve("legio.toml"), target);
+
+    assertThatThrownBy(() -> new Workspace(ws).requireInitialised())
+        .isInstanceOf(WorkspaceException.class)
+        .hasMessageStartingWith(
+            ws.resolve("legio.toml") + " is a link to " + target + ", which does not exist")
+        .hasMessageContaining("remove the link")
+        .hasMessageNotContaining("is missing");
+    assertThatThrownBy(() -> WorkspaceInitializer.initialise(new Workspace(ws)))
+        .isInstanceOf(WorkspaceException.class)
+        .hasMessageStartingWith(
+            ws.resolve("legio.toml") + " is a link to " + target + ", which does not exist");
+    assertThat(target).doesNotExist();
   }
 }
