@@ -12,7 +12,8 @@ import java.util.Locale;
 /**
  * The text of a configuration file: it must be UTF-8 text. A byte sequence that is not UTF-8, or a
  * NUL byte (a binary file, or one saved as UTF-16), is refused with the file, the byte's offset,
- * its line and what to do, instead of the decoder's bare "Input length = 1".
+ * its line and what to do, instead of the decoder's bare "Input length = 1". A UTF-8 byte order
+ * mark at its start (Windows editors write one) is accepted and left out, as a prompt file's is.
  */
 final class ConfigFileText {
   private ConfigFileText() {}
@@ -51,7 +52,8 @@ final class ConfigFileText {
               + " Save the file as UTF-8 text.");
     }
     decoder.flush(out);
-    return out.flip().toString();
+    String text = out.flip().toString();
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 
   private static int indexOfNul(byte[] bytes) {

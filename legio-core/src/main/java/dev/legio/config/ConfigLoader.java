@@ -81,15 +81,7 @@ public final class ConfigLoader {
       JsonNode root = TOML.readTree(text);
       return root == null || root.isMissingNode() ? TOML.createObjectNode() : (ObjectNode) root;
     } catch (JsonProcessingException e) {
-      String where =
-          e.getLocation() == null
-              ? ""
-              : " at line "
-                  + e.getLocation().getLineNr()
-                  + ", column "
-                  + e.getLocation().getColumnNr();
-      throw new ConfigException(
-          file + " is not valid TOML" + where + ": " + e.getOriginalMessage(), e);
+      throw TomlSyntaxError.of(file, text, e);
     }
   }
 }

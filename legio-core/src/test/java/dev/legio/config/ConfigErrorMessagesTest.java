@@ -466,7 +466,19 @@ class ConfigErrorMessagesTest {
         // the file itself
         of(
             "history_window = 50\n[praetorium\nstore = \"sqlite\"",
-            "FILE is not valid TOML at line 2, column 12: Newline not permitted here"));
+            "FILE is not valid TOML at line 2, column 12: Newline not permitted here"),
+        of(
+            "history_window = 5\n\n[backend]\nkind = \"offline\"\nkind = \"auto\"\nmodel = \"x\"",
+            "FILE is not valid TOML at line 5: the key kind is set twice in [backend]; keep one of"
+                + " them"),
+        of(
+            "history_window = 5   # a comment\nhistory_window = [\n  1,\n  2]\n\n# more\n",
+            "FILE is not valid TOML at line 2: the key history_window is set twice; keep one of"
+                + " them"),
+        of(
+            "[backend]\nkind = \"offline\"\n\n[backend]\nmodel = \"x\"",
+            "FILE is not valid TOML at line 4: the table [backend] is defined twice; merge its keys"
+                + " into one"));
   }
 
   private static Arguments of(String toml, String expected) {

@@ -74,4 +74,17 @@ class ConfigFileTextTest {
         file, "# César's legio \u2014 \uD83C\uDFDB\n[mcp]\nhttp_bind = \"127.0.0.1\"\n");
     assertThat(ConfigLoader.load(file, Map.of()).mcp().httpBind()).isEqualTo("127.0.0.1");
   }
+
+  @Test
+  void aByteOrderMarkAtTheStartIsAcceptedAsWindowsEditorsWriteIt() throws Exception {
+    Path file = dir.resolve("legio.toml");
+    byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    byte[] toml = "history_window = 5\n".getBytes(StandardCharsets.UTF_8);
+    byte[] content = new byte[bom.length + toml.length];
+    System.arraycopy(bom, 0, content, 0, bom.length);
+    System.arraycopy(toml, 0, content, bom.length, toml.length);
+    Files.write(file, content);
+
+    assertThat(ConfigLoader.load(file, Map.of()).historyWindow()).isEqualTo(5);
+  }
 }
