@@ -55,6 +55,7 @@ public final class JdbcDatabase implements Closeable {
 
   public static JdbcDatabase openSqlite(JdbcMessageLogs.SqliteOptions options) {
     Path file = options.file().toAbsolutePath();
+    SqliteMigrations.requireDatabaseFile(file);
     try {
       Files.createDirectories(file.getParent());
     } catch (IOException e) {
@@ -95,6 +96,7 @@ public final class JdbcDatabase implements Closeable {
    */
   public static JdbcDatabase openSqliteForReading(JdbcMessageLogs.SqliteOptions options) {
     Path file = options.file().toAbsolutePath();
+    SqliteMigrations.requireDatabaseFile(file);
     boolean writable = SqliteAccess.writable(file);
     if (!Files.isRegularFile(file)) {
       return openSqlite(options);

@@ -24,10 +24,14 @@ import org.sqlite.SQLiteConfig;
  *   <li>One migration at a time per file, across processes and threads: each holds an exclusive
  *       lock on {@code FILE.migrate.lock} beside it while it migrates; the others wait for it, then
  *       find the schema current and have nothing to do.
- *   <li>A file that is something else is refused before anything is written to it ("not a Legio
- *       praetorium.db, move it aside"): it exists, is not empty, and either is not a SQLite
- *       database or holds tables but neither Legio's {@code nuntii} nor Flyway's history (another
- *       program's database, which migrating would fill with Legio's tables).
+ *   <li>A path that is no database file is refused before anything is written beside it (no {@code
+ *       FILE.migrate.lock} left behind), as a mistake in {@code sqlite_path} or {@code
+ *       LEGIO_DB_URL} (exit 2, {@link #requireDatabaseFile}): a folder, something other than a
+ *       regular file, or a file that is not empty and does not start as a SQLite database does
+ *       (text, JSON Lines, another format), each told as what it is.
+ *   <li>A SQLite database of another program is refused before anything is written to it ("not a
+ *       Legio praetorium.db, move it aside"): it holds tables but neither Legio's {@code nuntii}
+ *       nor Flyway's history (migrating would fill it with Legio's tables).
  *   <li>A failed migration of a damaged file (SQLite's CORRUPT) says to restore it from a backup.
  * </ol>
  */
@@ -39,6 +43,54 @@ final class SqliteMigrations {
   /** The migration lock of {@code file}: {@code FILE.migrate.lock} beside it. */
   static Path lockFile(Path file) {
     return file.resolveSibling(file.getFileName() + ".migrate.lock");
+  }
+
+  private static final byte[] SQLITE_HEADER =
+      "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * Refuses {@code file} when it is no SQLite database file (rule 2); a missing or empty file is
+   * one (a new database).
+   */
+  static void requireDatabaseFile(Path file) {
+    String what = null;
+    if (Files.isDirectory(file)) {
+      what =
+          "it is a folder, not a database file: point the setting at a file, such as "
+              + file.resolve("praetorium.db");
+    } else if (Files.exists(file) && !Files.isRegularFile(file)) {
+      what =
+          "it is not a regular file (a device, pipe or socket): point the setting at a database file";
+    } else if (Files.isRegularFile(file) && !startsAsSqlite(file)) {
+      what =
+          "it is not a SQLite database (it holds text or another format): move it aside, or point"
+              + " the setting at Legio's praetorium.db or a new file";
+    }
+    if (what != null) {
+      throw new NotADatabaseFileException(
+          "cannot open the message log at "
+              + file
+              + " ([praetorium] sqlite_path in legio.toml, or LEGIO_DB_URL): "
+              + what
+              + ".");
+    }
+  }
+
+  private static boolean startsAsSqlite(Path file) {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(SQLITE_HEADER.length);
+      return head.length == 0 || java.util.Arrays.equals(head, SQLITE_HEADER);
+    } catch (IOException e) {
+      return true; // cannot tell: opening it says why
+    }
+  }
+
+  /** A path in the settings that is no database file: a mistake to fix there (exit 2). */
+  static final class NotADatabaseFileException extends dev.legio.log.MessageLogException
+      implements dev.legio.errors.UsageError {
+    NotADatabaseFileException(String message) {
+      super(message);
+    }
   }
 
   /** Runs {@code migration} holding {@code file}'s migration lock. */

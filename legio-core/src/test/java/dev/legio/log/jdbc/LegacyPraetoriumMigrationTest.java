@@ -145,6 +145,31 @@ class LegacyPraetoriumMigrationTest {
   }
 
   @Test
+  void aTextFileOrAFolderIsToldAsWhatItIsAndNothingIsLeftBesideIt() throws Exception {
+    Path text = Files.writeString(dir.resolve("archive.jsonl"), "{\"seq\":1}\n");
+    Path folder = Files.createDirectories(dir.resolve("castra"));
+
+    assertThatThrownBy(() -> open(text))
+        .isInstanceOf(dev.legio.errors.UsageError.class)
+        .hasMessage(
+            "cannot open the message log at "
+                + text
+                + " ([praetorium] sqlite_path in legio.toml, or LEGIO_DB_URL): it is not a SQLite"
+                + " database (it holds text or another format): move it aside, or point the"
+                + " setting at Legio's praetorium.db or a new file.");
+    assertThatThrownBy(() -> open(folder))
+        .isInstanceOf(dev.legio.errors.UsageError.class)
+        .hasMessageContaining(folder + " ([praetorium] sqlite_path in legio.toml, or LEGIO_DB_URL)")
+        .hasMessageContaining("it is a folder, not a database file")
+        .hasMessageNotContaining("It is a Legio database");
+    try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("archive.jsonl", "castra");
+    }
+    assertThat(folder).isEmptyDirectory();
+  }
+
+  @Test
   void aDatabaseOfAnotherProgramIsRefusedAndGetsNoTableOfLegios() throws Exception {
     Path file = dir.resolve("praetorium.db");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
