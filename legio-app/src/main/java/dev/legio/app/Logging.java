@@ -8,6 +8,10 @@ import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
+import dev.legio.errors.FailureText;
+import dev.legio.files.OwnerOnly;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
@@ -15,11 +19,21 @@ import org.slf4j.LoggerFactory;
  * Logging: the console shows warnings and errors only (logback.xml); once a workspace is known,
  * everything at the configured level also goes to its log file, rolled daily and at 10 MB, 14 files
  * kept. The log file is its owner's only ({@link OwnerOnlyLogFile}).
+ *
+ * <p>A log file that cannot be written ({@code [logging] file} a folder, in a folder Legio may not
+ * write, ...) is said once on the console, with why and what to do; Legio then runs without one,
+ * and its errors do not send the user to a log file ({@link #logFileRefused}).
  */
-final class Logging {
+public final class Logging {
   private static Path current;
+  private static boolean refused;
 
   private Logging() {}
+
+  /** Whether the last log file set could not be opened, so errors' details go nowhere. */
+  public static synchronized boolean logFileRefused() {
+    return refused;
+  }
 
   static synchronized void toFile(Path file, String level) {
     if (file.equals(current) || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext)) {
@@ -28,6 +42,13 @@ final class Logging {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.detachAppender("FILE");
+    current = file;
+    refused = false;
+    String problem = problemWith(file);
+    if (problem != null) {
+      refused(file, problem);
+      return;
+    }
 
     // Every line passes through SecretRedactor: no key reaches the file, not even in a cause.
     RedactingLayout layout = new RedactingLayout();
@@ -54,12 +75,40 @@ final class Logging {
     appender.setRollingPolicy(policy);
     appender.setEncoder(encoder);
     appender.start();
+    if (!appender.isStarted()) {
+      refused(file, "it could not be opened");
+      return;
+    }
 
     // The console appender filters to WARN by itself; the root level feeds the file.
     root.setLevel(Level.toLevel(level, Level.INFO));
     // Jetty's debug output includes request headers, bearer tokens among them: never below INFO.
     context.getLogger("org.eclipse.jetty").setLevel(Level.INFO);
     root.addAppender(appender);
-    current = file;
+  }
+
+  /** Why {@code file} cannot be the log file, or null when it can (created owner-only if new). */
+  private static String problemWith(Path file) {
+    if (Files.isDirectory(file)) {
+      return "it is a folder";
+    }
+    try {
+      OwnerOnly.createDirectories(file.toAbsolutePath().getParent());
+      OwnerOnly.createFileIfMissing(file);
+    } catch (IOException e) {
+      return "it cannot be created: " + FailureText.of(e);
+    }
+    return Files.isWritable(file) ? null : "it cannot be written (permission denied)";
+  }
+
+  private static void refused(Path file, String why) {
+    refused = true;
+    LoggerFactory.getLogger(Logging.class)
+        .warn(
+            "cannot write the log file {} ([logging] file in legio.toml): {}. Legio runs without a"
+                + " log file: make that file writable, or set [logging] file to one Legio can"
+                + " write.",
+            file,
+            why);
   }
 }

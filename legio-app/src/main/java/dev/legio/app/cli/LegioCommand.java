@@ -113,13 +113,17 @@ public final class LegioCommand implements Runnable {
               e instanceof ExplainedFailure
                   ? FailureText.of(e)
                   : commandName(cl) + " failed: " + FailureText.of(e);
-          cl.getErr()
-              .println("legio: " + SecretRedactor.redact(message) + " (details in the log file)");
+          cl.getErr().println("legio: " + SecretRedactor.redact(message) + detailsNote());
           return FAILURE;
         });
     commandLine.setParameterExceptionHandler(LegioCommand::refuseArguments);
     commandLine.registerConverter(UUID.class, LegioCommand::messageId);
     return commandLine;
+  }
+
+  /** What ends a failure's line: where its details are, when a log file holds them. */
+  static String detailsNote() {
+    return dev.legio.app.Logging.logFileRefused() ? "" : " (details in the log file)";
   }
 
   /** The command as typed after {@code legio}: {@code log import}. */

@@ -410,7 +410,7 @@ final class MemoryCommand {
                             : " (--force skips this gate)"));
             case ConsolidationResult.Failed f -> {
               failed = true;
-              err.println("legio: " + name + ": " + f.message() + " (details in the log file)");
+              err.println("legio: " + name + ": " + f.message() + LegioCommand.detailsNote());
             }
           }
           result.warnings().forEach(w -> out.println("  note: " + w));
