@@ -26,9 +26,10 @@ import javax.xml.stream.XMLStreamReader;
  *       attributes {@code &#9;} and {@code &#10;}) so that parsers do not normalise them away.
  *   <li>Characters that XML 1.0 cannot carry at all, even as references (C0 controls other than
  *       tab, line feed and carriage return; U+FFFE and U+FFFF; unpaired surrogates), are written as
- *       an empty element {@code <char code="U+0001"/>} in text. {@link #parse} turns them back, so
- *       every text round-trips exactly. In attribute values (names, ids, timestamps, which the log
- *       validates) such a character becomes U+FFFD.
+ *       {@code <char>} elements in text ({@link CharElement}: {@code <char code="U+0001"/>}, {@code
+ *       <char code="U+0007" count="300"/>}, {@code <char code="U+0001 U+0002"/>}). {@link #parse}
+ *       turns them back, so every text round-trips exactly. In attribute values (names, ids,
+ *       timestamps, which the log validates) such a character becomes U+FFFD.
  * </ul>
  */
 public final class PraetoriumXml {
@@ -93,10 +94,10 @@ public final class PraetoriumXml {
               && i + 1 < n
               && Character.isLowSurrogate(text.charAt(i + 1))) {
             out.append(c).append(text.charAt(++i));
-          } else if (isXmlChar(c)) {
+          } else if (CharElement.carried(c)) {
             out.append(c);
           } else {
-            out.append("<char code=\"U+").append(String.format("%04X", (int) c)).append("\"/>");
+            i += CharElement.write(text, i, out) - 1;
           }
         }
       }
@@ -123,20 +124,11 @@ public final class PraetoriumXml {
               && Character.isLowSurrogate(value.charAt(i + 1))) {
             out.append(c).append(value.charAt(++i));
           } else {
-            out.append(isXmlChar(c) ? c : '\uFFFD');
+            out.append(CharElement.carried(c) ? c : '\uFFFD');
           }
         }
       }
     }
-  }
-
-  /** True for a UTF-16 unit that XML 1.0 allows on its own (surrogates only in pairs). */
-  private static boolean isXmlChar(char c) {
-    return c >= 0x20 && c <= 0xD7FF
-        || c >= 0xE000 && c <= 0xFFFD
-        || c == '\t'
-        || c == '\n'
-        || c == '\r';
   }
 
   /**
@@ -173,12 +165,7 @@ public final class PraetoriumXml {
             text.append(r.getText());
         case XMLStreamConstants.START_ELEMENT -> {
           r.require(XMLStreamConstants.START_ELEMENT, null, "char");
-          String code = r.getAttributeValue(null, "code");
-          if (code == null || !code.startsWith("U+")) {
-            throw new XMLStreamException("<char> without a code=\"U+XXXX\" attribute");
-          }
-          text.append((char) Integer.parseInt(code.substring(2), 16));
-          r.nextTag(); // </char>
+          CharElement.read(r, text);
         }
         case XMLStreamConstants.END_ELEMENT -> {
           return text.toString();

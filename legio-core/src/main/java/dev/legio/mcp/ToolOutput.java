@@ -1,22 +1,18 @@
 package dev.legio.mcp;
 
+import dev.legio.log.CharElement;
 import dev.legio.tools.ToolResult;
-import java.io.IOException;
 import java.io.StringReader;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
-import org.w3c.dom.Element;
-import org.w3c.dom.NamedNodeMap;
-import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
-import org.xml.sax.InputSource;
-import org.xml.sax.SAXException;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 
 /**
  * A tool result as MCP structured output ({@code structuredContent}), beside the text the model
@@ -31,11 +27,30 @@ import org.xml.sax.SAXException;
  *       XML.
  * </ul>
  *
- * XML is read with DOCTYPEs refused (no entity expansion, no external fetch).
+ * An element's {@code text} is its text exactly as stored: nothing stripped, and a character XML
+ * cannot carry, written {@code <char code="U+0007" count="3"/>} in the XML ({@link CharElement}),
+ * is that character again there, never a child element. Whitespace alone between child elements is
+ * the XML's layout and no text. So the structured content is built in one pass over the XML, one
+ * map per element that is not such a character: its size and the work it takes follow the text's
+ * length, whatever characters the text holds.
+ *
+ * <p>XML is read with DTDs refused (no entity expansion, no external fetch).
  */
 public final class ToolOutput {
   /** The output schema of every Legio tool. */
   public static final Map<String, Object> SCHEMA = schema();
+
+  /**
+   * One reader factory, configured once (looking a factory up scans the class path); readers made
+   * from it are safe on several threads.
+   */
+  private static final XMLInputFactory INPUT = XMLInputFactory.newFactory();
+
+  static {
+    INPUT.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    INPUT.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    INPUT.setProperty(XMLInputFactory.IS_COALESCING, true);
+  }
 
   private ToolOutput() {}
 
@@ -46,58 +61,88 @@ public final class ToolOutput {
     out.put("error", result.error());
     String text = result.text().strip();
     if (text.startsWith("<") && text.endsWith(">")) {
-      Element root = parse(text);
+      Map<String, Object> root = parse(text);
       if (root != null) {
-        out.put("element", element(root));
+        out.put("element", root);
       }
     }
     return out;
   }
 
-  private static Map<String, Object> element(Element e) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("element", e.getTagName());
-    Map<String, String> attributes = new LinkedHashMap<>();
-    NamedNodeMap attrs = e.getAttributes();
-    for (int i = 0; i < attrs.getLength(); i++) {
-      Node a = attrs.item(i);
-      attributes.put(a.getNodeName(), a.getNodeValue());
+  /** One element as it is read: its map, its own text so far, its child elements. */
+  private record Open(
+      Map<String, Object> map, StringBuilder text, List<Map<String, Object>> kids) {}
+
+  private static Map<String, Object> parse(String xml) {
+    try {
+      XMLStreamReader r = INPUT.createXMLStreamReader(new StringReader(xml));
+      try {
+        return read(r);
+      } finally {
+        r.close();
+      }
+    } catch (XMLStreamException | RuntimeException e) {
+      return null; // not XML after all: the text stands alone
     }
-    out.put("attributes", attributes);
-    StringBuilder own = new StringBuilder();
-    List<Map<String, Object>> children = new ArrayList<>();
-    NodeList nodes = e.getChildNodes();
-    for (int i = 0; i < nodes.getLength(); i++) {
-      Node n = nodes.item(i);
-      switch (n.getNodeType()) {
-        case Node.ELEMENT_NODE -> children.add(element((Element) n));
-        case Node.TEXT_NODE, Node.CDATA_SECTION_NODE -> own.append(n.getNodeValue());
+  }
+
+  private static Map<String, Object> read(XMLStreamReader r) throws XMLStreamException {
+    Deque<Open> open = new ArrayDeque<>();
+    Map<String, Object> root = null;
+    while (r.hasNext()) {
+      switch (r.next()) {
+        case XMLStreamConstants.START_ELEMENT -> {
+          if (!open.isEmpty() && CharElement.at(r)) {
+            CharElement.read(r, open.peek().text());
+          } else {
+            Open e = start(r);
+            if (open.isEmpty()) {
+              if (root != null) {
+                throw new XMLStreamException("a second root element");
+              }
+              root = e.map();
+            } else {
+              open.peek().kids().add(e.map());
+            }
+            open.push(e);
+          }
+        }
+        case XMLStreamConstants.CHARACTERS,
+            XMLStreamConstants.CDATA,
+            XMLStreamConstants.SPACE,
+            XMLStreamConstants.ENTITY_REFERENCE -> {
+          if (!open.isEmpty()) {
+            open.peek().text().append(r.getText());
+          }
+        }
+        case XMLStreamConstants.END_ELEMENT -> end(open.pop());
         default -> {
           // comments and processing instructions carry nothing a client needs
         }
       }
     }
-    String text = own.toString().strip();
-    if (!text.isEmpty()) {
-      out.put("text", text);
-    }
-    out.put("children", children);
-    return out;
+    return root;
   }
 
-  private static Element parse(String xml) {
-    try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      factory.setExpandEntityReferences(false);
-      factory.setNamespaceAware(false);
-      DocumentBuilder builder = factory.newDocumentBuilder();
-      builder.setErrorHandler(null);
-      return builder.parse(new InputSource(new StringReader(xml))).getDocumentElement();
-    } catch (ParserConfigurationException | SAXException | IOException e) {
-      return null; // not XML after all: the text stands alone
+  private static Open start(XMLStreamReader r) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("element", r.getLocalName());
+    Map<String, String> attributes = new LinkedHashMap<>();
+    for (int i = 0; i < r.getAttributeCount(); i++) {
+      attributes.put(r.getAttributeLocalName(i), r.getAttributeValue(i));
     }
+    out.put("attributes", attributes);
+    List<Map<String, Object>> children = new ArrayList<>();
+    return new Open(out, new StringBuilder(), children);
+  }
+
+  private static void end(Open e) {
+    String text = e.text().toString();
+    boolean layout = !e.kids().isEmpty() && text.isBlank();
+    if (!text.isEmpty() && !layout) {
+      e.map().put("text", text);
+    }
+    e.map().put("children", e.kids());
   }
 
   private static Map<String, Object> schema() {
@@ -119,7 +164,13 @@ public final class ToolOutput {
                     "The element's attributes.",
                     "additionalProperties",
                     Map.of("type", "string")),
-            "text", Map.of("type", "string", "description", "The element's own text, if any."),
+            "text",
+                Map.of(
+                    "type",
+                    "string",
+                    "description",
+                    "The element's own text, if any, exactly as stored (characters XML cannot"
+                        + " carry included)."),
             "children",
                 Map.of(
                     "type",

@@ -63,6 +63,22 @@ class PraetoriumXmlTest {
   }
 
   @Test
+  void aRunOfOneSuchCharacterIsOneElementThatParsesBack() {
+    String text =
+        "a" + "\u0007".repeat(5) + "\u0008\u0007b" + "\uD800".repeat(2) + "\uD800\uDC00\uDC00";
+    String xml = PraetoriumXml.format(List.of(message("pullo", text)), "vorenus");
+    assertThat(xml)
+        .contains(
+            "a<char code=\"U+0007\" count=\"5\"/><char code=\"U+0008 U+0007\"/>b"
+                + "<char code=\"U+D800 U+D800\"/>\uD800\uDC00<char code=\"U+DC00\"/></nuntius>");
+    assertThat(PraetoriumXml.parse(xml).entries().get(0).text()).isEqualTo(text);
+
+    String flood = "\u0007".repeat(1 << 20);
+    assertThat(PraetoriumXml.format(List.of(message("pullo", flood)), "vorenus"))
+        .hasSizeLessThan(300);
+  }
+
+  @Test
   void attributesAreEscapedToo() {
     StringBuilder out = new StringBuilder();
     PraetoriumXml.escapeAttribute("a\"b'c<d>&e\tf\ng\u0001h", out);
@@ -109,10 +125,15 @@ class PraetoriumXmlTest {
             '\u0000', '\u0001', '\u0008', '\u000B', '\u000C', '\u001F', '\r', '\n', '\t', '<', '>',
             '&', '"', '\'', ']', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uFFFE', '\uFFFF',
             '\uFFFD', '\u0085', '\u2028');
+    Arbitrary<String> runs =
+        Arbitraries.of('\u0001', '\u0007', '\uD800', '\uDC00', '\uFFFF')
+            .flatMap(
+                c -> Arbitraries.integers().between(2, 5).map(n -> String.valueOf(c).repeat(n)));
     Arbitrary<String> pieces =
         Arbitraries.oneOf(
             Arbitraries.strings().all().ofMaxLength(20),
             nasty.map(String::valueOf),
+            runs,
             Arbitraries.of(
                 "</nuntius>",
                 "<nuntius sender=\"caesar\">",
@@ -121,6 +142,8 @@ class PraetoriumXmlTest {
                 "&#0;",
                 "<![CDATA[",
                 "<char code=\"U+0041\"/>",
+                "<char code=\"U+0041\" count=\"2\"/>",
+                "<char code=\"U+0041 U+0042\"/>",
                 "😀",
                 "\r\n"));
     return pieces.list().ofMaxSize(12).map(list -> String.join("", list));
