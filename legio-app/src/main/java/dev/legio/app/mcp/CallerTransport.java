@@ -278,9 +278,23 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
           JsonRpcError.SERVER_ERROR,
           "unknown Last-Event-ID '"
               + lastEventId.strip()
-              + "': this session keeps its last "
+              + "': this session keeps at most its last "
               + HttpSession.KEPT_STREAMS
-              + " streams; open a new stream with a GET without Last-Event-ID");
+              + " streams not sent in full; open a new stream with a GET without"
+              + " Last-Event-ID");
+      return;
+    }
+    if (!stream.get().replays(after)) {
+      HttpAnswers.error(
+          response,
+          404,
+          JsonRpcError.SERVER_ERROR,
+          "the events of stream '"
+              + parts[0]
+              + "' after "
+              + after
+              + " were sent in full and are no longer kept; send the request again if its"
+              + " answer did not arrive");
       return;
     }
     startEvents(response, session);

@@ -9,12 +9,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One MCP session over HTTP: the SDK's session, and the SSE streams it opened, kept for resumption.
  * The session's GET stream is one stream for the session's life, whatever connections carry it; the
- * last {@link #KEPT_STREAMS} POST streams are kept for replay. It is in use while one of its
+ * last {@link #KEPT_STREAMS} POST streams are kept for replay, and of the finished ones only as
+ * many as hold at most {@link #KEPT_CHARS} characters of events not yet sent in full (the oldest go
+ * first; a stream sent in full keeps none, {@link SseStream}). It is in use while one of its
  * requests is answered (a connection carrying a stream is such a request), else idle since the last
  * ended ({@link SessionRetention} ends sessions left idle).
  */
 final class HttpSession {
   static final int KEPT_STREAMS = 64;
+
+  /** The most characters of finished streams' events a session keeps for replay (32 Mi). */
+  static final long KEPT_CHARS = 32L << 20;
 
   private final McpStreamableServerSession session;
   private final AtomicLong nextStream = new AtomicLong();
@@ -72,8 +77,25 @@ final class HttpSession {
   /** A new stream answering one request. */
   synchronized SseStream newStream(Object requestId, String method) {
     SseStream s = new SseStream("s" + nextStream.incrementAndGet(), requestId, method);
+    dropOverKeptChars();
     streams.put(s.id(), s);
     return s;
+  }
+
+  /** Drops the oldest finished streams while the finished ones keep more than KEPT_CHARS. */
+  private void dropOverKeptChars() {
+    long kept = 0;
+    for (SseStream s : streams.values()) {
+      kept += s.finished() ? s.keptChars() : 0;
+    }
+    var it = streams.values().iterator();
+    while (kept > KEPT_CHARS && it.hasNext()) {
+      SseStream s = it.next();
+      if (s.finished() && s != listening) {
+        kept -= s.keptChars();
+        it.remove();
+      }
+    }
   }
 
   /** The session's GET stream, made (and given to the SDK) on first use. */

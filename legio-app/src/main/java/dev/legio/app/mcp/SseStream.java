@@ -28,9 +28,12 @@ import reactor.core.publisher.Mono;
  *   <li>Every event has an id {@code STREAM.N} (N counts from 1 on this stream); a connection opens
  *       with a priming event: the id of the last event so far, {@code retry:} {@link #RETRY} and
  *       empty data, sent and flushed at once, so headers never wait for the first message.
- *   <li>Every event is kept until the session ends (the session keeps its last {@link
- *       HttpSession#KEPT_STREAMS} streams); a GET with {@code Last-Event-ID: STREAM.N} replays the
- *       events after N and then carries the rest of the stream.
+ *   <li>Every event is kept until a connection has sent it and every event before it, and the
+ *       stream has finished: then the stream's events are released (the response ended whole, so
+ *       nothing of it is left to resume), and only their count stays. Until then a GET with {@code
+ *       Last-Event-ID: STREAM.N} replays the events after N and then carries the rest of the stream
+ *       ({@link HttpSession} bounds how many streams and how many characters of events a session
+ *       keeps).
  *   <li>One connection at a time: a new one takes the stream over; a connection that fails to write
  *       is dropped, and the events it missed stay kept.
  *   <li>Only the thread carrying a connection writes to it, outside the stream's lock: adding an
@@ -53,7 +56,14 @@ final class SseStream implements McpStreamableServerTransport {
   private final String method;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+
+  /** The events not released, from event {@code released + 1} on. */
   private final List<String> events = new ArrayList<>();
+
+  /** How many events were released: sent in full on a finished stream. */
+  private int released;
+
+  private long keptChars;
   private OutputStream connection;
   private boolean finished;
   private boolean answered;
@@ -95,17 +105,19 @@ final class SseStream implements McpStreamableServerTransport {
     try {
       connection = out;
       changed.signalAll(); // the connection it takes over from stops at once
-      next = (int) Math.min(Math.max(0, afterEvent), events.size());
+      next = (int) Math.min(Math.max(released, afterEvent), total());
     } finally {
       lock.unlock();
     }
     String pending = "id: " + id + "." + next + "\nretry: " + RETRY.toMillis() + "\ndata: \n\n";
+    int sent = -1;
     try {
       while (pending != null && write(out, pending)) {
+        sent = next;
         lock.lock();
         try {
           pending = nextWrite(out, next);
-          next = events.size();
+          next = total();
         } finally {
           lock.unlock();
         }
@@ -117,6 +129,9 @@ final class SseStream implements McpStreamableServerTransport {
       try {
         if (connection == out) {
           connection = null;
+        }
+        if (finished && sent == total()) {
+          release(); // the response ended whole: nothing of it is left to resume
         }
       } finally {
         lock.unlock();
@@ -130,20 +145,55 @@ final class SseStream implements McpStreamableServerTransport {
    * stops carrying (finished with everything written, or taken over).
    */
   private String nextWrite(OutputStream out, int next) throws InterruptedException {
-    while (connection == out && next == events.size() && !finished) {
+    while (connection == out && next == total() && !finished) {
       if (!changed.await(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS)
           && connection == out
-          && next == events.size()) {
+          && next == total()) {
         return ": keep-alive\n\n";
       }
     }
-    if (connection != out || next == events.size()) {
+    if (connection != out || next == total()) {
       return null;
     }
-    return String.join("", events.subList(next, events.size()));
+    return String.join("", events.subList(next - released, events.size()));
   }
 
-  /** Ends the stream: its connection closes; its events stay for replay. */
+  /** Under the lock: how many events the stream has had, released ones included. */
+  private int total() {
+    return released + events.size();
+  }
+
+  /** Under the lock: drops every event, keeping their count. */
+  private void release() {
+    released = total();
+    events.clear();
+    keptChars = 0;
+  }
+
+  /** How many characters of events the stream keeps for replay. */
+  long keptChars() {
+    lock.lock();
+    try {
+      return keptChars;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether the events after {@code afterEvent} can still be replayed: false when some of them were
+   * released, sent in full on an earlier connection.
+   */
+  boolean replays(long afterEvent) {
+    lock.lock();
+    try {
+      return afterEvent >= released;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Ends the stream: its connection closes; its events not yet sent in full stay for replay. */
   void finish() {
     lock.lock();
     try {
@@ -191,9 +241,9 @@ final class SseStream implements McpStreamableServerTransport {
       if (finished) {
         return;
       }
-      String event =
-          "id: " + id + "." + (events.size() + 1) + "\nevent: message\ndata: " + json + "\n\n";
+      String event = "id: " + id + "." + (total() + 1) + "\nevent: message\ndata: " + json + "\n\n";
       events.add(event);
+      keptChars += event.length();
       if (answers != null
           && message instanceof McpSchema.JSONRPCResponse r
           && answers.equals(key(r.id()))) {

@@ -97,9 +97,27 @@ class SseStreamTest {
     stream.carry(broken, 0); // returns at once
     stream.append(new McpSchema.JSONRPCResponse("2.0", 1, Map.of(), null));
 
+    assertThat(stream.keptChars()).isPositive();
+    assertThat(stream.replays(0)).isTrue();
+
     ByteArrayOutputStream next = new ByteArrayOutputStream();
     stream.carry(next, 0);
     assertThat(next.toString(StandardCharsets.UTF_8)).contains("id: s3.1\nevent: message\n");
+  }
+
+  @Test
+  void aFinishedStreamSentInFullKeepsNoEvents() {
+    SseStream stream = new SseStream("s4", 1, "tools/call");
+    stream.append(notification("x".repeat(100_000)));
+    stream.append(new McpSchema.JSONRPCResponse("2.0", 1, Map.of(), null));
+    assertThat(stream.keptChars()).isGreaterThan(100_000);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    stream.carry(out, 0);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("id: s4.2\n");
+    assertThat(stream.keptChars()).isZero();
+    assertThat(stream.replays(0)).isFalse();
+    assertThat(stream.replays(2)).isTrue();
   }
 
   private static McpSchema.JSONRPCNotification notification(String text) {

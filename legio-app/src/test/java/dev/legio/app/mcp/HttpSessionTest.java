@@ -1,0 +1,36 @@
+package dev.legio.app.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HttpSessionTest {
+  private static McpSchema.JSONRPCResponse answer(Object id, int chars) {
+    return new McpSchema.JSONRPCResponse("2.0", id, Map.of("text", "x".repeat(chars)), null);
+  }
+
+  @Test
+  void finishedStreamsNotSentInFullAreKeptUpToTheCharacterLimitOldestDroppedFirst() {
+    HttpSession session =
+        new HttpSession(
+            new McpStreamableServerSession(
+                "s", null, null, Duration.ofSeconds(1), Map.of(), Map.of()),
+            0);
+    int big = (int) (HttpSession.KEPT_CHARS / 2) + 1_000;
+    SseStream first = session.newStream(1, "tools/call");
+    first.append(answer(1, big)); // answered, never carried: kept for a replay
+    SseStream second = session.newStream(2, "tools/call");
+    second.append(answer(2, big));
+    assertThat(session.stream(first.id())).isPresent();
+
+    // the two finished streams keep more than KEPT_CHARS: the oldest goes
+    SseStream third = session.newStream(3, "tools/call");
+    assertThat(session.stream(first.id())).isEmpty();
+    assertThat(session.stream(second.id())).isPresent();
+    assertThat(session.stream(third.id())).isPresent();
+  }
+}
