@@ -1,6 +1,7 @@
 package dev.legio.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.errors.Quoted;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
@@ -44,8 +45,10 @@ import reactor.core.publisher.Mono;
  *       that comes after Legio answered for it (a call that ends after stdin closed) is dropped. A
  *       request that reuses the id of one still running gets {@code -32600}.
  *   <li>Bytes that are not UTF-8 are read as U+FFFD (then fail as JSON); blank lines are skipped.
- *   <li>The SDK's session holds requests until {@code notifications/initialized}; a {@code ping}
- *       before it is answered here (the lifecycle allows pings at any time).
+ *   <li>The SDK's session holds requests until {@code notifications/initialized}, unanswered; so a
+ *       {@code ping} before it is answered here (the lifecycle allows pings at any time), and any
+ *       other request but {@code initialize} before it gets {@code -32600} at once, saying what to
+ *       send first.
  *   <li>When stdin ends, requests still running get {@link #DRAIN} to answer; any still unanswered
  *       then get {@code -32603} saying why (never run: no {@code notifications/initialized}; or
  *       still running), and {@code legio mcp} exits well within a second of stdin closing.
@@ -68,6 +71,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Map<Object, McpSchema.JSONRPCRequest> pending = new ConcurrentHashMap<>();
   private final AtomicInteger answering = new AtomicInteger();
   private volatile boolean initialized;
+  private volatile boolean initializeSeen;
   private volatile McpServerSession session;
   private volatile boolean closed;
 
@@ -197,6 +201,26 @@ public final class StdioTransport implements McpServerTransportProvider {
               + McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class)
               + ",\"result\":{}}");
       return;
+    }
+    if (!initialized && !request.method().equals(McpSchema.METHOD_INITIALIZE)) {
+      // The SDK's session would hold it until notifications/initialized, unanswered.
+      write(
+          new JsonRpcError(
+                  McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class),
+                  JsonRpcError.INVALID_REQUEST,
+                  "'"
+                      + Quoted.of(request.method())
+                      + "' came before "
+                      + (initializeSeen
+                          ? "notifications/initialized: send it after the answer to initialize,"
+                              + " then this request again"
+                          : "initialize: send initialize, then notifications/initialized, then"
+                              + " this request again"))
+              .toJsonText());
+      return;
+    }
+    if (request.method().equals(McpSchema.METHOD_INITIALIZE)) {
+      initializeSeen = true;
     }
     Object key = idKey(request.id());
     if (pending.putIfAbsent(key, request) != null) {

@@ -222,9 +222,21 @@ class StdioTransportTest {
     s.send(PING);
     s.send("{\"jsonrpc\":\"2.0\",\"id\":44,\"method\":\"tools/list\"}");
     assertThat(s.answerTo(42).has("result")).isTrue();
+    // answered at once (before: held by the SDK's session, unanswered until stdin closed)
+    assertError(s.answerTo(44), 44, -32600, "'tools/list' came before notifications/initialized");
+    s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    s.send("{\"jsonrpc\":\"2.0\",\"id\":44,\"method\":\"tools/list\"}");
+    assertThat(s.next().at("/result/tools/0/name").asText()).isEqualTo("echo");
     Duration took = s.closeStdin();
     assertThat(took).isLessThan(Duration.ofSeconds(1));
-    assertError(s.answerTo(44), 44, -32603, "before it sent notifications/initialized");
+  }
+
+  @Test
+  void aRequestBeforeInitializeIsToldToInitializeFirst() throws Exception {
+    try (StdioHarness s = new StdioHarness()) {
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+      assertError(s.answerTo(1), 1, -32600, "'tools/list' came before initialize: send initialize");
+    }
   }
 
   @Test
