@@ -3,13 +3,16 @@ package dev.legio.mcp;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.legio.errors.Quoted;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +38,10 @@ import java.util.function.Supplier;
  *   <li>{@code initialize}: {@code params} with a {@code protocolVersion} string, a {@code
  *       capabilities} object and a {@code clientInfo} object with a {@code name}: {@code -32602}.
  *   <li>{@code logging/setLevel}: {@code params.level} one of MCP's eight levels: {@code -32602}.
+ *   <li>{@code initialize}, {@code tools/call}, {@code tools/list}: {@code params} must fit MCP's
+ *       schema for that request (as the SDK reads it), else {@code -32602} naming the field whose
+ *       value has the wrong type ({@code "params._meta" must be an object, got a string}), never
+ *       the JSON library's message.
  * </ol>
  *
  * A notification that fails rules 4-6 gets no answer (JSON-RPC never answers notifications); it is
@@ -46,6 +53,17 @@ public final class IncomingMessageCheck {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .build();
+
+  /** Reads params as the SDK does (its mapper's settings: Jackson's defaults). */
+  private static final ObjectMapper PLAIN = new ObjectMapper();
+
+  /** The SDK's type for the params of the requests whose params it reads. */
+  private static final Map<String, Class<?>> PARAMS =
+      Map.of(
+          McpSchema.METHOD_INITIALIZE, McpSchema.InitializeRequest.class,
+          McpSchema.METHOD_TOOLS_CALL, McpSchema.CallToolRequest.class,
+          McpSchema.METHOD_TOOLS_LIST, McpSchema.PaginatedRequest.class);
+
   private static final List<String> LEVELS =
       List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
 
@@ -157,7 +175,43 @@ public final class IncomingMessageCheck {
             "logging/setLevel: \"level\" must be one of " + String.join(", ", LEVELS));
       }
     }
+    Class<?> type = PARAMS.get(name);
+    if (type != null && params != null && !params.isNull()) {
+      String problem = typeProblem(name, params, type);
+      if (problem != null) {
+        return rejectParams(hasId, answerId, problem);
+      }
+    }
     return accept(text, answerId);
+  }
+
+  /** The field of {@code params} the SDK could not read as {@code type}, or null when it can. */
+  private static String typeProblem(String method, JsonNode params, Class<?> type) {
+    try {
+      PLAIN.treeToValue(params, type);
+      return null;
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      StringBuilder field = new StringBuilder("params");
+      JsonNode value = params;
+      if (e instanceof JsonMappingException m) {
+        for (JsonMappingException.Reference ref : m.getPath()) {
+          if (ref.getFieldName() != null) {
+            field.append('.').append(Quoted.of(ref.getFieldName()));
+            value = value == null ? null : value.get(ref.getFieldName());
+          } else if (ref.getIndex() >= 0) {
+            field.append('[').append(ref.getIndex()).append(']');
+            value = value == null ? null : value.get(ref.getIndex());
+          }
+        }
+      }
+      return method
+          + ": \""
+          + field
+          + "\" has a value of the wrong type"
+          + (value == null ? "" : " (" + kind(value) + ")")
+          + "; see MCP's schema for "
+          + method;
+    }
   }
 
   private static String initializeProblem(JsonNode params) {

@@ -69,6 +69,25 @@ class StdioTransportTest {
       assertError(s.next(), null, -32600, "\"id\" must be a string or an integer");
       s.send("{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"logging/setLevel\",\"params\":{}}");
       assertError(s.next(), 14, -32602, "\"level\" must be one of");
+      // fields of a mistyped type: named (before: -32603 pointing at the server's log)
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":141,\"method\":\"tools/call\",\"params\":"
+              + "{\"name\":\"greet\",\"arguments\":{},\"_meta\":\"x\"}}");
+      assertError(
+          s.next(),
+          141,
+          -32602,
+          "tools/call: \"params._meta\" has a value of the wrong type (a string)");
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":142,\"method\":\"initialize\",\"params\":{"
+              + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"roots\":"
+              + "{\"listChanged\":\"yes\"}},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+      assertError(
+          s.next(),
+          142,
+          -32602,
+          "initialize: \"params.capabilities.roots.listChanged\" has a value of the wrong type"
+              + " (a string)");
       s.send("{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"resources/list\"}");
       JsonNode unknown = s.answerTo(15);
       assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32601);
