@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.legio.errors.JsonSyntax;
 import dev.legio.errors.Quoted;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Collection;
@@ -24,7 +25,8 @@ import java.util.function.Supplier;
  * <p>Rules, in order (the first that fails decides the answer):
  *
  * <ol>
- *   <li>Not JSON (or trailing garbage after it): {@code -32700}, id {@code null}.
+ *   <li>Not JSON (or trailing garbage after it): {@code -32700}, id {@code null}, saying where and
+ *       what in words ({@link JsonSyntax}), never the JSON library's class or feature names.
  *   <li>Not one JSON object ({@code null}, a number, a batch array): {@code -32600}, id {@code
  *       null}. MCP 2025-06-18 dropped batches; one message per line or per POST.
  *   <li>{@code "jsonrpc"} is not {@code "2.0"}, or the id is neither a string nor a number, or the
@@ -85,8 +87,10 @@ public final class IncomingMessageCheck {
       return reject(
           NullNode.getInstance(),
           JsonRpcError.PARSE_ERROR,
-          "parse error: the message is not valid JSON ("
-              + e.getOriginalMessage().lines().findFirst().orElse("")
+          "parse error: the message is not valid JSON"
+              + JsonSyntax.where(e.getLocation())
+              + " ("
+              + Quoted.message(JsonSyntax.what(e))
               + "); send one JSON-RPC 2.0 object");
     }
     if (root == null || root.isMissingNode()) {

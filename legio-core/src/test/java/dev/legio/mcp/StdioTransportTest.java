@@ -48,6 +48,32 @@ class StdioTransportTest {
   }
 
   @Test
+  void parseErrorsAreToldInWordsWithoutTheJsonLibrarysNames() throws Exception {
+    try (StdioHarness s = new StdioHarness().initialized()) {
+      String deep = "{\"x\":" + "[".repeat(1500) + "]".repeat(1500) + "}";
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":" + deep + "}");
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"");
+      s.send(PING + PING);
+      s.send("{\"x\":\"" + "x".repeat(21_000_000) + "\"}");
+      List<String> messages = new java.util.ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        JsonNode answer = s.next();
+        assertThat(answer.at("/error/code").asInt()).isEqualTo(-32700);
+        messages.add(answer.at("/error/message").asText());
+      }
+      assertThat(messages)
+          .allSatisfy(
+              m ->
+                  assertThat(m)
+                      .startsWith("parse error: the message is not valid JSON")
+                      .doesNotContain("`", "jackson", "StreamRead", "Source:", "Feature"));
+      assertThat(messages.get(0))
+          .contains("nesting depth (1001) exceeds the maximum allowed (1000)");
+      assertThat(messages.get(2)).contains("more follows the first JSON value");
+    }
+  }
+
+  @Test
   void invalidRequestsAreAnsweredWithTheirIdAndTheNextCallStillWorks() throws Exception {
     try (StdioHarness s = new StdioHarness().initialized()) {
       s.send("{\"jsonrpc\":\"1.0\",\"id\":9,\"method\":\"ping\"}");

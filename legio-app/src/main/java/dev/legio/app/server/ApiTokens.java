@@ -162,7 +162,7 @@ public final class ApiTokens {
       throw new TokenFileException(
           file
               + " is not a valid token file ("
-              + JsonBody.what(e)
+              + dev.legio.errors.JsonSyntax.what(e)
               + "): restore it from a backup, or move it aside and create the tokens again with"
               + " `legio token create NAME --role ROLE`",
           e);

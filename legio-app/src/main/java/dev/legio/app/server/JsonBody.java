@@ -1,13 +1,11 @@
 package dev.legio.app.server;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.legio.errors.JsonSyntax;
 import dev.legio.errors.Quoted;
 import java.io.IOException;
 
@@ -17,7 +15,7 @@ import java.io.IOException;
  * else is a 415. Nothing may follow the object ({@code {"text": "a"} {"text": "b"}} is refused, not
  * cut to its first object) and no key may stand twice (which of two {@code text}s was meant?). A
  * body that breaks a rule is a 400 that says where (line and column) and what, in the parser's
- * words without its class and feature names.
+ * words without its class and feature names ({@link JsonSyntax}).
  */
 final class JsonBody {
   private static final ObjectReader STRICT =
@@ -63,9 +61,9 @@ final class JsonBody {
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest(
           "the body is not valid JSON"
-              + where(e.getLocation())
+              + JsonSyntax.where(e.getLocation())
               + " ("
-              + Quoted.message(what(e))
+              + Quoted.message(JsonSyntax.what(e))
               + "); send one object such as {\"text\": \"...\"}");
     }
     if (node == null || !node.isObject()) {
@@ -74,25 +72,5 @@ final class JsonBody {
               + " /api/v1/openapi.json lists them)");
     }
     return node;
-  }
-
-  private static String where(JsonLocation location) {
-    return location == null || location.getLineNr() < 1
-        ? ""
-        : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-  }
-
-  /** The parser's reason, without the class and feature names it adds for programmers. */
-  static String what(JsonProcessingException e) {
-    String reason = e.getOriginalMessage();
-    if (e instanceof MismatchedInputException && reason.startsWith("Trailing token")) {
-      return "more follows the first JSON value; send exactly one object";
-    }
-    if (e instanceof StreamConstraintsException) {
-      // "... exceeds the maximum allowed (1000, from `StreamReadConstraints.getMaxNestingDepth()`)"
-      return reason.replaceAll(", from `[^`]*`", "");
-    }
-    int marker = reason.indexOf(" (start marker at ");
-    return marker < 0 ? reason : reason.substring(0, marker);
   }
 }
