@@ -147,6 +147,22 @@ public final class AgentDirectory {
   }
 
   /**
+   * Whether {@code name} is a centurio now: a folder {@code centuriones/NAME} with a {@code
+   * prompt.md} in it (what makes a folder an agent). One look at the file, not cached, so an agent
+   * whose folder was removed is no agent from that moment on; used wherever an agent's continuing
+   * existence decides (its memoria writes, its MCP token).
+   */
+  public boolean isCenturio(String name) {
+    return nameProblem(name) == null
+        && Files.isRegularFile(centurionesDir.resolve(name).resolve(PromptFile.FILE_NAME));
+  }
+
+  /** Whether {@code name} is an agent now: the legatus, or a centurio ({@link #isCenturio}). */
+  public boolean isAgent(String name) {
+    return Names.LEGATUS.equals(name) || isCenturio(name);
+  }
+
+  /**
    * Checks that each of {@code names} (the legatus or centuriones) has a usable prompt file, so
    * that a message to an agent whose {@code prompt.md} is broken is refused before anything is
    * logged.

@@ -4,7 +4,10 @@ import java.util.List;
 
 /**
  * An agent's rights over memoria. Its commentarii methods take no agent name: they reach the
- * commentarii of the agent this object was made for, and no other.
+ * commentarii of the agent this object was made for, and no other. A write checks again that the
+ * agent still is one ({@code centuriones/NAME/prompt.md}): a process serving an agent the operator
+ * removed since (a running {@code legio mcp --agent NAME}) is refused, and never creates the
+ * agent's folder again.
  */
 public final class AgentMemory extends MemoryAccess {
   AgentMemory(Memoria memoria, String agent) {
@@ -26,7 +29,7 @@ public final class AgentMemory extends MemoryAccess {
 
   /** Writes to the agent's own commentarii; an existing commentarium gets a new note. */
   public MemoryEntry writeCommentarium(String name, String text) {
-    return append(MemoryKind.COMMENTARII, caller, name, text);
+    return append(MemoryKind.COMMENTARII, memoria.requireCenturio(caller), name, text);
   }
 
   @Override

@@ -94,7 +94,10 @@ public final class Memoria {
     if (name == null || name.isEmpty()) {
       throw new MemoryException("no agent given: name a centurio such as 'vorenus'");
     }
-    if (!Names.isValid(name) || name.contains(":") || !agents.centurioNames().contains(name)) {
+    if (!Names.isValid(name)
+        || name.contains(":")
+        || !agents.centurioNames().contains(name)
+        || !agents.isCenturio(name)) {
       throw new MemoryException(
           "no centurio named '" + Quoted.of(name) + "'. " + knownCenturiones());
     }

@@ -126,6 +126,19 @@ class AgentDirectoryTest {
   }
 
   @Test
+  void anAgentIsAFolderWithAPromptFileAndStopsBeingOneWhenItIsRemoved() throws Exception {
+    Path file = centurio("vorenus", "Analyst", T1);
+    Files.createDirectories(castra.resolve("centuriones/pullo/commentarii"));
+    assertThat(agents.isAgent("vorenus")).isTrue();
+    assertThat(agents.isAgent("legatus")).isTrue();
+    assertThat(agents.isAgent("pullo")).isFalse(); // a folder without prompt.md
+    assertThat(agents.isAgent("../vorenus")).isFalse();
+
+    Files.delete(file);
+    assertThat(agents.isAgent("vorenus")).isFalse();
+  }
+
+  @Test
   void anEditIsSeenAtTheNextCallAndTheHashFollowsTheContent() throws Exception {
     Path file = centurio("vorenus", "Analyst", T1);
     AgentProfile first = agents.centurio("vorenus").orElseThrow();

@@ -64,6 +64,19 @@ class MemoriaTest extends MemoriaContract {
   }
 
   @Test
+  void aRemovedAgentsWriteIsRefusedAndNeverMakesItsFolderAgain() throws Exception {
+    AgentMemory pullo = memoria.forAgent("pullo"); // a legio mcp --agent pullo still running
+    Path folder = castra.resolve("centuriones/pullo");
+    try (Stream<Path> all = Files.walk(folder)) {
+      all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    assertThatThrownBy(() -> pullo.writeCommentarium("after", "after removal"))
+        .isInstanceOf(MemoryException.class)
+        .hasMessageContaining("no centurio named 'pullo'");
+    assertThat(folder).doesNotExist();
+  }
+
+  @Test
   void aFileIsReadUnderTheNameAndOwnerOfItsPath() throws Exception {
     memoria.forAgent("pullo").writeCommentarium("secret", "pullo's secret");
     Path file = castra.resolve("centuriones/pullo/commentarii/secret.xml");

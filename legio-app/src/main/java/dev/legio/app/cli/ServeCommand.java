@@ -7,7 +7,6 @@ import dev.legio.app.server.LegioServer;
 import dev.legio.config.LegioConfig;
 import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
-import dev.legio.log.Names;
 import dev.legio.longterm.DreamScheduler;
 import dev.legio.session.SessionMaintenance;
 import java.util.concurrent.Callable;
@@ -241,6 +240,6 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private static java.util.function.Predicate<String> callerExists(LegioApp app) {
-    return caller -> Names.LEGATUS.equals(caller) || app.agents().centurioNames().contains(caller);
+    return app.agents()::isAgent;
   }
 }
