@@ -7,8 +7,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -33,6 +36,10 @@ import org.slf4j.LoggerFactory;
  *       No change is ever lost to a concurrent writer.
  *   <li>Readers take no lock. A file that cannot be parsed is skipped by lists and searches (and
  *       logged), and reported by a read of that entry.
+ *   <li>An entry file is never read through a symbolic link, nor is anything but a regular file (as
+ *       long-term memory's files are not): such an entry is skipped by lists and searches and
+ *       refused by a read, its target never read or sent; messages name files from the castra on,
+ *       never a host path a link points to.
  * </ul>
  */
 public final class FileMemoryStore implements MemoryStore {
@@ -72,7 +79,7 @@ public final class FileMemoryStore implements MemoryStore {
       for (Path p : dir) {
         String fileName = p.getFileName().toString();
         String name = fileName.substring(0, fileName.length() - SUFFIX.length());
-        if (EntryNames.isValid(name) && Files.isRegularFile(p)) {
+        if (EntryNames.isValid(name)) {
           files.add(p);
         }
       }
@@ -120,17 +127,59 @@ public final class FileMemoryStore implements MemoryStore {
     return owners;
   }
 
-  private static Optional<MemoryEntry> read(Path file, MemoryKind kind, String centurio) {
-    try (InputStream in = Files.newInputStream(file)) {
-      MemoryEntry e = MemoryXml.read(in, kind, file.toString());
+  /**
+   * Reads an entry file, never through a symbolic link: a link in a memoria folder (to a file
+   * outside the castra, or to another agent's commentarium) is refused, its target never read; so
+   * is anything but a regular file. The check is made on the open file too ({@code O_NOFOLLOW}), so
+   * a link swapped in after it is refused as well. Messages name the file from the castra on.
+   */
+  private Optional<MemoryEntry> read(Path file, MemoryKind kind, String centurio) {
+    String shown = shown(file);
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new MemoryStorageException("cannot read " + shown + ": " + e.getMessage(), e);
+    }
+    if (attributes.isSymbolicLink()) {
+      throw link(shown);
+    }
+    if (!attributes.isRegularFile()) {
+      throw new MemoryStorageException(
+          shown + " is not a regular file; memoria reads only plain files: remove it", null);
+    }
+    try (InputStream in =
+        Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      MemoryEntry e = MemoryXml.read(in, kind, shown);
       String fileName = file.getFileName().toString();
       String name = fileName.substring(0, fileName.length() - SUFFIX.length());
       return Optional.of(new MemoryEntry(kind, name, centurio, e.notes(), e.revocation()));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new MemoryStorageException("cannot read " + file + ": " + e.getMessage(), e);
+      if (Files.isSymbolicLink(file)) {
+        throw link(shown); // swapped for a link after the check: O_NOFOLLOW refused it
+      }
+      throw new MemoryStorageException("cannot read " + shown + ": " + e.getMessage(), e);
     }
+  }
+
+  private static MemoryStorageException link(String shown) {
+    return new MemoryStorageException(
+        shown
+            + " is a symbolic link; memoria does not follow links (its target is never read or"
+            + " sent): replace it with a plain file or remove it",
+        null);
+  }
+
+  /** A file as messages name it: from the castra on ({@code acta/north-road.xml}). */
+  private String shown(Path file) {
+    Path absolute = file.toAbsolutePath().normalize();
+    return absolute.startsWith(castra)
+        ? castra.relativize(absolute).toString()
+        : absolute.toString();
   }
 
   @Override

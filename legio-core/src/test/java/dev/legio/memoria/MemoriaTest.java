@@ -77,6 +77,30 @@ class MemoriaTest extends MemoriaContract {
   }
 
   @Test
+  void anEntryThatIsASymbolicLinkIsNeverFollowed() throws Exception {
+    Path outside = castra.getParent().resolve("outside.xml");
+    Files.writeString(
+        outside,
+        "<actum name=\"secret\"><entry author=\"caesar\" timestamp=\"2026-01-01T00:00:00Z\">"
+            + "TEXT FROM OUTSIDE</entry></actum>");
+    Files.createDirectories(castra.resolve("acta"));
+    Files.createSymbolicLink(castra.resolve("acta/secret.xml"), outside);
+    Files.createSymbolicLink(castra.resolve("acta/host.xml"), Path.of("/etc/hostname"));
+    memoria.forAgent("vorenus").publishActum("plain", "fine");
+
+    AgentMemory vorenus = memoria.forAgent("vorenus");
+    assertThat(vorenus.listActa()).extracting(MemoryEntry::name).containsExactly("plain");
+    assertThat(vorenus.search("outside", 10)).isEmpty();
+    for (String name : List.of("secret", "host")) {
+      assertThatThrownBy(() -> vorenus.readActum(name))
+          .isInstanceOf(MemoryStorageException.class)
+          .hasMessageStartingWith("acta/" + name + ".xml is a symbolic link")
+          .hasMessageNotContaining(castra.getParent().toString())
+          .hasMessageNotContaining("OUTSIDE");
+    }
+  }
+
+  @Test
   void aFileIsReadUnderTheNameAndOwnerOfItsPath() throws Exception {
     memoria.forAgent("pullo").writeCommentarium("secret", "pullo's secret");
     Path file = castra.resolve("centuriones/pullo/commentarii/secret.xml");
