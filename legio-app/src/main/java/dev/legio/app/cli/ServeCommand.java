@@ -208,7 +208,12 @@ final class ServeCommand implements Callable<Integer> {
     }
     ensureTokens(app);
     return McpHttpServer.mountable(
-        config, server.bind(), app.mcpTokens(), app::toolsFor, callerExists(app));
+        config,
+        server.bind(),
+        app.mcpTokens(),
+        app::toolsFor,
+        callerExists(app),
+        server.maxBodyBytes());
   }
 
   private static boolean onTheServersPort(LegioConfig.Mcp config, ServerSettings server) {
@@ -230,7 +235,12 @@ final class ServeCommand implements Callable<Integer> {
         config.httpPort());
     ensureTokens(app);
     return McpHttpServer.start(
-        config, app.mcpTokens(), app::toolsFor, callerExists(app), config.allowedOrigins());
+        config,
+        app.mcpTokens(),
+        app::toolsFor,
+        callerExists(app),
+        config.allowedOrigins(),
+        app.config().server().maxBodyBytes());
   }
 
   private static void ensureTokens(LegioApp app) {

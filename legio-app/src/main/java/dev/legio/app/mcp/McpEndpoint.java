@@ -2,6 +2,8 @@ package dev.legio.app.mcp;
 
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
+import dev.legio.config.PraetoriumSettings;
+import dev.legio.config.ServerSettings;
 import dev.legio.mcp.IncomingMessage;
 import dev.legio.mcp.IncomingMessageCheck;
 import dev.legio.mcp.JsonRpcError;
@@ -46,11 +48,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code MCP-Protocol-Version}, when sent, must be one of {@link McpVersions#SUPPORTED}: else
  *       400.
  *   <li>POST: {@code Content-Type: application/json} (else 415), an {@code Accept} taking both
- *       {@code application/json} and {@code text/event-stream} (else 406), a body of at most {@link
- *       #MAX_BODY} bytes (else 413) that arrives in time (else 408, {@link
- *       dev.legio.app.http.StalledTransfer}), then {@link IncomingMessageCheck}: not JSON 400 with
- *       {@code -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}.
- *       GET needs {@code Accept: text/event-stream} (else 406). Other methods: 405.
+ *       {@code application/json} and {@code text/event-stream} (else 406), a body of at most {@code
+ *       [server] max_body_bytes} (as the API; {@link #DEFAULT_MAX_BODY} when none is given; else
+ *       413) that arrives in time (else 408, {@link dev.legio.app.http.StalledTransfer}), then
+ *       {@link IncomingMessageCheck}: not JSON 400 with {@code -32700}, not JSON-RPC 400 with
+ *       {@code -32600}, bad params 200 with {@code -32602}. GET needs {@code Accept:
+ *       text/event-stream} (else 406). Other methods: 405.
  * </ol>
  *
  * Every refusal is a JSON-RPC error object whose message says what to send instead; never a stack
@@ -62,8 +65,14 @@ import org.slf4j.LoggerFactory;
 public final class McpEndpoint extends HttpServlet {
   private static final Logger log = LoggerFactory.getLogger(McpEndpoint.class);
 
-  /** The largest POST body read, in bytes. */
-  public static final int MAX_BODY = 4 * 1024 * 1024;
+  /**
+   * The largest POST body read when none is configured: the API's default, {@link
+   * ServerSettings#defaults} for the default {@code [praetorium] max_message_bytes} (3 × 1 MiB + 64
+   * KiB). {@code legio serve} passes its {@code [server] max_body_bytes} (by default 3 × {@code
+   * max_message_bytes} + 64 KiB), so that a message the praetorium takes fits over MCP too.
+   */
+  public static final long DEFAULT_MAX_BODY =
+      ServerSettings.defaults(PraetoriumSettings.DEFAULT_MAX_MESSAGE_BYTES).maxBodyBytes();
 
   /** Where RFC 9728 protected-resource metadata is served (and, after it, the endpoint's path). */
   public static final String WELL_KNOWN = "/.well-known/oauth-protected-resource";
@@ -73,6 +82,7 @@ public final class McpEndpoint extends HttpServlet {
   private final transient Predicate<String> exists;
   private final transient OriginPolicy origins;
   private final transient Supplier<CallerTransport> transports;
+  private final long maxBody;
   private final transient Map<String, Caller> callers = new ConcurrentHashMap<>();
   private volatile String path = "/mcp";
 
@@ -92,7 +102,21 @@ public final class McpEndpoint extends HttpServlet {
       Predicate<String> exists,
       String bind,
       List<String> extraOrigins) {
-    this(tokens, toolsFor, exists, bind, extraOrigins, CallerTransport::new);
+    this(tokens, toolsFor, exists, bind, extraOrigins, DEFAULT_MAX_BODY, CallerTransport::new);
+  }
+
+  /**
+   * As above, refusing with 413 a body over {@code maxBody} bytes ({@code [server]
+   * max_body_bytes}).
+   */
+  public McpEndpoint(
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists,
+      String bind,
+      List<String> extraOrigins,
+      long maxBody) {
+    this(tokens, toolsFor, exists, bind, extraOrigins, maxBody, CallerTransport::new);
   }
 
   /** As above, each caller's transport made by {@code transports} (tests: other limits). */
@@ -103,6 +127,21 @@ public final class McpEndpoint extends HttpServlet {
       String bind,
       List<String> extraOrigins,
       Supplier<CallerTransport> transports) {
+    this(tokens, toolsFor, exists, bind, extraOrigins, DEFAULT_MAX_BODY, transports);
+  }
+
+  private McpEndpoint(
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists,
+      String bind,
+      List<String> extraOrigins,
+      long maxBody,
+      Supplier<CallerTransport> transports) {
+    if (maxBody < 1 || maxBody > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("maxBody must be from 1 to 2 GiB: " + maxBody);
+    }
+    this.maxBody = maxBody;
     this.transports = Objects.requireNonNull(transports);
     this.tokens = Objects.requireNonNull(tokens);
     this.toolsFor = Objects.requireNonNull(toolsFor);
@@ -258,11 +297,11 @@ public final class McpEndpoint extends HttpServlet {
     }
     byte[] body = null;
     // A body declared over the limit is refused before a byte of it is waited for.
-    if (request.getContentLengthLong() <= MAX_BODY) {
+    if (request.getContentLengthLong() <= maxBody) {
       try (InputStream in =
           StalledTransfer.withDeadline(
               request.getInputStream(), ServletContextRequest.getServletContextRequest(request))) {
-        body = in.readNBytes(MAX_BODY + 1);
+        body = in.readNBytes((int) maxBody + 1);
       } catch (IOException e) {
         if (!StalledTransfer.isStall(e)) {
           throw e;
@@ -273,13 +312,16 @@ public final class McpEndpoint extends HttpServlet {
         return;
       }
     }
-    if (body == null || body.length > MAX_BODY) {
+    if (body == null || body.length > maxBody) {
       HttpAnswers.refuse(
           request,
           response,
           413,
           JsonRpcError.INVALID_REQUEST,
-          "the message is larger than " + MAX_BODY + " bytes");
+          "the message is larger than "
+              + maxBody
+              + " bytes ([server] max_body_bytes, by default 3 × [praetorium] max_message_bytes"
+              + " + 64 KiB)");
       return;
     }
     String text = StandardCharsets.UTF_8.decode(java.nio.ByteBuffer.wrap(body)).toString();

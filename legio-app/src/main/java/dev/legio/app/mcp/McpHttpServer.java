@@ -60,7 +60,24 @@ public final class McpHttpServer implements AutoCloseable {
       Function<String, Toolset> toolsFor,
       Predicate<String> exists,
       List<String> extraOrigins) {
-    McpEndpoint mcp = new McpEndpoint(tokens, toolsFor, exists, config.httpBind(), extraOrigins);
+    return start(config, tokens, toolsFor, exists, extraOrigins, McpEndpoint.DEFAULT_MAX_BODY);
+  }
+
+  /**
+   * Starts listening.
+   *
+   * @param extraOrigins browser origins accepted besides the server's own
+   * @param maxBody the largest request body, in bytes ({@code [server] max_body_bytes})
+   */
+  public static McpHttpServer start(
+      LegioConfig.Mcp config,
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists,
+      List<String> extraOrigins,
+      long maxBody) {
+    McpEndpoint mcp =
+        new McpEndpoint(tokens, toolsFor, exists, config.httpBind(), extraOrigins, maxBody);
     Server jetty = new Server();
     ServerConnector connector =
         ListeningConnector.open(jetty, config.httpBind(), config.httpPort());
@@ -103,7 +120,19 @@ public final class McpHttpServer implements AutoCloseable {
       McpTokens tokens,
       Function<String, Toolset> toolsFor,
       Predicate<String> exists) {
-    McpEndpoint mcp = new McpEndpoint(tokens, toolsFor, exists, bind, config.allowedOrigins());
+    return mountable(config, bind, tokens, toolsFor, exists, McpEndpoint.DEFAULT_MAX_BODY);
+  }
+
+  /** As above, refusing bodies over {@code maxBody} bytes ({@code [server] max_body_bytes}). */
+  public static Mounted mountable(
+      LegioConfig.Mcp config,
+      String bind,
+      McpTokens tokens,
+      Function<String, Toolset> toolsFor,
+      Predicate<String> exists,
+      long maxBody) {
+    McpEndpoint mcp =
+        new McpEndpoint(tokens, toolsFor, exists, bind, config.allowedOrigins(), maxBody);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     mcp.mount(context, PATH);

@@ -218,13 +218,6 @@ class McpHttpTransportTest {
   }
 
   @Test
-  void aBodyDeclaredOverTheLimitIs413AtOnceNotAWaitForBytesThatWillNotCome() throws Exception {
-    String answer =
-        McpHttpClient.rawPostDeclaring(server.endpoint().getPort(), token, 99_999_999_999L, "{}");
-    assertThat(answer).startsWith("HTTP/1.1 413").contains("larger than");
-  }
-
-  @Test
   void aForeignOriginOrHostIsRefusedWith403AndTheServersOwnIsServed() throws Exception {
     assertError(
         client.post(INITIALIZE, null, "Origin", "http://evil.example.com"),
