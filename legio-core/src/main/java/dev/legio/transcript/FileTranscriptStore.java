@@ -6,20 +6,14 @@ import dev.legio.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -314,14 +308,12 @@ public final class FileTranscriptStore implements TranscriptStore {
   }
 
   /**
-   * Opens a part for reading its last byte and writing at its end. Writes go at the size read under
-   * the lock (not in append mode), so one channel does both.
+   * Opens a part for reading its last byte and writing at its end, never through a link ({@link
+   * TranscriptFiles}). Writes go at the size read under the lock (not in append mode), so one
+   * channel does both.
    */
   private static FileChannel openForAppend(Path file) throws IOException {
-    return OwnerOnly.open(
-        file,
-        java.util.Set.of(
-            StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE));
+    return TranscriptFiles.openForAppend(file);
   }
 
   private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
@@ -345,37 +337,20 @@ public final class FileTranscriptStore implements TranscriptStore {
     // Parts are read side by side: copying from the page cache is a good share of a load.
     List<TranscriptScanner.Part> read =
         parts.size() == 1
-            ? List.of(readPart(parts.get(0)))
-            : parts.parallelStream().map(FileTranscriptStore::readPart).toList();
+            ? List.of(TranscriptFiles.read(parts.get(0)))
+            : parts.parallelStream().map(TranscriptFiles::read).toList();
     return TranscriptScanner.load(sessionId, read);
   }
 
-  private static TranscriptScanner.Part readPart(Path p) {
-    try (FileChannel channel = FileChannel.open(p, StandardOpenOption.READ)) {
-      long size = channel.size();
-      if (size > Integer.MAX_VALUE - 16) {
-        throw new TranscriptException(
-            p + " is " + size + " bytes: a transcript part cannot be larger than 2 GB");
-      }
-      byte[] bytes = new byte[(int) size];
-      ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      while (buffer.hasRemaining()) {
-        if (channel.read(buffer, buffer.position()) < 0) {
-          break; // truncated meanwhile: read what there is
-        }
-      }
-      return new TranscriptScanner.Part(p.toString(), bytes, buffer.position());
-    } catch (IOException e) {
-      throw new TranscriptException("cannot read " + p + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** The session's files in order: the first, then _part2, _part3, ... while they exist. */
+  /**
+   * The session's files in order: the first, then _part2, _part3, ... while they exist (a link
+   * counts as one, so that reading or appending to it is refused rather than passed over).
+   */
   List<Path> parts(String sessionId) {
     List<Path> out = new ArrayList<>();
     for (int n = 1; ; n++) {
       Path p = partPath(sessionId, n);
-      if (!Files.exists(p)) {
+      if (!TranscriptFiles.exists(p)) {
         return out;
       }
       out.add(p);
@@ -393,36 +368,25 @@ public final class FileTranscriptStore implements TranscriptStore {
 
   @Override
   public List<TranscriptInfo> list() {
-    Map<String, List<Path>> sessions = new TreeMap<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*" + SUFFIX)) {
-      for (Path f : files) {
-        String name = f.getFileName().toString();
-        Matcher part = PART.matcher(name);
-        String id = part.matches() ? part.group(1) : name.substring(0, name.length() - 6);
-        sessions.computeIfAbsent(id, k -> new ArrayList<>()).add(f);
-      }
-    } catch (NoSuchFileException e) {
-      return List.of();
-    } catch (IOException e) {
-      throw new TranscriptException("cannot list " + folder + ": " + e.getMessage(), e);
-    }
-    List<TranscriptInfo> out = new ArrayList<>();
-    for (String id : sessions.keySet()) {
-      try {
-        checkId(id);
-      } catch (IllegalArgumentException e) {
-        continue; // not a session file of ours
-      }
-      TranscriptInfo info = info(id);
-      if (info != null) {
-        out.add(info);
-      }
-    }
-    out.sort(Comparator.comparing(TranscriptInfo::lastModified).reversed());
-    return out;
+    return listing().sessions();
   }
 
-  /** One session's listing, or null when it has no first part. */
+  @Override
+  public TranscriptListing listing() {
+    return TranscriptListing.of(folder, SUFFIX, this::info);
+  }
+
+  /** A session id from a part's file name ({@code <id>.jsonl}, {@code <id>_partN.jsonl}). */
+  static String sessionIdOf(String fileName) {
+    Matcher part = PART.matcher(fileName);
+    return part.matches() ? part.group(1) : fileName.substring(0, fileName.length() - 6);
+  }
+
+  /**
+   * One session's listing, or null when it has no first part.
+   *
+   * @throws TranscriptException when a part cannot be read (a link, say)
+   */
   public TranscriptInfo info(String sessionId) {
     List<Path> parts = parts(checkId(sessionId));
     if (parts.isEmpty()) {
@@ -439,7 +403,7 @@ public final class FileTranscriptStore implements TranscriptStore {
           modified = m;
         }
       }
-      Instant created = t.entries().isEmpty() ? null : t.entries().get(0).timestamp();
+      Instant created = createdAt(t);
       if (created == null) {
         created = Files.getLastModifiedTime(parts.get(0)).toInstant();
       }
@@ -455,6 +419,18 @@ public final class FileTranscriptStore implements TranscriptStore {
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot read the transcript of session " + sessionId + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The first entry's timestamp; null when there is none or its body is not valid JSON. */
+  private static Instant createdAt(Transcript t) {
+    if (t.entries().isEmpty()) {
+      return null;
+    }
+    try {
+      return t.entries().get(0).timestamp();
+    } catch (TranscriptException bodyNotJson) {
+      return null;
     }
   }
 

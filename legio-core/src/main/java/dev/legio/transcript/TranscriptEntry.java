@@ -1,5 +1,6 @@
 package dev.legio.transcript;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -82,12 +83,45 @@ public final class TranscriptEntry {
       try {
         parsed = JSON.readTree(buffer, offset, length);
       } catch (IOException e) {
-        throw new TranscriptException(
-            "entry " + uuid + " in " + source + " is not valid JSON: " + e.getMessage(), e);
+        throw new TranscriptException(notJson(e), e);
       }
       json = parsed;
     }
     return parsed;
+  }
+
+  /**
+   * One line for people: the line of the file (counted in the part, not Jackson's line 1 of the
+   * slice it was given), what is wrong in Jackson's own words without its source excerpt, and what
+   * to do.
+   */
+  private String notJson(IOException e) {
+    int line = 1;
+    for (int i = 0; i < offset; i++) {
+      if (buffer[i] == '\n') {
+        line++;
+      }
+    }
+    String what =
+        e instanceof JsonProcessingException j && j.getOriginalMessage() != null
+            ? j.getOriginalMessage()
+            : String.valueOf(e.getMessage());
+    int cut = what.indexOf('\n');
+    if (cut >= 0) {
+      what = what.substring(0, cut);
+    }
+    String column =
+        e instanceof JsonProcessingException j && j.getLocation() != null
+            ? ", column " + j.getLocation().getColumnNr()
+            : "";
+    return "line "
+        + line
+        + column
+        + " of "
+        + source
+        + " is not valid JSON ("
+        + what
+        + "): fix or delete that line";
   }
 
   /** The Messages API message ({@code role}, {@code content}), or a missing node. */

@@ -17,8 +17,10 @@ import java.util.Arrays;
  * <p>Rules:
  *
  * <ul>
- *   <li>A line is one JSON object with balanced brackets and nothing after it; anything else is
- *       malformed ({@link #read} answers false).
+ *   <li>A line is one JSON object with balanced brackets and nothing after it, whose strings are
+ *       UTF-8; anything else is malformed ({@link #read} answers false). A line holding a byte that
+ *       is not UTF-8 (a Latin-1 {@code é}, a disk error) is thus skipped and counted like any other
+ *       malformed line, never read as an entry whose body fails later.
  *   <li>The fast path ({@link #fastScan}) walks the line once, skipping strings by their closing
  *       quote; a line it cannot decide (an escape inside a field it keeps or in a top-level key,
  *       nesting deeper than 62 levels) is read by Jackson's streaming parser instead, which decides
@@ -39,8 +41,29 @@ final class TranscriptLine {
     int verdict = fastScan(buf, s, e, f);
     if (verdict == UNDECIDED) {
       verdict = jacksonScan(buf, s, e, f);
+      if (verdict == OK && !isUtf8(buf, s, e)) {
+        // Jackson's parser reads a name from its table of names it met before by its bytes padded
+        // with FF, so a warm parser takes {"parentUu\xFFid": ...} for "parentUuid": checked here.
+        verdict = MALFORMED;
+      }
     }
     return verdict != MALFORMED;
+  }
+
+  /** Whether {@code [s, e)} is UTF-8 as {@link #afterUtf8} decides. */
+  static boolean isUtf8(byte[] buf, int s, int e) {
+    int i = s;
+    while (i < e) {
+      if (buf[i] >= 0) {
+        i++;
+      } else {
+        i = afterUtf8(buf, i, e);
+        if (i < 0) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** The top-level fields a line is read for up front: null where the line has none. */
@@ -183,13 +206,16 @@ final class TranscriptLine {
     return MALFORMED; // the object is not closed on this line
   }
 
-  /** The index of the quote closing a string whose content starts at {@code i}, or -1. */
+  /**
+   * The index of the quote closing a string whose content starts at {@code i}, or -1 when it is not
+   * closed on the line or holds bytes that are not UTF-8 (see {@link #afterUtf8}).
+   */
   private static int endOfString(byte[] buf, int i, int e) {
     while (i < e) {
-      // Eight bytes at a time up to the next quote or backslash.
+      // Eight bytes at a time up to the next quote, backslash or non-ASCII byte.
       while (i + 8 <= e) {
         long w = (long) LONGS.get(buf, i);
-        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES);
+        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES) | (w & HIGHS);
         if (hit != 0) {
           i += Long.numberOfTrailingZeros(hit) >>> 3;
           break;
@@ -203,9 +229,52 @@ final class TranscriptLine {
       if (c == '"') {
         return i;
       }
-      i += c == '\\' ? 2 : 1;
+      if (c == '\\') {
+        if (i + 1 < e && buf[i + 1] < 0) {
+          return -1; // a non-ASCII byte is never an escape
+        }
+        i += 2;
+      } else if (c < 0) {
+        i = afterUtf8(buf, i, e);
+        if (i < 0) {
+          return -1;
+        }
+      } else {
+        i++;
+      }
     }
     return -1;
+  }
+
+  /**
+   * The index after the UTF-8 sequence starting with the non-ASCII byte at {@code i}, or -1 when
+   * the bytes there are not UTF-8 as Jackson decodes it: a lead byte {@code C0}-{@code DF}, {@code
+   * E0}-{@code EF} or {@code F0}-{@code F7} followed by one, two or three bytes {@code 80}-{@code
+   * BF} (a Latin-1 {@code é} (E9) before ASCII, a lone {@code FF} or {@code 80}, a sequence cut
+   * short are not). Jackson does not refuse overlong forms or encoded surrogates, so neither does
+   * this: the scanner and {@link TranscriptEntry#json()} agree on every line.
+   */
+  private static int afterUtf8(byte[] buf, int i, int e) {
+    int lead = buf[i] & 0xff;
+    int more;
+    if (lead >= 0xF8 || lead < 0xC0) {
+      return -1;
+    } else if (lead >= 0xF0) {
+      more = 3;
+    } else if (lead >= 0xE0) {
+      more = 2;
+    } else {
+      more = 1;
+    }
+    if (i + more >= e) {
+      return -1;
+    }
+    for (int k = 1; k <= more; k++) {
+      if ((buf[i + k] & 0xC0) != 0x80) {
+        return -1;
+      }
+    }
+    return i + more + 1;
   }
 
   private static final VarHandle LONGS =

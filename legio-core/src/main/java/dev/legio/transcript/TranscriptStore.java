@@ -82,6 +82,15 @@ public interface TranscriptStore {
   /** Every session with a transcript, newest first (by last change). */
   List<TranscriptInfo> list();
 
+  /**
+   * Every session with a transcript, newest first, and what was left out because it could not be
+   * read (a folder or link among the transcripts, a transcript that cannot be opened): one damaged
+   * transcript never hides the others.
+   */
+  default TranscriptListing listing() {
+    return new TranscriptListing(list(), List.of());
+  }
+
   /** Deletes every part of a session's transcript; returns how many files were removed. */
   int delete(String sessionId);
 

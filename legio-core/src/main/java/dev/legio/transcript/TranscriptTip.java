@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -38,7 +37,7 @@ final class TranscriptTip {
     Set<String> tombstoned = new HashSet<>();
     TranscriptLine.Fields fields = new TranscriptLine.Fields();
     for (int k = parts.size() - 1; k >= 0; k--) {
-      try (FileChannel channel = FileChannel.open(parts.get(k), StandardOpenOption.READ)) {
+      try (FileChannel channel = TranscriptFiles.openForReading(parts.get(k))) {
         String found = lastInPart(channel, tombstoned, fields);
         if (found != null) {
           return UUID.fromString(found);

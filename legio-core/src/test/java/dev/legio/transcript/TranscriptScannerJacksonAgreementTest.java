@@ -28,14 +28,36 @@ import net.jqwik.api.Provide;
  * <p>The lines are JSON written with random white space and random escapes (in keys too), random
  * nesting (past the scanner's depth of 63, where it hands over to Jackson), strings with quotes,
  * backslashes, control characters, non-ASCII and surrogate pairs; lines torn at any byte (as a
- * crash leaves them), other JSON values, trailing bytes, blank lines and a torn last line with no
- * newline. The reference is Jackson's tree parser, independent of the scanner's own streaming
- * fallback. (The scanner does not check the grammar between tokens, so a line that is not JSON nor
- * a torn JSON line may pass it; {@link TranscriptEntry#json()} parses such a line when it is used.)
+ * crash leaves them), other JSON values, trailing bytes, blank lines, a torn last line with no
+ * newline, and raw bytes that are not UTF-8 (or are forms Jackson decodes) put in anywhere. The
+ * reference is Jackson's tree parser, independent of the scanner's own streaming fallback. (The
+ * scanner does not check the grammar between tokens, so a line that is not JSON nor a torn JSON
+ * line may pass it; {@link TranscriptEntry#json()} parses such a line when it is used.)
  */
 class TranscriptScannerJacksonAgreementTest {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  /**
+   * Whether the bytes are UTF-8 as Jackson decodes a string: a lead byte C0-DF, E0-EF or F0-F7
+   * followed by one, two or three bytes 80-BF (overlong forms and encoded surrogates pass).
+   */
+  static boolean utf8(byte[] line) {
+    for (int i = 0; i < line.length; ) {
+      int b = line[i] & 0xff;
+      int more = b < 0x80 ? 0 : b < 0xC0 ? -1 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : b < 0xF8 ? 3 : -1;
+      if (more < 0 || i + more >= line.length) {
+        return false;
+      }
+      for (int k = 1; k <= more; k++) {
+        if ((line[i + k] & 0xC0) != 0x80) {
+          return false;
+        }
+      }
+      i += 1 + more;
+    }
+    return true;
+  }
 
   private static final Set<String> MESSAGE_TYPES =
       Set.of("user", "assistant", "system", "attachment", "summary");
@@ -135,7 +157,11 @@ class TranscriptScannerJacksonAgreementTest {
         }
         JsonNode node;
         try {
-          node = JSON.readTree(lines.get(i));
+          // Jackson reads a field name it met before (in this line, or in an earlier one with a
+          // warm parser) by its bytes padded with FF, so it takes {"k\xFF": ...} for "k" (and
+          // {"\xFFk": ...} too): a line whose bytes are not UTF-8 as Jackson decodes strings is
+          // malformed whatever it says.
+          node = utf8(lines.get(i)) ? JSON.readTree(lines.get(i)) : null;
         } catch (Exception e) {
           node = null;
         }
@@ -203,7 +229,42 @@ class TranscriptScannerJacksonAgreementTest {
       this.r = r;
     }
 
+    /**
+     * Raw bytes put into some lines at a random place: some are not UTF-8 (a Latin-1 {@code é}
+     * before ASCII, a lone {@code FF} or continuation byte, a sequence cut short, a five-byte
+     * lead), some are forms Jackson decodes (overlong, an encoded surrogate, a four-byte lead past
+     * U+10FFFF).
+     */
+    private static final int[][] RAW = {
+      {0xE9, 'a'},
+      {0xE9},
+      {0xFF},
+      {0x80},
+      {0xF0, 0x9F, 0x98},
+      {0xF8, 0x80, 0x80, 0x80, 0x80},
+      {0xC0, 0x80},
+      {0xED, 0xA0, 0x80},
+      {0xF5, 0x80, 0x80, 0x80},
+      {'\\', 0xC3, 0xA9}
+    };
+
     static byte[] of(Random r) {
+      byte[] line = plain(r);
+      if (r.nextInt(3) != 0) {
+        return line;
+      }
+      int[] raw = RAW[r.nextInt(RAW.length)];
+      int at = r.nextInt(line.length + 1);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      out.write(line, 0, at);
+      for (int b : raw) {
+        out.write(b);
+      }
+      out.write(line, at, line.length - at);
+      return out.toByteArray();
+    }
+
+    private static byte[] plain(Random r) {
       Lines l = new Lines(r);
       int kind = r.nextInt(100);
       if (kind < 5) {

@@ -11,6 +11,7 @@ import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptContext;
 import dev.legio.transcript.TranscriptEntry;
 import dev.legio.transcript.TranscriptInfo;
+import dev.legio.transcript.TranscriptListing;
 import dev.legio.transcript.TranscriptStore;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -115,9 +116,16 @@ final class SessionsCommand implements Runnable {
     public Integer call() {
       PrintWriter out = sessions.root.out;
       try (LegioApp app = sessions.root.app()) {
-        List<TranscriptInfo> all = app.transcripts().list();
+        TranscriptListing listing = app.transcripts().listing();
+        for (String skipped : listing.skipped()) {
+          sessions.root.err.println("legio: " + MessageFormat.safeText(skipped));
+        }
+        List<TranscriptInfo> all = listing.sessions();
         if (all.isEmpty()) {
-          out.println("No session transcripts yet.");
+          out.println(
+              listing.skipped().isEmpty()
+                  ? "No session transcripts yet."
+                  : "No readable session transcripts (" + listing.skipped().size() + " skipped).");
           return 0;
         }
         Map<String, ContextUse> live = liveContexts(app, sessions.root.err);

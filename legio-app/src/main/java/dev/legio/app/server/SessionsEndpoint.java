@@ -7,6 +7,7 @@ import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptInfo;
+import dev.legio.transcript.TranscriptListing;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,9 +19,11 @@ import java.util.UUID;
 
 /**
  * The sessions: {@code GET /api/v1/sessions} (each owner's current record, then the other sessions
- * that left a transcript), {@code GET /api/v1/sessions/{id}} (the record, when it is an owner's
- * current session, and its transcript's entries, paged backwards with {@code ?before=INDEX} and
- * {@code ?limit=N}), and {@code DELETE /api/v1/sessions/{owner}} (a reset, as {@code legio reset}).
+ * that left a transcript; what could not be listed, a folder or link among the transcripts or a
+ * transcript that cannot be read, under {@code skipped_transcripts}, one line each), {@code GET
+ * /api/v1/sessions/{id}} (the record, when it is an owner's current session, and its transcript's
+ * entries, paged backwards with {@code ?before=INDEX} and {@code ?limit=N}), and {@code DELETE
+ * /api/v1/sessions/{owner}} (a reset, as {@code legio reset}).
  */
 final class SessionsEndpoint {
   static final int DEFAULT_LIMIT = 100;
@@ -39,7 +42,8 @@ final class SessionsEndpoint {
       out.add(Views.record(r));
       seen.add(r.sessionId().toString());
     }
-    for (TranscriptInfo i : parts.transcripts().list()) {
+    TranscriptListing listing = parts.transcripts().listing();
+    for (TranscriptInfo i : listing.sessions()) {
       if (seen.add(i.sessionId())) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("session_id", i.sessionId());
@@ -51,7 +55,7 @@ final class SessionsEndpoint {
         out.add(s);
       }
     }
-    exchange.json(200, Map.of("sessions", out));
+    exchange.json(200, Map.of("sessions", out, "skipped_transcripts", listing.skipped()));
   }
 
   void get(ApiExchange exchange) throws Exception {

@@ -303,4 +303,42 @@ class SessionsCommandTest {
     assertThat(unknown.err()).contains("no entry");
     assertThat(legio(castra, "sessions", "rewind", id).code()).isEqualTo(LegioCommand.USAGE);
   }
+
+  @Test
+  void aLineThatIsNotUtf8AndAFolderAmongTheTranscriptsHideNoSessionFromListShowOrPrune()
+      throws Exception {
+    assertThat(legio(castra, "say", "-q", "@vorenus first session").code()).isZero();
+    assertThat(legio(castra, "say", "-q", "@pullo second session").code()).isZero();
+    FileTranscriptStore store = transcripts();
+    String damaged = store.list().get(0).sessionId();
+    List<String> lines = Files.readAllLines(store.file(damaged));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < lines.size(); i++) {
+      bytes.writeBytes((lines.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
+      if (i == 0) {
+        bytes.writeBytes(new byte[] {'{', '"', 'n', '"', ':', '"', (byte) 0xFF, '"', '}', '\n'});
+      }
+    }
+    Files.write(store.file(damaged), bytes.toByteArray());
+    Path stray = store.folder().resolve("stray.jsonl");
+    Files.createDirectories(stray);
+
+    Result list = legio(castra, "sessions", "list");
+    assertThat(list.code()).as(list.err()).isZero();
+    assertThat(list.out()).contains("vorenus", "pullo");
+    assertThat(list.err())
+        .isEqualTo(
+            "legio: "
+                + stray
+                + " is not a regular file (a folder?); move it out of the transcripts folder\n");
+
+    Result show = legio(castra, "sessions", "show", damaged);
+    assertThat(show.code()).as(show.err()).isZero();
+    assertThat(show.out()).contains("assistant");
+    assertThat(show.err()).isEqualTo("legio: 1 malformed line(s) skipped\n");
+
+    Result prune = legio(castra, "sessions", "prune", "--older-than", "0s");
+    assertThat(prune.code()).as(prune.err()).isZero();
+    assertThat(prune.out()).startsWith("Deleted 2 sessions");
+  }
 }

@@ -1,0 +1,76 @@
+package dev.legio.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.transcript.FileTranscriptStore;
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Files damaged on disk (a byte that is not UTF-8, a folder where a file should be) are answered
+ * with what is wrong and where, never with a bare 500 "internal error", and never hide the rest.
+ */
+class DamagedFilesApiTest {
+  @TempDir Path dir;
+  ServerFixture f;
+
+  @BeforeEach
+  void start() throws Exception {
+    f = new ServerFixture(dir, Duration.ofMillis(300), 4096);
+  }
+
+  @AfterEach
+  void stop() {
+    f.close();
+  }
+
+  /** Puts a line holding a Latin-1 byte after the first line of {@code file}. */
+  private static void latin1LineInTheMiddle(Path file) throws Exception {
+    List<String> lines = Files.readAllLines(file);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < lines.size(); i++) {
+      out.writeBytes(lines.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      out.write('\n');
+      if (i == 0) {
+        out.writeBytes("{\"type\":\"user\",\"note\":\"caf".getBytes());
+        out.write(0xE9);
+        out.writeBytes("\"}\n".getBytes());
+      }
+    }
+    Files.write(file, out.toByteArray());
+  }
+
+  @Test
+  void aTranscriptLineThatIsNotUtf8AndAFolderAmongTheTranscriptsHideNoSession() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus first"));
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo second"));
+    FileTranscriptStore store = (FileTranscriptStore) f.app.transcripts();
+    String damaged = store.list().get(0).sessionId();
+    latin1LineInTheMiddle(store.file(damaged));
+    Files.createDirectories(store.folder().resolve("stray.jsonl"));
+
+    HttpResponse<String> list = f.get("/api/v1/sessions", f.operator);
+    assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+    JsonNode body = ServerFixture.json(list);
+    assertThat(body.get("sessions").findValuesAsText("owner")).contains("vorenus", "pullo");
+    assertThat(body.get("skipped_transcripts")).hasSize(1);
+    assertThat(body.get("skipped_transcripts").get(0).asText())
+        .endsWith(
+            "stray.jsonl is not a regular file (a folder?); move it out of the transcripts"
+                + " folder");
+
+    HttpResponse<String> one = f.get("/api/v1/sessions/" + damaged, f.operator);
+    assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(one).get("entries")).isNotEmpty();
+  }
+}
