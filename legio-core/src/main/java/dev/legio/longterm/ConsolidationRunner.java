@@ -348,6 +348,9 @@ public final class ConsolidationRunner {
           switch (MemoryFileRead.of(folder, name)) {
             case MemoryFileRead.Text t -> topics.read.put(name, t.text());
             case MemoryFileRead.Missing m -> {} // removed meanwhile
+            case MemoryFileRead.NotUtf8 n ->
+                // Read leniently, it could be written back mangled: not consolidated at all.
+                throw new IOException(n.reason() + " (Legio leaves it untouched)");
             case MemoryFileRead.Refused r -> {
               String note = "skipped: " + r.reason();
               warnings.add(note);

@@ -4,7 +4,8 @@ import dev.legio.errors.Quoted;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
@@ -29,8 +30,11 @@ import java.nio.file.attribute.BasicFileAttributes;
  *       file is {@link Refused} with a reason naming it; its content is never read.
  *   <li>The check is made on the open file itself ({@code O_NOFOLLOW}): a link swapped in between
  *       the check and the read is refused too.
- *   <li>The text must be UTF-8; a file that is not is an {@link CharacterCodingException}, for the
- *       caller to report (Legio never rewrites such a file).
+ *   <li>A file that is not UTF-8 (saved as Latin-1, say) is {@link NotUtf8}: its text with each
+ *       byte that is not UTF-8 read as U+FFFD, and a reason naming the file, the line of the first
+ *       such byte and what to do. Each caller decides: a reader for people or a prompt takes the
+ *       text and warns; anything that would write the file back refuses it (Legio never rewrites
+ *       such a file).
  *   <li>Links in the path above the folder (the {@code [memory] dir} itself on a linked disk) are
  *       the operator's choice and are followed.
  * </ul>
@@ -48,6 +52,13 @@ public final class MemoryFileRead {
   public record Missing() implements Result {}
 
   /**
+   * The file is not UTF-8: its text read with U+FFFD for each byte that is not.
+   *
+   * @param reason for people: names the file and the line of the first such byte, says what to do
+   */
+  public record NotUtf8(String text, String reason) implements Result {}
+
+  /**
    * The file is a link or not a regular file: not read.
    *
    * @param reason for people: names the file and says what to do
@@ -57,7 +68,6 @@ public final class MemoryFileRead {
   /**
    * Reads {@code name} of {@code folder} as the class comment says.
    *
-   * @throws CharacterCodingException when the file is not UTF-8
    * @throws IOException when it cannot be read
    */
   public static Result of(Path folder, String name) throws IOException {
@@ -89,13 +99,29 @@ public final class MemoryFileRead {
       }
       throw e;
     }
-    return new Text(
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length);
+    CoderResult result =
         StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(bytes))
-            .toString());
+            .decode(in, out, true);
+    if (!result.isError()) {
+      return new Text(out.flip().toString());
+    }
+    int line = 1;
+    for (int i = 0; i < in.position(); i++) {
+      if (bytes[i] == '\n') {
+        line++;
+      }
+    }
+    return new NotUtf8(
+        new String(bytes, StandardCharsets.UTF_8),
+        file
+            + " is not valid UTF-8 (line "
+            + line
+            + " holds a byte that is not; saved as Latin-1?): save it as UTF-8");
   }
 
   /** Reads {@code file} (its folder and name) as {@link #of(Path, String)} does. */

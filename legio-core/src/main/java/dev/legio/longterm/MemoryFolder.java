@@ -8,7 +8,6 @@ import dev.legio.log.PraetoriumXml;
 import dev.legio.session.MemoryPrompt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -16,6 +15,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One agent's long-term memory folder, {@code <[memory] dir>/<agent>/}: its {@code MEMORY.md}
@@ -34,12 +35,17 @@ import java.util.Set;
  *       between processes by an OS file lock on the folder's {@code .lock} file, as memoria's
  *       stores are); each file is replaced whole ({@link AtomicFile}): a reader sees the old file
  *       or the new one, never part of one.
- *   <li>A {@code MEMORY.md} that is not UTF-8 is reported, never overwritten.
+ *   <li>A {@code MEMORY.md} that is not UTF-8 is reported, never overwritten. A new session's
+ *       prompt still carries it ({@link #promptBlock}), each byte that is not UTF-8 read as U+FFFD,
+ *       with a warning in the log naming the file: an agent does not lose its memory to one Latin-1
+ *       letter.
  *   <li>Files are read only as {@link MemoryFileRead} allows: a symbolic link is never followed;
  *       reading a {@code MEMORY.md} or state file that is one fails, naming it.
  * </ul>
  */
 public final class MemoryFolder {
+  private static final Logger log = LoggerFactory.getLogger(MemoryFolder.class);
+
   public static final String MEMORY_FILE = MemoryFile.FILE_NAME;
   static final String LOCK_FILE = FolderLock.LOCK_FILE;
 
@@ -118,6 +124,25 @@ public final class MemoryFolder {
     return readFile(memoryFile()).orElse("");
   }
 
+  /**
+   * The content of {@code MEMORY.md} for a prompt: as {@link #read}, but a file that is not UTF-8
+   * is taken with U+FFFD for each byte that is not, and a warning naming it is logged (an agent
+   * keeps its memory for one mangled letter; the file itself is never rewritten).
+   *
+   * @throws UncheckedIOException when it cannot be read (a link, say)
+   */
+  String readForPrompt() {
+    try {
+      if (MemoryFileRead.of(memoryFile()) instanceof MemoryFileRead.NotUtf8 n) {
+        log.warn("{}: its session gets the memory with U+FFFD in its place", n.reason());
+        return n.text();
+      }
+    } catch (IOException e) {
+      // read() says what is wrong
+    }
+    return read();
+  }
+
   /** Every fact line of {@code MEMORY.md}, in file order (other lines are not facts). */
   public List<ExtractedFact> facts() {
     return MemoryFile.parseFacts(read());
@@ -159,7 +184,7 @@ public final class MemoryFolder {
    * that nothing in it can close the block; empty when the agent has no memory yet.
    */
   public String promptBlock(int maxLines, int maxChars) {
-    String content = read();
+    String content = readForPrompt();
     if (content.isBlank()) {
       return "";
     }
@@ -250,10 +275,10 @@ public final class MemoryFolder {
         case MemoryFileRead.Missing m -> Optional.empty();
         case MemoryFileRead.Refused r ->
             throw new UncheckedIOException(new IOException(r.reason()));
+        case MemoryFileRead.NotUtf8 n ->
+            throw new UncheckedIOException(
+                new IOException(n.reason() + " (Legio leaves it untouched)"));
       };
-    } catch (CharacterCodingException e) {
-      throw new UncheckedIOException(
-          file + " is not valid UTF-8; fix or move it (Legio leaves it untouched)", e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }

@@ -210,13 +210,44 @@ public final class MemoryXml {
       if (e instanceof MemoryStorageException m) {
         throw m;
       }
-      throw new MemoryStorageException(
-          fileName + " is not a readable memoria file: " + e.getMessage(), e);
+      throw new MemoryStorageException(fileName + " is not a readable memoria file: " + why(e), e);
     }
   }
 
+  private static final String FIX = "; fix the file or move it out of its folder";
+
   private static MemoryStorageException broken(String fileName, String why) {
-    return new MemoryStorageException(fileName + " is not a readable memoria file: " + why, null);
+    return new MemoryStorageException(
+        fileName + " is not a readable memoria file: " + why + FIX, null);
+  }
+
+  /**
+   * What the XML parser found wrong, in words: its line and column and its message without the
+   * parser's own framing ({@code ParseError at [row,col]:[1,30] Message: ...}); a byte that is not
+   * UTF-8 is named as such.
+   */
+  private static String why(Exception e) {
+    String message = String.valueOf(e.getMessage());
+    int cut = message.indexOf("Message: ");
+    if (cut >= 0) {
+      message = message.substring(cut + "Message: ".length());
+    }
+    message = message.strip();
+    String fix = FIX;
+    if (message.startsWith("Invalid byte") && message.contains("UTF-8")) {
+      message = "a byte that is not UTF-8 (saved as Latin-1?)";
+      fix = "; save it as UTF-8";
+    }
+    if (e instanceof XMLStreamException x && x.getLocation() != null) {
+      return "line "
+          + x.getLocation().getLineNumber()
+          + ", column "
+          + x.getLocation().getColumnNumber()
+          + ": "
+          + message
+          + fix;
+    }
+    return message + fix;
   }
 
   /** Writes a fragment with {@code body} and returns it as a string. */

@@ -1,9 +1,7 @@
 package dev.legio.longterm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -52,9 +50,16 @@ class MemoryFileReadTest {
   }
 
   @Test
-  void aFileThatIsNotUtf8IsAnError() throws Exception {
-    Files.write(root.resolve("bad.md"), new byte[] {(byte) 0xff, (byte) 0xfe, 'x'});
-    assertThatThrownBy(() -> MemoryFileRead.of(root, "bad.md"))
-        .isInstanceOf(CharacterCodingException.class);
+  void aFileThatIsNotUtf8IsReadWithReplacementCharactersAndAReasonNamingItsLine() throws Exception {
+    Files.write(
+        root.resolve("bad.md"),
+        new byte[] {'a', '\n', 'b', '\n', 'c', 'a', 'f', (byte) 0xE9, '\n'});
+    assertThat(MemoryFileRead.of(root, "bad.md"))
+        .isEqualTo(
+            new MemoryFileRead.NotUtf8(
+                "a\nb\ncaf\uFFFD\n",
+                root.resolve("bad.md")
+                    + " is not valid UTF-8 (line 3 holds a byte that is not; saved as Latin-1?):"
+                    + " save it as UTF-8"));
   }
 }

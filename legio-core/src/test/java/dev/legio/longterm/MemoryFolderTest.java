@@ -268,6 +268,19 @@ class MemoryFolderTest {
     assertThat(Files.readAllBytes(dir.resolve("vorenus/MEMORY.md"))).isEqualTo(latin1);
   }
 
+  @Test
+  void aMemoryThatIsNotUtf8StillGoesIntoANewSessionsPromptWithReplacementCharacters()
+      throws Exception {
+    Files.createDirectories(dir.resolve("vorenus"));
+    byte[] latin1 = "# Memory\n\n- the caf\u00e9 by the north road\n".getBytes("ISO-8859-1");
+    Files.write(dir.resolve("vorenus/MEMORY.md"), latin1);
+
+    String prompt = MemoryFolder.systemPrompt(dir, 200).forAgent("vorenus");
+
+    assertThat(prompt).contains("<memory agent=\"vorenus\">", "- the caf\uFFFD by the north road");
+    assertThat(Files.readAllBytes(dir.resolve("vorenus/MEMORY.md"))).isEqualTo(latin1);
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

@@ -131,6 +131,33 @@ class MemoriaTest extends MemoriaContract {
   }
 
   @Test
+  void aBrokenOrLatin1FileIsReportedWithItsLineInWordsAndWhatToDo() throws Exception {
+    memoria.forAgent("vorenus").publishActum("good", "fine");
+    Path broken = castra.resolve("acta/broken.xml");
+    Files.writeString(
+        broken,
+        "<actum name=\"broken\">\n<entry author=\"x\" timestamp=\"2026-01-01T00:00:00Z\">x<");
+    Path latin1 = castra.resolve("acta/latin1.xml");
+    Files.write(
+        latin1,
+        ("<actum name=\"latin1\">\n<entry author=\"vorenus\" timestamp=\"2026-01-01T00:00:00Z\">"
+                + "caf\u00e9</entry></actum>")
+            .getBytes("ISO-8859-1"));
+
+    assertThatThrownBy(() -> memoria.forAgent("vorenus").readActum("latin1"))
+        .hasMessage(
+            latin1
+                + " is not a readable memoria file: line 2, column 61: a byte that is not UTF-8"
+                + " (saved as Latin-1?); save it as UTF-8");
+    assertThatThrownBy(() -> memoria.forAgent("vorenus").readActum("broken"))
+        .hasMessageStartingWith(broken + " is not a readable memoria file: line 2, column ")
+        .hasMessageEndingWith("; fix the file or move it out of its folder")
+        .hasMessageNotContaining("ParseError")
+        .hasMessageNotContaining("Message:")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
   void concurrentPublishersInTwoProcessesLoseNoNote() throws Exception {
     int each = 40;
     List<Process> children = new ArrayList<>();

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p>Rules: only agents of the castra have a folder (404 otherwise, before any file is touched); a
  * folder not made yet is an empty list; hidden and non-Markdown files (locks, state) are never
  * shown; a file that is a symbolic link (or not a regular file) is left out with a warning in the
- * log, its target never read ({@link MemoryFileRead}); nothing is written.
+ * log, its target never read ({@link MemoryFileRead}); a file that is not UTF-8 (saved as Latin-1)
+ * is shown with U+FFFD for each byte that is not, and a {@code "warning"} naming it, the line, and
+ * what to do (never a 500); nothing is written.
  */
 final class AgentMemoryEndpoint implements Endpoint {
   private static final Logger log = LoggerFactory.getLogger(AgentMemoryEndpoint.class);
@@ -69,13 +71,22 @@ final class AgentMemoryEndpoint implements Endpoint {
       try {
         read = MemoryFileRead.of(folder.folder(), name);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + folder.file(name) + ": " + e, e);
+        throw new UncheckedIOException(
+            "cannot read " + folder.file(name) + ": " + e.getMessage(), e);
       }
       switch (read) {
         case MemoryFileRead.Text t -> {
           Map<String, Object> file = new LinkedHashMap<>();
           file.put("name", name);
           file.put("text", t.text());
+          out.add(file);
+        }
+        case MemoryFileRead.NotUtf8 n -> {
+          // Shown, as a reader wants it, with what to fix: the file is never rewritten here.
+          Map<String, Object> file = new LinkedHashMap<>();
+          file.put("name", name);
+          file.put("text", n.text());
+          file.put("warning", n.reason());
           out.add(file);
         }
         case MemoryFileRead.Missing m -> {} // removed meanwhile

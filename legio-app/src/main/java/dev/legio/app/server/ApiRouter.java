@@ -2,6 +2,8 @@ package dev.legio.app.server;
 
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
+import dev.legio.errors.ExplainedFailure;
+import dev.legio.errors.FailureText;
 import dev.legio.errors.Quoted;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.secrets.SecretRedactor;
@@ -142,6 +144,13 @@ final class ApiRouter extends Handler.Abstract {
               log.debug("{}: a malformed request ({})", described(exchange), e.toString());
               yield new ApiException(
                   http.getCode(), "the request is malformed (" + Quoted.of(e.getMessage()) + ")");
+            }
+            // A file or store of the server's that is damaged or cannot be reached (a memoria
+            // entry that is not XML, a transcript that cannot be read): the server's problem, so
+            // 500, but with its one line naming the file and what to do, not "internal error".
+            case ExplainedFailure explained -> {
+              log.error("{} failed", described(exchange), e);
+              yield new ApiException(500, FailureText.of(e));
             }
             default -> {
               log.error("{} failed", described(exchange), e);

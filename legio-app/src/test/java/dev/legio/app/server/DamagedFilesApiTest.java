@@ -73,4 +73,46 @@ class DamagedFilesApiTest {
     assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
     assertThat(ServerFixture.json(one).get("entries")).isNotEmpty();
   }
+
+  @Test
+  void aMemoryFileThatIsNotUtf8IsServedWithReplacementCharactersAndAWarningNamingIt()
+      throws Exception {
+    Path folder = Files.createDirectories(f.app.workspace().castra().resolve("memory/pullo"));
+    Files.write(
+        folder.resolve("MEMORY.md"),
+        "# Memory \u00e9 pullo\n\n- [Roads](roads.md)\n".getBytes("ISO-8859-1"));
+    Files.writeString(folder.resolve("roads.md"), "the north road\n");
+
+    HttpResponse<String> r = f.get("/api/v1/agents/pullo/memory", f.operator);
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode files = ServerFixture.json(r).get("files");
+    assertThat(files.get(0).get("text").asText()).startsWith("# Memory \uFFFD pullo");
+    assertThat(files.get(0).get("warning").asText())
+        .isEqualTo(
+            folder.resolve("MEMORY.md")
+                + " is not valid UTF-8 (line 1 holds a byte that is not; saved as Latin-1?):"
+                + " save it as UTF-8");
+    assertThat(files.get(1).get("text").asText()).isEqualTo("the north road\n");
+    assertThat(files.get(1).has("warning")).isFalse();
+  }
+
+  @Test
+  void anActumThatIsNotReadableXmlIsA500NamingTheFileAndWhatToDo() throws Exception {
+    Path acta = Files.createDirectories(f.app.workspace().castra().resolve("acta"));
+    Files.write(
+        acta.resolve("ford.xml"),
+        ("<actum name=\"ford\"><entry author=\"vorenus\" timestamp=\"2026-01-01T00:00:00Z\">"
+                + "gu\u00e9</entry></actum>")
+            .getBytes("ISO-8859-1"));
+
+    HttpResponse<String> r = f.get("/api/v1/memoria/acta/ford", f.operator);
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(500);
+    assertThat(ServerFixture.json(r).get("error").asText())
+        .isEqualTo(
+            acta.resolve("ford.xml")
+                + " is not a readable memoria file: line 1, column 79: a byte that is not UTF-8"
+                + " (saved as Latin-1?); save it as UTF-8");
+  }
 }
