@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  *       centuriones/}.
  *   <li>A folder with a bad name, without a {@code prompt.md} or with an invalid one is left out of
  *       {@link #centuriones()} and reported by {@link #problems()}; the other agents are still
- *       listed. Each problem is logged at WARN once, and again only after the file changes.
+ *       listed. A legatus {@code prompt.md} that cannot be used is reported there too (first), and
+ *       hides no other agent. Each problem is logged at WARN once, and again only after the file
+ *       changes.
  *   <li>Folders whose names start with {@code .} and plain files in {@code centuriones/} are
  *       ignored.
  * </ul>
@@ -190,11 +192,30 @@ public final class AgentDirectory {
   }
 
   /**
-   * Why folders of {@code centuriones/} are not agents: one line each, naming the path and the
-   * problem, sorted by path. Empty when all is well.
+   * Why the legatus's {@code prompt.md} cannot be used (first), then why folders of {@code
+   * centuriones/} are not agents: one line each, naming the path and the problem, sorted by path.
+   * Empty when all is well.
    */
   public List<String> problems() {
-    return scan().problems();
+    String legatus = legatusProblem();
+    List<String> centuriones = scan().problems();
+    if (legatus == null) {
+      return centuriones;
+    }
+    List<String> all = new ArrayList<>(centuriones.size() + 1);
+    all.add(legatus);
+    all.addAll(centuriones);
+    return List.copyOf(all);
+  }
+
+  /** Why the legatus's {@code prompt.md} cannot be used, or null when it can (or is missing). */
+  public String legatusProblem() {
+    try {
+      legatus();
+      return null;
+    } catch (AgentConfigException e) {
+      return e.getMessage();
+    }
   }
 
   /** {@code legatus}, then the centuriones' names in order. */

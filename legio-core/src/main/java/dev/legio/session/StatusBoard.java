@@ -25,7 +25,9 @@ import java.util.function.Function;
  *
  * <ul>
  *   <li>The status lists the legatus first, then every centurio in the directory's order, then
- *       every channel that has a record; an agent without a record is listed too.
+ *       every channel that has a record; an agent without a record is listed too. A legatus whose
+ *       {@code prompt.md} cannot be used is listed as {@value #BROKEN} (the directory's problems
+ *       say why) and hides no one.
  *   <li>Each owner's activity is as {@link Activity#of} says (this process's view, else working
  *       while another process holds its lease).
  *   <li>A session's age is measured from its creation while it is active; none otherwise.
@@ -65,13 +67,7 @@ final class StatusBoard {
     }
     Set<String> leased = leases.leasedOwners();
     List<SessionStatus> out = new ArrayList<>();
-    out.add(
-        statusOf(
-            Owner.agent(Names.LEGATUS),
-            agents.legatus().description(),
-            records.remove(Names.LEGATUS),
-            leased,
-            now));
+    out.add(legatusStatus(records.remove(Names.LEGATUS), leased, now));
     for (AgentProfile p : agents.centuriones()) {
       out.add(
           statusOf(Owner.agent(p.name()), p.description(), records.remove(p.name()), leased, now));
@@ -84,6 +80,23 @@ final class StatusBoard {
     }
     return out;
   }
+
+  /**
+   * The legatus's line; {@value #BROKEN} (its description saying why) when its {@code prompt.md}
+   * cannot be used: the other agents are listed all the same.
+   */
+  private SessionStatus legatusStatus(SessionRecord r, Set<String> leased, Instant now) {
+    Owner legatus = Owner.agent(Names.LEGATUS);
+    String problem = agents.legatusProblem();
+    if (problem == null) {
+      return statusOf(legatus, agents.legatus().description(), r, leased, now);
+    }
+    Duration age = r != null && r.active() ? Duration.between(r.createdAt(), now) : null;
+    return new SessionStatus(legatus.name(), "prompt.md is broken: " + problem, BROKEN, r, age);
+  }
+
+  /** The status of an agent whose prompt file cannot be used: it takes no message. */
+  static final String BROKEN = "broken";
 
   private SessionStatus statusOf(
       Owner owner, String description, SessionRecord r, Set<String> leased, Instant now) {

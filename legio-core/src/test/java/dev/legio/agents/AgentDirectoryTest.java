@@ -247,6 +247,25 @@ class AgentDirectoryTest {
   }
 
   @Test
+  void aBrokenLegatusPromptIsTheFirstProblemAndHidesNoCenturio() throws Exception {
+    centurio("vorenus", "Analyst", T1);
+    Path broken = write("centuriones/brutus/prompt.md", "---\nhistory_window: lots\n---\n", T1);
+    Path legatus = write("legatus/prompt.md", "---\ndescription: [unclosed\n---\nLead.\n", T1);
+
+    assertThat(agents.centuriones()).extracting(AgentProfile::name).containsExactly("vorenus");
+    List<String> problems = agents.problems();
+    assertThat(problems).hasSize(2);
+    assertThat(problems.get(0))
+        .startsWith(legatus + ": the front matter is not valid YAML at line 2")
+        .isEqualTo(agents.legatusProblem());
+    assertThat(problems.get(1)).startsWith(broken + ": ");
+
+    write("legatus/prompt.md", "---\ndescription: Mine\n---\nLead.\n", T2);
+    assertThat(agents.legatusProblem()).isNull();
+    assertThat(agents.problems()).hasSize(1);
+  }
+
+  @Test
   void aProblemIsLoggedOnceUntilTheFileChanges() throws Exception {
     Path broken = write("centuriones/brutus/prompt.md", "---\nhistory_window: lots\n---\n", T1);
 

@@ -91,6 +91,28 @@ class CliTest {
   }
 
   @Test
+  void aBrokenLegatusPromptIsShownByStatusWithEveryOtherAgent() throws Exception {
+    Path ws = workspace();
+    String castra = "--castra=" + ws;
+    Path prompt = ws.resolve("castra/legatus/prompt.md");
+    Files.createDirectories(prompt.getParent());
+    Files.writeString(prompt, "---\ndescription: [unclosed\n---\nYou are the legatus.\n");
+
+    Result status = legio(castra, "status");
+
+    assertThat(status.code()).as(status.err()).isZero();
+    List<String> lines = status.out().lines().toList();
+    assertThat(lines.get(1)).startsWith("legatus").contains(" broken ");
+    assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("vorenus"));
+    assertThat(lines)
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .startsWith(
+                        "problem: " + prompt + ": the front matter is not valid YAML at line 2"));
+  }
+
+  @Test
   void legioHomeSelectsTheWorkspaceWhenNoCastraIsGiven() {
     Path ws = workspace();
     env.put("LEGIO_HOME", ws.toString());

@@ -115,4 +115,41 @@ class DamagedFilesApiTest {
                 + " is not a readable memoria file: line 1, column 79: a byte that is not UTF-8"
                 + " (saved as Latin-1?); save it as UTF-8");
   }
+
+  @Test
+  void aBrokenLegatusPromptIsShownInTheStatusAndAMessageToItIsRefusedNamingTheFile()
+      throws Exception {
+    Path prompt = f.app.workspace().castra().resolve("legatus/prompt.md");
+    Files.createDirectories(prompt.getParent());
+    Files.writeString(prompt, "---\ndescription: [unclosed\n---\nYou are the legatus.\n");
+
+    HttpResponse<String> status = f.get("/api/v1/status", f.operator);
+    assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+    JsonNode body = ServerFixture.json(status);
+    assertThat(body.get("agents").get(0).get("owner").asText()).isEqualTo("legatus");
+    assertThat(body.get("agents").get(0).get("status").asText()).isEqualTo("broken");
+    assertThat(body.get("agents").findValuesAsText("owner")).contains("vorenus", "pullo");
+    assertThat(body.get("problems").get(0).asText())
+        .startsWith(prompt + ": the front matter is not valid YAML at line 2");
+
+    HttpResponse<String> message =
+        f.post("/api/v1/messages", f.operator, Map.of("text", "hello legatus"));
+    assertThat(message.statusCode()).as(message.body()).isEqualTo(409);
+    assertThat(ServerFixture.json(message).get("error").asText())
+        .startsWith(prompt + ": the front matter is not valid YAML at line 2");
+    HttpResponse<String> centurio =
+        f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus still here?"));
+    assertThat(centurio.statusCode()).as(centurio.body()).isEqualTo(200);
+  }
+
+  @Test
+  void aMessageToACenturioWhosePromptIsBrokenIsRefusedNamingTheFile() throws Exception {
+    Path prompt = f.app.workspace().castra().resolve("centuriones/vorenus/prompt.md");
+    Files.writeString(prompt, "---\ndescription: [unclosed\n---\nYou are vorenus.\n");
+
+    HttpResponse<String> message =
+        f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus hello"));
+    assertThat(message.statusCode()).as(message.body()).isEqualTo(409);
+    assertThat(ServerFixture.json(message).get("error").asText()).startsWith(prompt + ": ");
+  }
 }
