@@ -2,6 +2,7 @@ package dev.legio.longterm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.errors.JsonFileProblem;
 import dev.legio.files.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +83,7 @@ public record ConsolidationState(Instant lastConsolidatedAt) {
     } catch (IOException e) {
       return "not JSON: "
           + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
-              ? j.getOriginalMessage()
+              ? JsonFileProblem.of(j)
               : e.getMessage());
     }
     if (node == null || !node.isObject()) {

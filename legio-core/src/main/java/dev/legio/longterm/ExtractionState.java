@@ -2,8 +2,10 @@ package dev.legio.longterm;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.legio.errors.JsonFileProblem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -77,7 +79,7 @@ final class ExtractionState {
       log.warn(
           "{} cannot be parsed ({}); moved it to {}.corrupt and starting afresh",
           folder.file(FILE),
-          e.getMessage(),
+          e instanceof JsonProcessingException j ? JsonFileProblem.of(j) : e.getMessage(),
           FILE);
       return new File(null);
     }

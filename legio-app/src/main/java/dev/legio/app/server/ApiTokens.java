@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.legio.errors.JsonFileProblem;
 import dev.legio.files.FolderLock;
 import dev.legio.log.Names;
 import java.io.IOException;
@@ -162,7 +163,7 @@ public final class ApiTokens {
       throw new TokenFileException(
           file
               + " is not a valid token file ("
-              + dev.legio.errors.JsonSyntax.what(e)
+              + JsonFileProblem.of(e)
               + "): restore it from a backup, or move it aside and create the tokens again with"
               + " `legio token create NAME --role ROLE`",
           e);

@@ -89,4 +89,24 @@ class TokenCommandTest {
     }
     assertThat(Files.readString(file)).isEqualTo("{not json");
   }
+
+  @Test
+  void aTokenFileHoldingAnObjectWhereTheListIsKeptIsSaidInWordsWithoutJavaNames() throws Exception {
+    assertThat(legio("init", "legion").code()).isZero();
+    String ws = dir.resolve("legion").toString();
+    Path file = new ApiTokens(dir.resolve("legion/castra")).file();
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "{\"tokens\": []}\n");
+
+    Run run = legio("--castra", ws, "token", "list");
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err().strip())
+        .isEqualTo(
+            "legio: "
+                + file
+                + " is not a valid token file (line 1, column 1: expected a list, found an"
+                + " object): restore it from a backup, or move it aside and create the tokens"
+                + " again with `legio token create NAME --role ROLE`");
+  }
 }
