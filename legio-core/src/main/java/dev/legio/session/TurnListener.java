@@ -53,7 +53,11 @@ public interface TurnListener {
             listener.turnCompleted(turn);
           } catch (RuntimeException e) {
             LoggerFactory.getLogger(TurnListener.class)
-                .warn("{}: a turn listener failed; the next is still told", turn.owner(), e);
+                .warn(
+                    "{}: a turn listener failed ({}); the next is still told",
+                    turn.owner(),
+                    e.getMessage(),
+                    e);
           }
         }
       }
@@ -65,7 +69,11 @@ public interface TurnListener {
             listener.turnsCompleted(turns);
           } catch (RuntimeException e) {
             LoggerFactory.getLogger(TurnListener.class)
-                .warn("{} turns: a turn listener failed; the next is still told", turns.size(), e);
+                .warn(
+                    "{} turns: a turn listener failed ({}); the next is still told",
+                    turns.size(),
+                    e.getMessage(),
+                    e);
           }
         }
       }
@@ -77,7 +85,11 @@ public interface TurnListener {
             listener.turnFailed(turn);
           } catch (RuntimeException e) {
             LoggerFactory.getLogger(TurnListener.class)
-                .warn("{}: a turn listener failed; the next is still told", turn.owner(), e);
+                .warn(
+                    "{}: a turn listener failed ({}); the next is still told",
+                    turn.owner(),
+                    e.getMessage(),
+                    e);
           }
         }
       }

@@ -100,9 +100,31 @@ public final class FileTranscriptStore implements TranscriptStore {
     this.clock = clock;
     this.partLimit = partLimitBytes;
     this.totalLimit = totalLimitBytes;
+    for (Path name : this.folder) {
+      int bytes = name.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      if (bytes > 255) {
+        throw new IllegalArgumentException(
+            "the transcripts folder "
+                + this.folder
+                + " has a name of "
+                + bytes
+                + " bytes, over the 255 a file system allows: set a shorter [transcripts] dir in"
+                + " legio.toml");
+      }
+    }
   }
 
-  /** Claude Code's folder name for a working directory: not [A-Za-z0-9] becomes {@code -}. */
+  /** The longest folder name kept whole; a longer one is cut and given a hash, as Claude Code. */
+  static final int MAX_FOLDER_NAME = 200;
+
+  /**
+   * Claude Code's folder name for a working directory: every UTF-16 unit other than [A-Za-z0-9]
+   * becomes {@code -}; a name longer than {@value #MAX_FOLDER_NAME} is cut to its first {@value
+   * #MAX_FOLDER_NAME} characters, then {@code -} and the base-36 absolute value of a 32-bit hash of
+   * the whole path ({@code h = 31 * h + unit}, wrapping, over its UTF-16 units), as Claude Code's
+   * {@code sanitizePath} does, so that a long path stays under the file system's 255 bytes and both
+   * still share transcripts.
+   */
   public static String projectFolderName(String cwd) {
     StringBuilder out = new StringBuilder(cwd.length());
     for (int i = 0; i < cwd.length(); i++) {
@@ -110,7 +132,14 @@ public final class FileTranscriptStore implements TranscriptStore {
       boolean keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
       out.append(keep ? c : '-');
     }
-    return out.toString();
+    if (out.length() <= MAX_FOLDER_NAME) {
+      return out.toString();
+    }
+    int hash = 0;
+    for (int i = 0; i < cwd.length(); i++) {
+      hash = 31 * hash + cwd.charAt(i); // (h << 5) - h + unit, wrapping at 32 bits
+    }
+    return out.substring(0, MAX_FOLDER_NAME) + "-" + Long.toString(Math.abs((long) hash), 36);
   }
 
   /** The folder holding this store's transcripts. */
@@ -226,7 +255,18 @@ public final class FileTranscriptStore implements TranscriptStore {
   private void locked(String sessionId, Locked work) {
     try {
       if (!folderReady) {
-        OwnerOnly.createDirectories(folder);
+        try {
+          OwnerOnly.createDirectories(folder);
+        } catch (IOException e) {
+          throw new TranscriptException(
+              "cannot create the transcripts folder "
+                  + folder
+                  + " ("
+                  + dev.legio.errors.FailureText.of(e)
+                  + "): set [transcripts] project in legio.toml to a short folder name such as"
+                  + " \"legion\", or [transcripts] dir to a folder Legio can write",
+              e);
+        }
         folderReady = true;
       }
       lock(sessionId)
