@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  * Transcripts as files, laid out as Claude Code lays out its sessions: {@code <dir>/<project
  * folder>/<sessionId>.jsonl}, where the project folder is the working directory with every
  * character other than an ASCII letter or digit replaced by {@code -} ({@code /home/me/demo} →
- * {@code -home-me-demo}). Pointing {@code dir} at Claude Code's {@code ~/.claude/projects} with the
- * same working directory makes the two share transcripts.
+ * {@code -home-me-demo}; a long one cut and hashed as {@link ProjectFolderName} says). Pointing
+ * {@code dir} at Claude Code's {@code ~/.claude/projects} with the same working directory makes the
+ * two share transcripts.
  *
  * <p>Parts: an append that would take the current file past {@code partLimitBytes} goes to {@code
  * <id>_part2.jsonl}, then {@code _part3}, and so on; an append that would take all parts together
@@ -114,32 +115,9 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
   }
 
-  /** The longest folder name kept whole; a longer one is cut and given a hash, as Claude Code. */
-  static final int MAX_FOLDER_NAME = 200;
-
-  /**
-   * Claude Code's folder name for a working directory: every UTF-16 unit other than [A-Za-z0-9]
-   * becomes {@code -}; a name longer than {@value #MAX_FOLDER_NAME} is cut to its first {@value
-   * #MAX_FOLDER_NAME} characters, then {@code -} and the base-36 absolute value of a 32-bit hash of
-   * the whole path ({@code h = 31 * h + unit}, wrapping, over its UTF-16 units), as Claude Code's
-   * {@code sanitizePath} does, so that a long path stays under the file system's 255 bytes and both
-   * still share transcripts.
-   */
+  /** Claude Code's folder name for a working directory: see {@link ProjectFolderName}. */
   public static String projectFolderName(String cwd) {
-    StringBuilder out = new StringBuilder(cwd.length());
-    for (int i = 0; i < cwd.length(); i++) {
-      char c = cwd.charAt(i);
-      boolean keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-      out.append(keep ? c : '-');
-    }
-    if (out.length() <= MAX_FOLDER_NAME) {
-      return out.toString();
-    }
-    int hash = 0;
-    for (int i = 0; i < cwd.length(); i++) {
-      hash = 31 * hash + cwd.charAt(i); // (h << 5) - h + unit, wrapping at 32 bits
-    }
-    return out.substring(0, MAX_FOLDER_NAME) + "-" + Long.toString(Math.abs((long) hash), 36);
+    return ProjectFolderName.of(cwd);
   }
 
   /** The folder holding this store's transcripts. */
