@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * for the person who will fix it: where ({@code line 1, column 12}, and the field, such as {@code
  * sessions.s1.extractions}) and what ({@code expected a list, found an object}).
  *
- * <p>Rules:
+ * <p>Rules (a syntax error is worded as {@link JsonSyntax} words a client's):
  *
  * <ul>
  *   <li>Never a Java class name, a Jackson type or feature name, nor Jackson's {@code [Source:
@@ -64,11 +64,7 @@ public final class JsonFileProblem {
       }
       return "the content is not what Legio keeps in this file";
     }
-    String reason = String.valueOf(e.getOriginalMessage());
-    int end = reason.indexOf('\n');
-    reason = end < 0 ? reason : reason.substring(0, end);
-    int marker = reason.indexOf(" (start marker at ");
-    return marker < 0 ? reason : reason.substring(0, marker);
+    return JsonSyntax.what(e); // a syntax error, worded as a client's is
   }
 
   /** The field the problem is in, {@code sessions.s1.extractions} or {@code [0].name}. */
