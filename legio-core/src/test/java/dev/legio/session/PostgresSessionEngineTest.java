@@ -1,30 +1,22 @@
 package dev.legio.session;
 
-import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
-import dev.legio.testing.PostgresTestDatabase;
+import dev.legio.testing.PostgresStores;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 
 /** The same rules with session records, leases and the log in PostgreSQL. */
 class PostgresSessionEngineTest extends SessionEngineContract {
-  private PostgresTestDatabase database;
+  private final PostgresStores stores = new PostgresStores();
 
   @Override
   LegioStore openStore(Path dir, MutableClock clock) {
-    if (database == null) {
-      database = PostgresTestDatabase.create();
-    }
-    return LegioStore.openPostgres(
-        new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 1 << 20, 4, clock));
+    return stores.open(clock);
   }
 
   @AfterEach
   void dropSchema() {
-    if (database != null) {
-      database.close();
-      database = null;
-    }
+    stores.close();
   }
 }
