@@ -146,11 +146,11 @@ class MemoriaTest extends MemoriaContract {
 
     assertThatThrownBy(() -> memoria.forAgent("vorenus").readActum("latin1"))
         .hasMessage(
-            latin1
-                + " is not a readable memoria file: line 2, column 61: a byte that is not UTF-8"
-                + " (saved as Latin-1?); save it as UTF-8");
+            "acta/latin1.xml is not a readable memoria file: line 2, column 61: a byte that is"
+                + " not UTF-8 (saved as Latin-1?); save it as UTF-8");
+    // Named from the castra on, never by the host's path.
     assertThatThrownBy(() -> memoria.forAgent("vorenus").readActum("broken"))
-        .hasMessageStartingWith(broken + " is not a readable memoria file: line 2, column ")
+        .hasMessageStartingWith("acta/broken.xml is not a readable memoria file: line 2, column ")
         .hasMessageEndingWith("; fix the file or move it out of its folder")
         .hasMessageNotContaining("ParseError")
         .hasMessageNotContaining("Message:")
