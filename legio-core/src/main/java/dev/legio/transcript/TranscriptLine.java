@@ -54,6 +54,13 @@ final class TranscriptLine {
   static boolean isUtf8(byte[] buf, int s, int e) {
     int i = s;
     while (i < e) {
+      // Eight ASCII bytes at a time up to the next byte with its high bit set.
+      while (i + 8 <= e && ((long) LONGS.get(buf, i) & HIGHS) == 0) {
+        i += 8;
+      }
+      if (i >= e) {
+        break;
+      }
       if (buf[i] >= 0) {
         i++;
       } else {
