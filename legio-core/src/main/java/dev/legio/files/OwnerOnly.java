@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -38,29 +39,40 @@ public final class OwnerOnly {
 
   /** Creates {@code folder} and the missing folders above it, owner-only; existing ones stay. */
   public static void createDirectories(Path folder) throws IOException {
-    if (Files.isDirectory(folder)) {
-      return;
-    }
-    Files.createDirectories(folder, attributes(folder, FOLDER));
+    CreatedWith.directories(folder, FOLDER);
   }
 
   /** Creates {@code file} empty and owner-only when it is missing (its folder must exist). */
   public static void createFileIfMissing(Path file) throws IOException {
     try {
-      Files.createFile(file, attributes(file, FILE));
+      Files.createFile(file, CreatedWith.attributes(file, FILE));
     } catch (FileAlreadyExistsException kept) {
       // as it was
     }
   }
 
-  /** Opens {@code file} with {@code options}; created (with {@code CREATE}) owner-only. */
-  public static FileChannel open(Path file, Set<? extends OpenOption> options) throws IOException {
-    return FileChannel.open(file, options, attributes(file, FILE));
+  /**
+   * True when {@code folder} is a folder of this user's alone: a folder, not a link, owned by the
+   * user running Legio, {@code rwx------}. A folder another user could write into is not one: what
+   * is in it could have been put there by someone else. On a file system without POSIX permissions
+   * (Windows), true for any folder.
+   */
+  public static boolean isOwnFolder(Path folder) {
+    try {
+      PosixFileAttributes a =
+          Files.readAttributes(folder, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isDirectory()
+          && a.owner().getName().equals(System.getProperty("user.name"))
+          && a.permissions().equals(FOLDER);
+    } catch (UnsupportedOperationException noPosix) {
+      return Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
-  private static FileAttribute<?>[] attributes(Path path, Set<PosixFilePermission> permissions) {
-    return path.getFileSystem().supportedFileAttributeViews().contains("posix")
-        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)}
-        : new FileAttribute<?>[0];
+  /** Opens {@code file} with {@code options}; created (with {@code CREATE}) owner-only. */
+  public static FileChannel open(Path file, Set<? extends OpenOption> options) throws IOException {
+    return FileChannel.open(file, options, CreatedWith.attributes(file, FILE));
   }
 }

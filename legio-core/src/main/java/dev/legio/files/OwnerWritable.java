@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -42,10 +41,7 @@ public final class OwnerWritable {
 
   /** Creates {@code folder} and the missing folders above it; existing ones stay as they are. */
   public static void createDirectories(Path folder) throws IOException {
-    if (Files.isDirectory(folder)) {
-      return;
-    }
-    Files.createDirectories(folder, attributes(folder, FOLDER));
+    CreatedWith.directories(folder, FOLDER);
   }
 
   /**
@@ -54,15 +50,9 @@ public final class OwnerWritable {
    * @throws java.nio.file.FileAlreadyExistsException when it exists: it is never replaced
    */
   public static void create(Path file, InputStream content) throws IOException {
-    Files.createFile(file, attributes(file, FILE));
+    Files.createFile(file, CreatedWith.attributes(file, FILE));
     try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE)) {
       content.transferTo(out);
     }
-  }
-
-  private static FileAttribute<?>[] attributes(Path path, Set<PosixFilePermission> permissions) {
-    return path.getFileSystem().supportedFileAttributeViews().contains("posix")
-        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)}
-        : new FileAttribute<?>[0];
   }
 }

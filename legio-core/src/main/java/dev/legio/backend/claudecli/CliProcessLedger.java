@@ -5,10 +5,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -170,37 +168,30 @@ final class CliProcessLedger {
     return orphan;
   }
 
-  private static boolean running(long pid, Instant start) {
+  /**
+   * True when the process {@code pid} runs and started at {@code start} (to the millisecond): a pid
+   * another program took since started at another instant.
+   */
+  static boolean running(long pid, Instant start) {
     return ProcessHandle.of(pid)
         .filter(ProcessHandle::isAlive)
         .flatMap(p -> p.info().startInstant())
-        .map(start::equals)
+        .map(i -> i.toEpochMilli() == start.toEpochMilli())
         .orElse(false);
   }
 
-  /** True when the folder is this user's and no one else may write into it. */
+  /** True when the folder is this user's and no one else may write into it (said once if not). */
   private boolean ownFolder() {
-    try {
-      PosixFileAttributes a =
-          Files.readAttributes(folder, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      boolean own =
-          a.isDirectory()
-              && a.owner().getName().equals(System.getProperty("user.name"))
-              && a.permissions().equals(OwnerOnly.FOLDER);
-      if (!own && !warned) {
-        warned = true;
-        log.warn(
-            "{} is not a folder of this user's alone (rwx------): the Claude Code CLI processes"
-                + " Legio starts are not written down there, and ones a killed Legio left running"
-                + " are not stopped. Remove it, or make it yours with chmod 700.",
-            folder);
-      }
-      return own;
-    } catch (UnsupportedOperationException e) {
-      return true; // no POSIX permissions (Windows): the user's own temporary folder
-    } catch (IOException e) {
-      return false;
+    boolean own = OwnerOnly.isOwnFolder(folder);
+    if (!own && !warned) {
+      warned = true;
+      log.warn(
+          "{} is not a folder of this user's alone (rwx------): the Claude Code CLI processes"
+              + " Legio starts are not written down there, and ones a killed Legio left running"
+              + " are not stopped. Remove it, or make it yours with chmod 700.",
+          folder);
     }
+    return own;
   }
 
   private void unwritable(Exception e) {

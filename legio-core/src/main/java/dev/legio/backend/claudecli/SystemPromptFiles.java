@@ -8,12 +8,9 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -126,16 +123,8 @@ final class SystemPromptFiles implements AutoCloseable {
     live.remove(file);
   }
 
-  private void requireOwnFolder() throws IOException {
-    PosixFileAttributes a;
-    try {
-      a = Files.readAttributes(folder, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (UnsupportedOperationException noPosix) {
-      return; // Windows: the user's own temporary folder
-    }
-    if (!a.isDirectory()
-        || !a.owner().getName().equals(System.getProperty("user.name"))
-        || !a.permissions().equals(OwnerOnly.FOLDER)) {
+  private void requireOwnFolder() {
+    if (!OwnerOnly.isOwnFolder(folder)) {
       throw new BackendException(
           folder
               + " is not a folder of this user's alone (rwx------), so the agents' system prompts"
@@ -145,15 +134,10 @@ final class SystemPromptFiles implements AutoCloseable {
 
   /** Deletes the files of Legio processes that are gone; returns how many. */
   int deleteOrphans() {
-    if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-      return 0;
+    if (!OwnerOnly.isOwnFolder(folder)) {
+      return 0; // none yet, or not read: another user could name files there
     }
     int deleted = 0;
-    try {
-      requireOwnFolder();
-    } catch (IOException | BackendException e) {
-      return 0; // not read: another user could name files there
-    }
     try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "[0-9]*-[0-9]*-*")) {
       for (Path file : files) {
         if (!ownerRuns(file.getFileName().toString())) {
@@ -174,12 +158,8 @@ final class SystemPromptFiles implements AutoCloseable {
   private static boolean ownerRuns(String name) {
     String[] parts = name.split("-", 3);
     try {
-      long pid = Long.parseLong(parts[0]);
-      long started = Long.parseLong(parts[1]);
-      Optional<ProcessHandle> p = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
-      return p.flatMap(h -> h.info().startInstant())
-          .map(i -> i.toEpochMilli() == started)
-          .orElse(false);
+      return CliProcessLedger.running(
+          Long.parseLong(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])));
     } catch (RuntimeException malformed) {
       return false;
     }
