@@ -251,7 +251,7 @@ public final class DiscordGateway implements Gateway {
     if (!closing.compareAndSet(false, true)) {
       return; // closed once (serve's drain and its shutdown both close the gateways)
     }
-    interactions.refuseNewRequests();
+    stopTaking();
     check.close();
     turns.close();
     outbox.close();

@@ -228,7 +228,7 @@ public final class SlackGateway implements Gateway {
     if (!closing.compareAndSet(false, true)) {
       return; // closed once (serve's drain and its shutdown both close the gateways)
     }
-    events.refuseNewRequests();
+    stopTaking();
     check.close();
     turns.close();
     outbox.close();

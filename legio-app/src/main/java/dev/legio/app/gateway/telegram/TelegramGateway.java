@@ -444,10 +444,8 @@ public final class TelegramGateway implements Gateway {
 
   @Override
   public void close() {
-    closed = true;
+    stopTaking();
     Thread w = worker;
-    stopping.countDown();
-    api.cancelPoll();
     if (w != null) {
       try {
         // a long poll or a wait ends at once; a turn or a send in flight gets time to finish
