@@ -41,6 +41,7 @@ public final class LegioStore implements AutoCloseable {
   private final DeliveryLedger deliveries;
   private final TaskSessionStore tasks;
   private final dev.legio.store.gateway.GatewayStateStore gatewayState;
+  private final dev.legio.store.gateway.GatewayInbox gatewayInbox;
 
   private final dev.legio.session.LeaseHolder process;
   private final NodeDirectory nodes;
@@ -73,6 +74,9 @@ public final class LegioStore implements AutoCloseable {
     this.nodes = new NodeDirectory(database.pool(), database.values(), messageLog.sharedWriter());
     this.gatewayState =
         new dev.legio.store.gateway.GatewayStateStore(
+            database.pool(), database.values(), messageLog.sharedWriter());
+    this.gatewayInbox =
+        new dev.legio.store.gateway.GatewayInbox(
             database.pool(), database.values(), messageLog.sharedWriter());
   }
 
@@ -209,6 +213,11 @@ public final class LegioStore implements AutoCloseable {
   /** The chat gateways' offsets, owed replies, poller leases and health. */
   public dev.legio.store.gateway.GatewayStateStore gatewayState() {
     return gatewayState;
+  }
+
+  /** The messages the webhook gateways took in and still owe a turn. */
+  public dev.legio.store.gateway.GatewayInbox gatewayInbox() {
+    return gatewayInbox;
   }
 
   /** Stops the log's writer (after its queued writes), then closes the pool. Idempotent. */

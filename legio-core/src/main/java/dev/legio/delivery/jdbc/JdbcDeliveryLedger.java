@@ -6,6 +6,7 @@ import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,18 +38,38 @@ public final class JdbcDeliveryLedger implements DeliveryLedger {
 
   @Override
   public boolean firstDelivery(String source, String eventId, Instant now, Duration keep) {
+    return writer.executeUpdates(List.of(take(values, source, eventId, now, keep)))[0] > 0;
+  }
+
+  /**
+   * The statement {@link #firstDelivery} runs, for a store that records a delivery in a transaction
+   * of its own (the gateways' inbox): its update count is 1 for the first delivery.
+   */
+  public static SharedWriter.Update take(
+      SqlValues values, String source, String eventId, Instant now, Duration keep) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(eventId, "eventId");
     Instant seen = Timestamps.truncate(now);
-    return writer.executeUpdate(
-            TAKE,
-            s -> {
-              s.setString(1, source);
-              s.setString(2, eventId);
-              values.bindTimestamp(s, 3, seen);
-              values.bindTimestamp(s, 4, Timestamps.truncate(now.plus(keep)));
-            })
-        > 0;
+    Instant expires = Timestamps.truncate(now.plus(keep));
+    return new SharedWriter.Update(
+        TAKE,
+        s -> {
+          s.setString(1, source);
+          s.setString(2, eventId);
+          values.bindTimestamp(s, 3, seen);
+          values.bindTimestamp(s, 4, expires);
+        });
+  }
+
+  /**
+   * An SQL condition, true when one of {@code ids} event ids of a source has a live record; its
+   * parameters are the source, the time, then the ids.
+   */
+  public static String liveRecordOf(int ids) {
+    return "EXISTS (SELECT 1 FROM gateway_deliveries WHERE source = ? AND expires_at > ? AND"
+        + " event_id IN ("
+        + String.join(", ", java.util.Collections.nCopies(ids, "?"))
+        + "))";
   }
 
   @Override

@@ -39,9 +39,12 @@ public final class GatewayStateStore {
       "INSERT INTO gateway_state (gateway) VALUES (?) ON CONFLICT (gateway) DO NOTHING";
   private static final String ADVANCE =
       "UPDATE gateway_state SET next_offset = ? WHERE gateway = ? AND next_offset < ?";
-  private static final String OUTBOX =
-      "INSERT INTO gateway_outbox (gateway, chat_id, thread, text, created_at) VALUES (?, ?, ?, ?,"
-          + " ?)";
+
+  /** The head of an insert into {@code gateway_outbox}: its columns, before the values. */
+  static final String OUTBOX_INSERT =
+      "INSERT INTO gateway_outbox (gateway, chat_id, thread, text, created_at)";
+
+  private static final String OUTBOX = OUTBOX_INSERT + " VALUES (?, ?, ?, ?, ?)";
   private static final String REPORT =
       "UPDATE gateway_state SET state = ?, detail = ?, messages_in = ?, messages_out = ?,"
           + " reported_at = ? WHERE gateway = ?";

@@ -1,0 +1,27 @@
+package dev.legio.store.gateway;
+
+import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.PostgresTestDatabase;
+
+class PostgresGatewayInboxTest extends GatewayInboxContract {
+  private PostgresTestDatabase database;
+
+  @Override
+  protected LegioStore open(MutableClock clock) {
+    if (database == null) {
+      database = PostgresTestDatabase.create();
+    }
+    return LegioStore.openPostgres(
+        new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
+  }
+
+  @Override
+  protected void afterStoreClosed() {
+    if (database != null) {
+      database.close();
+      database = null;
+    }
+  }
+}
