@@ -206,7 +206,7 @@ final class GroupCommitWriter implements AutoCloseable {
       dialect.commit(connection);
       return result;
     } catch (Throwable failure) {
-      connection.discardBatches();
+      connection.discardStatements();
       try {
         dialect.rollback(c);
       } catch (SQLException rollbackFailure) {

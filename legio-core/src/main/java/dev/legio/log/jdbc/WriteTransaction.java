@@ -63,19 +63,21 @@ final class WriteTransaction {
   }
 
   /**
-   * After a failed transaction: forgets the queued appends and drops batches a failure left
-   * unexecuted (a successful executeBatch empties its batch, and clearing costs more than the
-   * insert itself in SQLite's driver, so it is done only here).
+   * After a failed transaction: forgets the queued appends and closes the prepared statements (with
+   * the batches a failure left unexecuted), to be prepared again when next used. A statement that
+   * failed may stay unusable: SQLite's driver answers every later run of one prepared while its
+   * table was missing with "statement is not executing", even once the table is back.
    */
-  void discardBatches() {
+  void discardStatements() {
     appends.clear();
     for (PreparedStatement statement : statements.values()) {
       try {
-        statement.clearBatch();
+        statement.close();
       } catch (SQLException ignored) {
-        // the statement is unusable; the connection check after a failure replaces it
+        // the statement is dropped either way
       }
     }
+    statements.clear();
   }
 
   void close() {

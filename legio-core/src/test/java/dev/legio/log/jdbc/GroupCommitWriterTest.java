@@ -42,6 +42,21 @@ class GroupCommitWriterTest {
   }
 
   @Test
+  void aStatementThatFailedWhileItsTableWasMissingWorksOnceTheTableIsBack() throws Exception {
+    String insert = "INSERT INTO probe (n) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM probe)";
+    try (java.sql.Connection other =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("praetorium.db"));
+        java.sql.Statement s = other.createStatement()) {
+      s.execute("ALTER TABLE probe RENAME TO probe_away"); // another process damaged the database
+      assertThatThrownBy(() -> writer.executeUpdate(insert, st -> st.setInt(1, 1)))
+          .isInstanceOf(MessageLogException.class)
+          .hasMessageContaining("no such table: probe");
+      s.execute("ALTER TABLE probe_away RENAME TO probe"); // and it was repaired
+    }
+    assertThat(writer.executeUpdate(insert, st -> st.setInt(1, 2))).isOne();
+  }
+
+  @Test
   void aLoneCallerWritesOnItsOwnThread() {
     Thread[] ranOn = new Thread[1];
     writer.executeUpdate(
