@@ -40,7 +40,8 @@ final class GatewayAssembly {
           new SlackGateway(
               config.slack(),
               app.doors(),
-              app.store().deliveries(),
+              app.store().gatewayInbox(),
+              config.sessions().leaseDuration(),
               new SharedOwedReplies(
                   app.store().gatewayState(),
                   app.store().jobLeases(),

@@ -12,11 +12,11 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** Fresh workspaces for process-level tests, their {@code legio.toml} edited key by key. */
-final class Workspaces {
+public final class Workspaces {
   private Workspaces() {}
 
   /** {@code legio init DIR/name}, in this JVM (fast); returns the workspace's root. */
-  static Path init(Path dir, String name) {
+  public static Path init(Path dir, String name) {
     Path ws = dir.resolve(name);
     StringWriter sink = new StringWriter();
     int code =
@@ -31,7 +31,7 @@ final class Workspaces {
   }
 
   /** Replaces the first {@code from} in the workspace's legio.toml by {@code to}. */
-  static void edit(Path ws, String from, String to) {
+  public static void edit(Path ws, String from, String to) {
     try {
       Path toml = ws.resolve("legio.toml");
       String text = Files.readString(toml);

@@ -7,12 +7,10 @@ import dev.legio.app.conversation.Speaker;
 import dev.legio.app.gateway.webhook.GatewayStatus;
 import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.WebhookHandler;
-import dev.legio.delivery.DeliveryLedger;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpFields;
 import org.slf4j.Logger;
@@ -31,12 +29,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code event_callback}: an {@code app_mention}, or a {@code message} in an {@code im} (not
  *       from a bot, with no {@code subtype}: no edits, joins or bot posts), is a message for the
  *       app; everything else is acknowledged and dropped.
- *   <li>A message is taken in once per {@code event_id}, recorded in the {@link DeliveryLedger} for
- *       {@link #KEEP} before its turn starts: Slack's retries ({@code X-Slack-Retry-Num}) run no
- *       second turn, after a restart or on another node either. It is also taken in once per
- *       message (channel and {@code ts}): an {@code app_mention} and a {@code message.im} of the
- *       same message, two events, run one turn.
- *   <li>Slack gets its 200 at once (it wants one within 3 seconds); the turn runs after.
+ *   <li>A message is taken in once per {@code event_id} and once per message (channel and {@code
+ *       ts}), both remembered for {@link #KEEP}: Slack's retries ({@code X-Slack-Retry-Num}) run no
+ *       second turn, after a restart or on another node either, and an {@code app_mention} and a
+ *       {@code message.im} of the same message, two events, run one turn. Taking in ({@link
+ *       Intake}) keeps the message in Legio's database before Slack is answered, so a process
+ *       killed during its turn leaves it to be answered by the next.
+ *   <li>Slack gets its 200 at once (it wants one within 3 seconds); the turn runs after. When the
+ *       message cannot be taken in (the database is away), Slack gets 500 and delivers it again.
  * </ol>
  */
 final class SlackEvents extends WebhookHandler {
@@ -47,31 +47,40 @@ final class SlackEvents extends WebhookHandler {
   static final Duration KEEP = Duration.ofDays(1);
 
   /** A message for the app: where it came from, who said it, its text, the thread to answer in. */
-  record Message(String channel, Speaker speaker, String text, String ts, String threadTs) {}
+  record Message(String channel, Speaker speaker, String text, String ts, String threadTs) {
+    /** Its id in the gateway: its channel and {@code ts}, else the event's id. */
+    String key(String eventId) {
+      return ts.isEmpty() ? "event:" + eventId : "channel:" + channel + ":ts:" + ts;
+    }
+  }
+
+  /** Where a message for the app goes. */
+  @FunctionalInterface
+  interface Intake {
+    /**
+     * Takes {@code message} in, delivered under {@code deliveryIds}; false when it was taken in
+     * before.
+     */
+    boolean takeIn(Message message, String eventId, List<String> deliveryIds);
+  }
 
   private final SlackSignature signature;
-  private final DeliveryLedger deliveries;
-  private final Clock clock;
   private final RefusalLog refusals;
   private final GatewayStatus status;
   private final Supplier<String> botUserId;
-  private final Consumer<Message> messages;
+  private final Intake intake;
 
   SlackEvents(
       SlackSignature signature,
-      DeliveryLedger deliveries,
       RefusalLog refusals,
-      Clock clock,
       GatewayStatus status,
       Supplier<String> botUserId,
-      Consumer<Message> messages) {
+      Intake intake) {
     this.signature = signature;
-    this.deliveries = deliveries;
-    this.clock = clock;
     this.refusals = refusals;
     this.status = status;
     this.botUserId = botUserId;
-    this.messages = messages;
+    this.intake = intake;
   }
 
   @Override
@@ -118,21 +127,19 @@ final class SlackEvents extends WebhookHandler {
       log.warn("gateway slack: an event without event_id was dropped");
       return;
     }
-    if (!deliveries.firstDelivery(SlackGateway.NAME, eventId, clock.instant(), KEEP)) {
-      log.info("gateway slack: event {} seen before (retry {}); not run again", eventId, retry);
-      return;
-    }
     Message m = message.get();
-    if (!m.ts().isEmpty()
-        && !deliveries.firstDelivery(
-            SlackGateway.NAME, "message " + m.channel() + " " + m.ts(), clock.instant(), KEEP)) {
+    List<String> deliveryIds =
+        m.ts().isEmpty()
+            ? List.of(eventId)
+            : List.of(eventId, "message " + m.channel() + " " + m.ts());
+    if (!intake.takeIn(m, eventId, deliveryIds)) {
       log.info(
-          "gateway slack: event {} is a message already taken in by another event; not run again",
-          eventId);
+          "gateway slack: event {} (retry {}) is a message taken in before; not run again",
+          eventId,
+          retry);
       return;
     }
     status.received();
-    messages.accept(message.get());
   }
 
   /** The app's own user id: from auth.test, else from the event's authorizations. */

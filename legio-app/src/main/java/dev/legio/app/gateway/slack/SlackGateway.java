@@ -6,6 +6,7 @@ import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ChannelTurns;
 import dev.legio.app.gateway.webhook.ConnectionCheck;
 import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.InboxTurns;
 import dev.legio.app.gateway.webhook.OwedReplies;
 import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
@@ -15,7 +16,7 @@ import dev.legio.app.gateway.webhook.ReplySplitter;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.config.SlackSettings;
-import dev.legio.delivery.DeliveryLedger;
+import dev.legio.store.gateway.GatewayInbox;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Starting never fails Legio: a missing secret leaves the gateway failing and saying which
  *       variable to set; an unreachable Slack leaves it waiting while it checks again ({@code
  *       auth.test}) with a back-off; a refused token leaves it failing.
+ *   <li>A message is kept in Legio's database before Slack hears it arrived, and forgotten with its
+ *       answer kept ({@link InboxTurns}): a process killed during its turn leaves it to the next
+ *       process (on this host at once, on another node once its claim ran out), which answers it
+ *       once, logging the request once.
  *   <li>A reply is kept in Legio's database before it is sent ({@link ReplyOutbox} over {@link
  *       dev.legio.app.gateway.webhook.SharedOwedReplies}): a Slack that is down for a while, or a
  *       restart, delays it and never loses it. Each send retries as {@link PlatformCalls} says (429
@@ -63,18 +68,23 @@ public final class SlackGateway implements Gateway {
   private final SlackEvents events;
   private final ConnectionCheck check;
   private final ReplyOutbox outbox;
+  private final InboxTurns inbox;
   private final java.util.concurrent.atomic.AtomicBoolean closing =
       new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String botUserId;
 
   /**
+   * @param inbox where the messages taken in are kept until their answers are
+   * @param claim how long a message's claim by this process lasts unless renewed ({@code [sessions]
+   *     lease_ttl_seconds})
    * @param owed where the replies owed are kept until Slack takes them
    * @param backoff how long the outbox waits between rounds while Slack cannot take a reply
    */
   public SlackGateway(
       SlackSettings settings,
       Conversations doors,
-      DeliveryLedger deliveries,
+      GatewayInbox inbox,
+      Duration claim,
       OwedReplies owed,
       ReplyOutbox.Backoff backoff,
       Clock clock,
@@ -89,7 +99,6 @@ public final class SlackGateway implements Gateway {
             settings.signingSecret() == null
                 ? null
                 : new SlackSignature(settings.signingSecret(), clock),
-            deliveries,
             new RefusalLog(
                 NAME,
                 "If these are Slack's own requests, check that "
@@ -97,10 +106,9 @@ public final class SlackGateway implements Gateway {
                     + " holds the app's Signing Secret (Basic Information) and that this"
                     + " machine's clock is right.",
                 clock),
-            clock,
             status,
             this::botUserId,
-            this::onMessage);
+            this::takeIn);
     this.check =
         new ConnectionCheck(
             status,
@@ -110,6 +118,17 @@ public final class SlackGateway implements Gateway {
             Duration.ofMinutes(2),
             sleeper);
     this.outbox = new ReplyOutbox(NAME, owed, new Sending(), status, backoff, clock);
+    this.inbox =
+        new InboxTurns(
+            NAME,
+            inbox,
+            turns,
+            outbox,
+            (message, answer) ->
+                OwedReply.answer(
+                    message.chatId(), message.thread(), answer, MAX_CHARS, SlackText::escape, null),
+            claim,
+            clock);
   }
 
   @Override
@@ -144,14 +163,15 @@ public final class SlackGateway implements Gateway {
     status.waiting("checking the bot token with Slack at " + settings.apiUrl());
     check.start("legio-slack-check");
     outbox.start();
+    inbox.start();
   }
 
   private String botUserId() {
     return botUserId;
   }
 
-  /** A message for the app, taken in: its turn runs now, in the background. */
-  private void onMessage(SlackEvents.Message message) {
+  /** A message for the app: taken in, its turn runs now, in the background. */
+  private boolean takeIn(SlackEvents.Message message, String eventId, List<String> deliveryIds) {
     if (api == null) {
       // No bot token: a reply could not be posted, so no model turn is spent on it.
       log.warn(
@@ -159,17 +179,20 @@ public final class SlackGateway implements Gateway {
               + " serve and restart it",
           message.channel(),
           settings.botTokenEnv());
-      return;
+      return true;
     }
-    turns.run(
-        "slack:" + message.channel(),
-        message.speaker(),
-        message.text(),
-        answer -> send(message.channel(), message.threadTs(), answer));
-  }
-
-  private void send(String channel, String threadTs, String text) {
-    outbox.owe(OwedReply.answer(channel, threadTs, text, MAX_CHARS, SlackText::escape, null));
+    return inbox.takeIn(
+        new GatewayInbox.Message(
+            NAME,
+            message.key(eventId),
+            "slack:" + message.channel(),
+            message.channel(),
+            message.threadTs(),
+            message.speaker().id(),
+            message.speaker().name(),
+            message.text()),
+        deliveryIds,
+        SlackEvents.KEEP);
   }
 
   /** One reply to Slack: {@code chat.postMessage} in its thread. */
@@ -230,6 +253,7 @@ public final class SlackGateway implements Gateway {
     }
     stopTaking();
     check.close();
+    inbox.close();
     turns.close();
     outbox.close();
     if (api != null) {

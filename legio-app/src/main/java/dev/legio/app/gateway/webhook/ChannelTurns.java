@@ -5,6 +5,7 @@ import dev.legio.app.conversation.Speaker;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.Reply;
+import dev.legio.session.RequestKey;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,11 +48,20 @@ public final class ChannelTurns implements AutoCloseable {
 
   /** Runs a turn of {@code channel} in the background, then hands its answer to {@code answer}. */
   public void run(String channel, Speaker speaker, String text, Answer answer) {
+    run(channel, speaker, text, null, answer);
+  }
+
+  /**
+   * As {@link #run(String, Speaker, String, Answer)}, as one request however often it is run with
+   * {@code requestKey} (null: none; see {@link RequestKey}).
+   */
+  public void run(
+      String channel, Speaker speaker, String text, RequestKey requestKey, Answer answer) {
     threads.execute(
         () -> {
           String reply;
           try {
-            reply = answerOf(channel, speaker, text);
+            reply = answerOf(channel, speaker, text, requestKey);
           } catch (RuntimeException e) {
             log.error("the turn of {} failed", channel, e);
             reply =
@@ -65,10 +75,10 @@ public final class ChannelTurns implements AutoCloseable {
         });
   }
 
-  private String answerOf(String channel, Speaker speaker, String text) {
+  private String answerOf(String channel, Speaker speaker, String text, RequestKey requestKey) {
     Conversations.ChannelTurn turn;
     try {
-      turn = doors.inChannel(channel, speaker, text, DispatchListener.NONE);
+      turn = doors.inChannel(channel, speaker, text, DispatchListener.NONE, requestKey);
     } catch (InvalidMessageException e) {
       return e.getMessage();
     }

@@ -110,8 +110,17 @@ public final class ReplyOutbox implements AutoCloseable {
 
   /** Keeps {@code replies} (the messages of one answer, in order) and sends them soon. */
   public void owe(List<OwedReply> replies) {
+    owe(replies, owed::add);
+  }
+
+  /**
+   * Keeps {@code replies} the way {@code keeping} does (in the same store as {@link OwedReplies},
+   * with other writes of its own: an inbox's message forgotten with its answer kept), then sends
+   * them soon. When {@code keeping} fails they are sent once, as when the store cannot keep them.
+   */
+  public void owe(List<OwedReply> replies, java.util.function.Consumer<List<OwedReply>> keeping) {
     try {
-      owed.add(replies);
+      keeping.accept(replies);
     } catch (RuntimeException e) {
       sendOnce(replies, e);
       return;

@@ -43,12 +43,12 @@ public final class SharedOwedReplies implements OwedReplies {
 
   @Override
   public void add(List<OwedReply> replies) {
-    store.owe(
-        gateway,
-        replies.stream()
-            .map(r -> new GatewayStateStore.Outbound(0, r.chat(), r.thread(), r.text()))
-            .toList(),
-        clock.instant());
+    store.owe(gateway, replies.stream().map(SharedOwedReplies::outbound).toList(), clock.instant());
+  }
+
+  /** {@code reply} as the database keeps it. */
+  static GatewayStateStore.Outbound outbound(OwedReply reply) {
+    return new GatewayStateStore.Outbound(0, reply.chat(), reply.thread(), reply.text());
   }
 
   @Override

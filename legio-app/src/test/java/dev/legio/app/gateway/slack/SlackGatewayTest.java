@@ -399,6 +399,36 @@ class SlackGatewayTest {
   }
 
   @Test
+  void aMessageTheDatabaseCannotTakeInGets500SoThatSlackDeliversItAgain() throws Exception {
+    start();
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + legio.root.resolve("castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("ALTER TABLE gateway_inbox RENAME TO gateway_inbox_away"); // a damaged database
+    }
+    String event = callback("Ev1", mention("C123", "U123", "<@U0BOT> still there?", "1700.0001"));
+
+    HttpResponse<String> refused = deliver(event);
+
+    assertThat(refused.statusCode()).isEqualTo(500);
+    assertThat(refused.body()).doesNotContain("gateway_inbox");
+    assertThat(slack.postWithin(Duration.ofMillis(300))).as("no turn ran").isNull();
+    assertThat(legio.app.messageLog().size()).isZero();
+
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + legio.root.resolve("castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("ALTER TABLE gateway_inbox_away RENAME TO gateway_inbox");
+    }
+    assertThat(deliver(event, "X-Slack-Retry-Num", "1", "X-Slack-Retry-Reason", "http_error"))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(200);
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0001");
+  }
+
+  @Test
   void aReplyStillOwedWhenLegioStopsIsSentByTheNextStart() throws Exception {
     start();
     int port = java.net.URI.create(slack.apiUrl()).getPort();

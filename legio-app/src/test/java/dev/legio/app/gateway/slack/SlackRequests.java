@@ -36,7 +36,8 @@ final class SlackRequests {
             new SlackGateway(
                 app.config().slack().withApiUrl(apiUrl),
                 doors,
-                deliveries,
+                app.store().gatewayInbox(),
+                Duration.ofSeconds(30),
                 new SharedOwedReplies(
                     app.store().gatewayState(),
                     app.store().jobLeases(),

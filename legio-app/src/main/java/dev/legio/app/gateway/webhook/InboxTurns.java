@@ -1,0 +1,192 @@
+package dev.legio.app.gateway.webhook;
+
+import dev.legio.app.conversation.Speaker;
+import dev.legio.errors.FailureText;
+import dev.legio.session.RequestKey;
+import dev.legio.store.gateway.GatewayInbox;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The turns a webhook gateway owes for the messages it took in: a message is kept in Legio's
+ * database ({@link GatewayInbox}) before the platform hears that it arrived, and forgotten only in
+ * the transaction that keeps its answer for the {@link ReplyOutbox}. A process killed during the
+ * turn (a {@code kill -9}, a crash, a node lost) leaves it to the next process that looks.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li><b>Taken in once</b> ({@link #takeIn}): a message delivered again (the platform's retry, a
+ *       second event of the same message) is not taken in again, on any node; a message taken in
+ *       has its turn started at once, through {@link ChannelTurns}.
+ *   <li><b>Claimed while this process lives</b>: its claims are renewed every third of {@code
+ *       claim} ({@code [sessions] lease_ttl_seconds}), so another node takes none of them over.
+ *   <li><b>Orphans are answered</b>: at start and then every third of {@code claim}, messages whose
+ *       process is gone (on this host: at once; on another: when its claim ran out) are taken over,
+ *       one process each, and their turns run again under the message's {@link RequestKey}: the
+ *       request is logged once, and an agent whose answer was logged before the kill answers with
+ *       it and runs no turn.
+ *   <li><b>Answered once</b>: the answer is kept only while this process still claims the message
+ *       (another that took it over answers instead). An answer the database cannot keep is sent
+ *       once by the outbox, and the message forgotten if the database lets it be.
+ * </ul>
+ */
+public final class InboxTurns implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(InboxTurns.class);
+
+  /** How a gateway cuts and escapes a message's answer into the replies its platform takes. */
+  @FunctionalInterface
+  public interface Replies {
+    List<OwedReply> of(GatewayInbox.Message message, String answer);
+  }
+
+  private final String gateway;
+  private final GatewayInbox inbox;
+  private final ChannelTurns turns;
+  private final ReplyOutbox outbox;
+  private final Replies replies;
+  private final Duration claim;
+  private final Clock clock;
+  private final GatewayInbox.Claimant me = GatewayInbox.Claimant.thisProcess();
+  private final Object sleep = new Object();
+  private volatile boolean closed;
+  private Thread rounds;
+
+  /**
+   * @param claim how long a claim lasts unless renewed ({@code [sessions] lease_ttl_seconds})
+   */
+  public InboxTurns(
+      String gateway,
+      GatewayInbox inbox,
+      ChannelTurns turns,
+      ReplyOutbox outbox,
+      Replies replies,
+      Duration claim,
+      Clock clock) {
+    this.gateway = gateway;
+    this.inbox = inbox;
+    this.turns = turns;
+    this.outbox = outbox;
+    this.replies = replies;
+    this.claim = claim;
+    this.clock = clock;
+  }
+
+  /**
+   * Takes {@code message} in under its platform's {@code deliveryIds} (remembered for {@code keep})
+   * and starts its turn; false when it was taken in before (nothing runs). Throws when the database
+   * cannot keep it: the platform must then hear of a failure, so that it delivers the message
+   * again.
+   */
+  public boolean takeIn(GatewayInbox.Message message, List<String> deliveryIds, Duration keep) {
+    long id =
+        inbox.takeIn(message, deliveryIds, keep, me, clock.instant(), clock.instant().plus(claim));
+    if (id == 0) {
+      return false;
+    }
+    run(id, message);
+    return true;
+  }
+
+  /** Starts the rounds that renew this process's claims and answer orphans; returns at once. */
+  public synchronized void start() {
+    if (rounds == null && !closed) {
+      rounds = Thread.ofPlatform().daemon().name("legio-" + gateway + "-inbox").start(this::loop);
+    }
+  }
+
+  private void loop() {
+    while (!closed) {
+      try {
+        inbox.renew(me, clock.instant().plus(claim));
+        for (GatewayInbox.Kept orphan : inbox.orphans(gateway, me, clock.instant())) {
+          if (closed) {
+            break;
+          }
+          if (inbox.takeOver(orphan, me, clock.instant().plus(claim))) {
+            log.info(
+                "gateway {}: a message in {} whose turn a stopped process had begun is answered"
+                    + " here",
+                gateway,
+                orphan.message().chatId());
+            run(orphan.id(), orphan.message());
+          }
+        }
+      } catch (RuntimeException e) {
+        log.warn(
+            "gateway {}: the messages taken in could not be checked ({}); trying again",
+            gateway,
+            FailureText.of(e));
+      }
+      synchronized (sleep) {
+        if (!closed) {
+          try {
+            sleep.wait(Math.max(1, claim.toMillis() / 3));
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  private void run(long id, GatewayInbox.Message message) {
+    turns.run(
+        message.channel(),
+        Speaker.of(message.userId(), message.userName()),
+        message.text(),
+        requestKey(message),
+        answer -> outbox.owe(replies.of(message, answer), owed -> keep(id, owed)));
+  }
+
+  /** Keeps the answer and forgets the message in one transaction, while this process claims it. */
+  private void keep(long id, List<OwedReply> owed) {
+    try {
+      if (!inbox.answer(
+          id, me, owed.stream().map(SharedOwedReplies::outbound).toList(), clock.instant())) {
+        log.info(
+            "gateway {}: another process took over a message this one answered; it answers it",
+            gateway);
+      }
+    } catch (RuntimeException e) {
+      try {
+        inbox.answer(id, me, List.of(), clock.instant()); // forgotten, since the outbox sends it
+      } catch (RuntimeException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+  }
+
+  /** The key that makes every run of the message's turn one request; null when it cannot be one. */
+  private RequestKey requestKey(GatewayInbox.Message message) {
+    try {
+      return new RequestKey("gateway:" + gateway, message.messageKey());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    synchronized (sleep) {
+      sleep.notifyAll();
+    }
+    Thread t;
+    synchronized (this) {
+      t = rounds;
+    }
+    if (t != null) {
+      try {
+        t.join(TimeUnit.SECONDS.toMillis(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package dev.legio.app.gateway.slack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.process.LegioProcess;
+import dev.legio.app.process.Workspaces;
+import dev.legio.testing.FakeMessagesApi;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code legio serve} killed ({@code SIGKILL}) while a Slack message's turn is at the model:
+ * Slack had its 200, so it never delivers the message again, and the next {@code legio serve} on
+ * the same castra answers it, logging the request once.
+ */
+class SlackKillTest {
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+  private static final Pattern SERVING =
+      Pattern.compile("Legio is serving .* at (http://\\S+): store");
+
+  @TempDir Path dir;
+  private FakeMessagesApi model;
+  private FakeSlack slack;
+  private Path ws;
+  private Map<String, String> env;
+
+  @BeforeEach
+  void workspaceWithSlackOnAModel() throws Exception {
+    model = FakeMessagesApi.start();
+    slack = new FakeSlack();
+    ws = Workspaces.init(dir, "legion");
+    Workspaces.edit(ws, "kind = \"auto\"", "kind = \"anthropic\"");
+    Workspaces.edit(ws, "base_url = \"\"", "base_url = \"" + model.baseUrl() + "\"");
+    Workspaces.edit(ws, "\nport = 8740", "\nport = 0");
+    Workspaces.edit(ws, "http_port = 8740", "http_port = 0");
+    Workspaces.edit(
+        ws,
+        "the reply goes back in the message's thread.\nenabled = false",
+        "the reply goes back in the message's thread.\nenabled = true");
+    Workspaces.edit(
+        ws, "api_url = \"https://slack.com/api\"", "api_url = \"" + slack.apiUrl() + "\"");
+    env =
+        Map.of(
+            "ANTHROPIC_API_KEY", "test-key-slack-0000",
+            "SLACK_SIGNING_SECRET", SlackRequests.SECRET,
+            "SLACK_BOT_TOKEN", FakeSlack.TOKEN);
+  }
+
+  @AfterEach
+  void stopFakes() {
+    model.close();
+    slack.close();
+  }
+
+  private static void await(String what, LegioProcess serve, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(serve.isAlive()).as("serve ended: %s", serve.stderr()).isTrue();
+      assertThat(System.nanoTime()).as("%s within %s", what, LIMIT).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+
+  private static URI serving(LegioProcess serve) throws InterruptedException {
+    String[] url = new String[1];
+    await(
+        "serving",
+        serve,
+        () -> {
+          Matcher m = SERVING.matcher(serve.stdout());
+          if (m.find()) {
+            url[0] = m.group(1);
+          }
+          return url[0] != null;
+        });
+    return URI.create(url[0]);
+  }
+
+  private long messagesRequests() {
+    return model.requests().stream().filter(FakeMessagesApi.Request::isMessages).count();
+  }
+
+  private long count(String sql) {
+    try (Connection c =
+            DriverManager.getConnection("jdbc:sqlite:" + ws.resolve("castra/praetorium.db"));
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void aMessageWhoseTurnWasRunningWhenServeWasKilledIsAnsweredByTheNextServeOnce()
+      throws Exception {
+    model.enqueue(FakeMessagesApi.Reply.hang());
+    String event =
+        SlackRequests.callback(
+            "Ev-killed",
+            SlackRequests.mention("C123", "U123", "<@U0BOT> hold the bridge", "1700.0001"));
+    try (LegioProcess first = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
+      URI api = serving(first);
+      HttpResponse<String> ack =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(api.resolve(SlackGateway.PATH))
+                      .headers(SlackRequests.signed(SlackRequests.SECRET, event))
+                      .header("Content-Type", "application/json")
+                      .POST(HttpRequest.BodyPublishers.ofString(event))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(ack.statusCode()).as(ack.body()).isEqualTo(200);
+      await("the turn at the model", first, () -> messagesRequests() == 1);
+      first.signal("KILL");
+      first.awaitExit(LIMIT);
+    }
+    assertThat(slack.calls("chat.postMessage")).isZero();
+    assertThat(count("SELECT count(*) FROM gateway_inbox")).as("kept across the kill").isOne();
+
+    model.enqueue(FakeMessagesApi.Reply.text("The bridge holds."));
+    try (LegioProcess second = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
+      serving(second);
+      FakeSlack.Call post = slack.nextPost();
+      assertThat(post.params())
+          .containsEntry("channel", "C123")
+          .containsEntry("thread_ts", "1700.0001");
+      assertThat(post.params().get("text")).contains("The bridge holds.");
+      await(
+          "the message forgotten", second, () -> count("SELECT count(*) FROM gateway_inbox") == 0);
+      assertThat(count("SELECT count(*) FROM nuntii WHERE sender = 'slack:C123'"))
+          .as("the request logged once")
+          .isOne();
+      assertThat(slack.postWithin(Duration.ofMillis(500))).as("answered once").isNull();
+      second.signal("TERM");
+      second.awaitExit(LIMIT);
+    }
+  }
+}
