@@ -429,6 +429,32 @@ class SlackGatewayTest {
   }
 
   @Test
+  void aMessageAnotherNodeTookInIsAnsweredHereOnceItsClaimRanOutAndNotBefore() throws Exception {
+    start();
+    dev.legio.store.gateway.GatewayInbox inbox = legio.app.store().gatewayInbox();
+    Instant now = Instant.now();
+    for (String ts : List.of("1700.0001", "1700.0002")) {
+      inbox.takeIn(
+          new dev.legio.store.gateway.GatewayInbox.Message(
+              "slack", "channel:C123:ts:" + ts, "slack:C123", "C123", ts, "U123", "Ada", "news?"),
+          List.of("Ev" + ts),
+          Duration.ofDays(1),
+          new dev.legio.store.gateway.GatewayInbox.Claimant(
+              "inbox-of-" + ts, new dev.legio.session.LeaseHolder("node-" + ts, 42)),
+          now,
+          ts.endsWith("1") ? now.minusSeconds(1) : now.plus(Duration.ofHours(1)));
+    }
+
+    assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0001");
+    assertThat(slack.postWithin(Duration.ofMillis(2_500)))
+        .as("the other node's live claim is left alone")
+        .isNull();
+    assertThat(inbox.kept("slack"))
+        .extracting(k -> k.message().thread())
+        .containsExactly("1700.0002");
+  }
+
+  @Test
   void aReplyStillOwedWhenLegioStopsIsSentByTheNextStart() throws Exception {
     start();
     int port = java.net.URI.create(slack.apiUrl()).getPort();

@@ -23,6 +23,10 @@ import javax.crypto.spec.SecretKeySpec;
 final class SlackRequests {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
+
+  /** How long the test gateway's claims on the messages it took in last: a round each second. */
+  static final Duration CLAIM = Duration.ofSeconds(3);
+
   static final Map<String, String> ENV =
       Map.of("SLACK_SIGNING_SECRET", SECRET, "SLACK_BOT_TOKEN", FakeSlack.TOKEN);
 
@@ -37,7 +41,7 @@ final class SlackRequests {
                 app.config().slack().withApiUrl(apiUrl),
                 doors,
                 app.store().gatewayInbox(),
-                Duration.ofSeconds(30),
+                CLAIM,
                 new SharedOwedReplies(
                     app.store().gatewayState(),
                     app.store().jobLeases(),
