@@ -244,6 +244,7 @@ public final class SlackGateway implements Gateway {
   @Override
   public void stopTaking() {
     events.refuseNewRequests();
+    inbox.stopTakingOver();
   }
 
   @Override

@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Answered once</b>: the answer is kept only while this process still claims the message
  *       (another that took it over answers instead). An answer the database cannot keep is sent
  *       once by the outbox, and the message forgotten if the database lets it be.
+ *   <li><b>Stopping</b>: once Legio stops taking messages ({@link #stopTakingOver}) no orphan is
+ *       taken over, and the claims of the turns still running are renewed until {@link #close}.
  * </ul>
  */
 public final class InboxTurns implements AutoCloseable {
@@ -54,6 +56,7 @@ public final class InboxTurns implements AutoCloseable {
   private final GatewayInbox.Claimant me = GatewayInbox.Claimant.thisProcess();
   private final Object sleep = new Object();
   private volatile boolean closed;
+  private volatile boolean takingOver = true;
   private Thread rounds;
 
   /**
@@ -103,8 +106,10 @@ public final class InboxTurns implements AutoCloseable {
     while (!closed) {
       try {
         inbox.renew(me, clock.instant().plus(claim));
-        for (GatewayInbox.Kept orphan : inbox.orphans(gateway, me, clock.instant())) {
-          if (closed) {
+        List<GatewayInbox.Kept> orphans =
+            takingOver ? inbox.orphans(gateway, me, clock.instant()) : List.of();
+        for (GatewayInbox.Kept orphan : orphans) {
+          if (closed || !takingOver) {
             break;
           }
           if (inbox.takeOver(orphan, me, clock.instant().plus(claim))) {
@@ -169,6 +174,14 @@ public final class InboxTurns implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * Takes over no more orphans (Legio is stopping: the next process will), while the claims of the
+   * turns still running here are renewed until {@link #close}.
+   */
+  public void stopTakingOver() {
+    takingOver = false;
   }
 
   @Override

@@ -455,6 +455,26 @@ class SlackGatewayTest {
   }
 
   @Test
+  void whileLegioStopsNoOrphanIsTakenOverItIsLeftToTheNextProcess() throws Exception {
+    start();
+    legio.gateways.stopTaking();
+    dev.legio.store.gateway.GatewayInbox inbox = legio.app.store().gatewayInbox();
+    inbox.takeIn(
+        new dev.legio.store.gateway.GatewayInbox.Message(
+            "slack", "channel:C123:ts:1.1", "slack:C123", "C123", "1.1", "U123", "Ada", "news?"),
+        List.of("Ev1"),
+        Duration.ofDays(1),
+        new dev.legio.store.gateway.GatewayInbox.Claimant(
+            "inbox-gone", new dev.legio.session.LeaseHolder("node-gone", 42)),
+        Instant.now(),
+        Instant.now().minusSeconds(1));
+
+    assertThat(slack.postWithin(Duration.ofMillis(2_500))).isNull();
+    assertThat(inbox.kept("slack")).hasSize(1);
+    assertThat(legio.app.messageLog().size()).isZero();
+  }
+
+  @Test
   void aReplyStillOwedWhenLegioStopsIsSentByTheNextStart() throws Exception {
     start();
     int port = java.net.URI.create(slack.apiUrl()).getPort();
