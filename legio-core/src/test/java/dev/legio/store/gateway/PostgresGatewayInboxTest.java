@@ -1,27 +1,19 @@
 package dev.legio.store.gateway;
 
-import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
-import dev.legio.testing.PostgresTestDatabase;
+import dev.legio.testing.PostgresStores;
 
 class PostgresGatewayInboxTest extends GatewayInboxContract {
-  private PostgresTestDatabase database;
+  private final PostgresStores stores = new PostgresStores();
 
   @Override
   protected LegioStore open(MutableClock clock) {
-    if (database == null) {
-      database = PostgresTestDatabase.create();
-    }
-    return LegioStore.openPostgres(
-        new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
+    return stores.open(clock);
   }
 
   @Override
   protected void afterStoreClosed() {
-    if (database != null) {
-      database.close();
-      database = null;
-    }
+    stores.close();
   }
 }
