@@ -1,8 +1,10 @@
 package dev.legio.transcript;
 
 import dev.legio.errors.Quoted;
+import dev.legio.files.AtomicFile;
 import dev.legio.files.LockFile;
 import dev.legio.files.OwnerOnly;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -29,6 +31,10 @@ import java.util.regex.Pattern;
  * <p>Parts: an append that would take the current file past {@code partLimitBytes} goes to {@code
  * <id>_part2.jsonl}, then {@code _part3}, and so on; an append that would take all parts together
  * past {@code totalLimitBytes} fails and writes nothing.
+ *
+ * <p>Creating ({@link #create}): the parts are written whole, each to a temporary file forced to
+ * disk and renamed over ({@link AtomicFile}), the last first, so the transcript appears when its
+ * first part does, with everything in it.
  *
  * <p>Locking: appends to one session take a {@link LockFile} on {@code .<id>.lock} beside the
  * transcript (an OS file lock, which other processes respect; Legio's own threads wait on an
@@ -167,6 +173,44 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
     Lines lines = lines(sessionId, entries); // outside the lock: a turn's line may be long
     locked(sessionId, () -> writeLocked(sessionId, parts(sessionId), lines));
+  }
+
+  @Override
+  public void create(String sessionId, List<? extends NewEntry> entries) {
+    checkId(sessionId);
+    Lines lines = lines(sessionId, entries);
+    locked(
+        sessionId,
+        () -> {
+          if (!parts(sessionId).isEmpty()) {
+            throw new TranscriptException(
+                "session " + sessionId + " has a transcript already; nothing was written");
+          }
+          if (lines.bytes() + 1 > totalLimit) {
+            throw new TranscriptFullException(
+                "a transcript of "
+                    + lines.bytes()
+                    + " bytes would pass the limit of "
+                    + totalLimit
+                    + " bytes; nothing was written to session "
+                    + sessionId);
+          }
+          List<ByteArrayOutputStream> parts = new ArrayList<>();
+          ByteArrayOutputStream part = new ByteArrayOutputStream();
+          parts.add(part);
+          for (byte[] line : lines.lines()) {
+            if (part.size() > 0 && part.size() + line.length + 1 > partLimit) {
+              part = new ByteArrayOutputStream();
+              parts.add(part);
+            }
+            part.writeBytes(line);
+            part.write('\n');
+          }
+          for (int n = parts.size(); n >= 1; n--) {
+            AtomicFile.write(partPath(sessionId, n), parts.get(n - 1).toByteArray());
+          }
+          tips.forget(sessionId);
+        });
   }
 
   @Override

@@ -41,9 +41,10 @@ import java.util.function.Function;
  *       another conversation). A back-end that keeps no conversation Legio can reach has its record
  *       closed: the next turn starts afresh from the praetorium.
  *   <li>Fork starts a new session id holding the transcript up to the point (new entry ids, the
- *       same chain) and a copy of the back-end's conversation up to it, as the owner's active
- *       session ({@code owner} given: that agent's). The original session's transcript and
- *       conversation are not touched.
+ *       same chain, written whole) and a copy of the back-end's conversation up to it, as the
+ *       owner's active session ({@code owner} given: that agent's). The original session's
+ *       transcript and conversation are not touched. A crash before its record is written leaves a
+ *       transcript no record names, which a listing shows as a session of its own.
  *   <li>An unknown session, or a point that is not one of its entries, is refused with {@link
  *       IllegalArgumentException} and changes nothing.
  *   <li>Guarded by the engine ({@link #guardedBy}), an edit runs only while no turn of the owner
@@ -210,7 +211,7 @@ public final class SessionHistoryEditor {
         renamed.put(e.uuid(), parent); // left out: what follows it chains to its parent
       }
     }
-    transcripts.append(forkId.toString(), copy);
+    transcripts.create(forkId.toString(), copy);
     String backendId = null;
     if (record.isPresent()) {
       SessionRecord r = record.get();
@@ -361,7 +362,7 @@ public final class SessionHistoryEditor {
       if (copy.isEmpty()) {
         return null;
       }
-      cliTranscripts.append(copyId.toString(), copy);
+      cliTranscripts.create(copyId.toString(), copy); // whole, on disk, before a record names it
       return copyId.toString();
     }
     return null;

@@ -15,6 +15,9 @@ import java.util.UUID;
  *   <li>Append-only: entries are only ever added at the end. Removing a message is an appended
  *       {@linkplain NewEntry.Tombstone tombstone}; replacing older messages by a summary is an
  *       appended {@linkplain NewEntry.Summary summary}. Nothing is rewritten.
+ *   <li>A new transcript made from another ({@link #create}: a rewind's copy of a Claude Code CLI
+ *       conversation, a fork) appears whole or not at all, and is on disk before the call returns,
+ *       so a session record written after it never names a transcript a crash cut short.
  *   <li>Every entry is one line, written whole under a lock that other threads and processes
  *       appending to the same transcript respect: lines never interleave or tear. A line left
  *       partial by a crash is skipped when loading and reported; the next append starts on a fresh
@@ -47,6 +50,17 @@ public interface TranscriptStore {
    * @throws TranscriptException when the transcript cannot be written
    */
   void append(String sessionId, List<? extends NewEntry> entries);
+
+  /**
+   * Writes a new transcript holding {@code entries}, in the given order, all at once: until it
+   * returns no reader sees the transcript, and once it returns the transcript is on disk (forced),
+   * whole, in parts as {@link #append} would cut them.
+   *
+   * @throws TranscriptException when the session has a transcript already (nothing is written), or
+   *     it cannot be written
+   * @throws TranscriptFullException when the entries would pass the limit of a transcript
+   */
+  void create(String sessionId, List<? extends NewEntry> entries);
 
   /**
    * Appends entries that continue the transcript's chain, as {@link #append} does: {@code next} is

@@ -62,6 +62,11 @@ class ConsolidationRunnerTest {
     }
 
     @Override
+    public void create(String sessionId, List<? extends NewEntry> entries) {
+      store.create(sessionId, entries);
+    }
+
+    @Override
     public void appendToChain(String sessionId, ChainedEntries next) {
       store.appendToChain(sessionId, next);
     }

@@ -292,6 +292,44 @@ class FileTranscriptStoreTest {
   }
 
   @Test
+  void aCreatedTranscriptIsWrittenWholeInPartsAsAppendsWouldCutThemAndNeverOverAnother()
+      throws Exception {
+    FileTranscriptStore store = small(2_000, 100_000);
+    List<NewEntry.Message> written = new ArrayList<>();
+    UUID parent = null;
+    for (int i = 0; i < 30; i++) {
+      NewEntry.Message m = NewEntry.user(parent, "message " + i + " " + "y".repeat(100));
+      written.add(m);
+      parent = m.uuid();
+    }
+
+    store.create(ID, written);
+
+    List<Path> parts = store.parts(ID);
+    assertThat(parts.size()).isGreaterThan(3);
+    for (Path p : parts) {
+      assertThat(Files.size(p)).isLessThanOrEqualTo(2_000);
+      assertThat(Files.readString(p)).endsWith("\n");
+    }
+    assertThat(store.load(ID).entries())
+        .extracting(TranscriptEntry::uuid)
+        .containsExactlyElementsOf(written.stream().map(m -> m.uuid().toString()).toList());
+    // No temporary file is left beside the parts.
+    try (Stream<Path> files = Files.list(store.folder())) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .allMatch(n -> n.endsWith(".jsonl") || n.endsWith(".lock"));
+    }
+    String before = Files.readString(parts.get(0));
+    assertThatThrownBy(() -> store.create(ID, List.of(NewEntry.user(null, "over it"))))
+        .isInstanceOf(TranscriptException.class)
+        .hasMessageContaining("has a transcript already");
+    assertThat(Files.readString(parts.get(0))).isEqualTo(before);
+    assertThatThrownBy(() -> small(2_000, 3_000).create("other", written))
+        .isInstanceOf(TranscriptFullException.class);
+    assertThat(store.parts("other")).isEmpty();
+  }
+
+  @Test
   void anAppendPastTheTotalLimitFailsAndWritesNothing() throws Exception {
     FileTranscriptStore store = small(1_000, 3_000);
     int written = 0;
