@@ -28,6 +28,7 @@ import dev.legio.store.LegioStore;
 import dev.legio.task.TaskSessions;
 import dev.legio.tools.Toolset;
 import dev.legio.transcript.FileTranscriptStore;
+import dev.legio.transcript.RewindJournal;
 import dev.legio.transcript.SessionHistoryEditor;
 import dev.legio.transcript.TranscriptBriefWriter;
 import dev.legio.transcript.TranscriptRecorder;
@@ -61,7 +62,7 @@ public final class LegioApp implements AutoCloseable {
   private MemoryExtractor extractor;
   private UsageRecorder engineUsage;
   private Memoria memoria;
-  private TranscriptStore transcripts;
+  private FileTranscriptStore transcripts;
   private LegioMetrics metrics;
   private dev.legio.app.gateway.Gateways gateways;
   private dev.legio.session.SingletonJobs singletonJobs;
@@ -230,6 +231,7 @@ public final class LegioApp implements AutoCloseable {
               .backendsByKind(this::backendOfKind)
               .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
               .briefWriter(new TranscriptBriefWriter(cliTranscripts()))
+              .unfinishedEdits(rewinds())
               .build();
     }
     return engine;
@@ -365,13 +367,18 @@ public final class LegioApp implements AutoCloseable {
     return transcripts;
   }
 
+  /** The notes that keep a rewind of a session whole across a crash, beside the transcripts. */
+  private synchronized RewindJournal rewinds() {
+    transcripts();
+    return RewindJournal.beside(transcripts);
+  }
+
   /**
    * Rewind and fork of sessions ({@code legio sessions rewind|fork}, the chat's {@code /rewind} and
    * {@code /fork}; the HTTP API's {@code POST /api/v1/sessions/{id}/rewind|fork} calls it too).
    */
   public SessionHistoryEditor historyEditor() {
-    return new SessionHistoryEditor(
-            sessions(), transcripts(), conversations(), cliTranscripts(), clock)
+    return new SessionHistoryEditor(sessions(), rewinds(), conversations(), cliTranscripts(), clock)
         .withShapes(engine()::shapeOf)
         .guardedBy(engine().edits());
   }

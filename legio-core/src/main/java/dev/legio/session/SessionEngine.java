@@ -96,7 +96,8 @@ public final class SessionEngine implements AutoCloseable {
     long condenseAfterTokens =
         b.briefWriter() == BriefWriter.NONE ? 0 : settings.condenseAfterTokens();
     this.lifecycle =
-        new SessionLifecycle(store, settings, b.memory(), rebuilds, condenseAfterTokens);
+        new SessionLifecycle(
+            store, settings, b.memory(), rebuilds, condenseAfterTokens, b.unfinishedEdits());
     this.slots =
         new OwnerSlots(
             settings.channels().maxSessions(), this::knownAgents, this::closeEvictedChannel);

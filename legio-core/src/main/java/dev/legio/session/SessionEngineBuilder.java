@@ -14,7 +14,8 @@ import java.util.function.Function;
  * Builds a {@link SessionEngine}. Required: {@link #messageLog}, {@link #store}, {@link #agents}
  * and {@link #backend}. Defaults: {@link SessionSettings#defaults()}, the system clock, no turn
  * listener, the legatus's digest as {@code [legatus]}'s defaults, no other back-ends, no long-term
- * memory, no brief writer (no session is condensed), leases waited for in real time.
+ * memory, no brief writer (no session is condensed), no unfinished edits to finish, leases waited
+ * for in real time.
  */
 public final class SessionEngineBuilder {
   private MessageLog messageLog;
@@ -28,6 +29,7 @@ public final class SessionEngineBuilder {
   private Function<String, ModelBackend> backendsByKind;
   private MemoryPrompt memory = MemoryPrompt.NONE;
   private BriefWriter briefWriter = BriefWriter.NONE;
+  private UnfinishedEdits unfinishedEdits = UnfinishedEdits.NONE;
   private InstantSource leaseWaitTime = LeaseGate.MONOTONIC;
   private LeaseGate.Sleeper leaseSleeper = LeaseGate.Sleeper.REAL;
 
@@ -109,6 +111,15 @@ public final class SessionEngineBuilder {
     return this;
   }
 
+  /**
+   * Finishes an edit of a session a crash left half done (a rewind), at the start of its owner's
+   * next turn ({@link UnfinishedEdits}); default {@link UnfinishedEdits#NONE}.
+   */
+  public SessionEngineBuilder unfinishedEdits(UnfinishedEdits edits) {
+    this.unfinishedEdits = Objects.requireNonNull(edits, "unfinishedEdits");
+    return this;
+  }
+
   /** How a turn waits for a lease held elsewhere: the time it measures and how it sleeps. */
   SessionEngineBuilder leaseWaiting(InstantSource waitTime, LeaseGate.Sleeper sleeper) {
     this.leaseWaitTime = Objects.requireNonNull(waitTime, "waitTime");
@@ -178,6 +189,10 @@ public final class SessionEngineBuilder {
 
   BriefWriter briefWriter() {
     return briefWriter;
+  }
+
+  UnfinishedEdits unfinishedEdits() {
+    return unfinishedEdits;
   }
 
   InstantSource leaseWaitTime() {

@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  *       kept); otherwise a record for the back-end's conversation of that id (one the Claude Code
  *       CLI wrote, say), which carries nothing of the log written before it. The next turn then
  *       resumes that conversation in the back-end, carrying only what is new.
+ *   <li>The stored record a turn starts from is read holding the owner's lease, after {@link
+ *       UnfinishedEdits} finished any edit of its session a crash left half done (a rewind).
  *   <li>Closing marks the stored record closed with its reason (counting a rebuild reason when one
  *       is given); an owner without an active record is left as it is.
  * </ul>
@@ -49,27 +51,34 @@ final class SessionLifecycle {
   private final RebuildCounter rebuilds;
 
   private final long condenseAfterTokens;
+  private final UnfinishedEdits unfinished;
 
   /**
    * @param condenseAfterTokens the token count past which a Claude CLI session is condensed rather
    *     than rebuilt; 0 when nothing condenses (no brief writer), and then the token limit holds
+   * @param unfinished finishes an edit a crash left half done before a turn uses its record
    */
   SessionLifecycle(
       SessionStore store,
       SessionSettings settings,
       MemoryPrompt memory,
       RebuildCounter rebuilds,
-      long condenseAfterTokens) {
+      long condenseAfterTokens,
+      UnfinishedEdits unfinished) {
     this.condenseAfterTokens = condenseAfterTokens;
+    this.unfinished = unfinished;
     this.store = store;
     this.settings = settings;
     this.memory = memory;
     this.rebuilds = rebuilds;
   }
 
-  /** The owner's stored record, active or closed. */
+  /**
+   * The owner's stored record, active or closed, once any edit of its session a crash left half
+   * done is finished; called holding the owner's lease.
+   */
   Optional<SessionRecord> stored(String owner) {
-    return store.find(owner);
+    return Optional.ofNullable(unfinished.finish(store.find(owner).orElse(null), store::save));
   }
 
   /** How a turn found its session. */

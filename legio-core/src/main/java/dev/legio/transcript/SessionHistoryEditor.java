@@ -4,6 +4,7 @@ import com.fasterxml.uuid.Generators;
 import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.log.Names;
+import dev.legio.session.LeaseLostException;
 import dev.legio.session.RecordWriter;
 import dev.legio.session.SessionEditGate;
 import dev.legio.session.SessionRecord;
@@ -40,6 +41,12 @@ import java.util.function.Function;
  *       at the copy, so the engine resumes it (it never continues a live session whose record names
  *       another conversation). A back-end that keeps no conversation Legio can reach has its record
  *       closed: the next turn starts afresh from the praetorium.
+ *   <li>A rewind is whole across a crash: it writes the copy, then a note of what it is about to do
+ *       ({@link RewindJournal}), then the record, then the tombstones; a process killed anywhere
+ *       leaves either nothing changed or a note, which the owner's next turn (on any node) or the
+ *       session's next edit finishes before anything else, so the record and the transcript never
+ *       disagree on what the session holds. A rewind run again after a crash therefore takes back
+ *       its turns from what the first left, never twice from the conversation alone.
  *   <li>Fork starts a new session id holding the transcript up to the point (new entry ids, the
  *       same chain, written whole) and a copy of the back-end's conversation up to it, as the
  *       owner's active session ({@code owner} given: that agent's). The original session's
@@ -91,6 +98,7 @@ public final class SessionHistoryEditor {
       String backendSessionId) {}
 
   private final SessionStore sessions;
+  private final RewindJournal rewinds;
   private final TranscriptStore transcripts;
   private final ConversationStore conversations;
   private final TranscriptStore cliTranscripts;
@@ -99,18 +107,21 @@ public final class SessionHistoryEditor {
   private SessionEditGate gate; // null: edits run at once (no engine to wait for)
 
   /**
+   * @param rewinds the sessions' transcripts, with the notes that keep a rewind whole across a
+   *     crash
    * @param conversations the HTTP back-ends' conversations; null when there are none
    * @param cliTranscripts the Claude Code CLI's own transcripts (its projects folder for Legio's
    *     working directory); null when the CLI is not used
    */
   public SessionHistoryEditor(
       SessionStore sessions,
-      TranscriptStore transcripts,
+      RewindJournal rewinds,
       ConversationStore conversations,
       TranscriptStore cliTranscripts,
       Clock clock) {
     this.sessions = sessions;
-    this.transcripts = transcripts;
+    this.rewinds = rewinds;
+    this.transcripts = rewinds.transcripts();
     this.conversations = conversations;
     this.cliTranscripts = cliTranscripts;
     this.clock = clock;
@@ -147,25 +158,57 @@ public final class SessionHistoryEditor {
   }
 
   private Result rewindNow(String sessionId, Point point, RecordWriter writer) {
+    Optional<SessionRecord> record = finishEarlierRewind(sessionId, writer);
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
-    List<NewEntry> tombstones = new ArrayList<>();
-    for (TranscriptEntry e : cut.removed()) {
-      tombstones.add(NewEntry.tombstone(UUID.fromString(e.uuid())));
-    }
-    Optional<SessionRecord> record = recordOf(sessionId);
     String owner = record.map(SessionRecord::owner).orElse(transcript.owner());
-    String backendId = null;
+    List<UUID> removed = cut.removed().stream().map(e -> UUID.fromString(e.uuid())).toList();
+    if (record.isEmpty() && removed.isEmpty()) {
+      return new Result(UUID.fromString(sessionId), owner, 0, 0, null);
+    }
+    String backendId =
+        record.isPresent() ? copyConversation(record.get(), cut.turnsRemoved()) : null;
+    RewindJournal.Note note =
+        new RewindJournal.Note(
+            sessionId,
+            record.isPresent(),
+            record.map(SessionRecord::backendSessionId).orElse(null),
+            backendId,
+            removed);
+    rewinds.decide(note);
     if (record.isPresent()) {
-      backendId = copyConversation(record.get(), cut.turnsRemoved());
-      SessionRecord r = record.get();
-      writer.save(backendId == null ? r.closed("rewound") : r.withBackendSessionId(backendId));
+      try {
+        writer.save(note.applyTo(record.get()));
+      } catch (LeaseLostException e) {
+        rewinds.forget(sessionId); // nothing was written: the rewind never happened
+        throw e;
+      }
     }
-    if (!tombstones.isEmpty()) {
-      transcripts.append(sessionId, tombstones);
+    try {
+      if (!removed.isEmpty()) {
+        transcripts.append(sessionId, removed.stream().map(NewEntry::tombstone).toList());
+      }
+    } catch (TranscriptException e) {
+      throw new TranscriptException(
+          "session "
+              + sessionId
+              + " was rewound, but its transcript could not take the tombstones yet ("
+              + e.getMessage()
+              + "); they are written before the session's next turn or edit",
+          e);
     }
+    rewinds.forget(sessionId);
     return new Result(
-        UUID.fromString(sessionId), owner, tombstones.size(), cut.turnsRemoved(), backendId);
+        UUID.fromString(sessionId), owner, removed.size(), cut.turnsRemoved(), backendId);
+  }
+
+  /**
+   * Finishes a rewind of the session that a crash left half done, so that an edit starts from what
+   * the session holds; returns its record after.
+   */
+  private Optional<SessionRecord> finishEarlierRewind(String sessionId, RecordWriter writer) {
+    return Optional.ofNullable(
+        rewinds.finishBeforeEdit(sessionId, recordOf(sessionId).orElse(null), writer));
   }
 
   /**
@@ -179,9 +222,15 @@ public final class SessionHistoryEditor {
   }
 
   private Result forkNow(String sessionId, Point point, String owner, RecordWriter writer) {
+    // A fork onto another owner holds that owner's lease, not the origin's: the origin's record
+    // is then finished by its owner's next turn, and forked as the finished rewind leaves it.
+    Optional<SessionRecord> stored = recordOf(sessionId);
+    boolean ownRecord = owner == null || stored.map(r -> r.owner().equals(owner)).orElse(true);
+    Optional<SessionRecord> record =
+        Optional.ofNullable(
+            rewinds.finishBeforeEdit(sessionId, stored.orElse(null), ownRecord ? writer : null));
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
-    Optional<SessionRecord> record = recordOf(sessionId);
     String newOwner =
         owner != null ? owner : record.map(SessionRecord::owner).orElse(transcript.owner());
     if (newOwner == null) {
@@ -362,7 +411,7 @@ public final class SessionHistoryEditor {
       if (copy.isEmpty()) {
         return null;
       }
-      cliTranscripts.create(copyId.toString(), copy); // whole, on disk, before a record names it
+      cliTranscripts.create(copyId.toString(), copy); // whole, on disk, before a note names it
       return copyId.toString();
     }
     return null;

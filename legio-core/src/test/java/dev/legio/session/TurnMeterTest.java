@@ -100,7 +100,12 @@ class TurnMeterTest {
         leases,
         new OwnerProfiles(agents(), settings, backend, null),
         new SessionLifecycle(
-            store, settings, MemoryPrompt.NONE, new RebuildCounter(new SessionEvents()), 0),
+            store,
+            settings,
+            MemoryPrompt.NONE,
+            new RebuildCounter(new SessionEvents()),
+            0,
+            UnfinishedEdits.NONE),
         new HistoryInjector(log::visibleTo, centuriones -> "<status/>"),
         settings,
         clock,

@@ -6,10 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.legio.backend.Usage;
 import dev.legio.backend.http.ChatMessage;
 import dev.legio.backend.http.Conversation;
+import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.ConversationTurn;
+import dev.legio.session.LeaseLostException;
 import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link SessionHistoryEditor} over a real store (SQLite, PostgreSQL) and transcript folder: a
@@ -29,7 +38,7 @@ abstract class SessionHistoryEditorContract {
   @TempDir Path dir;
   final MutableClock clock = MutableClock.at("2026-11-21T09:00:00Z");
   LegioStore store;
-  TranscriptStore transcripts;
+  FileTranscriptStore transcripts;
   TranscriptStore cliTranscripts;
   SessionHistoryEditor editor;
   UUID sessionId;
@@ -45,7 +54,11 @@ abstract class SessionHistoryEditorContract {
     cliTranscripts = new FileTranscriptStore(dir.resolve("cli/projects"), dir, clock);
     editor =
         new SessionHistoryEditor(
-            store.sessions(), transcripts, store.conversations(), cliTranscripts, clock);
+            store.sessions(),
+            RewindJournal.beside(transcripts),
+            store.conversations(),
+            cliTranscripts,
+            clock);
     sessionId = UUID.randomUUID();
     conversationId = UUID.randomUUID();
     List<ConversationTurn> turns = new ArrayList<>();
@@ -235,5 +248,274 @@ abstract class SessionHistoryEditorContract {
     assertThat(texts(sessionId.toString())).hasSize(6);
     assertThat(store.sessions().find("vorenus").orElseThrow().backendSessionId())
         .isEqualTo(conversationId.toString());
+  }
+
+  // ------------------------------------------------------------------ a rewind cut short
+
+  /** A process killed where it stands: no catch or finally of the editor's sees it. */
+  static final class Crash extends Error {
+    Crash(String where) {
+      super("killed " + where);
+    }
+  }
+
+  /** Where a rewind is killed. */
+  enum Step {
+    /** The cut conversation is stored; nothing else is written. */
+    AFTER_COPY,
+    /** The rewind's note is on disk; the record is not written. */
+    BEFORE_RECORD,
+    /** The record names the cut conversation; no tombstone is written. */
+    AFTER_RECORD,
+    /** One tombstone of two is written. */
+    MID_TOMBSTONES,
+    /** Every tombstone is written; the note is still there. */
+    AFTER_TOMBSTONES
+  }
+
+  /** Calls on to the real object; what the interception does around it. */
+  @FunctionalInterface
+  interface Around {
+    Object call(Method method, Object[] args, Proceed proceed) throws Throwable;
+  }
+
+  @FunctionalInterface
+  interface Proceed {
+    Object run(Object[] args) throws Throwable;
+  }
+
+  @SuppressWarnings("unchecked")
+  static <T> T around(Class<T> type, T target, Around around) {
+    return (T)
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, method, args) ->
+                around.call(
+                    method,
+                    args,
+                    a -> {
+                      try {
+                        return method.invoke(target, a);
+                      } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                      }
+                    }));
+  }
+
+  /** An editor over the real stores that is killed at {@code step} of a rewind. */
+  private SessionHistoryEditor killedAt(Step step) {
+    ConversationStore conversations =
+        around(
+            ConversationStore.class,
+            store.conversations(),
+            (m, args, proceed) -> {
+              Object r = proceed.run(args);
+              if (step == Step.AFTER_COPY && m.getName().equals("create")) {
+                throw new Crash("after the copy");
+              }
+              return r;
+            });
+    SessionStore sessions =
+        around(
+            SessionStore.class,
+            store.sessions(),
+            (m, args, proceed) -> {
+              if (!m.getName().equals("save")) {
+                return proceed.run(args);
+              }
+              if (step == Step.BEFORE_RECORD) {
+                throw new Crash("before the record");
+              }
+              Object r = proceed.run(args);
+              if (step == Step.AFTER_RECORD) {
+                throw new Crash("after the record");
+              }
+              return r;
+            });
+    TranscriptStore tombstones =
+        around(
+            TranscriptStore.class,
+            transcripts,
+            (m, args, proceed) -> {
+              if (!m.getName().equals("append")) {
+                return proceed.run(args);
+              }
+              List<?> entries = (List<?>) args[1];
+              if (step == Step.MID_TOMBSTONES) {
+                proceed.run(new Object[] {args[0], entries.subList(0, 1)});
+                throw new Crash("between two tombstones");
+              }
+              Object r = proceed.run(args);
+              if (step == Step.AFTER_TOMBSTONES) {
+                throw new Crash("after the tombstones");
+              }
+              return r;
+            });
+    return new SessionHistoryEditor(
+        sessions,
+        new RewindJournal(transcripts.folder(), tombstones),
+        conversations,
+        cliTranscripts,
+        clock);
+  }
+
+  /** What the engine does before vorenus's next turn, in a new process. */
+  private SessionRecord nextTurnOpens() {
+    return RewindJournal.beside(new FileTranscriptStore(dir.resolve("transcripts"), dir, clock))
+        .finish(store.sessions().find("vorenus").orElseThrow(), store.sessions()::save);
+  }
+
+  /** The turns the model is resumed with, and the turns the transcript shows: one number. */
+  private void assertOneSessionOf(int turns) throws Exception {
+    SessionRecord record = store.sessions().find("vorenus").orElseThrow();
+    assertThat(record.sessionId()).isEqualTo(sessionId);
+    assertThat(
+            store
+                .conversations()
+                .find(UUID.fromString(record.backendSessionId()))
+                .orElseThrow()
+                .turns())
+        .as("turns of the conversation the record resumes")
+        .hasSize(turns);
+    List<String> shown = texts(sessionId.toString());
+    assertThat(shown).as("entries of the transcript").hasSize(2 * turns);
+    for (int i = 0; i < turns; i++) {
+      assertThat(shown.get(2 * i)).isEqualTo("question " + i);
+    }
+    assertThat(RewindJournal.beside(transcripts).noteOf(sessionId.toString())).doesNotExist();
+    // Each entry taken back is tombstoned once, whatever was retried.
+    long tombstones =
+        Files.readAllLines(transcripts.file(sessionId.toString())).stream()
+            .filter(line -> line.contains("\"tombstone\""))
+            .count();
+    assertThat(tombstones).isEqualTo(2L * (3 - turns));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Step.class)
+  void aRewindKilledAtAnyStepIsFinishedOrUndoneWholeBeforeTheNextTurn(Step step) throws Exception {
+    assertThatThrownBy(
+            () ->
+                killedAt(step)
+                    .rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(Crash.class);
+
+    SessionRecord next = nextTurnOpens();
+
+    // Killed before its note the rewind never happened; killed after, it is finished.
+    int turns = step == Step.AFTER_COPY ? 3 : 2;
+    assertOneSessionOf(turns);
+    assertThat(next).isEqualTo(store.sessions().find("vorenus").orElseThrow());
+    // And the session goes on from there: one more turn taken back is one turn, on both sides.
+    editor.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1));
+    assertOneSessionOf(turns - 1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Step.class)
+  void aRewindRunAgainAfterItWasKilledTakesBackItsTurnsOnce(Step step) throws Exception {
+    assertThatThrownBy(
+            () ->
+                killedAt(step)
+                    .rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(Crash.class);
+
+    // Before, the record already named the cut conversation while the transcript still showed
+    // the turn: run again, the rewind cut the conversation twice and the transcript once.
+    SessionHistoryEditor.Result again =
+        editor.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1));
+
+    assertThat(again.turnsRemoved()).isEqualTo(1);
+    assertOneSessionOf(step == Step.AFTER_COPY ? 2 : 1);
+  }
+
+  @Test
+  void aRewindWhoseRecordWriteFindsTheLeaseTakenChangesNothing() throws Exception {
+    SessionStore leaseTaken =
+        around(
+            SessionStore.class,
+            store.sessions(),
+            (m, args, proceed) -> {
+              if (m.getName().equals("save")) {
+                throw new LeaseLostException("vorenus", "edit-1");
+              }
+              return proceed.run(args);
+            });
+    SessionHistoryEditor editing =
+        new SessionHistoryEditor(
+            leaseTaken,
+            RewindJournal.beside(transcripts),
+            store.conversations(),
+            cliTranscripts,
+            clock);
+
+    assertThatThrownBy(
+            () -> editing.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(LeaseLostException.class);
+
+    assertThat(store.sessions().find("vorenus").orElseThrow().backendSessionId())
+        .isEqualTo(conversationId.toString());
+    nextTurnOpens();
+    assertOneSessionOf(3);
+  }
+
+  @Test
+  void aTranscriptThatCannotTakeTheTombstonesIsCaughtUpAtTheNextTurn() throws Exception {
+    TranscriptStore full =
+        around(
+            TranscriptStore.class,
+            transcripts,
+            (m, args, proceed) -> {
+              if (m.getName().equals("append")) {
+                throw new TranscriptFullException("the transcript is full (in this test)");
+              }
+              return proceed.run(args);
+            });
+    SessionHistoryEditor editing =
+        new SessionHistoryEditor(
+            store.sessions(),
+            new RewindJournal(transcripts.folder(), full),
+            store.conversations(),
+            cliTranscripts,
+            clock);
+
+    assertThatThrownBy(
+            () -> editing.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(TranscriptException.class)
+        .hasMessageContaining("was rewound")
+        .hasMessageContaining("before the session's next turn");
+    // The same store still full: the turn goes on, the note waits.
+    new RewindJournal(transcripts.folder(), full)
+        .finish(store.sessions().find("vorenus").orElseThrow(), store.sessions()::save);
+    assertThat(RewindJournal.beside(transcripts).noteOf(sessionId.toString())).exists();
+
+    nextTurnOpens();
+    assertOneSessionOf(2);
+  }
+
+  @Test
+  void aForkOntoAnotherOwnerOfASessionWhoseRewindWasKilledForksTheRewoundSession()
+      throws Exception {
+    assertThatThrownBy(
+            () ->
+                killedAt(Step.BEFORE_RECORD)
+                    .rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(Crash.class);
+
+    SessionHistoryEditor.Result fork =
+        editor.fork(sessionId.toString(), new SessionHistoryEditor.Point.End(), "pullo");
+
+    assertThat(texts(fork.sessionId().toString())).hasSize(4);
+    assertThat(
+            store
+                .conversations()
+                .find(UUID.fromString(fork.backendSessionId()))
+                .orElseThrow()
+                .turns())
+        .hasSize(2);
+    // vorenus's record is its own lease's to write: its next turn finishes the rewind.
+    nextTurnOpens();
+    assertOneSessionOf(2);
   }
 }

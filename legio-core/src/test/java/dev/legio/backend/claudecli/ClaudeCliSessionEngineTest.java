@@ -114,7 +114,7 @@ class ClaudeCliSessionEngineTest {
       r =
           new dev.legio.transcript.SessionHistoryEditor(
                   edits.sessions(),
-                  legioTranscripts(),
+                  dev.legio.transcript.RewindJournal.beside(legioTranscripts()),
                   edits.conversations(),
                   new dev.legio.transcript.FileTranscriptStore(
                       home.resolve(".claude/projects"), dir, Clock.systemUTC()),
@@ -149,7 +149,7 @@ class ClaudeCliSessionEngineTest {
     dev.legio.transcript.SessionHistoryEditor.Result fork =
         new dev.legio.transcript.SessionHistoryEditor(
                 store.sessions(),
-                legioTranscripts(),
+                dev.legio.transcript.RewindJournal.beside(legioTranscripts()),
                 store.conversations(),
                 new dev.legio.transcript.FileTranscriptStore(
                     home.resolve(".claude/projects"), dir, Clock.systemUTC()),
