@@ -16,11 +16,20 @@ import java.util.List;
  *       until the total fits; newer results stay whole as long as the older ones can make room.
  *   <li>A truncated result keeps its beginning, followed by a marker saying how many characters
  *       were left out ({@link #marker}); the budget counts the results' own text, not the markers.
+ *       A surrogate pair is never split.
+ *   <li>Cut XML stays well-formed XML, whatever text it carries: a result that is XML (Legio's
+ *       tools return {@code <praetorium>}, memoria's elements, {@code <reply>}s; {@link
+ *       XmlPrefix#isXml}) is cut only between markup and characters, never inside a tag, an
+ *       attribute or a reference such as {@code &amp;}; the elements still open there are closed,
+ *       and the marker follows as an XML comment ({@link #xmlMarker}). The end tags count as the
+ *       result's text, so such a result may keep less than {@link #MIN_KEPT} characters of its
+ *       beginning (nothing but the marker when not even the first tag fits). A document stays a
+ *       document, elements side by side stay so.
  *   <li>The messages stay in place and keep their ids, so every tool_use still has its result.
  * </ul>
  */
 public final class ToolResultBudget {
-  /** The beginning of a result that truncation always keeps. */
+  /** The beginning of a result that truncation keeps (less for XML: see the rules). */
   public static final int MIN_KEPT = 200;
 
   private ToolResultBudget() {}
@@ -40,9 +49,21 @@ public final class ToolResultBudget {
     List<ChatMessage> out = new ArrayList<>(messages.size());
     for (ChatMessage m : messages) {
       if (excess > 0 && m instanceof ChatMessage.ToolResult r) {
-        int length = r.text().length();
+        String text = r.text();
+        int length = text.length();
         int kept = (int) Math.max(Math.min(MIN_KEPT, length), length - excess);
-        if (kept > 0 && kept < length && Character.isHighSurrogate(r.text().charAt(kept - 1))) {
+        if (kept < length && XmlPrefix.isXml(text)) {
+          XmlPrefix.Cut cut = XmlPrefix.of(text, kept);
+          excess -= length - cut.text().length();
+          out.add(
+              new ChatMessage.ToolResult(
+                  r.toolUseId(),
+                  r.name(),
+                  cut.text() + xmlMarker(length - cut.kept().length()),
+                  r.error()));
+          continue;
+        }
+        if (kept > 0 && kept < length && Character.isHighSurrogate(text.charAt(kept - 1))) {
           kept--; // never split a surrogate pair
         }
         if (kept < length) {
@@ -51,7 +72,7 @@ public final class ToolResultBudget {
               new ChatMessage.ToolResult(
                   r.toolUseId(),
                   r.name(),
-                  r.text().substring(0, kept) + marker(length - kept),
+                  text.substring(0, kept) + marker(length - kept),
                   r.error()));
           continue;
         }
@@ -63,7 +84,16 @@ public final class ToolResultBudget {
 
   /** What follows the beginning of a truncated result. */
   public static String marker(int leftOut) {
-    return "\n[… "
+    return "\n" + notice(leftOut);
+  }
+
+  /** What follows the closed beginning of a truncated XML result: the marker as a comment. */
+  public static String xmlMarker(int leftOut) {
+    return "\n<!-- " + notice(leftOut) + " -->";
+  }
+
+  private static String notice(int leftOut) {
+    return "[… "
         + leftOut
         + " more characters of this tool result were left out: [context] tool_result_budget]";
   }
