@@ -25,6 +25,9 @@ import java.util.Map;
  * <p>Each tool has Legio's {@link ToolOutput#SCHEMA output schema}; each result carries its text
  * (XML or a sentence) and the same as {@code structuredContent}. The server also answers {@code
  * logging/setLevel} (it sends no log notifications today).
+ *
+ * <p>A tool call runs under the {@link RunningCall} its transport gave it, when there is one: a
+ * call the client cancelled before it began never runs, one cancelled while it runs is interrupted.
  */
 public final class McpToolServer {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,7 +99,22 @@ public final class McpToolServer {
         .tool(described)
         .callHandler(
             (exchange, request) -> {
-              ToolResult result = tools.call(tool.name(), json(request.arguments()));
+              RunningCall call = RunningCall.of(exchange);
+              if (call != null && !call.begin()) {
+                // cancelled before it began: never run, and the transport sends no answer
+                return McpSchema.CallToolResult.builder()
+                    .addTextContent("cancelled by the client")
+                    .isError(true)
+                    .build();
+              }
+              ToolResult result;
+              try {
+                result = tools.call(tool.name(), json(request.arguments()));
+              } finally {
+                if (call != null) {
+                  call.end();
+                }
+              }
               return McpSchema.CallToolResult.builder()
                   .addTextContent(result.text())
                   .structuredContent(ToolOutput.of(result))

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,9 @@ import reactor.core.publisher.Mono;
  *       without answering it, or fails, Legio answers {@code -32603} naming the method; an answer
  *       that comes after Legio answered for it (a call that ends after stdin closed) is dropped. A
  *       request that reuses the id of one still running gets {@code -32600}.
+ *   <li>{@code notifications/cancelled} ({@link Cancellation}): a request still pending, but {@code
+ *       initialize}, is never answered; its tool call is not run, or is interrupted. Its id stays
+ *       taken until the session has finished with it.
  *   <li>Bytes that are not UTF-8 are read as U+FFFD (then fail as JSON); blank lines are skipped.
  *   <li>The SDK's session holds requests until {@code notifications/initialized}, unanswered; so a
  *       {@code ping} before it is answered here (the lifecycle allows pings at any time), and any
@@ -68,12 +72,15 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final OutputStream out;
   private final IncomingMessageCheck check;
   private final CountDownLatch ended = new CountDownLatch(1);
-  private final Map<Object, McpSchema.JSONRPCRequest> pending = new ConcurrentHashMap<>();
+  private final Map<Object, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicInteger answering = new AtomicInteger();
   private volatile boolean initialized;
   private volatile boolean initializeSeen;
   private volatile McpServerSession session;
   private volatile boolean closed;
+
+  /** A request handed to the session and not yet answered; the client may cancel it. */
+  private record Pending(McpSchema.JSONRPCRequest request, RunningCall call) {}
 
   public StdioTransport(InputStream in, OutputStream out, IncomingMessageCheck check) {
     this.in = in;
@@ -133,9 +140,9 @@ public final class StdioTransport implements McpServerTransportProvider {
       log.debug("MCP stdin ended with an error: {}", e.getMessage());
     } finally {
       drain(DRAIN);
-      for (McpSchema.JSONRPCRequest request : pending.values()) {
+      for (Pending left : pending.values()) {
         answerOnce(
-            idKey(request.id()),
+            RequestIdKey.of(left.request().id()),
             asked ->
                 error(
                     asked,
@@ -156,18 +163,26 @@ public final class StdioTransport implements McpServerTransportProvider {
   /**
    * Takes the request {@code key} out of the running set and, when this caller is the one that took
    * it, writes the line {@code answer} makes for it: so each request is answered once, by the
-   * session's answer or by Legio's error, whichever comes first. While it writes, {@link #drain}
-   * waits for it.
+   * session's answer or by Legio's error, whichever comes first; a request the client cancelled is
+   * taken out unanswered. While it writes, {@link #drain} waits for it.
    */
   private void answerOnce(Object key, Function<McpSchema.JSONRPCRequest, String> answer) {
     answering.incrementAndGet(); // before the removal: drain never sees neither
     try {
-      McpSchema.JSONRPCRequest asked = pending.remove(key);
+      Pending asked = pending.remove(key);
       if (asked == null) {
-        log.debug("MCP: a late answer to request {} was dropped; it was answered", key);
+        log.debug(
+            "MCP: a late answer to request {} was dropped; it was answered",
+            Quoted.of(String.valueOf(key)));
         return;
       }
-      write(answer.apply(asked));
+      if (asked.call().cancelled()) {
+        log.debug(
+            "MCP: the answer to request {} was dropped; the client cancelled it",
+            Quoted.of(String.valueOf(key)));
+        return;
+      }
+      write(answer.apply(asked.request()));
     } finally {
       answering.decrementAndGet();
     }
@@ -185,6 +200,11 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void handle(McpSchema.JSONRPCMessage message) {
+    if (Cancellation.is(message)) {
+      // never to the SDK's session, which logs a notification it has no handler for
+      cancel(message);
+      return;
+    }
     if (message instanceof McpSchema.JSONRPCNotification n
         && n.method().equals(McpSchema.METHOD_NOTIFICATION_INITIALIZED)) {
       initialized = true;
@@ -222,8 +242,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     if (request.method().equals(McpSchema.METHOD_INITIALIZE)) {
       initializeSeen = true;
     }
-    Object key = idKey(request.id());
-    if (pending.putIfAbsent(key, request) != null) {
+    Object key = RequestIdKey.of(request.id());
+    RunningCall call = new RunningCall();
+    if (pending.putIfAbsent(key, new Pending(request, call)) != null) {
       write(
           new JsonRpcError(
                   McpToolServer.JSON_MAPPER.convertValue(request.id(), JsonNode.class),
@@ -237,12 +258,34 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     session
         .handle(message)
+        .contextWrite(call.context())
         .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
         .onErrorResume(e -> Mono.empty())
         .doFinally(
             signal ->
                 answerOnce(key, asked -> error(asked, InternalErrors.messageFor(asked.method()))))
         .subscribe();
+  }
+
+  /**
+   * A client's {@code notifications/cancelled}: the request it names, if still pending and not
+   * {@code initialize}, is never answered ({@link Cancellation}).
+   */
+  private void cancel(McpSchema.JSONRPCMessage message) {
+    Optional<Cancellation> asked = Cancellation.of(message);
+    if (asked.isEmpty()) {
+      log.debug("MCP: a notifications/cancelled naming no request id was ignored");
+      return;
+    }
+    Pending running = pending.get(asked.get().key());
+    if (running == null || running.request().method().equals(McpSchema.METHOD_INITIALIZE)) {
+      log.debug(
+          "MCP: cancelling {} changed nothing: not running, or initialize", asked.get().describe());
+      return;
+    }
+    if (running.call().cancel()) {
+      log.debug("MCP: the client cancelled {}", asked.get().describe());
+    }
   }
 
   private static String error(McpSchema.JSONRPCRequest request, String message) {
@@ -266,10 +309,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  private static Object idKey(Object id) {
-    return id instanceof Number n ? n.longValue() : String.valueOf(id);
-  }
-
   private void write(String line) {
     byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
     synchronized (out) {
@@ -290,7 +329,7 @@ public final class StdioTransport implements McpServerTransportProvider {
           () -> {
             if (message instanceof McpSchema.JSONRPCResponse response) {
               answerOnce(
-                  idKey(response.id()),
+                  RequestIdKey.of(response.id()),
                   asked -> {
                     try {
                       return McpToolServer.JSON_MAPPER.writeValueAsString(

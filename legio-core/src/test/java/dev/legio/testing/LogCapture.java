@@ -8,21 +8,33 @@ import ch.qos.logback.core.read.ListAppender;
 import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 
-/** Captures what Legio logs (messages and stack traces) while a test runs. Close to stop. */
+/**
+ * Captures what Legio (or another library) logs (messages and stack traces) while a test runs.
+ * Close to stop.
+ */
 public final class LogCapture implements AutoCloseable {
-  private final Logger legio = (Logger) LoggerFactory.getLogger("dev.legio");
+  private final Logger logger;
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
   private final Level level;
   private final boolean additive;
 
   /** Captures everything Legio's classes log, down to DEBUG (and keeps it off the console). */
   public LogCapture() {
-    level = legio.getLevel();
-    additive = legio.isAdditive();
+    this("dev.legio");
+  }
+
+  /**
+   * Captures everything the loggers under {@code name} log ({@code "io.modelcontextprotocol"}: the
+   * MCP SDK's), down to DEBUG.
+   */
+  public LogCapture(String name) {
+    logger = (Logger) LoggerFactory.getLogger(name);
+    level = logger.getLevel();
+    additive = logger.isAdditive();
     appender.start();
-    legio.addAppender(appender);
-    legio.setLevel(Level.DEBUG);
-    legio.setAdditive(false);
+    logger.addAppender(appender);
+    logger.setLevel(Level.DEBUG);
+    logger.setAdditive(false);
   }
 
   /** Everything logged so far, as text: messages, exceptions and their causes. */
@@ -48,9 +60,9 @@ public final class LogCapture implements AutoCloseable {
 
   @Override
   public void close() {
-    legio.detachAppender(appender);
-    legio.setLevel(level);
-    legio.setAdditive(additive);
+    logger.detachAppender(appender);
+    logger.setLevel(level);
+    logger.setAdditive(additive);
     appender.stop();
   }
 }

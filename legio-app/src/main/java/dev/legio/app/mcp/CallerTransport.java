@@ -1,6 +1,7 @@
 package dev.legio.app.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.mcp.Cancellation;
 import dev.legio.mcp.InternalErrors;
 import dev.legio.mcp.JsonRpcError;
 import dev.legio.mcp.McpToolServer;
@@ -37,7 +38,11 @@ import reactor.core.publisher.Mono;
  *   <li>{@code tools/call} is answered on an SSE stream ({@link SseStream}: event ids, {@code
  *       retry:}, resumable with {@code Last-Event-ID}), since a tool such as {@code dispatch} may
  *       run for minutes; every other request is answered at once with one JSON body.
- *   <li>Notifications and responses get 202 and no body.
+ *   <li>Notifications and responses get 202 and no body. {@code notifications/cancelled} ({@link
+ *       Cancellation}) names a {@code tools/call} still running in the session: it is not run, or
+ *       is interrupted, and its stream ends without an answer. Every other request is answered at
+ *       once, so there is nothing else to cancel. A {@code tools/call} reusing the id of one still
+ *       running gets 400 with {@code -32600}.
  *   <li>Every request with an id is answered: if the SDK finishes without an answer, or fails,
  *       Legio answers {@code -32603} naming the method (details in the log only).
  *   <li>{@code GET} opens (or, with {@code Last-Event-ID}, resumes) a stream; {@code DELETE} ends
@@ -124,6 +129,11 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
       McpSchema.JSONRPCMessage message, HttpSession session, HttpServletResponse response)
       throws IOException {
     switch (message) {
+      case McpSchema.JSONRPCNotification n when Cancellation.is(n) -> {
+        // never to the SDK's session, which logs a notification it has no handler for
+        cancel(session, n);
+        response.setStatus(HttpServletResponse.SC_ACCEPTED);
+      }
       case McpSchema.JSONRPCNotification n -> {
         session.sdk().accept(n).onErrorResume(e -> Mono.empty()).block(ANSWER_TIMEOUT);
         response.setStatus(HttpServletResponse.SC_ACCEPTED);
@@ -215,16 +225,33 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
   private void answerOnStream(
       HttpSession session, McpSchema.JSONRPCRequest request, HttpServletResponse response)
       throws IOException {
-    SseStream stream = session.newStream(request.id(), request.method());
+    Optional<HttpSession.Call> started = session.newCall(request.id(), request.method());
+    if (started.isEmpty()) {
+      HttpAnswers.error(
+          response,
+          400,
+          new JsonRpcError(
+              idNode(request.id()),
+              JsonRpcError.INVALID_REQUEST,
+              "id "
+                  + idNode(request.id())
+                  + " is already used by a request still running; give each request its own"
+                  + " id"));
+      return;
+    }
+    HttpSession.Call call = started.get();
+    SseStream stream = call.stream();
     startEvents(response, session);
     session
         .sdk()
         .responseStream(request, stream)
+        .contextWrite(call.running().context())
         .doOnError(e -> log.warn("MCP request {} failed", request.method(), e))
         .onErrorResume(e -> Mono.empty())
         .doFinally(
             signal -> {
-              if (!stream.answered()) {
+              session.callEnded(request.id(), call);
+              if (!stream.answered() && !call.running().cancelled()) {
                 stream.append(
                     McpSchema.JSONRPCResponse.error(
                         request.id(),
@@ -236,6 +263,18 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
             })
         .subscribe();
     stream.carry(response.getOutputStream(), 0);
+  }
+
+  /** A client's {@code notifications/cancelled}: the tool call it names ends unanswered. */
+  private static void cancel(HttpSession session, McpSchema.JSONRPCNotification notification) {
+    Optional<Cancellation> asked = Cancellation.of(notification);
+    if (asked.isEmpty()) {
+      log.debug("MCP: a notifications/cancelled naming no request id was ignored");
+    } else if (session.cancel(asked.get().key())) {
+      log.debug("MCP: the client cancelled {}", asked.get().describe());
+    } else {
+      log.debug("MCP: cancelling {} changed nothing: no such call running", asked.get().describe());
+    }
   }
 
   /** A GET: the session's stream, or with {@code Last-Event-ID} the rest of a stream. */

@@ -1,6 +1,9 @@
 package dev.legio.app.mcp;
 
+import dev.legio.mcp.RequestIdKey;
+import dev.legio.mcp.RunningCall;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +33,10 @@ final class HttpSession {
           return size() > KEPT_STREAMS && eldest.getValue().finished();
         }
       };
+
+  /** The tool calls running, by request id ({@link RequestIdKey}), each with its stream. */
+  private final Map<Object, Call> calls = new HashMap<>();
+
   private SseStream listening;
   private boolean closed;
   private int requests;
@@ -74,12 +81,50 @@ final class HttpSession {
     return session;
   }
 
+  /** A tool call running, which its client may cancel, and the stream that answers it. */
+  record Call(RunningCall running, SseStream stream) {}
+
   /** A new stream answering one request. */
   synchronized SseStream newStream(Object requestId, String method) {
     SseStream s = new SseStream("s" + nextStream.incrementAndGet(), requestId, method);
     dropOverKeptChars();
     streams.put(s.id(), s);
     return s;
+  }
+
+  /**
+   * A new tool call answered on a new stream; empty when a call with the same request id is still
+   * running in this session (the client must give each request its own id).
+   */
+  synchronized Optional<Call> newCall(Object requestId, String method) {
+    Object key = RequestIdKey.of(requestId);
+    if (calls.containsKey(key)) {
+      return Optional.empty();
+    }
+    Call call = new Call(new RunningCall(), newStream(requestId, method));
+    calls.put(key, call);
+    return Optional.of(call);
+  }
+
+  /** The call ended (answered, failed or cancelled): its id may be used again. */
+  synchronized void callEnded(Object requestId, Call call) {
+    calls.remove(RequestIdKey.of(requestId), call);
+  }
+
+  /**
+   * Cancels the tool call of that request id, if one is running: it is interrupted (or never
+   * begins) and its stream ends without an answer. False when there is none.
+   */
+  boolean cancel(Object requestKey) {
+    Call call;
+    synchronized (this) {
+      call = calls.get(requestKey);
+    }
+    if (call == null || !call.running().cancel()) {
+      return false;
+    }
+    call.stream().finish(); // the POST's response ends, with no answer to the request
+    return true;
   }
 
   /** Drops the oldest finished streams while the finished ones keep more than KEPT_CHARS. */

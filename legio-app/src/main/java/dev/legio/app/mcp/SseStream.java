@@ -2,6 +2,7 @@ package dev.legio.app.mcp;
 
 import dev.legio.mcp.InternalErrors;
 import dev.legio.mcp.McpToolServer;
+import dev.legio.mcp.RequestIdKey;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerTransport;
@@ -268,7 +269,7 @@ final class SseStream implements McpStreamableServerTransport {
   }
 
   static Object key(Object requestId) {
-    return requestId instanceof Number n ? (Object) n.longValue() : String.valueOf(requestId);
+    return RequestIdKey.of(requestId);
   }
 
   @Override
