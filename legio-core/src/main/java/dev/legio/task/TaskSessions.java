@@ -185,6 +185,12 @@ public final class TaskSessions implements AutoCloseable {
       }
       long turnStart = System.nanoTime();
       try {
+        if (shutdown.closing()) {
+          // Stopping began while this task waited its turn (the turn before it, interrupted,
+          // handed it the session before its own interrupt arrived): it does not start.
+          throw new TaskBusyException(
+              "Legio began stopping while the task of " + agent + " waited its turn");
+        }
         return turn(slot, key, profile, text, taskRunId);
       } catch (RuntimeException e) {
         recorder.measure(

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  *       a task turn. What such a turn throws, busy or failed, becomes {@link
  *       TaskInterruptedException}, so that its caller, still connected, hears that Legio stopped
  *       before the answer and that sending the task again is safe. A back-end that answers in spite
- *       of the interrupt still has its answer returned.
+ *       of the interrupt still has its answer returned. A task that was waiting never reaches its
+ *       back-end, even when the turn before it, interrupted first, hands it the session before its
+ *       own interrupt arrives.
  *   <li>The interrupt never outlives the task's turn: it is cleared as the turn leaves, so that the
  *       thread goes on to write the caller's answer.
  *   <li>A task that arrives once stopping has begun is refused with {@link
