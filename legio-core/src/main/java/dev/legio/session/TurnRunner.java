@@ -337,8 +337,11 @@ final class TurnRunner implements AutoCloseable {
    * owner's lease is held, so that a turn of another process is over or not begun.
    */
   private Optional<Reply> answerInTheLog(OwnerSlot slot, Message request) {
+    UUID note = InterruptionNote.id(request.id(), slot.name());
     for (Message m : messageLog.thread(request.id()).replies()) {
-      if (request.id().equals(m.replyTo()) && m.sender().equals(slot.owner.speaker())) {
+      if (request.id().equals(m.replyTo())
+          && m.sender().equals(slot.owner.speaker())
+          && !m.id().equals(note)) {
         String description = "";
         String backend = backendName;
         try {
@@ -452,17 +455,22 @@ final class TurnRunner implements AutoCloseable {
   }
 
   private Reply interrupted(OwnerSlot slot, Message request, String description) {
-    String text = "(interrupted: Legio shut down before " + slot.name() + " answered)";
+    String text = InterruptionNote.text(slot.name());
     UUID id = null;
     try {
       id =
           messageLog
               .append(
-                  NewMessage.of(slot.owner.speaker(), slot.owner.replyAudience(), text)
-                      .replyingTo(request.id()))
+                  InterruptionNote.of(
+                      request, slot.name(), slot.owner.speaker(), slot.owner.replyAudience()))
               .id();
     } catch (RuntimeException e) {
-      log.warn("{}: could not record the interruption", slot.name(), e);
+      UUID noted = InterruptionNote.id(request.id(), slot.name());
+      if (messageLog.find(noted).isPresent()) {
+        id = noted; // interrupted before, and noted then
+      } else {
+        log.warn("{}: could not record the interruption", slot.name(), e);
+      }
     }
     return new Reply(slot.name(), description, backendName, text, true, id);
   }

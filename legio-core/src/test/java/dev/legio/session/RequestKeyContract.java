@@ -130,6 +130,34 @@ abstract class RequestKeyContract {
   }
 
   @Test
+  void aRequestWhoseTurnTheShutdownInterruptedRunsItOnceWhenSentAgain() {
+    // What a drain whose grace ran out leaves: the request under its key's id, and the session's
+    // note that Legio shut down before it answered (logged as its reply, so the history shows it).
+    Message cut =
+        store
+            .messageLog()
+            .append(
+                NewMessage.of(CHANNEL, Audience.of(CHANNEL), "hello")
+                    .withId(key.messageId(CHANNEL)));
+    Owner channel = Owner.of(CHANNEL);
+    store
+        .messageLog()
+        .append(InterruptionNote.of(cut, CHANNEL, channel.speaker(), channel.replyAudience()));
+    SessionEngine restarted = engine(store);
+
+    Outcome again = restarted.handleChannel(CHANNEL, "hello", DispatchListener.NONE, key);
+    Outcome third = restarted.handleChannel(CHANNEL, "hello", DispatchListener.NONE, key);
+
+    assertThat(backend.turns).as("the note is no answer: the turn ran, once").hasSize(1);
+    Reply reply = again.replies().get(0);
+    assertThat(reply.failed()).isFalse();
+    assertThat(reply.text()).isNotEqualTo(InterruptionNote.text(CHANNEL));
+    assertThat(InterruptionNote.isNote(again, reply)).isFalse();
+    assertThat(third.replies().get(0).messageId()).isEqualTo(reply.messageId());
+    assertThat(logged()).hasSize(3);
+  }
+
+  @Test
   void caesarsRequestSentAgainRunsTurnsOnlyForTheAgentsThatHadNotAnswered() {
     SessionEngine engine = engine(store);
     RequestKey caesars = new RequestKey("token:operator", "7f3c");
