@@ -4,6 +4,7 @@ import dev.legio.app.conversation.Conversations;
 import dev.legio.app.conversation.Speaker;
 import dev.legio.log.InvalidMessageException;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.InterruptionNote;
 import dev.legio.session.Reply;
 import dev.legio.session.RequestKey;
 import java.time.Duration;
@@ -19,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * to the gateway to send.
  *
  * <p>Rules: what the platform's user reads is the channel's reply; a refusal (a text too long or
- * empty) or a session busy past the wait is answered in words, never dropped silently. Closing
- * waits up to {@link #GRACE} for turns in flight, then interrupts them.
+ * empty) or a session busy past the wait is answered in words, never dropped silently. A turn cut
+ * by Legio's shutdown is told to {@link Answer#interrupted}, which sends the note unless the
+ * gateway keeps the message for the next process. Closing waits up to {@link #GRACE} for turns in
+ * flight, then interrupts them.
  */
 public final class ChannelTurns implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ChannelTurns.class);
@@ -44,6 +47,14 @@ public final class ChannelTurns implements AutoCloseable {
   @FunctionalInterface
   public interface Answer {
     void send(String text);
+
+    /**
+     * The turn was cut by Legio's shutdown ({@code note} says so, as logged): by default the note
+     * is sent as the answer; a gateway that keeps the message can leave it to the next process.
+     */
+    default void interrupted(String note) {
+      send(note);
+    }
   }
 
   /** Runs a turn of {@code channel} in the background, then hands its answer to {@code answer}. */
@@ -60,28 +71,33 @@ public final class ChannelTurns implements AutoCloseable {
     threads.execute(
         () -> {
           String reply;
+          boolean interrupted = false;
           try {
-            reply = answerOf(channel, speaker, text, requestKey);
+            Conversations.ChannelTurn turn =
+                doors.inChannel(channel, speaker, text, DispatchListener.NONE, requestKey);
+            reply = answerOf(turn);
+            interrupted =
+                turn.reply() != null && InterruptionNote.isNote(turn.outcome(), turn.reply());
+          } catch (InvalidMessageException e) {
+            reply = e.getMessage();
           } catch (RuntimeException e) {
             log.error("the turn of {} failed", channel, e);
             reply =
                 "Something went wrong while answering; the operator can find it in Legio's log.";
           }
           try {
-            answer.send(reply);
+            if (interrupted) {
+              answer.interrupted(reply);
+            } else {
+              answer.send(reply);
+            }
           } catch (RuntimeException e) {
             log.error("the answer of {} could not be handed to its gateway", channel, e);
           }
         });
   }
 
-  private String answerOf(String channel, Speaker speaker, String text, RequestKey requestKey) {
-    Conversations.ChannelTurn turn;
-    try {
-      turn = doors.inChannel(channel, speaker, text, DispatchListener.NONE, requestKey);
-    } catch (InvalidMessageException e) {
-      return e.getMessage();
-    }
+  private static String answerOf(Conversations.ChannelTurn turn) {
     Reply reply = turn.reply();
     if (reply == null) {
       return turn.outcome().refusal();

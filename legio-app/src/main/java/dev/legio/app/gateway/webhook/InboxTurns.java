@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *       (another that took it over answers instead). An answer the database cannot keep is sent
  *       once by the outbox, and the message forgotten if the database lets it be.
  *   <li><b>Stopping</b>: once Legio stops taking messages ({@link #stopTakingOver}) no orphan is
- *       taken over, and the claims of the turns still running are renewed until {@link #close}.
+ *       taken over, and the claims of the turns still running are renewed until {@link #close}. A
+ *       turn the shutdown cuts is not answered with its note: the message stays, and the next
+ *       process answers it (the note is no answer to a request sent again).
  * </ul>
  */
 public final class InboxTurns implements AutoCloseable {
@@ -145,7 +147,20 @@ public final class InboxTurns implements AutoCloseable {
         Speaker.of(message.userId(), message.userName()),
         message.text(),
         requestKey(message),
-        answer -> outbox.owe(replies.of(message, answer), owed -> keep(id, owed)));
+        new ChannelTurns.Answer() {
+          @Override
+          public void send(String answer) {
+            outbox.owe(replies.of(message, answer), owed -> keep(id, owed));
+          }
+
+          @Override
+          public void interrupted(String note) {
+            log.info(
+                "gateway {}: a turn in {} was cut by the shutdown; the next process answers it",
+                gateway,
+                message.chatId());
+          }
+        });
   }
 
   /** Keeps the answer and forgets the message in one transaction, while this process claims it. */
