@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>A store that fails</b> (a damaged database) makes the gateway {@code failing} with what
  *       to do; a reply that cannot be kept is sent once, without retries, rather than dropped
  *       unseen, and a store that cannot be read is logged once, not at every round.
- *   <li><b>Closing</b> stops after the send in flight; what is still owed stays in its store (and
+ *   <li><b>Closing</b> first sends what is owed (one more round: a reply owed just before the
+ *       close, say by a turn that finished in the drain, goes now, not at the next start), for at
+ *       most 10 s, then stops after the send in flight; what is still owed stays in its store (and
  *       is sent at the next start when the store is the database).
  * </ul>
  */
@@ -83,6 +85,7 @@ public final class ReplyOutbox implements AutoCloseable {
   private final Condition woken = lock.newCondition();
   private boolean poked; // guarded by lock
   private volatile boolean closed;
+  private volatile boolean draining;
   private volatile boolean blocked;
   private Thread thread;
 
@@ -162,6 +165,7 @@ public final class ReplyOutbox implements AutoCloseable {
     Duration delay = backoff.first();
     boolean storeFailing = false;
     while (!closed) {
+      boolean lastRound = draining; // read before the round, so that it sends what close found
       Round round;
       try {
         round = round();
@@ -178,6 +182,9 @@ public final class ReplyOutbox implements AutoCloseable {
           storeFailing = true;
         }
         round = Round.BLOCKED;
+      }
+      if (lastRound) {
+        return;
       }
       switch (round) {
         case ALL_SENT -> {
@@ -272,12 +279,12 @@ public final class ReplyOutbox implements AutoCloseable {
     lock.lock();
     try {
       if (d == null) {
-        while (!poked && !closed) {
+        while (!poked && !closed && !draining) {
           woken.await();
         }
       } else {
         long left = d.toNanos();
-        while (left > 0 && !closed) {
+        while (left > 0 && !closed && !draining) {
           left = woken.awaitNanos(left);
         }
       }
@@ -296,26 +303,35 @@ public final class ReplyOutbox implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
+    Thread t;
+    synchronized (this) {
+      t = thread;
+    }
+    draining = true; // one more round sends what is owed now
+    if (t == null) {
+      closed = true;
+    }
     lock.lock();
     try {
       woken.signalAll();
     } finally {
       lock.unlock();
     }
-    Thread t;
-    synchronized (this) {
-      t = thread;
-    }
     if (t != null) {
       try {
         t.join(TimeUnit.SECONDS.toMillis(10));
-        if (t.isAlive()) {
-          t.interrupt();
-          t.join(2_000);
-        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      } finally {
+        closed = true;
+      }
+      if (t.isAlive()) {
+        t.interrupt();
+        try {
+          t.join(2_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
     }
   }

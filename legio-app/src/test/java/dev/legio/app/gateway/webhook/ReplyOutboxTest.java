@@ -99,6 +99,39 @@ class ReplyOutboxTest {
   }
 
   @Test
+  void aReplyOwedJustBeforeTheCloseIsSentBeforeItReturns() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      start(Clock.systemUTC());
+      Thread.sleep(20); // the outbox waits for a reply
+
+      outbox.owe(List.of(reply("C1", "finished in the drain " + round)));
+      outbox.close();
+
+      assertThat(platform.taken)
+          .as("round %d", round)
+          .contains("C1:finished in the drain " + round);
+      assertThat(owed.pending()).isEmpty();
+    }
+  }
+
+  @Test
+  void closingWhileThePlatformIsDownLeavesTheReplyOwedWithinItsBound() throws Exception {
+    start(Clock.systemUTC());
+    for (int i = 0; i < 1000; i++) {
+      platform.failures.add(failure(HttpFailure.Kind.SERVER));
+    }
+    outbox.owe(List.of(reply("C1", "kept")));
+    await(() -> !platform.attempts.isEmpty());
+    long began = System.nanoTime();
+
+    outbox.close();
+
+    assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(13));
+    assertThat(platform.taken).isEmpty();
+    assertThat(owed.pending()).extracting(OwedReply::text).containsExactly("kept");
+  }
+
+  @Test
   void whatAnEarlierRunOwesIsSentAtStart() throws Exception {
     owed.add(List.of(reply("C1", "owed before the restart")));
     start(Clock.systemUTC());
