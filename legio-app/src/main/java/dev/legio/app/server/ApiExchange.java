@@ -107,6 +107,11 @@ final class ApiExchange {
     return request.getHeaders().get(name);
   }
 
+  /** How many times the request carries header {@code name}. */
+  int headerCount(String name) {
+    return request.getHeaders().getValuesList(name).size();
+  }
+
   /** A query parameter, or null when absent. */
   String query(String name) {
     if (query == null) {

@@ -52,7 +52,7 @@ public final class ApiTokens {
     }
 
     Caller caller() {
-      return new Caller(name, Role.parse(role), sources);
+      return new Caller(name, Role.parse(role), sources, sha256);
     }
   }
 

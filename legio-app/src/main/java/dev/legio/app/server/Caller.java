@@ -4,11 +4,18 @@ import java.util.List;
 
 /**
  * Who sent a request: the token's name, its role and, for a gateway, the channel sources it may
- * post to.
+ * post to; {@code tokenId} tells this token from another made later under the same name (the
+ * SHA-256 of its secret, as stored), so that what belongs to a token (its request keys) is not
+ * inherited by its replacement.
  */
-public record Caller(String token, Role role, List<String> sources) {
+public record Caller(String token, Role role, List<String> sources, String tokenId) {
   public Caller {
     sources = List.copyOf(sources);
+  }
+
+  /** A caller whose token is told apart by its name alone. */
+  public Caller(String token, Role role, List<String> sources) {
+    this(token, role, sources, token);
   }
 
   public boolean mayPostTo(String source) {

@@ -14,8 +14,10 @@ import dev.legio.session.RequestKey;
  * <ul>
  *   <li>The key is optional; 1-{@value RequestKey#MAX_LENGTH} printable ASCII characters without
  *       spaces, bare or as a quoted string ({@code "8e03978e-…"}, the form of the IETF draft {@code
- *       draft-ietf-httpapi-idempotency-key-header}); anything else is 400.
- *   <li>Keys belong to the token that sends them: another token's same key is another request.
+ *       draft-ietf-httpapi-idempotency-key-header}); anything else is 400, as is the header sent
+ *       more than once.
+ *   <li>Keys belong to the token that sends them: another token's same key is another request, and
+ *       so is a key of a token revoked and made again under the same name.
  *   <li>A key sent again with another text, or to other agents, is 422, and nothing is logged.
  * </ul>
  */
@@ -30,12 +32,19 @@ final class IdempotencyKeys {
     if (value == null) {
       return null;
     }
+    if (exchange.headerCount(HEADER) > 1) {
+      throw ApiException.badRequest(
+          "header "
+              + HEADER
+              + " is sent more than once: send one key per request (which one was meant cannot"
+              + " be told)");
+    }
     String key = value.strip();
     if (key.length() >= 2 && key.startsWith("\"") && key.endsWith("\"")) {
       key = key.substring(1, key.length() - 1);
     }
     try {
-      return new RequestKey("token:" + exchange.caller().token(), key);
+      return new RequestKey("token:" + exchange.caller().tokenId(), key);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(
           "header "

@@ -116,6 +116,41 @@ class IdempotencyKeyApiTest {
   }
 
   @Test
+  void theHeaderSentTwiceIs400AndNothingIsLogged() throws Exception {
+    HttpResponse<String> refused =
+        f.http.send(
+            f.request("/api/v1/messages", f.operator)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", "k-a")
+                .header("Idempotency-Key", "k-b")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"@vorenus scout\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(ServerFixture.json(refused).get("error").asText())
+        .contains("header Idempotency-Key is sent more than once");
+    assertThat(logged()).isEmpty();
+  }
+
+  @Test
+  void aTokenRevokedAndMadeAgainUnderItsNameDoesNotInheritItsKeys() throws Exception {
+    ApiTokens tokens = new ApiTokens(f.app.workspace().castra());
+    String first = tokens.create("client", Role.OPERATOR, List.of()).secret();
+    Map<String, Object> body = Map.of("text", "@vorenus scout");
+    JsonNode a = ServerFixture.json(post("/api/v1/messages", first, "k-9", body));
+    assertThat(tokens.revoke("client")).isTrue();
+    String second = tokens.create("client", Role.OPERATOR, List.of()).secret();
+
+    HttpResponse<String> other =
+        post("/api/v1/messages", second, "k-9", Map.of("text", "@vorenus retreat"));
+
+    assertThat(other.statusCode()).as(other.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(other).at("/request/id")).isNotEqualTo(a.at("/request/id"));
+    assertThat(logged()).containsExactly("caesar", "vorenus", "caesar", "vorenus");
+  }
+
+  @Test
   void aMessageSentAgainWhileItsFirstTurnRunsGetsTheFirstAnswerWhenItEnds() throws Exception {
     Map<String, Object> body = Map.of("text", "@vorenus #hold the ford");
     CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> send(body));
