@@ -63,6 +63,7 @@ final class ServeCommand implements Callable<Integer> {
     dev.legio.app.gateway.GatewayHealthReports healthReports =
         new dev.legio.app.gateway.GatewayHealthReports(
             app.gateways(), app.store().gatewayState(), root.context.clock());
+    exitZeroOnSigterm();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -137,6 +138,20 @@ final class ServeCommand implements Callable<Integer> {
     root.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /**
+   * A SIGTERM (a deploy, systemd's or Kubernetes' stop) ends serve with exit status 0 once the
+   * drain has run, as supervisors expect of a clean stop: the JVM's own handling runs the same
+   * shutdown hook but exits 143, which systemd records as a failure unless told otherwise. Ctrl-C
+   * (SIGINT) keeps the JVM's 130.
+   */
+  private static void exitZeroOnSigterm() {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> System.exit(0));
+    } catch (IllegalArgumentException e) {
+      log.debug("SIGTERM keeps the JVM's handling: {}", e.getMessage()); // -Xrs, or no SIGTERM
+    }
   }
 
   /** Time past the shutdown grace for closing the parts before the leases are handed back. */

@@ -146,8 +146,8 @@ class ServeCommandTest {
 
       serve.destroy(); // SIGTERM
       assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      // 143 = 128 + SIGTERM: the JVM's exit status after its shutdown hooks ran.
-      assertThat(serve.exitValue()).isEqualTo(143);
+      // A clean stop, as supervisors read it (the JVM's own handling would exit 143).
+      assertThat(serve.exitValue()).isZero();
       String logged = Files.readString(ws.resolve("castra/logs/legio.log"));
       assertThat(logged)
           .contains("Legio is serving")
