@@ -94,11 +94,14 @@ final class HttpSession {
 
   /**
    * A new tool call answered on a new stream; empty when a call with the same request id is still
-   * running in this session (the client must give each request its own id).
+   * running in this session (the client must give each request its own id). A call whose answer is
+   * on its stream is over for the client, which may send its id again at once (before the call's
+   * own thread has marked it ended).
    */
   synchronized Optional<Call> newCall(Object requestId, String method) {
     Object key = RequestIdKey.of(requestId);
-    if (calls.containsKey(key)) {
+    Call earlier = calls.get(key);
+    if (earlier != null && !earlier.stream().answered()) {
       return Optional.empty();
     }
     Call call = new Call(new RunningCall(), newStream(requestId, method));
