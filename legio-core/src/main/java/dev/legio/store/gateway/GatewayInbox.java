@@ -273,16 +273,18 @@ public final class GatewayInbox {
   public boolean answer(
       long id, Claimant by, List<GatewayStateStore.Outbound> replies, Instant now) {
     Instant at = Timestamps.truncate(now);
+    SharedWriter.Binder claimed =
+        s -> {
+          s.setLong(1, id);
+          s.setString(2, by.id());
+        };
     List<SharedWriter.Update> updates = new ArrayList<>();
     // Locks the row first (PostgreSQL), so that no take-over lands between the check and the
     // delete.
     updates.add(
         new SharedWriter.Update(
             "UPDATE gateway_inbox SET claimed_by = claimed_by WHERE id = ? AND claimed_by = ?",
-            s -> {
-              s.setLong(1, id);
-              s.setString(2, by.id());
-            }));
+            claimed));
     for (GatewayStateStore.Outbound reply : replies) {
       updates.add(
           new SharedWriter.Update(
@@ -300,11 +302,7 @@ public final class GatewayInbox {
     }
     updates.add(
         new SharedWriter.Update(
-            "DELETE FROM gateway_inbox WHERE id = ? AND claimed_by = ?",
-            s -> {
-              s.setLong(1, id);
-              s.setString(2, by.id());
-            }));
+            "DELETE FROM gateway_inbox WHERE id = ? AND claimed_by = ?", claimed));
     int[] counts = writer.executeUpdates(updates);
     return counts[counts.length - 1] == 1;
   }

@@ -105,6 +105,7 @@ public final class InboxTurns implements AutoCloseable {
   }
 
   private void loop() {
+    boolean failing = false;
     while (!closed) {
       try {
         inbox.renew(me, clock.instant().plus(claim));
@@ -123,11 +124,20 @@ public final class InboxTurns implements AutoCloseable {
             run(orphan.id(), orphan.message());
           }
         }
+        if (failing) {
+          log.info("gateway {}: the messages taken in are checked again", gateway);
+          failing = false;
+        }
       } catch (RuntimeException e) {
-        log.warn(
-            "gateway {}: the messages taken in could not be checked ({}); trying again",
-            gateway,
-            FailureText.of(e));
+        if (!failing) { // once per streak, not at every round
+          log.warn(
+              "gateway {}: the messages taken in could not be checked ({}); trying again every"
+                  + " {} s",
+              gateway,
+              FailureText.of(e),
+              Math.max(1, claim.toSeconds() / 3));
+          failing = true;
+        }
       }
       synchronized (sleep) {
         if (!closed) {
