@@ -57,7 +57,14 @@ final class GatewayAssembly {
           new DiscordGateway(
               config.discord(),
               app.doors(),
-              app.store().deliveries(),
+              app.store().gatewayInbox(),
+              config.sessions().leaseDuration(),
+              new SharedOwedReplies(
+                  app.store().gatewayState(),
+                  app.store().jobLeases(),
+                  DiscordGateway.NAME,
+                  config.sessions().leaseDuration(),
+                  clock),
               ReplyOutbox.Backoff.STANDARD,
               clock,
               RetryPolicy.Sleeper.REAL));

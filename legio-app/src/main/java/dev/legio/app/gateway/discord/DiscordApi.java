@@ -70,6 +70,24 @@ final class DiscordApi {
             .POST(HttpRequest.BodyPublishers.ofString(message(content).toString())));
   }
 
+  /**
+   * Posts {@code content} in channel {@code channelId} as the bot (POST /channels/{id}/messages):
+   * how an answer reaches its channel when its interaction's token is gone.
+   *
+   * @throws HttpFailure of kind {@code REQUEST} (not sent again) when there is no bot token
+   */
+  void createMessage(String channelId, String content) {
+    if (botToken == null) {
+      throw new HttpFailure(
+          HttpFailure.Kind.REQUEST, 0, null, "no bot token to post in channels with", null);
+    }
+    send(
+        "POST /channels/{id}/messages",
+        botRequest("/channels/" + segment(channelId) + "/messages")
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(message(content).toString())));
+  }
+
   /** {@code value} as one segment of a URL's path (percent-encoded; a space as {@code %20}). */
   static String segment(String value) {
     return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8)

@@ -6,20 +6,21 @@ import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ChannelTurns;
 import dev.legio.app.gateway.webhook.ConnectionCheck;
 import dev.legio.app.gateway.webhook.GatewayStatus;
+import dev.legio.app.gateway.webhook.InboxTurns;
 import dev.legio.app.gateway.webhook.OwedReplies;
-import dev.legio.app.gateway.webhook.OwedReply;
 import dev.legio.app.gateway.webhook.PlatformCalls;
 import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.backend.http.HttpFailure;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.config.DiscordSettings;
-import dev.legio.delivery.DeliveryLedger;
+import dev.legio.errors.FailureText;
+import dev.legio.store.gateway.GatewayInbox;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
+import java.util.UUID;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * Discord users talking to Legio through the slash command {@code /ask} of a Discord application:
  * Discord posts interactions to {@link #PATH} on Legio's server ({@link DiscordInteractions}); each
  * {@code /ask} is a turn of the channel session {@code discord:CHANNEL_ID}, whose answer replaces
- * the deferred response, the rest in follow-ups when it is longer than {@link #MAX_CHARS}.
+ * the deferred response, the rest in follow-ups when it is longer than {@link #MAX_CHARS} ({@link
+ * InteractionAnswers}).
  *
  * <p>Rules:
  *
@@ -37,12 +39,21 @@ import org.slf4j.LoggerFactory;
  *       variable to set (interactions are still answered: they need only the public key); an
  *       unreachable Discord leaves it waiting while it checks again ({@code GET /applications/@me})
  *       with a back-off; a refused token, or a token of another application, leaves it failing.
+ *   <li>An {@code /ask} is kept in Legio's database before Discord hears it arrived, and forgotten
+ *       once its answer is sent ({@link InboxTurns}): a process killed or drained during its turn
+ *       leaves it to the next process (on this host at once, on another node once its claim ran
+ *       out). That process has no interaction token (a credential, which Legio never writes to
+ *       disk), so it posts the answer in the channel as the bot, after a line naming the asker
+ *       ({@link ChannelAnswer}); so does this process when the token runs out ({@link
+ *       #INTERACTION_LIFETIME}) before Discord took the answer. Without a bot token no such answer
+ *       can be posted, so no other process's {@code /ask} is taken over.
  *   <li>A reply is kept before it is sent ({@link ReplyOutbox}): a Discord that is down for a while
- *       delays it and does not lose it, until the interaction's token expires ({@link
- *       #INTERACTION_LIFETIME}). Each send retries as {@link PlatformCalls} says (429 after {@code
- *       retry_after}, 5xx with a bounded back-off), then the outbox tries again later. The replies
- *       owed stay in memory ({@link OwedReplies#inMemory()}): they carry the interaction's token, a
- *       credential, which Legio never writes to disk; a restart loses them, and says how many.
+ *       delays it and does not lose it. Each send retries as {@link PlatformCalls} says (429 after
+ *       {@code retry_after}, 5xx with a bounded back-off), then the outbox tries again later.
+ *       Replies with the token are kept in memory (the {@code /ask} stays in the inbox until they
+ *       are sent), the ones posted in the channel in the database ({@code gateway_outbox}).
+ *   <li>When the database cannot keep an {@code /ask} (Discord never delivers an interaction
+ *       again), its turn still runs, unkept.
  *   <li>No message can mention anyone ({@code allowed_mentions}, see {@link DiscordApi}).
  * </ul>
  */
@@ -66,23 +77,29 @@ public final class DiscordGateway implements Gateway {
   private final DiscordInteractions interactions;
   private final ConnectionCheck check;
   private final ReplyOutbox outbox;
+  private final InteractionAnswers answers;
+  private final InboxTurns inbox;
   private final java.util.concurrent.atomic.AtomicBoolean closing =
       new java.util.concurrent.atomic.AtomicBoolean();
-  private final Clock clock;
   private final String keyProblem;
 
   /**
-   * @param backoff how long the outbox waits between rounds while Discord cannot take a reply
+   * @param inbox where the {@code /ask}s taken in are kept until they are answered
+   * @param claim how long an {@code /ask}'s claim by this process lasts unless renewed ({@code
+   *     [sessions] lease_ttl_seconds})
+   * @param owed where the answers posted in channels are kept until Discord takes them
+   * @param backoff how long the outboxes wait between rounds while Discord cannot take a reply
    */
   public DiscordGateway(
       DiscordSettings settings,
       Conversations doors,
-      DeliveryLedger deliveries,
+      GatewayInbox inbox,
+      Duration claim,
+      OwedReplies owed,
       ReplyOutbox.Backoff backoff,
       Clock clock,
       RetryPolicy.Sleeper sleeper) {
     this.settings = settings;
-    this.clock = clock;
     this.turns = new ChannelTurns(doors, "legio-discord-turn-");
     this.calls = PlatformCalls.standard(sleeper);
     this.api = new DiscordApi(settings.apiUrl(), settings.applicationId(), settings.botToken());
@@ -102,8 +119,7 @@ public final class DiscordGateway implements Gateway {
                 + " application's Public Key (General Information) and that this machine's clock is"
                 + " right.",
             clock);
-    this.interactions =
-        new DiscordInteractions(signature, deliveries, refusals, clock, status, this::onAsk);
+    this.interactions = new DiscordInteractions(signature, refusals, status, this::takeIn);
     this.check =
         new ConnectionCheck(
             status,
@@ -112,8 +128,11 @@ public final class DiscordGateway implements Gateway {
             Duration.ofSeconds(2),
             Duration.ofMinutes(2),
             sleeper);
-    this.outbox =
-        new ReplyOutbox(NAME, OwedReplies.inMemory(), new Sending(), status, backoff, clock);
+    ChannelAnswer channel = new ChannelAnswer(api, calls, f -> describe(f, settings));
+    this.outbox = new ReplyOutbox(NAME, owed, channel, status, backoff, clock);
+    this.answers = new InteractionAnswers(api, calls, channel, status, backoff, clock);
+    this.inbox =
+        new InboxTurns(NAME, inbox, turns, outbox, ChannelAnswer::of, answers, claim, clock);
   }
 
   @Override
@@ -128,7 +147,12 @@ public final class DiscordGateway implements Gateway {
 
   @Override
   public void start() {
-    outbox.start(); // /ask is answered with the interaction's token, bot token or not
+    answers.start(); // /ask is answered with the interaction's token, bot token or not
+    outbox.start();
+    if (settings.botToken() == null) {
+      inbox.stopTakingOver(); // nothing could post another process's answer
+    }
+    inbox.start();
     if (keyProblem != null) {
       status.failing(
           "[gateways.discord] public_key is not the application's Ed25519 public key ("
@@ -168,54 +192,46 @@ public final class DiscordGateway implements Gateway {
     }
   }
 
-  private void onAsk(DiscordInteractions.Ask ask) {
-    Instant deadline = clock.instant().plus(INTERACTION_LIFETIME);
-    turns.run(
-        "discord:" + ask.channelId(),
-        ask.speaker(),
-        ask.text(),
-        answer -> send(ask, deadline, answer));
-  }
-
-  private void send(DiscordInteractions.Ask ask, Instant deadline, String text) {
-    outbox.owe(
-        OwedReply.answer(
-            ask.channelId(), ask.token(), text, MAX_CHARS, UnaryOperator.identity(), deadline));
-  }
-
-  /**
-   * One reply to Discord with the interaction's token: the first part replaces the deferred
-   * response, the others are follow-ups.
-   */
-  private final class Sending implements ReplyOutbox.Platform {
-    @Override
-    public void send(OwedReply reply) {
-      calls.call(
-          () -> {
-            if (reply.part() == 0) {
-              api.editOriginal(reply.thread(), reply.text());
-            } else {
-              api.followUp(reply.thread(), reply.text());
+  /** An {@code /ask}: taken in, its turn runs now, in the background. */
+  private boolean takeIn(DiscordInteractions.Ask ask) {
+    String key = ask.id().isEmpty() ? "unnamed-" + UUID.randomUUID() : ask.id();
+    GatewayInbox.Message message =
+        new GatewayInbox.Message(
+            NAME,
+            key,
+            "discord:" + ask.channelId(),
+            ask.channelId(),
+            null,
+            ask.speaker().id(),
+            ask.speaker().name(),
+            ask.text());
+    answers.hold(key, ask.token(), ask.speaker().id(), ask.text());
+    try {
+      return inbox.takeIn(
+          message, ask.id().isEmpty() ? List.of() : List.of(ask.id()), DiscordInteractions.KEEP);
+    } catch (RuntimeException e) {
+      // Discord never delivers an interaction again: the turn runs unkept rather than not at all.
+      log.warn(
+          "gateway discord: an /ask in {} could not be kept ({}); it is answered, but a stop before"
+              + " its answer loses it",
+          ask.channelId(),
+          FailureText.of(e));
+      turns.run(
+          message.channel(),
+          ask.speaker(),
+          ask.text(),
+          new ChannelTurns.Answer() {
+            @Override
+            public void send(String text) {
+              answers.take(message, text, () -> {});
             }
-            return null;
+
+            @Override
+            public void interrupted(String note) {
+              send("Legio stopped before it could answer; please ask again.");
+            }
           });
-    }
-
-    /** Kept: Discord unreachable or slow. A refused token means the interaction expired. */
-    @Override
-    public boolean keep(HttpFailure failure) {
-      return failure.kind().retryable();
-    }
-
-    @Override
-    public String describe(HttpFailure failure) {
-      // Answers are sent with the interaction's own token, not the bot's: a 401 here means it
-      // expired (Discord allows 15 minutes), not that the bot token is wrong.
-      return failure.kind() == HttpFailure.Kind.AUTH
-          ? "Discord refused the interaction's token ("
-              + failure.getMessage()
-              + "): a reply must come within 15 minutes of the /ask; ask again"
-          : DiscordGateway.describe(failure, settings);
+      return true;
     }
   }
 
@@ -244,6 +260,7 @@ public final class DiscordGateway implements Gateway {
   @Override
   public void stopTaking() {
     interactions.refuseNewRequests();
+    inbox.stopTakingOver();
   }
 
   @Override
@@ -253,14 +270,16 @@ public final class DiscordGateway implements Gateway {
     }
     stopTaking();
     check.close();
+    inbox.close();
     turns.close();
+    answers.close();
     outbox.close();
-    int lost = outbox.owedCount();
-    if (lost > 0) {
+    int owed = answers.owedCount();
+    if (owed > 0) {
       log.warn(
-          "gateway discord: {} reply message(s) were not sent before Legio stopped; Discord's"
-              + " users see no answer to those /ask commands and can ask again",
-          lost);
+          "gateway discord: {} reply message(s) were not sent before Legio stopped; the next"
+              + " start answers those /ask commands in their channels",
+          owed);
     }
     status.stopped();
   }

@@ -5,12 +5,9 @@ import dev.legio.app.conversation.Speaker;
 import dev.legio.app.gateway.webhook.GatewayStatus;
 import dev.legio.app.gateway.webhook.RefusalLog;
 import dev.legio.app.gateway.webhook.WebhookHandler;
-import dev.legio.delivery.DeliveryLedger;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,10 +22,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Every request must carry a valid, fresh signature ({@link DiscordSignature}); any other
  *       gets 401 and nothing else happens. Without a valid public key every request gets 401.
  *   <li>{@code PING} (type 1) is answered {@code {"type": 1}} (PONG).
- *   <li>The slash command {@code /ask text:...} (type 2) is taken in once per interaction id
- *       (recorded in the {@link DeliveryLedger}, so a replayed request runs no second turn) and
- *       answered at once with a deferred response (type 5, "thinking..."); its turn runs after, and
- *       the answer replaces the deferred response.
+ *   <li>The slash command {@code /ask text:...} (type 2) is taken in once per interaction id (by
+ *       the gateway's {@link Intake}, so a replayed request runs no second turn) and answered at
+ *       once with a deferred response (type 5, "thinking..."); its turn runs after, and the answer
+ *       replaces the deferred response.
  *   <li>Another command, or an {@code /ask} without text, gets an ephemeral message saying what
  *       works.
  * </ol>
@@ -55,29 +52,30 @@ final class DiscordInteractions extends WebhookHandler {
   static final java.util.regex.Pattern INTERACTION_TOKEN =
       java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,999}");
 
-  /** An {@code /ask}: where, who, what, and the token to answer with. */
-  record Ask(String channelId, Speaker speaker, String text, String token) {}
+  /**
+   * An {@code /ask}: the interaction's id (empty when Discord sent none), where, who, what, and the
+   * token to answer with.
+   */
+  record Ask(String id, String channelId, Speaker speaker, String text, String token) {}
+
+  /** Where an {@code /ask} goes. */
+  @FunctionalInterface
+  interface Intake {
+    /** Takes {@code ask} in and starts its turn; false when it was taken in before. */
+    boolean takeIn(Ask ask);
+  }
 
   private final DiscordSignature signature;
-  private final DeliveryLedger deliveries;
-  private final Clock clock;
   private final RefusalLog refusals;
   private final GatewayStatus status;
-  private final Consumer<Ask> asks;
+  private final Intake intake;
 
   DiscordInteractions(
-      DiscordSignature signature,
-      DeliveryLedger deliveries,
-      RefusalLog refusals,
-      Clock clock,
-      GatewayStatus status,
-      Consumer<Ask> asks) {
+      DiscordSignature signature, RefusalLog refusals, GatewayStatus status, Intake intake) {
     this.signature = signature;
-    this.deliveries = deliveries;
-    this.clock = clock;
     this.refusals = refusals;
     this.status = status;
-    this.asks = asks;
+    this.intake = intake;
   }
 
   @Override
@@ -112,14 +110,11 @@ final class DiscordInteractions extends WebhookHandler {
     if (ask.isEmpty()) {
       return ephemeral("Use /ask text:<your question>.");
     }
-    String id = interaction.path("id").asText("");
-    if (!id.isEmpty()
-        && !deliveries.firstDelivery(DiscordGateway.NAME, id, clock.instant(), KEEP)) {
-      log.info("gateway discord: interaction {} seen before; not run again", id);
-      return new Answer(200, "{\"type\":" + DEFERRED_CHANNEL_MESSAGE + "}");
+    if (intake.takeIn(ask.get())) {
+      status.received();
+    } else {
+      log.info("gateway discord: interaction {} seen before; not run again", ask.get().id());
     }
-    status.received();
-    asks.accept(ask.get());
     return new Answer(200, "{\"type\":" + DEFERRED_CHANNEL_MESSAGE + "}");
   }
 
@@ -164,6 +159,7 @@ final class DiscordInteractions extends WebhookHandler {
     }
     return Optional.of(
         new Ask(
+            interaction.path("id").asText(""),
             channel,
             Speaker.of(user.path("id").asText(null), name.isBlank() ? null : name),
             text,

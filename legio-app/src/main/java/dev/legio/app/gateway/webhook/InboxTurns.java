@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  *       it and runs no turn.
  *   <li><b>Answered once</b>: the answer is kept only while this process still claims the message
  *       (another that took it over answers instead). An answer the database cannot keep is sent
- *       once by the outbox, and the message forgotten if the database lets it be.
+ *       once by the outbox, and the message forgotten if the database lets it be. A gateway that
+ *       answers from this process alone ({@link FromThisProcess}: Discord, with a token held in
+ *       memory) forgets the message once the answer is sent; a kill in between makes the next
+ *       process answer it again, a duplicate rather than a loss.
  *   <li><b>Stopping</b>: once Legio stops taking messages ({@link #stopTakingOver}) no orphan is
  *       taken over, and the claims of the turns still running are renewed until {@link #close}. A
  *       turn the shutdown cuts is not answered with its note: the message stays, and the next
@@ -48,11 +51,32 @@ public final class InboxTurns implements AutoCloseable {
     List<OwedReply> of(GatewayInbox.Message message, String answer);
   }
 
+  /**
+   * A gateway that can answer some messages better from the process that took them in (Discord:
+   * with the interaction's token, a credential held in this process's memory only). Such an answer
+   * is not kept in the database; the message stays in the inbox, claimed, until {@code sent} runs,
+   * so a process that dies first leaves it to the next one, which answers through {@link Replies}.
+   * A kill between the send and {@code sent} makes the next process answer it a second time: a
+   * duplicate, never a loss.
+   */
+  @FunctionalInterface
+  public interface FromThisProcess {
+    /**
+     * Takes {@code message}'s answer to send, then to run {@code sent} once every part was sent (or
+     * refused for good); false to leave it to {@link Replies} and the shared outbox.
+     */
+    boolean take(GatewayInbox.Message message, String answer, Runnable sent);
+
+    /** No message is answered from this process alone (Slack). */
+    FromThisProcess NONE = (message, answer, sent) -> false;
+  }
+
   private final String gateway;
   private final GatewayInbox inbox;
   private final ChannelTurns turns;
   private final ReplyOutbox outbox;
   private final Replies replies;
+  private final FromThisProcess fromThisProcess;
   private final Duration claim;
   private final Clock clock;
   private final GatewayInbox.Claimant me = GatewayInbox.Claimant.thisProcess();
@@ -72,11 +96,28 @@ public final class InboxTurns implements AutoCloseable {
       Replies replies,
       Duration claim,
       Clock clock) {
+    this(gateway, inbox, turns, outbox, replies, FromThisProcess.NONE, claim, clock);
+  }
+
+  /**
+   * As {@link #InboxTurns(String, GatewayInbox, ChannelTurns, ReplyOutbox, Replies, Duration,
+   * Clock)}, with answers that {@code fromThisProcess} may take before {@code replies} are made.
+   */
+  public InboxTurns(
+      String gateway,
+      GatewayInbox inbox,
+      ChannelTurns turns,
+      ReplyOutbox outbox,
+      Replies replies,
+      FromThisProcess fromThisProcess,
+      Duration claim,
+      Clock clock) {
     this.gateway = gateway;
     this.inbox = inbox;
     this.turns = turns;
     this.outbox = outbox;
     this.replies = replies;
+    this.fromThisProcess = fromThisProcess;
     this.claim = claim;
     this.clock = clock;
   }
@@ -160,7 +201,9 @@ public final class InboxTurns implements AutoCloseable {
         new ChannelTurns.Answer() {
           @Override
           public void send(String answer) {
-            outbox.owe(replies.of(message, answer), owed -> keep(id, owed));
+            if (!fromThisProcess.take(message, answer, () -> forget(id))) {
+              outbox.owe(replies.of(message, answer), owed -> keep(id, owed));
+            }
           }
 
           @Override
@@ -189,6 +232,22 @@ public final class InboxTurns implements AutoCloseable {
         e.addSuppressed(again);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Forgets message {@code id}, answered from this process; a failure leaves it to the next process
+   * that looks (which answers it again).
+   */
+  private void forget(long id) {
+    try {
+      inbox.answer(id, me, List.of(), clock.instant());
+    } catch (RuntimeException e) {
+      log.warn(
+          "gateway {}: a message answered here could not be marked answered ({}); the next"
+              + " process may answer it again",
+          gateway,
+          FailureText.of(e));
     }
   }
 

@@ -1,28 +1,28 @@
 package dev.legio.app.gateway.discord;
 
+import static dev.legio.app.gateway.discord.DiscordRequests.ask;
+import static dev.legio.app.gateway.discord.DiscordRequests.configure;
+import static dev.legio.app.gateway.discord.DiscordRequests.gateway;
+import static dev.legio.app.gateway.discord.DiscordRequests.generate;
+import static dev.legio.app.gateway.discord.DiscordRequests.publicKeyHex;
+import static dev.legio.app.gateway.discord.DiscordRequests.sign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.backend.SessionSpec;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.Signature;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -47,28 +47,6 @@ class DiscordGatewayTest {
       new ReplyOutbox.Backoff(Duration.ofMillis(100), Duration.ofMillis(400));
   private final KeyPair keys = generate();
 
-  private static KeyPair generate() {
-    try {
-      return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** The raw 32-byte public key in hex, as the Developer Portal shows it. */
-  static String publicKeyHex(KeyPair pair) {
-    byte[] der = pair.getPublic().getEncoded();
-    return HexFormat.of().formatHex(Arrays.copyOfRange(der, der.length - 32, der.length));
-  }
-
-  /** The [gateways.discord] of legio.toml, pointing at {@code apiUrl}. */
-  static String configure(String toml, String apiUrl, String publicKey) {
-    return toml.replace(
-            "application_id = \"\"", "application_id = \"" + FakeDiscord.APPLICATION + "\"")
-        .replace("public_key = \"\"", "public_key = \"" + publicKey + "\"")
-        .replace("api_url = \"https://discord.com/api/v10\"", "api_url = \"" + apiUrl + "\"");
-  }
-
   @AfterEach
   void stop() {
     if (legio != null) {
@@ -85,28 +63,13 @@ class DiscordGatewayTest {
             dir,
             env,
             toml -> configure(toml, apiUrl, publicKeyHex(keys)),
-            (app, doors, deliveries) ->
-                List.of(
-                    new DiscordGateway(
-                        app.config().discord(),
-                        doors,
-                        deliveries,
-                        backoff,
-                        Clock.systemUTC(),
-                        sleeps)));
+            gateway(backoff, sleeps));
   }
 
   private void start() throws Exception {
     discord = new FakeDiscord();
     start(ENV, discord.apiUrl());
     await(() -> legio.health("discord").state() == GatewayHealth.State.CONNECTED);
-  }
-
-  private static String sign(PrivateKey key, String timestamp, String body) throws Exception {
-    Signature signer = Signature.getInstance("Ed25519");
-    signer.initSign(key);
-    signer.update((timestamp + body).getBytes(StandardCharsets.UTF_8));
-    return HexFormat.of().formatHex(signer.sign());
   }
 
   private HttpResponse<String> deliver(String body) throws Exception {
@@ -118,29 +81,6 @@ class DiscordGatewayTest {
         sign(keys.getPrivate(), now, body),
         "X-Signature-Timestamp",
         now);
-  }
-
-  /** An {@code /ask} interaction in a guild channel, as Discord sends it. */
-  private static String ask(String id, String token, String channel, String text) {
-    ObjectNode body =
-        JSON.createObjectNode()
-            .put("id", id)
-            .put("application_id", FakeDiscord.APPLICATION)
-            .put("type", 2)
-            .put("token", token)
-            .put("version", 1)
-            .put("guild_id", "1111")
-            .put("channel_id", channel);
-    ObjectNode user =
-        body.putObject("member")
-            .putObject("user")
-            .put("id", "42")
-            .put("username", "ada")
-            .put("global_name", "Ada");
-    user.put("discriminator", "0");
-    ObjectNode data = body.putObject("data").put("id", "555").put("name", "ask").put("type", 1);
-    data.putArray("options").addObject().put("name", "text").put("type", 3).put("value", text);
-    return body.toString();
   }
 
   private static void await(BooleanSupplier condition) throws InterruptedException {
@@ -389,7 +329,7 @@ class DiscordGatewayTest {
   }
 
   @Test
-  void answersStillOwedAtTheStopAreCountedInOneWarningThoughTheGatewayIsClosedTwice()
+  void answersStillOwedAtTheStopAreCountedInOneWarningThoughTheGatewayIsClosedTwiceAndKept()
       throws Exception {
     start();
     discord.close();
@@ -407,8 +347,12 @@ class DiscordGatewayTest {
           .hasSize(1)
           .first()
           .asString()
-          .contains("1 reply message(s)");
+          .contains("1 reply message(s)")
+          .contains("the next start answers");
     }
+    assertThat(legio.app.store().gatewayInbox().kept("discord"))
+        .as("the /ask stays for the next process")
+        .hasSize(1);
   }
 
   @Test

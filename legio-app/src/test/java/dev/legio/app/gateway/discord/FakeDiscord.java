@@ -22,8 +22,11 @@ import java.util.concurrent.TimeUnit;
  * /applications/@me} and {@code POST /applications/{id}/commands} with {@code Authorization: Bot
  * TOKEN} (401 {@code {"message": "401: Unauthorized", "code": 0}} otherwise), and the interaction
  * webhooks {@code PATCH /webhooks/{id}/{token}/messages/@original} and {@code POST
- * /webhooks/{id}/{token}}, which take no authorization; a 429 with the JSON {@code retry_after}
- * (fractional seconds) and the {@code Retry-After} header, and 5xx, as the test queues them.
+ * /webhooks/{id}/{token}}, which take no authorization (a token in {@link #expiredTokens} gets 401
+ * {@code Invalid Webhook Token}, code 50027); {@code POST /channels/{id}/messages} with the bot
+ * token (403 {@code Missing Access} for a channel in {@link #closedChannels}); a 429 with the JSON
+ * {@code retry_after} (fractional seconds) and the {@code Retry-After} header, and 5xx, as the test
+ * queues them.
  */
 final class FakeDiscord implements AutoCloseable {
   static final String TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.bot-token-for-tests";
@@ -40,6 +43,8 @@ final class FakeDiscord implements AutoCloseable {
   final BlockingQueue<Call> messages = new LinkedBlockingQueue<>();
   final Deque<Failure> failures = new ConcurrentLinkedDeque<>();
   volatile String applicationOfToken = APPLICATION;
+  final java.util.Set<String> expiredTokens = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  final java.util.Set<String> closedChannels = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final HttpServer server;
 
   FakeDiscord() throws IOException {
@@ -58,7 +63,7 @@ final class FakeDiscord implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v10";
   }
 
-  /** The next message sent through an interaction's webhook, waiting for it. */
+  /** The next message sent, through an interaction's webhook or in a channel, waiting for it. */
   Call nextMessage() throws InterruptedException {
     Call call = messages.poll(30, TimeUnit.SECONDS);
     if (call == null) {
@@ -102,6 +107,11 @@ final class FakeDiscord implements AutoCloseable {
     }
     String webhookPrefix = "/webhooks/" + APPLICATION + "/";
     if (path.startsWith(webhookPrefix)) {
+      String token = path.substring(webhookPrefix.length()).split("/")[0];
+      if (expiredTokens.contains(token)) {
+        reply(exchange, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+        return;
+      }
       messages.add(call);
       reply(
           exchange,
@@ -111,6 +121,26 @@ final class FakeDiscord implements AutoCloseable {
     }
     if (!("Bot " + TOKEN).equals(auth)) {
       reply(exchange, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
+      return;
+    }
+    java.util.regex.Matcher channel =
+        java.util.regex.Pattern.compile("/channels/(\\d+)/messages").matcher(path);
+    if (method.equals("POST") && channel.matches()) {
+      if (closedChannels.contains(channel.group(1))) {
+        reply(exchange, 403, "{\"message\":\"Missing Access\",\"code\":50001}");
+        return;
+      }
+      messages.add(call);
+      reply(
+          exchange,
+          200,
+          "{\"id\":\""
+              + System.nanoTime()
+              + "\",\"channel_id\":\""
+              + channel.group(1)
+              + "\",\"content\":"
+              + body.path("content")
+              + "}");
       return;
     }
     if (method.equals("GET") && path.equals("/applications/@me")) {

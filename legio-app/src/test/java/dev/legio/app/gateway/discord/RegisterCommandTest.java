@@ -27,8 +27,7 @@ class RegisterCommandTest {
     root = dir.resolve("legion");
     Path toml = root.resolve("legio.toml");
     Files.writeString(
-        toml,
-        DiscordGatewayTest.configure(Files.readString(toml), discord.apiUrl(), "ab".repeat(32)));
+        toml, DiscordRequests.configure(Files.readString(toml), discord.apiUrl(), "ab".repeat(32)));
   }
 
   @AfterEach

@@ -1,0 +1,171 @@
+package dev.legio.app.gateway.discord;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.process.LegioProcess;
+import dev.legio.app.process.Workspaces;
+import dev.legio.testing.FakeMessagesApi;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code legio serve} killed ({@code SIGKILL}) while an {@code /ask}'s turn is at the model:
+ * Discord had its deferred response and never delivers the interaction again, and the interaction's
+ * token died with the process; the next {@code legio serve} on the same castra answers the {@code
+ * /ask} in its channel, once, logging the request once.
+ */
+class DiscordKillTest {
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+  private static final Pattern SERVING =
+      Pattern.compile("Legio is serving .* at (http://\\S+): store");
+  private static final String CHANNEL = "987654321";
+
+  @TempDir Path dir;
+  private final KeyPair keys = DiscordRequests.generate();
+  private FakeMessagesApi model;
+  private FakeDiscord discord;
+  private Path ws;
+  private Map<String, String> env;
+
+  @BeforeEach
+  void workspaceWithDiscordOnAModel() throws Exception {
+    model = FakeMessagesApi.start();
+    discord = new FakeDiscord();
+    ws = Workspaces.init(dir, "legion");
+    Workspaces.edit(ws, "kind = \"auto\"", "kind = \"anthropic\"");
+    Workspaces.edit(ws, "base_url = \"\"", "base_url = \"" + model.baseUrl() + "\"");
+    Workspaces.edit(ws, "\nport = 8740", "\nport = 0");
+    Workspaces.edit(ws, "http_port = 8740", "http_port = 0");
+    Path toml = ws.resolve("legio.toml");
+    String text = Files.readString(toml);
+    int section = text.indexOf("[gateways.discord]");
+    String discordSection =
+        DiscordRequests.configure(
+                text.substring(section), discord.apiUrl(), DiscordRequests.publicKeyHex(keys))
+            .replaceFirst("enabled = false", "enabled = true");
+    Files.writeString(toml, text.substring(0, section) + discordSection);
+    env =
+        Map.of(
+            "ANTHROPIC_API_KEY", "test-key-discord-0000", "DISCORD_BOT_TOKEN", FakeDiscord.TOKEN);
+  }
+
+  @AfterEach
+  void stopFakes() {
+    model.close();
+    discord.close();
+  }
+
+  private static void await(String what, LegioProcess serve, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(serve.isAlive()).as("serve ended: %s", serve.stderr()).isTrue();
+      assertThat(System.nanoTime()).as("%s within %s", what, LIMIT).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+
+  private static URI serving(LegioProcess serve) throws InterruptedException {
+    String[] url = new String[1];
+    await(
+        "serving",
+        serve,
+        () -> {
+          Matcher m = SERVING.matcher(serve.stdout());
+          if (m.find()) {
+            url[0] = m.group(1);
+          }
+          return url[0] != null;
+        });
+    return URI.create(url[0]);
+  }
+
+  private long messagesRequests() {
+    return model.requests().stream().filter(FakeMessagesApi.Request::isMessages).count();
+  }
+
+  private long count(String sql) {
+    try (Connection c =
+            DriverManager.getConnection("jdbc:sqlite:" + ws.resolve("castra/praetorium.db"));
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void anAskWhoseTurnWasRunningWhenServeWasKilledIsAnsweredInItsChannelByTheNextServeOnce()
+      throws Exception {
+    model.enqueue(FakeMessagesApi.Reply.hang());
+    String ask = DiscordRequests.ask("int-killed", "tok-killed", CHANNEL, "hold the bridge");
+    try (LegioProcess first = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
+      URI api = serving(first);
+      HttpResponse<String> deferred =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(api.resolve(DiscordGateway.PATH))
+                      .headers(DiscordRequests.signed(keys.getPrivate(), ask))
+                      .header("Content-Type", "application/json")
+                      .POST(HttpRequest.BodyPublishers.ofString(ask))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(deferred.statusCode()).as(deferred.body()).isEqualTo(200);
+      assertThat(deferred.body()).contains("\"type\":5");
+      await("the turn at the model", first, () -> messagesRequests() == 1);
+      first.signal("KILL");
+      first.awaitExit(LIMIT);
+    }
+    assertThat(discord.messages).isEmpty();
+    assertThat(count("SELECT count(*) FROM gateway_inbox")).as("kept across the kill").isOne();
+    try (var files = Files.walk(ws)) {
+      assertThat(files.filter(Files::isRegularFile))
+          .as("the interaction's token is written to no file (the database, its WAL, logs)")
+          .allSatisfy(
+              f ->
+                  assertThat(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1))
+                      .as(f.toString())
+                      .doesNotContain("tok-killed"));
+    }
+
+    model.enqueue(FakeMessagesApi.Reply.text("The bridge holds."));
+    try (LegioProcess second = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
+      serving(second);
+      FakeDiscord.Call intro = discord.nextMessage();
+      assertThat(intro.path()).isEqualTo("/channels/" + CHANNEL + "/messages");
+      assertThat(intro.body().path("content").asText())
+          .startsWith("<@42>, here is the answer")
+          .contains("> hold the bridge");
+      assertThat(discord.nextMessage().body().path("content").asText())
+          .isEqualTo("The bridge holds.");
+      await("the /ask forgotten", second, () -> count("SELECT count(*) FROM gateway_inbox") == 0);
+      assertThat(count("SELECT count(*) FROM nuntii WHERE sender = 'discord:" + CHANNEL + "'"))
+          .as("the request logged once")
+          .isOne();
+      assertThat(discord.messageWithin(Duration.ofMillis(500))).as("answered once").isNull();
+      second.signal("TERM");
+      second.awaitExit(LIMIT);
+    }
+  }
+}
