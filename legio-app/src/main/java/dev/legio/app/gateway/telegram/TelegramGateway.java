@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *       during the turn itself, before the offset is stored, takes that update again: its message,
  *       logged before under its request key, is not logged again, and its turn runs once more only
  *       if no answer of it was logged.) An update whose id is below the stored offset (a webhook's
- *       retry) is acknowledged and skipped.
+ *       retry) is acknowledged and skipped. A turn Legio's shutdown cut confirms nothing ({@link
+ *       TurnCutByShutdown}): the next process takes the update again and answers it once.
  *   <li><b>One sender</b>: what is owed is sent by one node at a time, the holder of the job lease
  *       {@code outbox:telegram} (as Slack's, {@link SharedOwedReplies}), so that in webhook mode,
  *       where every node takes updates, no reply is sent twice; the sender sends until nothing is
@@ -306,6 +307,8 @@ public final class TelegramGateway implements Gateway {
   /**
    * Answers one update exactly once (see the class comment; a replay, an update processed before,
    * is skipped), then sends what is owed. Returns false when some reply could not be sent now.
+   *
+   * @throws TurnCutByShutdown when Legio's shutdown cut its turn: the update is left unconfirmed
    */
   boolean process(TelegramApi.Update update) {
     synchronized (turnLock) {
@@ -320,6 +323,9 @@ public final class TelegramGateway implements Gateway {
         try (TypingIndicator typing =
             TypingIndicator.start(timer, timing.typingEvery(), in.chatId(), api::typing)) {
           answers = turns.answer(in, DispatchListener.NONE);
+        } catch (TurnCutByShutdown e) {
+          log.info("telegram: {}; update {} is not confirmed", e.getMessage(), update.updateId());
+          throw e; // nothing is committed: the update stays for the next process
         } catch (RuntimeException e) {
           // a message Legio cannot answer must not block every later one: say so and go on
           log.error("telegram: update {} could not be answered", update.updateId(), e);

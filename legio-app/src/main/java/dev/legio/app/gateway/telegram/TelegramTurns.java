@@ -3,7 +3,9 @@ package dev.legio.app.gateway.telegram;
 import dev.legio.app.conversation.Conversations;
 import dev.legio.app.conversation.Speaker;
 import dev.legio.app.conversation.UnknownAgentsException;
+import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.InterruptionNote;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
 import java.util.ArrayList;
@@ -28,6 +30,8 @@ import java.util.Set;
  *       [channels.roles] telegram} gives. Slash commands are text there.
  *   <li>A refusal (unknown agent, empty or too long text, a session busy past the wait) is answered
  *       with the reason; nothing else is lost.
+ *   <li>A turn Legio's shutdown cut is no answer ({@link TurnCutByShutdown}): the message is left
+ *       to the next process.
  *   <li>A message is one request however often Telegram delivers it ({@link Incoming#requestKey}):
  *       taken again after a crash, it is not logged again, and an agent that had answered it is not
  *       asked again.
@@ -50,7 +54,12 @@ final class TelegramTurns {
     return in.privateChat() && operators.contains(in.userId());
   }
 
-  /** The reply messages to {@code in}, in sending order. */
+  /**
+   * The reply messages to {@code in}, in sending order.
+   *
+   * @throws TurnCutByShutdown when Legio's shutdown cut a turn it ran: the message is left to the
+   *     next process
+   */
   List<String> answer(Incoming in, DispatchListener listener) {
     if (fromOperator(in)) {
       String text = in.text().strip();
@@ -101,6 +110,9 @@ final class TelegramTurns {
     }
     List<String> out = new ArrayList<>();
     for (Reply reply : outcome.replies()) {
+      if (InterruptionNote.isNote(outcome, reply)) {
+        throw new TurnCutByShutdown(Names.CAESAR + " → " + reply.agent());
+      }
       if (Conversations.busy(reply)) {
         out.add(reply.agent() + " is busy with another request; send it again in a moment.");
       } else {
@@ -124,6 +136,9 @@ final class TelegramTurns {
       return List.of("Refused: " + e.getMessage());
     }
     Reply reply = turn.reply();
+    if (reply != null && InterruptionNote.isNote(turn.outcome(), reply)) {
+      throw new TurnCutByShutdown(in.channel());
+    }
     if (reply == null) {
       String why = turn.outcome().refusal();
       return List.of("Refused: " + (why == null ? "no answer" : why));

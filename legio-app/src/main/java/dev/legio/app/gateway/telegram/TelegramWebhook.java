@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * stops arriving 408 ({@link StalledTransfer}). An answer given before the whole body was read
  * (405, 401, 413) leaves its body unread ({@link UnreadBody}). An update is answered (200) after
  * its turn is stored, so Telegram delivers it again if Legio stops midway; one seen before (its id
- * below the stored offset) gets 200 and is skipped. A failure while answering is 500, and Telegram
- * tries again.
+ * below the stored offset) gets 200 and is skipped. An update whose turn Legio's shutdown cut gets
+ * 503 ({@link TurnCutByShutdown}). A failure while answering is 500, and Telegram tries again.
  */
 final class TelegramWebhook extends Handler.Abstract {
   static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
@@ -83,6 +83,8 @@ final class TelegramWebhook extends Handler.Abstract {
     }
     try {
       gateway.process(new TelegramApi.Update(update.path("update_id").asLong(), update));
+    } catch (TurnCutByShutdown e) {
+      return answer(response, callback, 503, "Legio is shutting down; send the update again later");
     } catch (RuntimeException e) {
       log.error("telegram: webhook update {} failed", update.path("update_id").asLong(), e);
       return answer(response, callback, 500, "Legio could not process the update; retry");
