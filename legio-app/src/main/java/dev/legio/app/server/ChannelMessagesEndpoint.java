@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.conversation.Conversations;
 import dev.legio.app.conversation.Speaker;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.InterruptionNote;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
 import dev.legio.session.RequestKey;
@@ -23,7 +24,9 @@ import java.util.Map;
  *   <li>The optional {@code user} ({@code id}, {@code name}) says who speaks: see {@link Speaker}.
  *   <li>An {@code Idempotency-Key} makes sending the message again safe ({@link IdempotencyKeys}).
  *   <li>Answer: the reply, the channel's session id and its role; 409 when the session stayed busy
- *       past the wait.
+ *       past the wait; 503 when Legio's shutdown cut the turn (the note it logged is no answer:
+ *       sent again under the same {@code Idempotency-Key}, the request is logged once and its turn
+ *       runs again).
  * </ul>
  */
 final class ChannelMessagesEndpoint implements Endpoint {
@@ -79,6 +82,18 @@ final class ChannelMessagesEndpoint implements Endpoint {
       throw ApiException.badRequest(outcome.refusal());
     }
     Reply reply = turn.reply();
+    if (reply != null && InterruptionNote.isNote(outcome, reply)) {
+      Map<String, Object> cut = new LinkedHashMap<>();
+      cut.put(
+          "error",
+          "Legio shut down before "
+              + channel
+              + " answered; send the message again when Legio is back, with the same"
+              + " Idempotency-Key so that it stays one request");
+      cut.put("request", Views.request(outcome.request()));
+      exchange.json(503, cut);
+      return;
+    }
     boolean busy = Conversations.busy(reply);
     Map<String, Object> answer = new LinkedHashMap<>();
     if (busy) {

@@ -186,6 +186,45 @@ class ServerReadinessTest {
     }
   }
 
+  @Test
+  void aChannelTurnStillRunningWhenTheGraceEndsIsAnswered503NotWithTheNote() throws Exception {
+    ServerFixture g =
+        new ServerFixture(
+            dir.resolve("channel-grace"),
+            Duration.ofSeconds(5),
+            4096,
+            Map.of(),
+            Duration.ofSeconds(1));
+    try {
+      CompletableFuture<HttpResponse<String>> inFlight =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return g.post(
+                      "/api/v1/channels/viewer:main/messages",
+                      g.operator,
+                      Map.of("text", "#hold #stop-when-interrupted"));
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(g.held.await(30, TimeUnit.SECONDS)).isTrue();
+      g.server.close(); // never released: the turn outlasts the 1 s grace
+
+      HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
+      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
+      JsonNode body = ServerFixture.json(answered);
+      assertThat(body.get("error").asText())
+          .contains("Legio shut down before viewer:main answered")
+          .contains("Idempotency-Key");
+      assertThat(body.has("reply")).as("the note is no reply").isFalse();
+      assertThat(body.at("/request/id").asText()).isNotEmpty();
+    } finally {
+      g.release();
+      g.close();
+    }
+  }
+
   /** Polls /readyz until it answers 503 (the drain has begun), at most 30 s. */
   private HttpResponse<String> awaitNotReady() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
