@@ -20,8 +20,9 @@ import java.util.Map;
  * Builds the model back-end of a kind from its {@code [backend]} section: the HTTP back-ends keep
  * their conversations in the app's store and call the session's tools; the Claude Code CLI gets
  * Legio's memory tools over MCP ({@link LegioApp#memoriaOverMcp()}) unless {@code [claude_cli]
- * mcp_config} names a file, and not the gateways' secrets ({@link CliEnvironment}). An unknown kind
- * is a configuration error naming the choices.
+ * mcp_config} names a file, and not the gateways' secrets ({@link CliEnvironment}), nor, on Linux,
+ * a way to read Legio's own environment ({@link ProcessSecretsGuard}). An unknown kind is a
+ * configuration error naming the choices.
  */
 final class BackendAssembly {
   private BackendAssembly() {}
@@ -59,6 +60,9 @@ final class BackendAssembly {
       executable = ClaudeCliBinary.locate(c.binary(), app.env());
     } catch (ClaudeCliBinary.NotFoundException e) {
       throw new ConfigException(app.workspace().configFile() + ": " + e.getMessage());
+    }
+    if (c.hideSecretsFromAgents()) {
+      ProcessSecretsGuard.apply(); // before the first CLI process starts
     }
     return new ClaudeCliBackend(
         new ClaudeCliBackend.Options(

@@ -17,6 +17,8 @@ import java.util.Locale;
  * @param allowedTools the CLI's {@code --allowedTools}
  * @param turnTimeout the longest one turn may take before the process is stopped
  * @param mcpConfig an MCP configuration file passed with {@code --mcp-config}, or null
+ * @param hideSecretsFromAgents true to make Legio's process unreadable to the CLI and the commands
+ *     its agents run ({@code hide_secrets_from_agents}, default true)
  */
 public record ClaudeCliSettings(
     String binary,
@@ -24,7 +26,8 @@ public record ClaudeCliSettings(
     String permissionMode,
     List<String> allowedTools,
     Duration turnTimeout,
-    Path mcpConfig) {
+    Path mcpConfig,
+    boolean hideSecretsFromAgents) {
 
   /** The CLI's spellings of its permission modes (the file may use any case). */
   public static final List<String> PERMISSION_MODES =
@@ -34,7 +37,7 @@ public record ClaudeCliSettings(
 
   public static ClaudeCliSettings defaults() {
     return new ClaudeCliSettings(
-        "claude", false, "default", List.of(), Duration.ofSeconds(600), null);
+        "claude", false, "default", List.of(), Duration.ofSeconds(600), null, true);
   }
 
   /** Reads {@code [backend.claude_cli]}; a {@code binary} with a slash is a path. */
@@ -55,12 +58,14 @@ public record ClaudeCliSettings(
     List<String> allowed = t.strings("allowed_tools", "[\"Read\", \"mcp__memoria\"]");
     long timeout = t.integer("turn_timeout_seconds", d.turnTimeout().toSeconds(), 1, 86_400);
     String mcp = t.string("mcp_config", "");
+    boolean hide = t.bool("hide_secrets_from_agents", d.hideSecretsFromAgents());
     return new ClaudeCliSettings(
         binary,
         mode.equals("per_turn"),
         PERMISSION_MODES.get(lowerModes.indexOf(permission)),
         allowed,
         Duration.ofSeconds(timeout),
-        mcp.isBlank() ? null : base.resolve(mcp).normalize());
+        mcp.isBlank() ? null : base.resolve(mcp).normalize(),
+        hide);
   }
 }

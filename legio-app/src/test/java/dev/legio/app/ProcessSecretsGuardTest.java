@@ -1,0 +1,154 @@
+package dev.legio.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A process that applied {@link ProcessSecretsGuard} and one that did not, each starting a program
+ * under its own user that reads its {@code /proc/PID/environ}, as an agent's shell command could:
+ * each in a JVM of its own, under an unprivileged user (as root, {@code setpriv} drops to nobody:
+ * root may read any process).
+ */
+class ProcessSecretsGuardTest {
+  private static final String SECRET_NAME = "LEGIO_TEST_GATEWAY_TOKEN";
+
+  @TempDir Path dir;
+
+  /** What the probe JVM prints: whether it applied the guard, and what its child could read. */
+  record Probed(boolean applied, int readExit, boolean secretSeen) {}
+
+  @Test
+  void aChildOfTheGuardedProcessCannotReadItsEnvironment() throws Exception {
+    Probed guarded = probe(true);
+
+    assertThat(guarded.applied()).isTrue();
+    assertThat(guarded.readExit()).as("cat /proc/PARENT/environ").isNotZero();
+    assertThat(guarded.secretSeen()).isFalse();
+  }
+
+  @Test
+  void withoutTheGuardTheChildReadsItSoTheCheckAboveCanFail() throws Exception {
+    Probed open = probe(false);
+
+    assertThat(open.applied()).isFalse();
+    assertThat(open.readExit()).isZero();
+    assertThat(open.secretSeen()).isTrue();
+  }
+
+  private Probed probe(boolean guard) throws Exception {
+    assumeTrue(
+        System.getProperty("os.name").startsWith("Linux") || "true".equals(System.getenv("CI")),
+        "only Linux has /proc/PID/environ");
+    Path classes = dir.resolve("classes");
+    List<String> classpath = new ArrayList<>();
+    classpath.add(classes.toString());
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      Path path = Path.of(entry);
+      String name = path.getFileName().toString();
+      if (name.startsWith("jna-") || name.startsWith("slf4j-api-")) {
+        Path copy = dir.resolve(name); // readable by the unprivileged user, unlike ~/.m2
+        Files.copy(path, copy);
+        classpath.add(copy.toString());
+      } else if (Files.isDirectory(path)) {
+        copyClasses(path, classes, "dev/legio/app/ProcessSecretsGuard");
+      }
+    }
+    Path jnaTemp = Files.createDirectories(dir.resolve("jna"));
+    openToAll(dir);
+    String secret = "hidden-" + UUID.randomUUID();
+    List<String> command = new ArrayList<>();
+    if (isRoot()) {
+      command.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+    }
+    command.addAll(
+        List.of(
+            ProcessHandle.current().info().command().orElseThrow(),
+            "-Djna.tmpdir=" + jnaTemp,
+            "-cp",
+            String.join(File.pathSeparator, classpath),
+            Probe.class.getName(),
+            guard ? "guard" : "open"));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
+    builder.environment().put(SECRET_NAME, secret);
+    builder.redirectErrorStream(true);
+    Process p = builder.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    Map<String, String> said = new java.util.HashMap<>();
+    out.lines()
+        .filter(l -> l.startsWith("probe "))
+        .forEach(l -> said.put(l.split(" ")[1], l.split(" ")[2]));
+    assertThat(said).as(out).containsKeys("applied", "read", "seen");
+    return new Probed(
+        Boolean.parseBoolean(said.get("applied")),
+        Integer.parseInt(said.get("read")),
+        Boolean.parseBoolean(said.get("seen")));
+  }
+
+  private static boolean isRoot() throws IOException, InterruptedException {
+    Process id = new ProcessBuilder("id", "-u").start();
+    String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    id.waitFor();
+    return uid.equals("0");
+  }
+
+  /** Copies the class files under {@code from} whose path starts with one of {@code prefixes}. */
+  private static void copyClasses(Path from, Path to, String... prefixes) throws IOException {
+    List<String> wanted = new ArrayList<>(List.of(prefixes));
+    wanted.add(Probe.class.getName().replace('.', '/').replace("$Probe", ""));
+    try (var files = Files.walk(from)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        String relative = from.relativize(file).toString().replace(File.separatorChar, '/');
+        if (wanted.stream().anyMatch(relative::startsWith)) {
+          Path target = to.resolve(relative);
+          Files.createDirectories(target.getParent());
+          Files.copy(file, target);
+        }
+      }
+    }
+  }
+
+  private static void openToAll(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path path : paths.toList()) {
+        Files.setPosixFilePermissions(
+            path,
+            PosixFilePermissions.fromString(
+                Files.isDirectory(path)
+                    ? (path.getFileName().toString().equals("jna") ? "rwxrwxrwx" : "rwxr-xr-x")
+                    : "rw-r--r--"));
+      }
+    }
+  }
+
+  /** Run in its own JVM: applies the guard or not, then has {@code cat} read its environment. */
+  public static final class Probe {
+    public static void main(String[] args) throws Exception {
+      boolean applied = args[0].equals("guard") && ProcessSecretsGuard.apply();
+      Process cat =
+          new ProcessBuilder("cat", "/proc/" + ProcessHandle.current().pid() + "/environ")
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      String environ = new String(cat.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int exit = cat.waitFor();
+      System.out.println("probe applied " + applied);
+      System.out.println("probe read " + exit);
+      System.out.println("probe seen " + environ.contains(System.getenv(SECRET_NAME)));
+    }
+  }
+}
