@@ -1,6 +1,5 @@
 package dev.legio.app.server;
 
-import dev.legio.errors.Quoted;
 import dev.legio.session.RequestKey;
 
 /**
@@ -15,7 +14,7 @@ import dev.legio.session.RequestKey;
  *   <li>The key is optional; 1-{@value RequestKey#MAX_LENGTH} printable ASCII characters without
  *       spaces, bare or as a quoted string ({@code "8e03978e-…"}, the form of the IETF draft {@code
  *       draft-ietf-httpapi-idempotency-key-header}); anything else is 400, as is the header sent
- *       more than once.
+ *       more than once. The 400 quotes the key as the client wrote it ({@link HeaderText}).
  *   <li>Keys belong to the token that sends them: another token's same key is another request, and
  *       so is a key of a token revoked and made again under the same name.
  *   <li>A key sent again with another text, or to other agents, is 422, and nothing is logged.
@@ -50,7 +49,7 @@ final class IdempotencyKeys {
           "header "
               + HEADER
               + " '"
-              + Quoted.of(value)
+              + HeaderText.quoted(value)
               + "' is not a key: send 1-"
               + RequestKey.MAX_LENGTH
               + " printable ASCII characters without spaces, such as a new UUID per message");
