@@ -31,8 +31,9 @@ final class FakeSlack implements AutoCloseable {
   static final String TOKEN = "xoxb-test-bot-token";
   static final String BOT_USER = "U0BOT";
 
-  /** One call as received. */
-  record Call(String method, String authorization, Map<String, String> params, Instant at) {}
+  /** One call as received: its parameters decoded, and its body as sent. */
+  record Call(
+      String method, String authorization, Map<String, String> params, String body, Instant at) {}
 
   /** A canned failure: an HTTP status and, for 429, the Retry-After header. */
   record Failure(int status, String retryAfter) {}
@@ -101,7 +102,7 @@ final class FakeSlack implements AutoCloseable {
       }
     }
     String auth = exchange.getRequestHeaders().getFirst("Authorization");
-    Call call = new Call(method, auth, params, Instant.now());
+    Call call = new Call(method, auth, params, body, Instant.now());
     calls.add(call);
     Failure failure = failures.poll();
     if (failure != null) {

@@ -165,6 +165,7 @@ class SlackGatewayTest {
     assertThat(post.params())
         .containsEntry("channel", "C123")
         .containsEntry("thread_ts", "1700.0001");
+    assertThat(post.body().split("&")).as(post.body()).containsOnlyOnce("thread_ts=1700.0001");
     assertThat(post.params().get("text"))
         .contains("slack:C123 received")
         .contains("(id \"U123\")")
