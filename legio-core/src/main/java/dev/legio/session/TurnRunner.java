@@ -443,9 +443,15 @@ final class TurnRunner implements AutoCloseable {
 
   private Reply busy(OwnerSlot slot, Message request, String why) {
     log.warn("{}: request {} not dispatched: {}", slot.name(), request.id(), why);
+    String description = "";
+    try {
+      description = profiles.resolve(slot.owner).description();
+    } catch (RuntimeException e) {
+      log.debug("{}: no profile for the busy answer: {}", slot.name(), e.getMessage());
+    }
     return Reply.failure(
         slot.name(),
-        "",
+        description,
         backendName,
         "["
             + slot.name()

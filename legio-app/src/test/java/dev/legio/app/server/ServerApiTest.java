@@ -265,11 +265,16 @@ class ServerApiTest {
     }
     Thread.sleep(600); // past [sessions] lock_wait (300 ms here), measured on the real clock
     f.release();
-    assertThat(first.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    HttpResponse<String> answered = first.get(30, TimeUnit.SECONDS);
+    assertThat(answered.statusCode()).isEqualTo(200);
     HttpResponse<String> busy = second.get(30, TimeUnit.SECONDS);
     assertError(busy, 409, "busy");
     assertThat(ServerFixture.json(busy).at("/request/sequence").asLong()).isPositive();
     assertThat(ServerFixture.json(busy).at("/replies/0/error").asBoolean()).isTrue();
+    // The busy reply describes its agent as the answered one does.
+    assertThat(ServerFixture.json(busy).at("/replies/0/description").asText())
+        .isNotEmpty()
+        .isEqualTo(ServerFixture.json(answered).at("/replies/0/description").asText());
   }
 
   @Test
