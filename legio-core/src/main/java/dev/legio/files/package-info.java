@@ -4,6 +4,7 @@
  * disk, atomic rename), {@link dev.legio.files.LockFile} serialises writers between the threads of
  * this JVM and between processes, {@link dev.legio.files.FolderLock} is that lock for a whole
  * folder, {@link dev.legio.files.OwnerOnly} creates private files and folders only their owner may
- * read. It depends on nothing of Legio, so every package may use it.
+ * read, {@link dev.legio.files.FolderSync} forces a folder's entries (a new file's) to disk. It
+ * depends on nothing of Legio, so every package may use it.
  */
 package dev.legio.files;

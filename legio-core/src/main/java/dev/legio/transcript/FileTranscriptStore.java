@@ -2,6 +2,7 @@ package dev.legio.transcript;
 
 import dev.legio.errors.Quoted;
 import dev.legio.files.AtomicFile;
+import dev.legio.files.FolderSync;
 import dev.legio.files.LockFile;
 import dev.legio.files.OwnerOnly;
 import java.io.ByteArrayOutputStream;
@@ -35,6 +36,11 @@ import java.util.regex.Pattern;
  * <p>Creating ({@link #create}): the parts are written whole, each to a temporary file forced to
  * disk and renamed over ({@link AtomicFile}), the last first, so the transcript appears when its
  * first part does, with everything in it.
+ *
+ * <p>Durability: an append holding a tombstone returns once it is forced to disk ({@code fsync}),
+ * with the folder too when it started a part ({@link FolderSync}), so that a deletion a caller has
+ * been told is done (a rewind, whose note is deleted next) never comes back after a power cut.
+ * Other appends (a turn's entries) are left to the system to write in its time.
  *
  * <p>Locking: appends to one session take a {@link LockFile} on {@code .<id>.lock} beside the
  * transcript (an OS file lock, which other processes respect; Legio's own threads wait on an
@@ -244,14 +250,19 @@ public final class FileTranscriptStore implements TranscriptStore {
         });
   }
 
-  /** New entries as lines, and their bytes with a newline each. */
-  private record Lines(List<byte[]> lines, long bytes) {}
+  /**
+   * New entries as lines, and their bytes with a newline each; {@code deletes} when one of them is
+   * a tombstone.
+   */
+  private record Lines(List<byte[]> lines, long bytes, boolean deletes) {}
 
   private Lines lines(String sessionId, List<? extends NewEntry> entries) {
     String timestamp = TIMESTAMP.format(clock.instant());
     List<byte[]> lines = new ArrayList<>(entries.size());
     long batch = 0;
+    boolean deletes = false;
     for (NewEntry entry : entries) {
+      deletes |= entry instanceof NewEntry.Tombstone;
       byte[] line = writer.line(entry, sessionId, timestamp);
       if (line.length + 1 > partLimit) {
         throw new TranscriptException(
@@ -265,7 +276,7 @@ public final class FileTranscriptStore implements TranscriptStore {
       lines.add(line);
       batch += line.length + 1;
     }
-    return new Lines(lines, batch);
+    return new Lines(lines, batch, deletes);
   }
 
   /** Something done holding a session's append lock. */
@@ -331,6 +342,7 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
     int partNumber = Math.max(1, parts.size());
     Path current = partPath(sessionId, partNumber);
+    boolean created = parts.isEmpty();
     FileChannel channel = openForAppend(current);
     long size;
     try {
@@ -339,9 +351,11 @@ public final class FileTranscriptStore implements TranscriptStore {
       for (byte[] line : lines) {
         int needed = line.length + 1 + (freshLine ? 0 : 1);
         if (size > 0 && size + needed > partLimit) {
+          forceIf(batchLines.deletes(), channel);
           channel.close();
           partNumber++;
           current = partPath(sessionId, partNumber);
+          created = true;
           channel = openForAppend(current);
           size = channel.size();
           freshLine = size == 0 || endsWithNewline(channel, size);
@@ -363,10 +377,21 @@ public final class FileTranscriptStore implements TranscriptStore {
         size += needed;
         freshLine = true;
       }
+      forceIf(batchLines.deletes(), channel);
     } finally {
       channel.close();
     }
+    if (batchLines.deletes() && created) {
+      FolderSync.force(folder);
+    }
     return new Written(current, size);
+  }
+
+  /** Forces what {@code channel} wrote to disk when the batch deletes entries (tombstones). */
+  private static void forceIf(boolean deletes, FileChannel channel) throws IOException {
+    if (deletes) {
+      channel.force(true);
+    }
   }
 
   /**

@@ -15,6 +15,9 @@ import java.util.UUID;
  *   <li>Append-only: entries are only ever added at the end. Removing a message is an appended
  *       {@linkplain NewEntry.Tombstone tombstone}; replacing older messages by a summary is an
  *       appended {@linkplain NewEntry.Summary summary}. Nothing is rewritten.
+ *   <li>An append holding a tombstone is on disk (forced) before the call returns, so a deletion
+ *       its caller goes on from (a rewind deletes its note next) never comes back after a power
+ *       cut.
  *   <li>A new transcript made from another ({@link #create}: a rewind's copy of a Claude Code CLI
  *       conversation, a fork) appears whole or not at all, and is on disk before the call returns,
  *       so a session record written after it never names a transcript a crash cut short.

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.testing.ForcedFiles;
 import dev.legio.testing.MutableClock;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -174,6 +175,29 @@ class FileTranscriptStoreTest {
     assertThat(summary.role()).isEqualTo("summary");
     assertThat(t.report().tombstones()).isEqualTo(1);
     assertThat(t.report().tombstoned()).isEqualTo(1);
+  }
+
+  @Test
+  void anAppendOfTombstonesIsForcedToDiskWithTheFolderOfAPartItStarts() throws Exception {
+    FileTranscriptStore store = store();
+    NewEntry.Message a = NewEntry.user(null, "a");
+    NewEntry.Message b = NewEntry.user(a.uuid(), "b");
+    Path first = store.file(ID).toAbsolutePath();
+    Path folder = first.getParent();
+
+    List<Path> turns = ForcedFiles.during(() -> store.append(ID, List.of(a, b)));
+    List<Path> inThePart =
+        ForcedFiles.during(() -> store.append(ID, List.of(NewEntry.tombstone(a.uuid()))));
+    // A store whose parts end here: the next tombstone starts part 2.
+    FileTranscriptStore full = small(Files.size(first) + 10, 100_000);
+    List<Path> inANewPart =
+        ForcedFiles.during(() -> full.append(ID, List.of(NewEntry.tombstone(b.uuid()))));
+
+    assertThat(turns).doesNotContain(first, folder);
+    assertThat(inThePart).contains(first).doesNotContain(folder);
+    assertThat(full.parts(ID)).hasSize(2);
+    assertThat(inANewPart).contains(full.parts(ID).get(1).toAbsolutePath(), folder);
+    assertThat(store.load(ID).entries()).isEmpty();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.legio.app.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.legio.files.FolderSync;
 import dev.legio.files.OwnerOnly;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
@@ -132,7 +133,7 @@ final class PruneArchive implements MessageLog.Archive {
       }
     }
     if (created) {
-      forceFolder();
+      FolderSync.force(file.getParent());
     }
   }
 
@@ -163,14 +164,6 @@ final class PruneArchive implements MessageLog.Archive {
       text.append(JSON.writeValueAsString(line)).append('\n');
     }
     return text.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private void forceFolder() {
-    try (FileChannel folder = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      folder.force(true);
-    } catch (IOException notSupported) {
-      // some systems cannot open a folder; the file itself is on disk
-    }
   }
 
   private static boolean endsWithNewline(FileChannel out) throws IOException {
