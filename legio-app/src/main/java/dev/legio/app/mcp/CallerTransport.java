@@ -46,7 +46,8 @@ import reactor.core.publisher.Mono;
  *   <li>Every request with an id is answered: if the SDK finishes without an answer, or fails,
  *       Legio answers {@code -32603} naming the method (details in the log only).
  *   <li>{@code GET} opens (or, with {@code Last-Event-ID}, resumes) a stream; {@code DELETE} ends
- *       the session. Sessions their clients left without a {@code DELETE} are ended by {@link
+ *       the session, cancelling its tool calls still running as {@code notifications/cancelled}
+ *       would. Sessions their clients left without a {@code DELETE} are ended by {@link
  *       SessionRetention}.
  * </ul>
  */

@@ -17,6 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * first; a stream sent in full keeps none, {@link SseStream}). It is in use while one of its
  * requests is answered (a connection carrying a stream is such a request), else idle since the last
  * ended ({@link SessionRetention} ends sessions left idle).
+ *
+ * <p>Ending it (a {@code DELETE}, left idle, the server closing) cancels its tool calls still
+ * running as a {@code notifications/cancelled} of each would ({@link #cancel}): none is left
+ * running for a client that is gone.
  */
 final class HttpSession {
   static final int KEPT_STREAMS = 64;
@@ -161,7 +165,9 @@ final class HttpSession {
     return Optional.ofNullable(streams.get(streamId));
   }
 
-  /** Ends the session: its streams finish, their connections close. */
+  /**
+   * Ends the session: its running calls are cancelled, its streams finish, their connections close.
+   */
   void close() {
     end(true);
   }
@@ -177,6 +183,7 @@ final class HttpSession {
         return false;
       }
       closed = true;
+      calls.values().forEach(call -> call.running().cancel()); // interrupted, or never begun
       streams.values().forEach(SseStream::finish);
     }
     deleteSdkSession();

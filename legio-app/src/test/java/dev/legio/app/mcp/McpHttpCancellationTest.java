@@ -99,6 +99,26 @@ class McpHttpCancellationTest {
   }
 
   @Test
+  void endingTheSessionCancelsItsRunningCallsAsACancellationDoes() throws Exception {
+    String session = client.session();
+    CompletableFuture<HttpResponse<String>> running = callAsync(4, "hold", session);
+    assertThat(hold.began.await(5, TimeUnit.SECONDS)).isTrue();
+
+    HttpResponse<String> deleted =
+        client.http.send(
+            client.request(session).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(deleted.statusCode()).isEqualTo(204);
+    assertThat(hold.interrupted.await(5, TimeUnit.SECONDS))
+        .as("the tool's thread is interrupted (before: the call ran on until it ended)")
+        .isTrue();
+    HttpResponse<String> stream = running.get(5, TimeUnit.SECONDS);
+    assertThat(McpHttpClient.events(stream.body()))
+        .as("the stream ends with no answer to the cancelled request")
+        .allSatisfy(e -> assertThat(e.data()).isBlank());
+  }
+
+  @Test
   void unknownFinishedAndMalformedCancellationsAreIgnored() throws Exception {
     String session = client.session();
     HttpResponse<String> done =
