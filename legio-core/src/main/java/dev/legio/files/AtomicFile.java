@@ -19,7 +19,8 @@ import java.nio.file.StandardOpenOption;
  *   <li>The content goes to a temporary file beside the target ({@code .<name>.<random>.tmp}),
  *       which is forced to disk ({@code fsync}) and renamed over the target with {@code
  *       ATOMIC_MOVE}: a reader sees the old file or the new one, never part of one; a crash leaves
- *       the old file and at most a stray {@code .tmp}.
+ *       the old file and at most a stray {@code .tmp}. The folder is forced after the rename
+ *       ({@link FolderSync}), so that after a power cut too the new file is the one there.
  *   <li>The target's folder is created when missing, owner-only ({@link OwnerOnly}): what is
  *       written here is private (memory); the new file is {@code rw-------} (a temporary file's
  *       mode) whatever the umask.
@@ -57,6 +58,7 @@ public final class AtomicFile {
       } catch (AtomicMoveNotSupportedException e) {
         throw new IOException("the file system cannot rename atomically in " + folder, e);
       }
+      FolderSync.force(folder); // the rename itself is on disk only once the folder is
     } finally {
       Files.deleteIfExists(temp);
     }

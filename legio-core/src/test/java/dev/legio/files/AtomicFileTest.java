@@ -3,6 +3,7 @@ package dev.legio.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.legio.testing.ForcedFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +26,19 @@ class AtomicFileTest {
     try (Stream<Path> files = Files.list(folder)) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
     }
+  }
+
+  @Test
+  void theNewFileAndThenItsFolderAreForcedToDiskSoThatAPowerCutKeepsTheRename() throws Exception {
+    Path target = dir.resolve("memory/MEMORY.md");
+    AtomicFile.write(target, "old\n");
+
+    List<Path> forced = ForcedFiles.during(() -> AtomicFile.write(target, "new\n"));
+
+    Path folder = target.getParent().toAbsolutePath().normalize();
+    assertThat(forced).hasSize(2);
+    assertThat(forced.get(0).getFileName().toString()).startsWith(".MEMORY.md.").endsWith(".tmp");
+    assertThat(forced.get(1)).isEqualTo(folder);
   }
 
   @Test
