@@ -1,6 +1,5 @@
 package dev.legio.app.server;
 
-import dev.legio.errors.Quoted;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -110,7 +109,7 @@ final class EventsEndpoint implements Endpoint {
       }
       throw ApiException.badRequest(
           "Last-Event-ID must be a message sequence (a whole number), got '"
-              + Quoted.of(header)
+              + HeaderText.quoted(header)
               + "'");
     }
     return exchange.queryLong("after", -1, 0, Long.MAX_VALUE);

@@ -41,14 +41,16 @@ final class JsonBody {
       throw new ApiException(
           415,
           "send the body as JSON with Content-Type: application/json (got "
-              + (contentType == null ? "no Content-Type" : "'" + Quoted.of(contentType) + "'")
+              + (contentType == null
+                  ? "no Content-Type"
+                  : "'" + HeaderText.quoted(contentType) + "'")
               + ")");
     }
     if (charset != null && !charset.equalsIgnoreCase("utf-8")) {
       throw new ApiException(
           415,
           "send the JSON in UTF-8 (Content-Type: application/json; charset=utf-8); the charset '"
-              + Quoted.of(charset)
+              + HeaderText.quoted(charset)
               + "' is not read");
     }
   }
