@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  * <p>Rules of a turn:
  *
  * <ul>
+ *   <li>A process's first turn, when the session has MCP servers, first waits for the CLI to
+ *       connect to them ({@link McpStartupWait}).
  *   <li>The first process of a session the CLI does not have yet starts with {@code --session-id},
  *       every later one (and every one of a resumed session) with {@code --resume}.
  *   <li>{@code Session ID ... is already in use} on a first turn (a conversation by that id exists)
@@ -59,6 +61,12 @@ abstract sealed class CliSession implements BackendSession
 
   private boolean closed;
 
+  /** True when the session's processes start MCP servers ({@code --mcp-config}). */
+  private final boolean hasMcpServers;
+
+  /** The last process whose MCP servers were waited for ({@link McpStartupWait}). */
+  private CliProcess mcpAwaited;
+
   /** The process whose {@code total_cost_usd} {@link #processCostSoFar} is. */
   private CliProcess costProcess;
 
@@ -72,6 +80,7 @@ abstract sealed class CliSession implements BackendSession
     this.resumed = resumed;
     this.known = resumed;
     this.label = spec.owner() + "/" + id.substring(0, 8);
+    this.hasMcpServers = parts.options().mcpConfig().forSession(spec).isPresent();
   }
 
   /** The process to send the turn to, started with {@code --resume} when {@code resume}. */
@@ -130,6 +139,10 @@ abstract sealed class CliSession implements BackendSession
     known = true;
     boolean finished = false;
     try {
+      if (hasMcpServers && running != mcpAwaited) {
+        mcpAwaited = running;
+        new McpStartupWait(running, label).await(deadline, exit -> ended(exit, resume));
+      }
       running.writeLine(StreamJson.userMessage(userMessage));
       written(running);
       TurnResult result = turnCost(running, read(reader, events, resume));

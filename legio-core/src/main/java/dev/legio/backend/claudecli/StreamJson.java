@@ -42,6 +42,17 @@ final class StreamJson {
     return line.toString();
   }
 
+  /**
+   * The stdin line asking the CLI for its MCP servers' status; the CLI answers with a {@code
+   * control_response} line carrying {@code requestId} ({@link McpStartupWait}).
+   */
+  static String mcpStatusRequest(String requestId) {
+    ObjectNode line =
+        JSON.createObjectNode().put("type", "control_request").put("request_id", requestId);
+    line.putObject("request").put("subtype", "mcp_status");
+    return line.toString();
+  }
+
   /** A line of output as JSON; empty (and logged) when it is not a JSON object. */
   static Optional<JsonNode> parse(String line, String label) {
     if (line.isBlank()) {
