@@ -4,16 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToLongBiFunction;
 import org.junit.jupiter.api.Test;
 
 class OtherProcessesCpuTest {
   /** A /proc/PID/stat line: utime, stime and the start time filled in. */
   private static final String STAT =
       "4242 (java (legio) x) S 1 4242 4242 0 -1 4194560 5 0 0 0 %d %d 0 0 20 0 40 0 %d 0 0";
+
+  /** Percentage points a figure may stray out of what the test's readings allow. */
+  private static final double SLACK = 2.0;
 
   @Test
   void othersAreEachOtherProcesssTimePlusStealAsAShareOfEveryCore() {
@@ -49,32 +60,173 @@ class OtherProcessesCpuTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  /**
+   * Against the real {@code /proc}, whatever else the machine runs: the counter's figure for a
+   * window lies within what the test's own readings of {@code /proc}, taken just before and just
+   * after each end of the window, allow, and the loads the test makes itself are larger than that
+   * margin. So a counter that counted this process's work (a spin of its own) would come out above
+   * the margin, and one that missed another process's (a {@code yes} beside it) below it, however
+   * busy the machine is.
+   */
   @Test
   void aProcessBusyBesideTheWindowCountsAndThisProcesssOwnWorkDoesNot() throws Exception {
     assumeThat(OtherProcessesCpu.read()).as("Linux's /proc").isNotNull();
-    OtherProcessesCpu ownWork = new OtherProcessesCpu();
-    ownWork.opened();
-    spin(1_000);
-    ownWork.closed();
-
-    Process yes = new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    // As bench api makes its counter: reading through the warm-up, then at the window's ends.
-    OtherProcessesCpu othersWork = OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(20));
-    try (othersWork) {
-      Thread.sleep(300);
-      othersWork.opened();
-      Thread.sleep(1_000);
-      othersWork.closed();
-    } finally {
-      yes.destroy();
-      yes.waitFor(10, TimeUnit.SECONDS);
-    }
+    long self = ProcessHandle.current().pid();
+    assertThat(OtherProcessesCpu.read().processes().keySet())
+        .noneMatch(k -> k.startsWith(self + "@"));
 
     int cores = Runtime.getRuntime().availableProcessors();
-    // `yes` keeps one core busy: 100 / cores percent of the machine, less what it waits.
-    assertThat(othersWork.percent().getAsDouble()).isGreaterThan(50.0 / cores);
-    assertThat(ownWork.percent().getAsDouble())
-        .isLessThan(othersWork.percent().getAsDouble() - 25.0 / cores);
+    measure(
+        "this process's own work in the window",
+        OtherProcessesCpu::new,
+        () -> spinOnEveryCore(cores, 1_000),
+        (before, after) -> after.selfTicks() - before.selfTicks());
+
+    // `yes`, one a core: with the machine's other work, the load has a share of it worth counting.
+    List<Process> yes = new ArrayList<>();
+    try {
+      for (int i = 0; i < cores; i++) {
+        yes.add(new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+      }
+      assertThat(OtherProcessesCpu.read().processes().keySet())
+          .anyMatch(k -> k.startsWith(yes.get(0).pid() + "@"));
+      // As bench api makes its counter: reading through the warm-up, then at the window's ends.
+      measure(
+          "`yes` beside the window",
+          () -> OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(20)),
+          () -> sleep(1_000),
+          (before, after) ->
+              yes.stream().mapToLong(p -> after.ticksOf(p.pid()) - before.ticksOf(p.pid())).sum());
+    } finally {
+      for (Process p : yes) {
+        p.destroy();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /**
+   * One window measured by a counter and, beside it, by the test's readings of {@code /proc}.
+   *
+   * @param figure the counter's share
+   * @param low the least other processes can have used: their time between the inner readings
+   *     (after the window opened, before it closed) over the machine's between the outer ones
+   * @param high the most: their time between the outer readings over the machine's between the
+   *     inner ones
+   * @param load the share of the load the test made, between the inner readings over the outer
+   */
+  private record Measured(double figure, double low, double high, double load) {}
+
+  /**
+   * Measures {@code work} with a counter, up to three times, until the load the test made is larger
+   * than the readings' margin (a busy machine can leave it little time); each measurement must be
+   * within its margin.
+   *
+   * @param load the load's ticks between two of the test's readings
+   */
+  private static void measure(
+      String what,
+      Supplier<OtherProcessesCpu> counters,
+      Runnable work,
+      ToLongBiFunction<ProcReading, ProcReading> load)
+      throws IOException {
+    Measured measured = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      try (OtherProcessesCpu counter = counters.get()) {
+        sleep(300);
+        ProcReading outerOpen = ProcReading.now();
+        counter.opened();
+        ProcReading innerOpen = ProcReading.now();
+        work.run();
+        ProcReading innerClose = ProcReading.now();
+        counter.closed();
+        ProcReading outerClose = ProcReading.now();
+        long outerTotal = outerClose.machineTicks() - outerOpen.machineTicks();
+        long innerTotal = innerClose.machineTicks() - innerOpen.machineTicks();
+        measured =
+            new Measured(
+                counter.percent().getAsDouble(),
+                100.0 * ProcReading.others(innerOpen, innerClose) / outerTotal,
+                100.0 * ProcReading.others(outerOpen, outerClose) / innerTotal,
+                100.0 * load.applyAsLong(innerOpen, innerClose) / outerTotal);
+      }
+      assertThat(measured.figure())
+          .as("%s: %s", what, measured)
+          .isBetween(measured.low() - SLACK, measured.high() + SLACK);
+      if (measured.load() > measured.high() - measured.low() + 2 * SLACK) {
+        return;
+      }
+    }
+    throw new AssertionError(
+        what + ": the load the test made was within the readings' margin three times: " + measured);
+  }
+
+  /**
+   * The test's own reading of {@code /proc}, apart from the counter's code: the machine's clock
+   * ticks (every core's time), the cores' stolen time, this process's time, and each other
+   * process's time by id and start time.
+   */
+  private record ProcReading(
+      long machineTicks, long steal, long selfTicks, Map<String, Long> others) {
+    static ProcReading now() throws IOException {
+      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long machine = 0;
+      for (int i = 1; i <= 8; i++) { // user nice system idle iowait irq softirq steal
+        machine += Long.parseLong(cpu[i]);
+      }
+      long self = ProcessHandle.current().pid();
+      long selfTicks = 0;
+      Map<String, Long> others = new HashMap<>();
+      try (var dirs = Files.list(Path.of("/proc"))) {
+        for (Path dir : dirs.toList()) {
+          String pid = dir.getFileName().toString();
+          if (!pid.chars().allMatch(Character::isDigit)) {
+            continue;
+          }
+          String[] f;
+          try {
+            String stat = Files.readString(dir.resolve("stat"));
+            f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          } catch (IOException ended) {
+            continue;
+          }
+          // Fields from the state on (field 3): utime is 14, stime 15, the start time 22.
+          long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          if (Long.parseLong(pid) == self) {
+            selfTicks = ticks;
+          } else {
+            others.put(pid + "@" + f[19], ticks);
+          }
+        }
+      }
+      return new ProcReading(machine, Long.parseLong(cpu[8]), selfTicks, others);
+    }
+
+    /** The time of the process {@code pid}, 0 when it is not there. */
+    long ticksOf(long pid) {
+      return others.entrySet().stream()
+          .filter(e -> e.getKey().startsWith(pid + "@"))
+          .mapToLong(Map.Entry::getValue)
+          .sum();
+    }
+
+    /** Other processes' time and stolen time from {@code from} to {@code to}. */
+    static long others(ProcReading from, ProcReading to) {
+      long sum = to.steal() - from.steal();
+      for (Map.Entry<String, Long> p : to.others().entrySet()) {
+        sum += p.getValue() - from.others().getOrDefault(p.getKey(), 0L);
+      }
+      return sum;
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
   }
 
   @Test
@@ -98,6 +250,24 @@ class OtherProcessesCpuTest {
     int after = unopened.warmUpReadings();
     Thread.sleep(100);
     assertThat(unopened.warmUpReadings()).isEqualTo(after);
+  }
+
+  /** Keeps {@code threads} threads of this process busy for {@code millis}. */
+  private static void spinOnEveryCore(int threads, long millis) {
+    List<Thread> spinning = new ArrayList<>();
+    for (int i = 1; i < threads; i++) {
+      spinning.add(Thread.ofPlatform().start(() -> spin(millis)));
+    }
+    spin(millis);
+    spinning.forEach(
+        t -> {
+          try {
+            t.join();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+          }
+        });
   }
 
   private static void spin(long millis) {
