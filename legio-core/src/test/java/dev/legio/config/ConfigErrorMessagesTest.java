@@ -322,7 +322,8 @@ class ConfigErrorMessagesTest {
         of(
             "[backend.claude_cli]\nmodel = \"x\"",
             "FILE: [backend.claude_cli] unknown key 'model'; known keys here: allowed_tools, binary,"
-                + " mcp_config, mode, permission_mode, turn_timeout_seconds"),
+                + " hide_secrets_from_agents, mcp_config, mode, permission_mode,"
+                + " turn_timeout_seconds"),
         of(
             "[backend.claude_cli]\nbinary = \" \"",
             "FILE: [backend.claude_cli] binary: expected a path or a command name, got \"\""),

@@ -62,6 +62,7 @@ class ConfigLoaderTest {
     assertThat(cli.allowedTools()).isEmpty();
     assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(600));
     assertThat(cli.mcpConfig()).isNull();
+    assertThat(cli.hideSecretsFromAgents()).isTrue();
     assertThat(fromTemplate.context()).isEqualTo(new LegioConfig.Context(true, 0.9, 50_000, 10, 3));
     assertThat(fromTemplate.legatus()).isEqualTo(new LegatusSettings(true, 4_000));
     assertThat(fromTemplate.memory())
@@ -316,6 +317,7 @@ class ConfigLoaderTest {
                 allowed_tools = ["Read", "mcp__memoria"]
                 turn_timeout_seconds = 90
                 mcp_config = "castra/mcp.json"
+                hide_secrets_from_agents = false
                 """),
             Map.of());
     ClaudeCliSettings cli = config.claudeCli();
@@ -326,6 +328,7 @@ class ConfigLoaderTest {
     assertThat(cli.allowedTools()).containsExactly("Read", "mcp__memoria");
     assertThat(cli.turnTimeout()).isEqualTo(Duration.ofSeconds(90));
     assertThat(cli.mcpConfig()).isEqualTo(dir.resolve("castra/mcp.json"));
+    assertThat(cli.hideSecretsFromAgents()).isFalse();
 
     assertThatThrownBy(
             () ->
