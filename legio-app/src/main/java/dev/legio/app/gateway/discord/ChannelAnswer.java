@@ -71,9 +71,13 @@ final class ChannelAnswer implements ReplyOutbox.Platform {
    */
   static String intro(String userId, String question) {
     String who = userId != null && userId.matches("\\d{1,25}") ? "<@" + userId + ">, here" : "Here";
+    int cut = QUOTED_CHARS;
+    if (question.length() > cut && Character.isHighSurrogate(question.charAt(cut - 1))) {
+      cut--; // not half of a character outside the BMP (an emoji), which would be sent as '?'
+    }
     String start =
         question.length() > QUOTED_CHARS
-            ? question.substring(0, QUOTED_CHARS).strip() + " …"
+            ? question.substring(0, cut).strip() + " …"
             : question.strip();
     StringBuilder text =
         new StringBuilder(who)
