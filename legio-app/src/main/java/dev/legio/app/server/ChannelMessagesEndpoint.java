@@ -72,10 +72,11 @@ final class ChannelMessagesEndpoint implements Endpoint {
                     parts
                         .conversations()
                         .inChannel(channel, speaker, text, DispatchListener.NONE, key)),
-        turn -> answer(exchange, channel, turn));
+        turn -> answer(exchange, channel, turn, key));
   }
 
-  private void answer(ApiExchange exchange, String channel, Conversations.ChannelTurn turn)
+  private void answer(
+      ApiExchange exchange, String channel, Conversations.ChannelTurn turn, RequestKey key)
       throws java.io.IOException {
     Outcome outcome = turn.outcome();
     if (outcome.refusal() != null) {
@@ -88,8 +89,12 @@ final class ChannelMessagesEndpoint implements Endpoint {
           "error",
           "Legio shut down before "
               + channel
-              + " answered; send the message again when Legio is back, with the same"
-              + " Idempotency-Key so that it stays one request");
+              + " answered; send the message again when Legio is back, "
+              + (key != null
+                  ? "with the same Idempotency-Key so that it stays one request"
+                  : "knowing that it was logged and is logged again (it came without an"
+                      + " Idempotency-Key: give each message one so that sending it again"
+                      + " keeps it one request)"));
       cut.put("request", Views.request(outcome.request()));
       exchange.json(503, cut);
       return;

@@ -216,7 +216,9 @@ class ServerReadinessTest {
       JsonNode body = ServerFixture.json(answered);
       assertThat(body.get("error").asText())
           .contains("Legio shut down before viewer:main answered")
-          .contains("Idempotency-Key");
+          .contains("Idempotency-Key")
+          .as("sent without a key: there is no same key to send it again under")
+          .doesNotContain("the same Idempotency-Key");
       assertThat(body.has("reply")).as("the note is no reply").isFalse();
       assertThat(body.at("/request/id").asText()).isNotEmpty();
     } finally {
