@@ -109,6 +109,12 @@ final class HttpSession {
       return Optional.empty();
     }
     Call call = new Call(new RunningCall(), newStream(requestId, method));
+    if (closed) {
+      // a request that entered before the session ended (a DELETE racing it): never begun
+      call.running().cancel();
+      call.stream().finish();
+      return Optional.of(call);
+    }
     calls.put(key, call);
     return Optional.of(call);
   }

@@ -33,4 +33,22 @@ class HttpSessionTest {
     assertThat(session.stream(second.id())).isPresent();
     assertThat(session.stream(third.id())).isPresent();
   }
+
+  @Test
+  void aCallThatEnteredBeforeTheSessionEndedNeverBegins() {
+    HttpSession session =
+        new HttpSession(
+            new McpStreamableServerSession(
+                "s", null, null, Duration.ofSeconds(1), Map.of(), Map.of()),
+            0);
+    assertThat(session.enter()).isTrue(); // a POST passed the session check...
+    session.close(); // ...then a DELETE ended the session, cancelling the calls it had
+
+    HttpSession.Call call = session.newCall(9, "tools/call").orElseThrow();
+
+    assertThat(call.running().cancelled())
+        .as("cancelled as the calls running at the DELETE were, not left to run")
+        .isTrue();
+    assertThat(call.stream().finished()).isTrue();
+  }
 }
