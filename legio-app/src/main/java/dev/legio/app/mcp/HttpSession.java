@@ -133,11 +133,13 @@ final class HttpSession {
     synchronized (this) {
       call = calls.get(requestKey);
     }
-    if (call == null || !call.running().cancel()) {
+    if (call == null || call.running().cancelled()) {
       return false;
     }
-    call.stream().finish(); // the POST's response ends, with no answer to the request
-    return true;
+    // The stream ends first: what the tool answers once interrupted (it may return at once) then
+    // finds it finished and is dropped; the other way round, it could land in between.
+    call.stream().finish();
+    return call.running().cancel();
   }
 
   /** Drops the oldest finished streams while the finished ones keep more than KEPT_CHARS. */
@@ -189,8 +191,8 @@ final class HttpSession {
         return false;
       }
       closed = true;
+      streams.values().forEach(SseStream::finish); // first, as in cancel(): no answer lands
       calls.values().forEach(call -> call.running().cancel()); // interrupted, or never begun
-      streams.values().forEach(SseStream::finish);
     }
     deleteSdkSession();
     return true;

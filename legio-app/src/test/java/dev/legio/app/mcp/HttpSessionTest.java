@@ -51,4 +51,47 @@ class HttpSessionTest {
         .isTrue();
     assertThat(call.stream().finished()).isTrue();
   }
+
+  @Test
+  void anAnswerTheToolGivesTheMomentItIsInterruptedIsDroppedNotSent() throws Exception {
+    HttpSession session =
+        new HttpSession(
+            new McpStreamableServerSession(
+                "s", null, null, Duration.ofSeconds(1), Map.of(), Map.of()),
+            0);
+    HttpSession.Call call = session.newCall(7, "tools/call").orElseThrow();
+    java.lang.reflect.Method begin =
+        dev.legio.mcp.RunningCall.class.getDeclaredMethod("begin"); // the tool server's step
+    begin.setAccessible(true);
+    java.util.concurrent.CountDownLatch begun = new java.util.concurrent.CountDownLatch(1);
+    // The worst timing: the tool answers the very moment its thread is interrupted.
+    Thread tool =
+        new Thread(
+            () -> {
+              try {
+                begin.invoke(call.running());
+                begun.countDown();
+                Thread.sleep(30_000);
+              } catch (InterruptedException expected) {
+                // the tool stops
+              } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+              }
+            }) {
+          @Override
+          public void interrupt() {
+            call.stream().append(answer(7, 10));
+            super.interrupt();
+          }
+        };
+    tool.start();
+    assertThat(begun.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+    assertThat(session.cancel(dev.legio.mcp.RequestIdKey.of(7))).isTrue();
+
+    tool.join(5_000);
+    assertThat(call.stream().answered()).as("the cancelled request is never answered").isFalse();
+    assertThat(call.stream().finished()).isTrue();
+    assertThat(session.cancel(dev.legio.mcp.RequestIdKey.of(7))).as("cancelled once").isFalse();
+  }
 }
