@@ -55,6 +55,10 @@ class DamagedFilesApiTest {
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus first"));
     f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo second"));
     FileTranscriptStore store = (FileTranscriptStore) f.app.transcripts();
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (store.list().size() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(10); // the turn listener writes the transcripts after the answers
+    }
     String damaged = store.list().get(0).sessionId();
     latin1LineInTheMiddle(store.file(damaged));
     Files.createDirectories(store.folder().resolve("stray.jsonl"));
