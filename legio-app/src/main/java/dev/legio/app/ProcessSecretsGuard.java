@@ -19,9 +19,13 @@ import org.slf4j.LoggerFactory;
  *       as ssh-agent and gpg-agent do): those files then belong to root, and only a process with
  *       {@code CAP_SYS_PTRACE} may read them. No core dump is written either (it would hold the
  *       secrets too).
+ *   <li>The JVM's attach mechanism ({@code jcmd}, {@code jstack}, profilers) checks only the
+ *       caller's user, not dumpability: through it a heap dump holds every secret. It can only be
+ *       turned off at the JVM's start ({@code -XX:+DisableAttachMechanism}, which {@code ./legio}
+ *       passes unless {@code LEGIO_ALLOW_JVM_ATTACH=1}); when it is on, the guard says so once, as
+ *       a warning naming the flag ({@link Guarded#attachDisabled}).
  *   <li>Applied before the first CLI process starts, when the Claude CLI back-end is built, unless
- *       {@code [backend.claude_cli] hide_secrets_from_agents = false}: a non-dumpable process
- *       cannot be attached to by {@code jcmd}, {@code jstack} or profilers run by its user.
+ *       {@code [backend.claude_cli] hide_secrets_from_agents = false}.
  *   <li>Once for the process's life (the kernel resets it only at {@code exec}); elsewhere than on
  *       Linux, or when the C library cannot be called, nothing changes and the log says so once.
  * </ul>
@@ -32,27 +36,52 @@ final class ProcessSecretsGuard {
   static final int PR_GET_DUMPABLE = 3;
   static final int PR_SET_DUMPABLE = 4;
 
-  private static volatile boolean applied;
+  /**
+   * What the guard achieved.
+   *
+   * @param environmentHidden the process is non-dumpable: its environment and memory are closed to
+   *     its user's other processes
+   * @param attachDisabled the JVM takes no attach ({@code -XX:+DisableAttachMechanism})
+   */
+  record Guarded(boolean environmentHidden, boolean attachDisabled) {}
+
+  private static Guarded applied;
 
   private ProcessSecretsGuard() {}
 
-  /** Makes this process non-dumpable; true when it is (now or before). */
-  static synchronized boolean apply() {
-    if (applied) {
-      return true;
+  /** Makes this process non-dumpable, and says when the JVM still takes an attach. */
+  static synchronized Guarded apply() {
+    if (applied != null) {
+      return applied;
     }
-    if (!Libc.AVAILABLE) {
-      return false;
-    }
-    if (Libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || dumpable()) {
+    boolean hidden = Libc.AVAILABLE && Libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 && !dumpable();
+    if (Libc.AVAILABLE && !hidden) {
       log.warn(
           "could not make Legio's process unreadable to the programs it starts (prctl failed);"
               + " the Claude CLI's agents could read Legio's environment");
+    }
+    boolean attachDisabled = attachDisabled();
+    if (hidden && !attachDisabled) {
+      log.warn(
+          "Legio's JVM takes jcmd and profilers: a program of its user, such as a command an agent"
+              + " runs, could dump its memory, secrets included; start it with"
+              + " -XX:+DisableAttachMechanism (./legio does unless LEGIO_ALLOW_JVM_ATTACH=1)");
+    }
+    applied = new Guarded(hidden, attachDisabled);
+    return applied;
+  }
+
+  /** True when the JVM was started with {@code -XX:+DisableAttachMechanism}. */
+  static boolean attachDisabled() {
+    try {
+      return Boolean.parseBoolean(
+          java.lang.management.ManagementFactory.getPlatformMXBean(
+                  com.sun.management.HotSpotDiagnosticMXBean.class)
+              .getVMOption("DisableAttachMechanism")
+              .getValue());
+    } catch (RuntimeException e) { // not HotSpot, or no such option
       return false;
     }
-    applied = true;
-    log.debug("Legio's process is non-dumpable: its environment and memory are hidden");
-    return true;
   }
 
   /** True when this process may be read by its user's other processes (or when unknown). */

@@ -18,38 +18,54 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A process that applied {@link ProcessSecretsGuard} and one that did not, each starting a program
- * under its own user that reads its {@code /proc/PID/environ}, as an agent's shell command could:
- * each in a JVM of its own, under an unprivileged user (as root, {@code setpriv} drops to nobody:
- * root may read any process).
+ * A process that applied {@link ProcessSecretsGuard} and one that did not, each starting programs
+ * under its own user that read its {@code /proc/PID/environ} and attach to it with {@code jcmd}, as
+ * an agent's shell command could: each in a JVM of its own, under an unprivileged user (as root,
+ * {@code setpriv} drops to nobody: root may read any process).
  */
 class ProcessSecretsGuardTest {
   private static final String SECRET_NAME = "LEGIO_TEST_GATEWAY_TOKEN";
 
   @TempDir Path dir;
 
-  /** What the probe JVM prints: whether it applied the guard, and what its child could read. */
-  record Probed(boolean applied, int readExit, boolean secretSeen) {}
+  /**
+   * What the probe JVM prints: what the guard achieved, what its child {@code cat} could read, and
+   * whether its child {@code jcmd} could attach.
+   */
+  record Probed(boolean hidden, boolean attachDisabled, int readExit, boolean seen, int jcmdExit) {}
 
   @Test
-  void aChildOfTheGuardedProcessCannotReadItsEnvironment() throws Exception {
-    Probed guarded = probe(true);
+  void aChildOfTheGuardedProcessStartedAsLegioIsCanNeitherReadItsEnvironmentNorAttach()
+      throws Exception {
+    Probed guarded = probe(true, true);
 
-    assertThat(guarded.applied()).isTrue();
+    assertThat(guarded.hidden()).isTrue();
+    assertThat(guarded.attachDisabled()).isTrue();
     assertThat(guarded.readExit()).as("cat /proc/PARENT/environ").isNotZero();
-    assertThat(guarded.secretSeen()).isFalse();
+    assertThat(guarded.seen()).isFalse();
+    assertThat(guarded.jcmdExit()).as("jcmd PARENT VM.version").isNotZero();
   }
 
   @Test
-  void withoutTheGuardTheChildReadsItSoTheCheckAboveCanFail() throws Exception {
-    Probed open = probe(false);
+  void withoutTheGuardTheChildReadsAndAttachesSoTheChecksAboveCanFail() throws Exception {
+    Probed open = probe(false, false);
 
-    assertThat(open.applied()).isFalse();
+    assertThat(open.hidden()).isFalse();
     assertThat(open.readExit()).isZero();
-    assertThat(open.secretSeen()).isTrue();
+    assertThat(open.seen()).isTrue();
+    assertThat(open.jcmdExit()).isZero();
   }
 
-  private Probed probe(boolean guard) throws Exception {
+  @Test
+  void theGuardTellsAJvmThatStillTakesAnAttach() throws Exception {
+    Probed guardedOnly = probe(true, false);
+
+    assertThat(guardedOnly.hidden()).isTrue();
+    assertThat(guardedOnly.attachDisabled()).as("what makes the guard warn").isFalse();
+    assertThat(guardedOnly.readExit()).isNotZero();
+  }
+
+  private Probed probe(boolean guard, boolean noAttach) throws Exception {
     assumeTrue(
         System.getProperty("os.name").startsWith("Linux") || "true".equals(System.getenv("CI")),
         "only Linux has /proc/PID/environ");
@@ -77,6 +93,7 @@ class ProcessSecretsGuardTest {
     command.addAll(
         List.of(
             ProcessHandle.current().info().command().orElseThrow(),
+            noAttach ? "-XX:+DisableAttachMechanism" : "-XX:-DisableAttachMechanism",
             "-Djna.tmpdir=" + jnaTemp,
             "-cp",
             String.join(File.pathSeparator, classpath),
@@ -93,11 +110,13 @@ class ProcessSecretsGuardTest {
     out.lines()
         .filter(l -> l.startsWith("probe "))
         .forEach(l -> said.put(l.split(" ")[1], l.split(" ")[2]));
-    assertThat(said).as(out).containsKeys("applied", "read", "seen");
+    assertThat(said).as(out).containsKeys("hidden", "attachDisabled", "read", "seen", "jcmd");
     return new Probed(
-        Boolean.parseBoolean(said.get("applied")),
+        Boolean.parseBoolean(said.get("hidden")),
+        Boolean.parseBoolean(said.get("attachDisabled")),
         Integer.parseInt(said.get("read")),
-        Boolean.parseBoolean(said.get("seen")));
+        Boolean.parseBoolean(said.get("seen")),
+        Integer.parseInt(said.get("jcmd")));
   }
 
   private static boolean isRoot() throws IOException, InterruptedException {
@@ -136,19 +155,35 @@ class ProcessSecretsGuardTest {
     }
   }
 
-  /** Run in its own JVM: applies the guard or not, then has {@code cat} read its environment. */
+  /**
+   * Run in its own JVM: applies the guard or not, then has {@code cat} read its environment and
+   * {@code jcmd} attach to it.
+   */
   public static final class Probe {
     public static void main(String[] args) throws Exception {
-      boolean applied = args[0].equals("guard") && ProcessSecretsGuard.apply();
+      ProcessSecretsGuard.Guarded guarded =
+          args[0].equals("guard")
+              ? ProcessSecretsGuard.apply()
+              : new ProcessSecretsGuard.Guarded(false, ProcessSecretsGuard.attachDisabled());
+      String pid = Long.toString(ProcessHandle.current().pid());
       Process cat =
-          new ProcessBuilder("cat", "/proc/" + ProcessHandle.current().pid() + "/environ")
+          new ProcessBuilder("cat", "/proc/" + pid + "/environ")
               .redirectError(ProcessBuilder.Redirect.DISCARD)
               .start();
       String environ = new String(cat.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      int exit = cat.waitFor();
-      System.out.println("probe applied " + applied);
-      System.out.println("probe read " + exit);
+      int read = cat.waitFor();
+      Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+      Process attach =
+          new ProcessBuilder(jcmd.toString(), pid, "VM.version")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      int attached = attach.waitFor();
+      System.out.println("probe hidden " + guarded.environmentHidden());
+      System.out.println("probe attachDisabled " + guarded.attachDisabled());
+      System.out.println("probe read " + read);
       System.out.println("probe seen " + environ.contains(System.getenv(SECRET_NAME)));
+      System.out.println("probe jcmd " + attached);
     }
   }
 }

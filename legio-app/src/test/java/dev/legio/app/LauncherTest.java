@@ -1,0 +1,67 @@
+package dev.legio.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./legio} launcher starts the JVM so that no program of its user can attach to it
+ * ({@code -XX:+DisableAttachMechanism}, see {@link ProcessSecretsGuard}) unless {@code
+ * LEGIO_ALLOW_JVM_ATTACH=1}: run with a JDK finder and a {@code java} that print what they get.
+ */
+class LauncherTest {
+  @TempDir Path dir;
+
+  private List<String> javaArguments(Map<String, String> env) throws Exception {
+    Files.copy(Path.of("..", "legio"), dir.resolve("legio"));
+    Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
+    executable(jdk.resolve("java"), "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+    executable(
+        Files.createDirectories(dir.resolve("bin")).resolve("find-java"),
+        "#!/bin/sh\necho '" + dir.resolve("jdk") + "'\n");
+    for (String module : List.of("legio-core", "legio-app")) {
+      Files.createDirectories(dir.resolve(module + "/src/main"));
+      Files.writeString(dir.resolve(module + "/pom.xml"), "<project/>");
+    }
+    Files.writeString(dir.resolve("pom.xml"), "<project/>");
+    Path jar = Files.createDirectories(dir.resolve("legio-app/target")).resolve("legio.jar");
+    Files.writeString(jar, "not rebuilt: newer than the sources");
+    jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
+
+    ProcessBuilder builder =
+        new ProcessBuilder("bash", dir.resolve("legio").toString(), "status")
+            .redirectErrorStream(true);
+    builder.environment().remove("LEGIO_ALLOW_JVM_ATTACH");
+    builder.environment().putAll(env);
+    Process p = builder.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out.lines().toList();
+  }
+
+  private static void executable(Path file, String text) throws Exception {
+    Files.writeString(file, text);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  @Test
+  void theJvmTakesNoAttach() throws Exception {
+    assertThat(javaArguments(Map.of()))
+        .contains("-XX:+DisableAttachMechanism")
+        .endsWith("-jar", dir.resolve("legio-app/target/legio.jar").toString(), "status");
+  }
+
+  @Test
+  void unlessAttachIsAllowedForJcmd() throws Exception {
+    assertThat(javaArguments(Map.of("LEGIO_ALLOW_JVM_ATTACH", "1")))
+        .doesNotContain("-XX:+DisableAttachMechanism")
+        .endsWith("status");
+  }
+}
