@@ -82,8 +82,8 @@ final class ChannelAnswer implements ReplyOutbox.Platform {
     StringBuilder text =
         new StringBuilder(who)
             .append(
-                " is the answer to your /ask; it could not replace the \"thinking...\" reply"
-                    + " (Legio restarted, or Discord was away too long):");
+                " is the answer to your /ask (Legio restarted, or Discord was away too long, before it"
+                    + " could be given where you asked):");
     for (String line : start.split("\n")) {
       text.append("\n> ").append(line);
     }

@@ -130,7 +130,9 @@ public final class DiscordGateway implements Gateway {
             sleeper);
     ChannelAnswer channel = new ChannelAnswer(api, calls, f -> describe(f, settings));
     this.outbox = new ReplyOutbox(NAME, owed, channel, status, backoff, clock);
-    this.answers = new InteractionAnswers(api, calls, channel, status, backoff, clock);
+    this.answers =
+        new InteractionAnswers(
+            api, calls, channel, status, backoff, clock, settings.botToken() != null);
     this.inbox =
         new InboxTurns(NAME, inbox, turns, outbox, ChannelAnswer::of, answers, claim, clock);
   }

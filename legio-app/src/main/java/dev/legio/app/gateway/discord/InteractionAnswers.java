@@ -34,6 +34,9 @@ import java.util.function.UnaryOperator;
  *       is dropped with a warning.
  *   <li>Once every part was sent, or refused for good, the {@code /ask} is forgotten ({@code sent}
  *       of {@link InboxTurns.FromThisProcess#take}).
+ *   <li>A turn the shutdown cut ({@link #cut}) replaces "thinking..." with a note: the answer
+ *       follows in the channel (the next process posts it), or, without a bot token, ask again (the
+ *       {@code /ask} is forgotten: nothing could answer it). The note never goes to the channel.
  * </ul>
  */
 final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoCloseable {
@@ -46,13 +49,15 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
     final Held held;
     final int parts;
     final Runnable sent;
+    final boolean inPlaceOnly; // a note about this interaction: pointless in the channel
     int done; // parts sent or dropped (only the outbox's thread changes it)
     boolean inChannel; // the token stopped working: the rest goes to the channel
 
-    Sending(Held held, int parts, Runnable sent) {
+    Sending(Held held, int parts, Runnable sent, boolean inPlaceOnly) {
       this.held = held;
       this.parts = parts;
       this.sent = sent;
+      this.inPlaceOnly = inPlaceOnly;
     }
   }
 
@@ -63,10 +68,20 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
   private final Map<String, Held> held = new ConcurrentHashMap<>();
   private final Map<String, Sending> sending = new ConcurrentHashMap<>();
   private final ReplyOutbox outbox;
+  private final boolean channelPossible;
+
+  /** What replaces "thinking..." when the shutdown cut the turn and another process answers. */
+  static final String CUT_ANSWER_FOLLOWS =
+      "Legio is restarting and could not finish this answer here; it will follow in this channel.";
+
+  /** What replaces "thinking..." when the shutdown cut the turn and no other process can answer. */
+  static final String CUT_ASK_AGAIN =
+      "Legio restarted before it could answer; please ask again in a moment.";
 
   /**
    * @param backoff how long the outbox of token replies waits between rounds while Discord cannot
    *     take one
+   * @param channelPossible whether answers can be posted in channels (there is a bot token)
    */
   InteractionAnswers(
       DiscordApi api,
@@ -74,8 +89,10 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
       ChannelAnswer channel,
       GatewayStatus status,
       ReplyOutbox.Backoff backoff,
-      Clock clock) {
+      Clock clock,
+      boolean channelPossible) {
     this.api = api;
+    this.channelPossible = channelPossible;
     this.calls = calls;
     this.channel = channel;
     this.clock = clock;
@@ -105,9 +122,25 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
             DiscordGateway.MAX_CHARS,
             UnaryOperator.identity(),
             null);
-    sending.put(h.token(), new Sending(h, parts.size(), sent));
+    sending.put(h.token(), new Sending(h, parts.size(), sent, false));
     outbox.owe(parts);
     return true;
+  }
+
+  /**
+   * The shutdown cut the turn of an {@code /ask} this process holds the token of: "thinking..." is
+   * replaced with a note saying the answer follows in the channel (another process posts it), or,
+   * without a bot token to post it with, asking to ask again (the {@code /ask} is then forgotten).
+   */
+  @Override
+  public void cut(GatewayInbox.Message message, Runnable forget) {
+    Held h = held.remove(message.messageKey());
+    if (h == null || clock.instant().isAfter(h.expires())) {
+      return;
+    }
+    String note = channelPossible ? CUT_ANSWER_FOLLOWS : CUT_ASK_AGAIN;
+    sending.put(h.token(), new Sending(h, 1, channelPossible ? () -> {} : forget, true));
+    outbox.owe(List.of(new OwedReply(0, message.chatId(), h.token(), 0, note, null)));
   }
 
   void start() {
@@ -144,6 +177,16 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
     }
 
     private void sendPart(OwedReply reply, Sending s) {
+      if (s.inPlaceOnly) {
+        if (!clock.instant().isAfter(s.held.expires())) {
+          calls.call(
+              () -> {
+                api.editOriginal(reply.thread(), reply.text());
+                return null;
+              });
+        }
+        return;
+      }
       if (!s.inChannel && !clock.instant().isAfter(s.held.expires())) {
         try {
           calls.call(

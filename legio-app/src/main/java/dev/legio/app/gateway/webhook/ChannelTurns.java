@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * empty) or a session busy past the wait is answered in words, never dropped silently. A turn cut
  * by Legio's shutdown is told to {@link Answer#interrupted}, which sends the note unless the
  * gateway keeps the message for the next process. Closing waits up to {@link #GRACE} for turns in
- * flight, then interrupts them.
+ * flight, then interrupts them and waits up to {@link #GRACE} more for them to hand on what they
+ * have.
  */
 public final class ChannelTurns implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ChannelTurns.class);
@@ -111,6 +112,9 @@ public final class ChannelTurns implements AutoCloseable {
     try {
       if (!threads.awaitTermination(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
         threads.shutdownNow();
+        // the interrupted turns hand their answers on (or say they were cut) before the gateway
+        // closes what sends them
+        threads.awaitTermination(GRACE.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (InterruptedException e) {
       threads.shutdownNow();

@@ -67,6 +67,13 @@ public final class InboxTurns implements AutoCloseable {
      */
     boolean take(GatewayInbox.Message message, String answer, Runnable sent);
 
+    /**
+     * The shutdown cut {@code message}'s turn: the gateway may tell its user from this process, and
+     * runs {@code forget} once told when no other process could answer the message (the next
+     * process would otherwise answer it). By default nothing is said and the message stays.
+     */
+    default void cut(GatewayInbox.Message message, Runnable forget) {}
+
     /** No message is answered from this process alone (Slack). */
     FromThisProcess NONE = (message, answer, sent) -> false;
   }
@@ -208,6 +215,7 @@ public final class InboxTurns implements AutoCloseable {
 
           @Override
           public void interrupted(String note) {
+            fromThisProcess.cut(message, () -> forget(id));
             log.info(
                 "gateway {}: a turn in {} was cut by the shutdown; the next process answers it",
                 gateway,

@@ -218,7 +218,7 @@ class DiscordInboxTest {
   }
 
   @Test
-  void aTurnTheShutdownCutIsAnsweredOnceInItsChannelByTheNextProcessWithoutTheNote()
+  void aTurnTheShutdownCutSaysTheAnswerFollowsWhichTheNextProcessPostsInTheChannelOnce()
       throws Exception {
     start(Map.of("DISCORD_BOT_TOKEN", FakeDiscord.TOKEN), 1);
     await(() -> legio.health("discord").state() == GatewayHealth.State.CONNECTED);
@@ -227,9 +227,11 @@ class DiscordInboxTest {
 
     legio.server.close(); // never released: the turn outlasts the 1 s grace
 
-    assertThat(discord.messageWithin(Duration.ofMillis(300)))
-        .as("Discord's user is not sent the note")
-        .isNull();
+    FakeDiscord.Call note = discord.nextMessage();
+    assertThat(note.path()).endsWith("/tok-1/messages/@original");
+    assertThat(content(note))
+        .as("\"thinking...\" gives way to a note, not the shutdown's own naming the channel key")
+        .isEqualTo(InteractionAnswers.CUT_ANSWER_FOLLOWS);
     assertThat(inbox().kept("discord")).as("the /ask stays for the next process").hasSize(1);
 
     release.countDown(); // the next process's model answers at once
@@ -245,5 +247,19 @@ class DiscordInboxTest {
         .filteredOn(m -> m.sender().equals("discord:" + CHANNEL))
         .as("the request logged once")
         .hasSize(1);
+  }
+
+  @Test
+  void withoutABotTokenATurnTheShutdownCutAsksToAskAgainAndIsForgotten() throws Exception {
+    start(Map.of(), 1);
+    assertThat(deliver(ask("int-1", "tok-1", CHANNEL, "a slow one")).statusCode()).isEqualTo(200);
+    assertThat(turnRunning.await(30, TimeUnit.SECONDS)).isTrue();
+
+    legio.server.close(); // never released: the turn outlasts the 1 s grace
+
+    FakeDiscord.Call note = discord.nextMessage();
+    assertThat(note.path()).endsWith("/tok-1/messages/@original");
+    assertThat(content(note)).isEqualTo(InteractionAnswers.CUT_ASK_AGAIN);
+    await(() -> inbox().kept("discord").isEmpty());
   }
 }
