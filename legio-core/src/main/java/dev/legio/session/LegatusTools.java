@@ -27,6 +27,12 @@ import java.util.function.Supplier;
  * channel that speaks for it reset the channel's: the session's turn is the one calling them, and
  * would wait for itself. {@code get_history} refuses a viewer that is no known name as {@code legio
  * say} refuses an unknown agent ({@link KnownNames}).
+ *
+ * <p>A {@code dispatch} whose call is cancelled (the client's {@code notifications/cancelled}, its
+ * MCP session ended) stops waiting, and its answer is never sent; the turns it started go on to
+ * their end, and their answers are logged as any reply is (the legatus sees them in its history). A
+ * request once logged to an agent is answered: stopping its turn half-way would leave it
+ * unanswered.
  */
 public final class LegatusTools {
   private LegatusTools() {}
