@@ -131,6 +131,42 @@ public final class LegioProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /**
+   * Waits up to {@code limit} for {@code condition}, failing when this process ends first (with its
+   * standard error) or the time runs out (naming {@code what}).
+   */
+  public void await(String what, Duration limit, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (!isAlive()) {
+        throw new AssertionError("legio ended before " + what + ": " + stderr());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(what + " not within " + limit);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** The URL a {@code legio serve} prints once it serves, waiting up to {@code limit} for it. */
+  public java.net.URI servingUrl(Duration limit) throws InterruptedException {
+    java.util.regex.Pattern serving =
+        java.util.regex.Pattern.compile("Legio is serving .* at (http://\\S+): store");
+    String[] url = new String[1];
+    await(
+        "serving",
+        limit,
+        () -> {
+          java.util.regex.Matcher m = serving.matcher(stdout());
+          if (m.find()) {
+            url[0] = m.group(1);
+          }
+          return url[0] != null;
+        });
+    return java.net.URI.create(url[0]);
+  }
+
   public int exitCode() {
     return process.exitValue();
   }

@@ -51,4 +51,18 @@ public final class Workspaces {
       throw new UncheckedIOException(e);
     }
   }
+
+  /** The first column of the one row {@code sql} gives in workspace {@code ws}'s SQLite store. */
+  public static long count(Path ws, String sql) {
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + ws.resolve("castra/praetorium.db"));
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }

@@ -13,15 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,8 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DiscordKillTest {
   private static final Duration LIMIT = Duration.ofSeconds(60);
-  private static final Pattern SERVING =
-      Pattern.compile("Legio is serving .* at (http://\\S+): store");
   private static final String CHANNEL = "987654321";
 
   @TempDir Path dir;
@@ -74,45 +65,12 @@ class DiscordKillTest {
     discord.close();
   }
 
-  private static void await(String what, LegioProcess serve, BooleanSupplier condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(serve.isAlive()).as("serve ended: %s", serve.stderr()).isTrue();
-      assertThat(System.nanoTime()).as("%s within %s", what, LIMIT).isLessThan(deadline);
-      Thread.sleep(50);
-    }
-  }
-
-  private static URI serving(LegioProcess serve) throws InterruptedException {
-    String[] url = new String[1];
-    await(
-        "serving",
-        serve,
-        () -> {
-          Matcher m = SERVING.matcher(serve.stdout());
-          if (m.find()) {
-            url[0] = m.group(1);
-          }
-          return url[0] != null;
-        });
-    return URI.create(url[0]);
-  }
-
   private long messagesRequests() {
     return model.requests().stream().filter(FakeMessagesApi.Request::isMessages).count();
   }
 
   private long count(String sql) {
-    try (Connection c =
-            DriverManager.getConnection("jdbc:sqlite:" + ws.resolve("castra/praetorium.db"));
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery(sql)) {
-      r.next();
-      return r.getLong(1);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return Workspaces.count(ws, sql);
   }
 
   @Test
@@ -121,7 +79,7 @@ class DiscordKillTest {
     model.enqueue(FakeMessagesApi.Reply.hang());
     String ask = DiscordRequests.ask("int-killed", "tok-killed", CHANNEL, "hold the bridge");
     try (LegioProcess first = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
-      URI api = serving(first);
+      URI api = first.servingUrl(LIMIT);
       HttpResponse<String> deferred =
           HttpClient.newHttpClient()
               .send(
@@ -133,7 +91,7 @@ class DiscordKillTest {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(deferred.statusCode()).as(deferred.body()).isEqualTo(200);
       assertThat(deferred.body()).contains("\"type\":5");
-      await("the turn at the model", first, () -> messagesRequests() == 1);
+      first.await("the turn at the model", LIMIT, () -> messagesRequests() == 1);
       first.signal("KILL");
       first.awaitExit(LIMIT);
     }
@@ -151,7 +109,7 @@ class DiscordKillTest {
 
     model.enqueue(FakeMessagesApi.Reply.text("The bridge holds."));
     try (LegioProcess second = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
-      serving(second);
+      second.servingUrl(LIMIT);
       FakeDiscord.Call intro = discord.nextMessage();
       assertThat(intro.path()).isEqualTo("/channels/" + CHANNEL + "/messages");
       assertThat(intro.body().path("content").asText())
@@ -159,7 +117,8 @@ class DiscordKillTest {
           .contains("> hold the bridge");
       assertThat(discord.nextMessage().body().path("content").asText())
           .isEqualTo("The bridge holds.");
-      await("the /ask forgotten", second, () -> count("SELECT count(*) FROM gateway_inbox") == 0);
+      second.await(
+          "the /ask forgotten", LIMIT, () -> count("SELECT count(*) FROM gateway_inbox") == 0);
       assertThat(count("SELECT count(*) FROM nuntii WHERE sender = 'discord:" + CHANNEL + "'"))
           .as("the request logged once")
           .isOne();

@@ -10,15 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,8 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SlackKillTest {
   private static final Duration LIMIT = Duration.ofSeconds(60);
-  private static final Pattern SERVING =
-      Pattern.compile("Legio is serving .* at (http://\\S+): store");
 
   @TempDir Path dir;
   private FakeMessagesApi model;
@@ -68,45 +59,12 @@ class SlackKillTest {
     slack.close();
   }
 
-  private static void await(String what, LegioProcess serve, BooleanSupplier condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(serve.isAlive()).as("serve ended: %s", serve.stderr()).isTrue();
-      assertThat(System.nanoTime()).as("%s within %s", what, LIMIT).isLessThan(deadline);
-      Thread.sleep(50);
-    }
-  }
-
-  private static URI serving(LegioProcess serve) throws InterruptedException {
-    String[] url = new String[1];
-    await(
-        "serving",
-        serve,
-        () -> {
-          Matcher m = SERVING.matcher(serve.stdout());
-          if (m.find()) {
-            url[0] = m.group(1);
-          }
-          return url[0] != null;
-        });
-    return URI.create(url[0]);
-  }
-
   private long messagesRequests() {
     return model.requests().stream().filter(FakeMessagesApi.Request::isMessages).count();
   }
 
   private long count(String sql) {
-    try (Connection c =
-            DriverManager.getConnection("jdbc:sqlite:" + ws.resolve("castra/praetorium.db"));
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery(sql)) {
-      r.next();
-      return r.getLong(1);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return Workspaces.count(ws, sql);
   }
 
   @Test
@@ -118,7 +76,7 @@ class SlackKillTest {
             "Ev-killed",
             SlackRequests.mention("C123", "U123", "<@U0BOT> hold the bridge", "1700.0001"));
     try (LegioProcess first = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
-      URI api = serving(first);
+      URI api = first.servingUrl(LIMIT);
       HttpResponse<String> ack =
           HttpClient.newHttpClient()
               .send(
@@ -129,7 +87,7 @@ class SlackKillTest {
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
       assertThat(ack.statusCode()).as(ack.body()).isEqualTo(200);
-      await("the turn at the model", first, () -> messagesRequests() == 1);
+      first.await("the turn at the model", LIMIT, () -> messagesRequests() == 1);
       first.signal("KILL");
       first.awaitExit(LIMIT);
     }
@@ -138,14 +96,14 @@ class SlackKillTest {
 
     model.enqueue(FakeMessagesApi.Reply.text("The bridge holds."));
     try (LegioProcess second = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
-      serving(second);
+      second.servingUrl(LIMIT);
       FakeSlack.Call post = slack.nextPost();
       assertThat(post.params())
           .containsEntry("channel", "C123")
           .containsEntry("thread_ts", "1700.0001");
       assertThat(post.params().get("text")).contains("The bridge holds.");
-      await(
-          "the message forgotten", second, () -> count("SELECT count(*) FROM gateway_inbox") == 0);
+      second.await(
+          "the message forgotten", LIMIT, () -> count("SELECT count(*) FROM gateway_inbox") == 0);
       assertThat(count("SELECT count(*) FROM nuntii WHERE sender = 'slack:C123'"))
           .as("the request logged once")
           .isOne();
