@@ -176,6 +176,29 @@ public final class GatewayFixture implements AutoCloseable {
     stop();
   }
 
+  /**
+   * A script for {@link #replies}: a message holding "slow" counts {@code running} down and is
+   * answered "the model's answer" once {@code release} is (interrupted, it fails, as real
+   * back-ends' requests do); any other is answered by {@code others}.
+   */
+  public static Function<String, String> slowOnesWaitFor(
+      java.util.concurrent.CountDownLatch running,
+      java.util.concurrent.CountDownLatch release,
+      Function<String, String> others) {
+    return message -> {
+      if (!message.contains("slow")) {
+        return others.apply(message);
+      }
+      running.countDown();
+      try {
+        release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        throw new dev.legio.backend.BackendException("the request was interrupted");
+      }
+      return "the model's answer";
+    };
+  }
+
   /** A sleeper that records each wait and waits at most 20 ms of it (so retries run quickly). */
   public static final class Sleeps implements RetryPolicy.Sleeper {
     public final List<Duration> asked = new CopyOnWriteArrayList<>();

@@ -11,7 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
-import dev.legio.backend.BackendException;
 import dev.legio.session.LeaseHolder;
 import dev.legio.store.gateway.GatewayInbox;
 import dev.legio.testing.LogCapture;
@@ -68,21 +67,11 @@ class DiscordInboxTest {
             gateway(
                 new ReplyOutbox.Backoff(Duration.ofMillis(100), Duration.ofMillis(400)),
                 new GatewayFixture.Sleeps()));
-    // A message holding "slow" is answered once the test releases it (as real back-ends do, an
-    // interrupted request fails).
     legio.replies =
-        message -> {
-          if (!message.contains("slow")) {
-            return message.contains("news?") ? "The bridge holds." : null;
-          }
-          turnRunning.countDown();
-          try {
-            release.await(60, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            throw new BackendException("the request was interrupted");
-          }
-          return "the model's answer";
-        };
+        GatewayFixture.slowOnesWaitFor(
+            turnRunning,
+            release,
+            message -> message.contains("news?") ? "The bridge holds." : null);
   }
 
   private void start() throws Exception {

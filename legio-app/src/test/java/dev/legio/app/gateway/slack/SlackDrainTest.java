@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
-import dev.legio.backend.BackendException;
 import dev.legio.store.gateway.GatewayStateStore;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -63,21 +62,7 @@ class SlackDrainTest {
       assertThat(System.nanoTime()).as("connected within 30 s").isLessThan(deadline);
       Thread.sleep(10);
     }
-    // A message holding "slow" is answered once the test releases it (as real back-ends do, an
-    // interrupted request fails).
-    legio.replies =
-        message -> {
-          if (!message.contains("slow")) {
-            return null;
-          }
-          turnRunning.countDown();
-          try {
-            release.await(60, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            throw new BackendException("the request was interrupted");
-          }
-          return "the model's answer";
-        };
+    legio.replies = GatewayFixture.slowOnesWaitFor(turnRunning, release, message -> null);
   }
 
   private HttpResponse<String> deliver(String eventId, String text) throws Exception {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.app.gateway.GatewayFixture;
-import dev.legio.backend.BackendException;
 import dev.legio.log.Message;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -62,21 +61,7 @@ class TelegramDrainTest {
                         app.store().jobLeases(),
                         Duration.ofSeconds(3),
                         Clock.systemUTC())));
-    // A message holding "slow" is answered once the test releases it (as real back-ends do, an
-    // interrupted request fails).
-    legio.replies =
-        message -> {
-          if (!message.contains("slow")) {
-            return null;
-          }
-          turnRunning.countDown();
-          try {
-            release.await(60, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            throw new BackendException("the request was interrupted");
-          }
-          return "the model's answer";
-        };
+    legio.replies = GatewayFixture.slowOnesWaitFor(turnRunning, release, message -> null);
   }
 
   @AfterEach
