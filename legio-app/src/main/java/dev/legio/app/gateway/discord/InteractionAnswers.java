@@ -36,7 +36,8 @@ import java.util.function.UnaryOperator;
  *       of {@link InboxTurns.FromThisProcess#take}).
  *   <li>A turn the shutdown cut ({@link #cut}) replaces "thinking..." with a note: the answer
  *       follows in the channel (the next process posts it), or, without a bot token, ask again (the
- *       {@code /ask} is forgotten: nothing could answer it). The note never goes to the channel.
+ *       {@code /ask} is forgotten at once, whether or not the note gets through: nothing could
+ *       answer it). The note never goes to the channel.
  * </ul>
  */
 final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoCloseable {
@@ -135,11 +136,16 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
   @Override
   public void cut(GatewayInbox.Message message, Runnable forget) {
     Held h = held.remove(message.messageKey());
+    if (!channelPossible) {
+      // Forgotten now, whether or not the note gets through: no process answers it but one given
+      // a bot token later, which would answer a question asked who knows how long before.
+      forget.run();
+    }
     if (h == null || clock.instant().isAfter(h.expires())) {
       return;
     }
     String note = channelPossible ? CUT_ANSWER_FOLLOWS : CUT_ASK_AGAIN;
-    sending.put(h.token(), new Sending(h, 1, channelPossible ? () -> {} : forget, true));
+    sending.put(h.token(), new Sending(h, 1, () -> {}, true));
     outbox.owe(List.of(new OwedReply(0, message.chatId(), h.token(), 0, note, null)));
   }
 

@@ -251,4 +251,20 @@ class DiscordInboxTest {
     assertThat(content(note)).isEqualTo(InteractionAnswers.CUT_ASK_AGAIN);
     await(() -> inbox().kept("discord").isEmpty());
   }
+
+  @Test
+  void withoutABotTokenACutAskIsForgottenEvenWhenDiscordRefusesTheNote() throws Exception {
+    start(Map.of(), 1);
+    assertThat(deliver(ask("int-1", "tok-1", CHANNEL, "a slow one")).statusCode()).isEqualTo(200);
+    assertThat(turnRunning.await(30, TimeUnit.SECONDS)).isTrue();
+    for (int i = 0; i < 100; i++) {
+      discord.failures.add(new FakeDiscord.Failure(503, null));
+    }
+
+    legio.server.close(); // never released: the turn outlasts the 1 s grace
+
+    assertThat(inbox().kept("discord"))
+        .as("no process could answer it later but one given a bot token, whenever that starts")
+        .isEmpty();
+  }
 }
