@@ -63,6 +63,8 @@ final class BackendAssembly {
     }
     if (c.hideSecretsFromAgents()) {
       ProcessSecretsGuard.apply(); // before the first CLI process starts
+    } else {
+      ProcessSecretsGuard.lift();
     }
     return new ClaudeCliBackend(
         new ClaudeCliBackend.Options(

@@ -24,13 +24,16 @@ import org.slf4j.LoggerFactory;
  *       turned off at the JVM's start ({@code -XX:+DisableAttachMechanism}, which {@code ./legio}
  *       passes unless {@code LEGIO_ALLOW_JVM_ATTACH=1}); when it is on, the guard says so once, as
  *       a warning naming the flag ({@link Guarded#attachDisabled}).
- *   <li>Applied before the first CLI process starts, when the Claude CLI back-end is built, unless
- *       {@code [backend.claude_cli] hide_secrets_from_agents = false}.
+ *   <li>Applied first thing in {@code legio}'s {@code main} ({@link #atStart}), unless {@code
+ *       LEGIO_ALLOW_JVM_ATTACH=1}, and again, with the warning above, when the Claude CLI back-end
+ *       is built, before the first CLI process starts; {@code [backend.claude_cli]
+ *       hide_secrets_from_agents = false} makes the process dumpable again there. What stays open:
+ *       the launcher's shell and the JVM's own start, a fraction of a second at each start.
  *   <li>Once for the process's life (the kernel resets it only at {@code exec}); elsewhere than on
  *       Linux, or when the C library cannot be called, nothing changes and the log says so once.
  * </ul>
  */
-final class ProcessSecretsGuard {
+public final class ProcessSecretsGuard {
   private static final Logger log = LoggerFactory.getLogger(ProcessSecretsGuard.class);
 
   static final int PR_GET_DUMPABLE = 3;
@@ -48,6 +51,28 @@ final class ProcessSecretsGuard {
   private static Guarded applied;
 
   private ProcessSecretsGuard() {}
+
+  /**
+   * Makes the process non-dumpable before anything else runs ({@code legio}'s {@code main}), so
+   * that its environment is closed from its first moments, not only once the CLI back-end is built:
+   * a program an agent left running could otherwise read it at the next start. Not when {@code
+   * LEGIO_ALLOW_JVM_ATTACH=1} (someone is debugging). Silent: logging is not set up yet; {@link
+   * #apply} warns later if need be, and {@link #lift} undoes it for {@code hide_secrets_from_agents
+   * = false}.
+   */
+  public static void atStart(java.util.Map<String, String> env) {
+    if (!"1".equals(env.get("LEGIO_ALLOW_JVM_ATTACH")) && Libc.AVAILABLE) {
+      Libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+  }
+
+  /** Makes the process dumpable again ({@code hide_secrets_from_agents = false}). */
+  static synchronized void lift() {
+    if (Libc.AVAILABLE) {
+      Libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    }
+    applied = null;
+  }
 
   /** Makes this process non-dumpable, and says when the JVM still takes an attach. */
   static synchronized Guarded apply() {

@@ -65,7 +65,32 @@ class ProcessSecretsGuardTest {
     assertThat(guardedOnly.readExit()).isNotZero();
   }
 
+  @Test
+  void theGuardAtStartClosesTheEnvironmentUnlessSomeoneIsDebugging() throws Exception {
+    Probed atStart = probe("at-start", true);
+    Probed debugging = probe("at-start-debugging", false);
+
+    assertThat(atStart.hidden()).isTrue();
+    assertThat(atStart.readExit()).isNotZero();
+    assertThat(debugging.hidden()).isFalse();
+    assertThat(debugging.seen()).isTrue();
+  }
+
+  @Test
+  void liftedForHideSecretsFromAgentsFalseTheEnvironmentIsReadableAgain() throws Exception {
+    Probed lifted = probe("guard-then-lift", false);
+
+    assertThat(lifted.hidden()).isFalse();
+    assertThat(lifted.seen()).isTrue();
+  }
+
   private Probed probe(boolean guard, boolean noAttach) throws Exception {
+    return probe(guard ? "guard" : "open", noAttach);
+  }
+
+  private Probed probe(String mode, boolean noAttach) throws Exception {
+    Files.setPosixFilePermissions(this.dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path dir = Files.createDirectories(this.dir.resolve(mode)); // one per probe
     assumeTrue(
         System.getProperty("os.name").startsWith("Linux") || "true".equals(System.getenv("CI")),
         "only Linux has /proc/PID/environ");
@@ -98,7 +123,7 @@ class ProcessSecretsGuardTest {
             "-cp",
             String.join(File.pathSeparator, classpath),
             Probe.class.getName(),
-            guard ? "guard" : "open"));
+            mode));
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
     builder.environment().put(SECRET_NAME, secret);
     builder.redirectErrorStream(true);
@@ -161,10 +186,20 @@ class ProcessSecretsGuardTest {
    */
   public static final class Probe {
     public static void main(String[] args) throws Exception {
+      switch (args[0]) {
+        case "guard" -> ProcessSecretsGuard.apply();
+        case "at-start" -> ProcessSecretsGuard.atStart(java.util.Map.of());
+        case "at-start-debugging" ->
+            ProcessSecretsGuard.atStart(java.util.Map.of("LEGIO_ALLOW_JVM_ATTACH", "1"));
+        case "guard-then-lift" -> {
+          ProcessSecretsGuard.apply();
+          ProcessSecretsGuard.lift();
+        }
+        default -> {}
+      }
       ProcessSecretsGuard.Guarded guarded =
-          args[0].equals("guard")
-              ? ProcessSecretsGuard.apply()
-              : new ProcessSecretsGuard.Guarded(false, ProcessSecretsGuard.attachDisabled());
+          new ProcessSecretsGuard.Guarded(
+              !ProcessSecretsGuard.dumpable(), ProcessSecretsGuard.attachDisabled());
       String pid = Long.toString(ProcessHandle.current().pid());
       Process cat =
           new ProcessBuilder("cat", "/proc/" + pid + "/environ")

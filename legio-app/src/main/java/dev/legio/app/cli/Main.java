@@ -14,6 +14,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    dev.legio.app.ProcessSecretsGuard.atStart(System.getenv()); // before anything reads secrets
     // Standard error passes through SecretRedactor, whoever writes to it (the JVM included).
     System.setErr(
         new PrintStream(

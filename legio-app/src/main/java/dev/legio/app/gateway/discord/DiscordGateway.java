@@ -279,9 +279,14 @@ public final class DiscordGateway implements Gateway {
     int owed = answers.owedCount();
     if (owed > 0) {
       log.warn(
-          "gateway discord: {} reply message(s) were not sent before Legio stopped; the next"
-              + " start answers those /ask commands in their channels",
-          owed);
+          "gateway discord: {} message(s) with an interaction's token were not sent before Legio"
+              + " stopped; {}",
+          owed,
+          settings.botToken() == null
+              ? "without a bot token ("
+                  + settings.botTokenEnv()
+                  + ") no later start can answer those /ask commands"
+              : "the next start answers those /ask commands in their channels");
     }
     status.stopped();
   }

@@ -347,7 +347,7 @@ class DiscordGatewayTest {
           .hasSize(1)
           .first()
           .asString()
-          .contains("1 reply message(s)")
+          .contains("1 message(s) with an interaction's token")
           .contains("the next start answers");
     }
     assertThat(legio.app.store().gatewayInbox().kept("discord"))
