@@ -103,8 +103,9 @@ public final class GatewayInbox {
     }
   }
 
-  /** A message kept in the inbox: its row id, who claims it and until when. */
-  public record Kept(long id, Message message, Claimant claimant, Instant claimedUntil) {}
+  /** A message kept in the inbox: its row id, who claims it and until when, when it came in. */
+  public record Kept(
+      long id, Message message, Claimant claimant, Instant claimedUntil, Instant receivedAt) {}
 
   /**
    * Keeps {@code message}, claimed by {@code by} until {@code claimedUntil}, and records its {@code
@@ -224,7 +225,8 @@ public final class GatewayInbox {
                       row.getString(9)),
                   new Claimant(
                       row.getString(10), new LeaseHolder(row.getString(11), row.getLong(12))),
-                  values.readTimestamp(row, 13)));
+                  values.readTimestamp(row, 13),
+                  values.readTimestamp(row, 14)));
         }
       }
     } catch (SQLException e) {

@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *       disk), so it posts the answer in the channel as the bot, after a line naming the asker
  *       ({@link ChannelAnswer}); so does this process when the token runs out ({@link
  *       #INTERACTION_LIFETIME}) before Discord took the answer. Without a bot token no such answer
- *       can be posted, so no other process's {@code /ask} is taken over.
+ *       can be posted, so no other process's {@code /ask} is taken over; one older than {@link
+ *       #STALE_AFTER} is dropped with a warning, not answered.
  *   <li>A reply is kept before it is sent ({@link ReplyOutbox}): a Discord that is down for a while
  *       delays it and does not lose it. Each send retries as {@link PlatformCalls} says (429 after
  *       {@code retry_after}, 5xx with a bounded back-off), then the outbox tries again later.
@@ -65,6 +66,12 @@ public final class DiscordGateway implements Gateway {
 
   /** The longest message Discord accepts. */
   public static final int MAX_CHARS = 2_000;
+
+  /**
+   * How old an {@code /ask} whose process stopped may be and still be answered in its channel; an
+   * older one (Legio was down, or without a bot token, for longer) is dropped with a warning.
+   */
+  public static final Duration STALE_AFTER = Duration.ofDays(1);
 
   /** How long Discord takes responses with an interaction's token. */
   public static final Duration INTERACTION_LIFETIME = Duration.ofMinutes(15);
@@ -134,7 +141,8 @@ public final class DiscordGateway implements Gateway {
         new InteractionAnswers(
             api, calls, channel, status, backoff, clock, settings.botToken() != null);
     this.inbox =
-        new InboxTurns(NAME, inbox, turns, outbox, ChannelAnswer::of, answers, claim, clock);
+        new InboxTurns(
+            NAME, inbox, turns, outbox, ChannelAnswer::of, answers, STALE_AFTER, claim, clock);
   }
 
   @Override

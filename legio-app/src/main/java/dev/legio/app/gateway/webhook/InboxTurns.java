@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *       process is gone (on this host: at once; on another: when its claim ran out) are taken over,
  *       one process each, and their turns run again under the message's {@link RequestKey}: the
  *       request is logged once, and an agent whose answer was logged before the kill answers with
- *       it and runs no turn.
+ *       it and runs no turn. A gateway may give orphans an age past which they are dropped with a
+ *       warning instead (Discord: an answer days late is no answer).
  *   <li><b>Answered once</b>: the answer is kept only while this process still claims the message
  *       (another that took it over answers instead). An answer the database cannot keep is sent
  *       once by the outbox, and the message forgotten if the database lets it be. A gateway that
@@ -84,6 +85,7 @@ public final class InboxTurns implements AutoCloseable {
   private final ReplyOutbox outbox;
   private final Replies replies;
   private final FromThisProcess fromThisProcess;
+  private final Duration staleAfter;
   private final Duration claim;
   private final Clock clock;
   private final GatewayInbox.Claimant me = GatewayInbox.Claimant.thisProcess();
@@ -103,12 +105,14 @@ public final class InboxTurns implements AutoCloseable {
       Replies replies,
       Duration claim,
       Clock clock) {
-    this(gateway, inbox, turns, outbox, replies, FromThisProcess.NONE, claim, clock);
+    this(gateway, inbox, turns, outbox, replies, FromThisProcess.NONE, null, claim, clock);
   }
 
   /**
    * As {@link #InboxTurns(String, GatewayInbox, ChannelTurns, ReplyOutbox, Replies, Duration,
-   * Clock)}, with answers that {@code fromThisProcess} may take before {@code replies} are made.
+   * Clock)}, with answers that {@code fromThisProcess} may take before {@code replies} are made,
+   * and orphans taken in more than {@code staleAfter} ago (null: never) dropped instead of
+   * answered.
    */
   public InboxTurns(
       String gateway,
@@ -117,6 +121,7 @@ public final class InboxTurns implements AutoCloseable {
       ReplyOutbox outbox,
       Replies replies,
       FromThisProcess fromThisProcess,
+      Duration staleAfter,
       Duration claim,
       Clock clock) {
     this.gateway = gateway;
@@ -125,6 +130,7 @@ public final class InboxTurns implements AutoCloseable {
     this.outbox = outbox;
     this.replies = replies;
     this.fromThisProcess = fromThisProcess;
+    this.staleAfter = staleAfter;
     this.claim = claim;
     this.clock = clock;
   }
@@ -163,6 +169,19 @@ public final class InboxTurns implements AutoCloseable {
           if (closed || !takingOver) {
             break;
           }
+          if (stale(orphan)) {
+            if (inbox.takeOver(orphan, me, clock.instant().plus(claim))) {
+              inbox.answer(orphan.id(), me, List.of(), clock.instant());
+              log.warn(
+                  "gateway {}: a message in {} taken in at {} was dropped unanswered: its process"
+                      + " stopped, and it is older than {}",
+                  gateway,
+                  orphan.message().chatId(),
+                  orphan.receivedAt(),
+                  staleAfter);
+            }
+            continue;
+          }
           if (inbox.takeOver(orphan, me, clock.instant().plus(claim))) {
             log.info(
                 "gateway {}: a message in {} whose turn a stopped process had begun is answered"
@@ -197,6 +216,11 @@ public final class InboxTurns implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** True when {@code orphan} is too old to be answered now ({@code staleAfter}). */
+  private boolean stale(GatewayInbox.Kept orphan) {
+    return staleAfter != null && orphan.receivedAt().plus(staleAfter).isBefore(clock.instant());
   }
 
   private void run(long id, GatewayInbox.Message message) {

@@ -89,6 +89,11 @@ class DiscordInboxTest {
 
   /** An /ask another process took in, claimed until {@code claimedUntil}. */
   private void orphan(String id, String channel, Instant claimedUntil) {
+    orphan(id, channel, Instant.now(), claimedUntil);
+  }
+
+  /** An /ask another process took in at {@code receivedAt}, claimed until {@code claimedUntil}. */
+  private void orphan(String id, String channel, Instant receivedAt, Instant claimedUntil) {
     inbox()
         .takeIn(
             new GatewayInbox.Message(
@@ -96,7 +101,7 @@ class DiscordInboxTest {
             List.of(id),
             Duration.ofHours(1),
             new GatewayInbox.Claimant("inbox-of-" + id, new LeaseHolder("node-" + id, 42)),
-            Instant.now(),
+            receivedAt,
             claimedUntil);
   }
 
@@ -266,5 +271,28 @@ class DiscordInboxTest {
     assertThat(inbox().kept("discord"))
         .as("no process could answer it later but one given a bot token, whenever that starts")
         .isEmpty();
+  }
+
+  @Test
+  void anAskWhoseProcessStoppedMoreThanADayAgoIsDroppedWithAWarningNotAnswered() throws Exception {
+    start();
+
+    try (LogCapture logged = new LogCapture()) {
+      orphan(
+          "int-old",
+          CHANNEL,
+          Instant.now().minus(DiscordGateway.STALE_AFTER).minusSeconds(60),
+          Instant.now().minusSeconds(1));
+      orphan("int-new", CHANNEL, Instant.now().minusSeconds(1));
+
+      assertThat(content(discord.nextMessage())).contains("> news?");
+      assertThat(content(discord.nextMessage())).isEqualTo("The bridge holds.");
+      await(() -> inbox().kept("discord").isEmpty());
+      assertThat(discord.messageWithin(Duration.ofMillis(500)))
+          .as("the old one unanswered")
+          .isNull();
+      assertThat(logged.warningsAndErrors()).contains("dropped unanswered").contains("older than");
+    }
+    assertThat(legio.app.messageLog().size()).as("one turn, the recent one's").isEqualTo(2);
   }
 }
