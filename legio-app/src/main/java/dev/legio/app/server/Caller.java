@@ -13,11 +13,6 @@ public record Caller(String token, Role role, List<String> sources, String token
     sources = List.copyOf(sources);
   }
 
-  /** A caller whose token is told apart by its name alone. */
-  public Caller(String token, Role role, List<String> sources) {
-    this(token, role, sources, token);
-  }
-
   public boolean mayPostTo(String source) {
     return role == Role.OPERATOR || (role == Role.GATEWAY && sources.contains(source));
   }

@@ -134,16 +134,21 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
    * without a bot token to post it with, asking to ask again (the {@code /ask} is then forgotten).
    */
   @Override
-  public void cut(GatewayInbox.Message message, Runnable forget) {
+  public boolean cut(GatewayInbox.Message message, Runnable forget) {
     Held h = held.remove(message.messageKey());
     if (!channelPossible) {
       // Forgotten now, whether or not the note gets through: no process answers it but one given
       // a bot token later, which would answer a question asked who knows how long before.
       forget.run();
     }
-    if (h == null || clock.instant().isAfter(h.expires())) {
-      return;
+    if (h != null && !clock.instant().isAfter(h.expires())) {
+      say(message, h);
     }
+    return !channelPossible;
+  }
+
+  /** Replaces "thinking..." with the note for a cut turn, with the interaction's token. */
+  private void say(GatewayInbox.Message message, Held h) {
     String note = channelPossible ? CUT_ANSWER_FOLLOWS : CUT_ASK_AGAIN;
     sending.put(h.token(), new Sending(h, 1, () -> {}, true));
     outbox.owe(List.of(new OwedReply(0, message.chatId(), h.token(), 0, note, null)));

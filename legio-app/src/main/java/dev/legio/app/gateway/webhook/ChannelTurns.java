@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Rules: what the platform's user reads is the channel's reply; a refusal (a text too long or
  * empty) or a session busy past the wait is answered in words, never dropped silently. A turn cut
- * by Legio's shutdown is told to {@link Answer#interrupted}, which sends the note unless the
- * gateway keeps the message for the next process. Closing waits up to {@link #GRACE} for turns in
- * flight, then interrupts them and waits up to {@link #GRACE} more for them to hand on what they
+ * by Legio's shutdown is told to {@link Answer#interrupted}: the gateway keeps the message for the
+ * next process, or tells its user in words of its own. Closing waits up to {@link #GRACE} for turns
+ * in flight, then interrupts them and waits up to {@link #GRACE} more for them to hand on what they
  * have.
  */
 public final class ChannelTurns implements AutoCloseable {
@@ -45,17 +45,15 @@ public final class ChannelTurns implements AutoCloseable {
   }
 
   /** Where a turn's answer goes. */
-  @FunctionalInterface
   public interface Answer {
     void send(String text);
 
     /**
-     * The turn was cut by Legio's shutdown ({@code note} says so, as logged): by default the note
-     * is sent as the answer; a gateway that keeps the message can leave it to the next process.
+     * The turn was cut by Legio's shutdown ({@code note} says so, as logged). Each gateway says
+     * what its user reads then: the note itself names the internal channel key and answers nothing,
+     * so none sends it as it is.
      */
-    default void interrupted(String note) {
-      send(note);
-    }
+    void interrupted(String note);
   }
 
   /** Runs a turn of {@code channel} in the background, then hands its answer to {@code answer}. */

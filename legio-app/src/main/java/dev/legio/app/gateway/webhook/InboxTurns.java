@@ -70,10 +70,14 @@ public final class InboxTurns implements AutoCloseable {
 
     /**
      * The shutdown cut {@code message}'s turn: the gateway may tell its user from this process, and
-     * runs {@code forget} once told when no other process could answer the message (the next
-     * process would otherwise answer it). By default nothing is said and the message stays.
+     * runs {@code forget} when no other process could answer the message (the next process would
+     * otherwise answer it). By default nothing is said and the message stays.
+     *
+     * @return true when the message was forgotten, false when it stays for the next process
      */
-    default void cut(GatewayInbox.Message message, Runnable forget) {}
+    default boolean cut(GatewayInbox.Message message, Runnable forget) {
+      return false;
+    }
 
     /** No message is answered from this process alone (Slack). */
     FromThisProcess NONE = (message, answer, sent) -> false;
@@ -239,11 +243,14 @@ public final class InboxTurns implements AutoCloseable {
 
           @Override
           public void interrupted(String note) {
-            fromThisProcess.cut(message, () -> forget(id));
+            boolean dropped = fromThisProcess.cut(message, () -> forget(id));
             log.info(
-                "gateway {}: a turn in {} was cut by the shutdown; the next process answers it",
+                "gateway {}: a turn in {} was cut by the shutdown; {}",
                 gateway,
-                message.chatId());
+                message.chatId(),
+                dropped
+                    ? "no other process can answer it, so it is dropped"
+                    : "the next process answers it");
           }
         });
   }
