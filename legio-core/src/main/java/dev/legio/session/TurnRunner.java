@@ -342,15 +342,9 @@ final class TurnRunner implements AutoCloseable {
       if (request.id().equals(m.replyTo())
           && m.sender().equals(slot.owner.speaker())
           && !m.id().equals(note)) {
-        String description = "";
-        String backend = backendName;
-        try {
-          OwnerProfile profile = profiles.resolve(slot.owner);
-          description = profile.description();
-          backend = profile.shape().backend().displayName();
-        } catch (RuntimeException e) {
-          log.debug("{}: no profile for the answer in the log: {}", slot.name(), e.getMessage());
-        }
+        Optional<OwnerProfile> profile = profileIfKnown(slot, "the answer in the log");
+        String description = profile.map(OwnerProfile::description).orElse("");
+        String backend = profile.map(p -> p.shape().backend().displayName()).orElse(backendName);
         log.info("{}: request {} sent again; answered from the log", slot.name(), request.id());
         return Optional.of(
             new Reply(slot.name(), description, backend, m.text(), false, m.id(), m.sequence()));
@@ -441,17 +435,24 @@ final class TurnRunner implements AutoCloseable {
     }
   }
 
+  /**
+   * The owner's profile, for an answer that is not a turn's (it only names the agent); empty, and
+   * logged, when it cannot be resolved.
+   */
+  private Optional<OwnerProfile> profileIfKnown(OwnerSlot slot, String forWhat) {
+    try {
+      return Optional.of(profiles.resolve(slot.owner));
+    } catch (RuntimeException e) {
+      log.debug("{}: no profile for {}: {}", slot.name(), forWhat, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
   private Reply busy(OwnerSlot slot, Message request, String why) {
     log.warn("{}: request {} not dispatched: {}", slot.name(), request.id(), why);
-    String description = "";
-    try {
-      description = profiles.resolve(slot.owner).description();
-    } catch (RuntimeException e) {
-      log.debug("{}: no profile for the busy answer: {}", slot.name(), e.getMessage());
-    }
     return Reply.failure(
         slot.name(),
-        description,
+        profileIfKnown(slot, "the busy answer").map(OwnerProfile::description).orElse(""),
         backendName,
         "["
             + slot.name()
