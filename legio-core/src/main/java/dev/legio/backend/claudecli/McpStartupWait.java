@@ -1,7 +1,6 @@
 package dev.legio.backend.claudecli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.backend.BackendException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,8 +118,7 @@ final class McpStartupWait {
       try {
         next = process.next(deadline);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
+        throw TurnReader.interrupted(e);
       }
       if (next.isEmpty()) {
         return Optional.empty();
@@ -146,8 +144,7 @@ final class McpStartupWait {
       Thread.sleep(POLL);
       return true;
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
+      throw TurnReader.interrupted(e);
     }
   }
 

@@ -81,14 +81,22 @@ final class TurnReader {
         || !"success".equals(result.path("subtype").asText("success"));
   }
 
+  /**
+   * The failure of a turn interrupted while it waited for the CLI; the thread keeps its interrupt
+   * flag.
+   */
+  static BackendException interrupted(InterruptedException e) {
+    Thread.currentThread().interrupt();
+    return new BackendException("interrupted while waiting for the Claude Code CLI", e);
+  }
+
   /** The process's next line, or its end; an interrupt or the deadline passing fails the turn. */
   private CliProcess.Line next() {
     Optional<CliProcess.Line> next;
     try {
       next = process.next(deadline);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BackendException("interrupted while waiting for the Claude Code CLI", e);
+      throw interrupted(e);
     }
     if (next.isEmpty()) {
       throw new TurnTimeoutException(
