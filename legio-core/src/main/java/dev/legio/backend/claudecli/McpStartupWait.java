@@ -90,7 +90,8 @@ final class McpStartupWait {
         return;
       }
       JsonNode servers = response.path("response").path("mcpServers");
-      if (pending(servers).isEmpty()) {
+      List<String> pending = pending(servers);
+      if (pending.isEmpty()) {
         warnNotConnected(servers);
         log.debug(
             "{}: MCP servers ready after {} ms",
@@ -103,7 +104,7 @@ final class McpStartupWait {
             "{}: the CLI's MCP servers {} were still starting after {} s; the turn goes on without"
                 + " their tools",
             label,
-            pending(servers),
+            pending,
             Duration.ofNanos(System.nanoTime() - started).toSeconds());
         return;
       }
