@@ -153,7 +153,14 @@ public final class RewindJournal implements UnfinishedEdits {
       Files.deleteIfExists(file);
     } catch (IOException e) {
       throw new TranscriptException(
-          "cannot delete " + file + " (" + FailureText.of(e) + "), the note of a finished rewind",
+          "cannot delete "
+              + file
+              + " ("
+              + FailureText.of(e)
+              + "), the note of a rewind of session "
+              + sessionId
+              + " that is finished or never began; delete it by hand before the session is used"
+              + " again",
           e);
     }
   }
@@ -202,8 +209,8 @@ public final class RewindJournal implements UnfinishedEdits {
           "{}: finished the rewind of session {} a crash cut short", stored.owner(), sessionId);
     } catch (TranscriptException e) {
       log.warn(
-          "{}: the transcript of session {} could not take the tombstones of a rewind (tried again"
-              + " at its next turn): {}",
+          "{}: the rewind of session {} a crash cut short is not finished yet (tried again at its"
+              + " next turn): {}",
           stored.owner(),
           sessionId,
           e.getMessage());
