@@ -11,11 +11,9 @@ import dev.legio.session.SessionRecord;
 import dev.legio.session.UnfinishedEdits;
 import java.io.IOException;
 import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -256,11 +254,10 @@ public final class RewindJournal implements UnfinishedEdits {
   /** The note of session {@code sessionId}, or null when it has none. */
   Note read(String sessionId) {
     Path file = noteOf(sessionId);
-    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+    if (!TranscriptFiles.exists(file)) {
       return null;
     }
-    try (SeekableByteChannel in =
-        Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (FileChannel in = TranscriptFiles.openForReading(file)) {
       JsonNode json = JSON.readTree(Channels.newInputStream(in));
       List<UUID> removed = new ArrayList<>();
       for (JsonNode uuid : json.path("removed")) {
