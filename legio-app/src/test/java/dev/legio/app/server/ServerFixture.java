@@ -222,11 +222,21 @@ final class ServerFixture implements AutoCloseable {
    * (the text must hold {@code #hold}); the answer comes after {@link #release}.
    */
   CompletableFuture<HttpResponse<String>> postHeld(String text) throws InterruptedException {
+    return postHeld("/api/v1/messages", operator, Map.of("text", text));
+  }
+
+  /**
+   * Posts {@code body} to {@code path} with {@code token} from another thread and returns once its
+   * turn is held at the gate (its text must hold {@code #hold}); the answer comes after {@link
+   * #release} or the server's drain.
+   */
+  CompletableFuture<HttpResponse<String>> postHeld(String path, String token, Object body)
+      throws InterruptedException {
     CompletableFuture<HttpResponse<String>> pending =
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return post("/api/v1/messages", operator, Map.of("text", text));
+                return post(path, token, body);
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }

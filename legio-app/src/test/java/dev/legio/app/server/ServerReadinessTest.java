@@ -152,24 +152,16 @@ class ServerReadinessTest {
             Duration.ofSeconds(1));
     try {
       CompletableFuture<HttpResponse<String>> inFlight =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return g.post(
-                      "/api/v1/tasks",
-                      g.task,
-                      Map.of(
-                          "session_key",
-                          "campaign:7",
-                          "agent",
-                          "vorenus",
-                          "text",
-                          "#hold #stop-when-interrupted"));
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      assertThat(g.held.await(30, TimeUnit.SECONDS)).isTrue();
+          g.postHeld(
+              "/api/v1/tasks",
+              g.task,
+              Map.of(
+                  "session_key",
+                  "campaign:7",
+                  "agent",
+                  "vorenus",
+                  "text",
+                  "#hold #stop-when-interrupted"));
       long start = System.nanoTime();
       g.server.close(); // never released: the task outlasts the 1 s grace
 
@@ -197,18 +189,10 @@ class ServerReadinessTest {
             Duration.ofSeconds(1));
     try {
       CompletableFuture<HttpResponse<String>> inFlight =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return g.post(
-                      "/api/v1/channels/viewer:main/messages",
-                      g.operator,
-                      Map.of("text", "#hold #stop-when-interrupted"));
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      assertThat(g.held.await(30, TimeUnit.SECONDS)).isTrue();
+          g.postHeld(
+              "/api/v1/channels/viewer:main/messages",
+              g.operator,
+              Map.of("text", "#hold #stop-when-interrupted"));
       g.server.close(); // never released: the turn outlasts the 1 s grace
 
       HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
