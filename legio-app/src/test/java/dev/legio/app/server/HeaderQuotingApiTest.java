@@ -2,9 +2,6 @@ package dev.legio.app.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -31,19 +28,9 @@ class HeaderQuotingApiTest {
     f.close();
   }
 
-  private String raw(String request) throws Exception {
-    URI base = f.uri("/");
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      socket.setSoTimeout(30_000);
-      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-      socket.getOutputStream().flush();
-      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
   private String post(String contentType) throws Exception {
     String body = "{\"text\": \"@vorenus scout\"}";
-    return raw(
+    return f.raw(
         "POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
             + f.operator
             + "\r\nContent-Type: "
@@ -54,19 +41,12 @@ class HeaderQuotingApiTest {
             + body);
   }
 
-  private static String error(String answer) throws Exception {
-    return ServerFixture.JSON
-        .readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4))
-        .get("error")
-        .asText();
-  }
-
   @Test
   void aContentTypeInUtf8IsQuotedAsWritten() throws Exception {
     String answer = post("текст/json");
 
     assertThat(answer).startsWith("HTTP/1.1 415");
-    assertThat(error(answer)).contains("(got 'текст/json')").doesNotContain("Ð");
+    assertThat(ServerFixture.rawError(answer)).contains("(got 'текст/json')").doesNotContain("Ð");
   }
 
   @Test
@@ -74,18 +54,18 @@ class HeaderQuotingApiTest {
     String answer = post("application/json; charset=кои8");
 
     assertThat(answer).startsWith("HTTP/1.1 415");
-    assertThat(error(answer)).contains("the charset 'кои8'").doesNotContain("Ð");
+    assertThat(ServerFixture.rawError(answer)).contains("the charset 'кои8'").doesNotContain("Ð");
   }
 
   @Test
   void aLastEventIdInUtf8IsQuotedAsWritten() throws Exception {
     String answer =
-        raw(
+        f.raw(
             "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                 + f.operator
                 + "\r\nLast-Event-ID: пять\r\nConnection: close\r\n\r\n");
 
     assertThat(answer).startsWith("HTTP/1.1 400");
-    assertThat(error(answer)).contains("got 'пять'").doesNotContain("Ð");
+    assertThat(ServerFixture.rawError(answer)).contains("got 'пять'").doesNotContain("Ð");
   }
 }

@@ -3,11 +3,8 @@ package dev.legio.app.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -122,7 +119,7 @@ class IdempotencyKeyApiTest {
   void aKeyOfNonAsciiCharactersIs400ShowingItAsSentNotGarbled() throws Exception {
     String body = "{\"text\": \"@vorenus scout\"}";
     String answer =
-        raw(
+        f.raw(
             "POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                 + f.operator
                 + "\r\nContent-Type: application/json\r\nIdempotency-Key: ключ-1\r\n"
@@ -132,12 +129,7 @@ class IdempotencyKeyApiTest {
                 + body);
 
     assertThat(answer).startsWith("HTTP/1.1 400");
-    String error =
-        ServerFixture.JSON
-            .readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4))
-            .get("error")
-            .asText();
-    assertThat(error)
+    assertThat(ServerFixture.rawError(answer))
         .contains("header Idempotency-Key 'ключ-1'")
         .contains("printable ASCII characters without spaces")
         .doesNotContain("Ð");
@@ -195,19 +187,6 @@ class IdempotencyKeyApiTest {
     assertThat(b.at("/replies/0/error").asBoolean()).isFalse();
     assertThat(f.turnThreads).hasSize(1);
     assertThat(logged()).containsExactly("caesar", "vorenus");
-  }
-
-  /**
-   * Sends {@code request} as UTF-8 bytes over a socket; what comes back until the server closes.
-   */
-  private String raw(String request) throws Exception {
-    URI base = f.uri("/");
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      socket.setSoTimeout(30_000);
-      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-      socket.getOutputStream().flush();
-      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   private HttpResponse<String> send(Map<String, Object> body) {

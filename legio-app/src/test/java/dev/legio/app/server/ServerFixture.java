@@ -280,6 +280,28 @@ final class ServerFixture implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * Sends {@code request} as UTF-8 bytes over a socket (the JDK's client sends only ASCII headers);
+   * what comes back until the server closes.
+   */
+  String raw(String request) throws Exception {
+    URI base = uri("/");
+    try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      return new String(
+          socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * The {@code error} of the JSON body of {@code answer}, an HTTP response as {@link #raw} gives.
+   */
+  static String rawError(String answer) throws Exception {
+    return JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4)).get("error").asText();
+  }
+
   static JsonNode json(HttpResponse<String> response) throws Exception {
     return JSON.readTree(response.body());
   }
