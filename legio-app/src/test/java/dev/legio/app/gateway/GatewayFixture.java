@@ -199,6 +199,18 @@ public final class GatewayFixture implements AutoCloseable {
     };
   }
 
+  /** Waits up to 30 s for {@code condition}, failing the test when it does not hold by then. */
+  public static void await(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 30 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
   /** A sleeper that records each wait and waits at most 20 ms of it (so retries run quickly). */
   public static final class Sleeps implements RetryPolicy.Sleeper {
     public final List<Duration> asked = new CopyOnWriteArrayList<>();

@@ -1,5 +1,6 @@
 package dev.legio.app.gateway.discord;
 
+import static dev.legio.app.gateway.GatewayFixture.await;
 import static dev.legio.app.gateway.discord.DiscordRequests.ask;
 import static dev.legio.app.gateway.discord.DiscordRequests.configure;
 import static dev.legio.app.gateway.discord.DiscordRequests.gateway;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,16 +81,6 @@ class DiscordGatewayTest {
         sign(keys.getPrivate(), now, body),
         "X-Signature-Timestamp",
         now);
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 30 s");
-      }
-      Thread.sleep(10);
-    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.legio.app.gateway.discord;
 
+import static dev.legio.app.gateway.GatewayFixture.await;
 import static dev.legio.app.gateway.discord.DiscordRequests.ask;
 import static dev.legio.app.gateway.discord.DiscordRequests.configure;
 import static dev.legio.app.gateway.discord.DiscordRequests.gateway;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,16 +103,6 @@ class DiscordInboxTest {
             new GatewayInbox.Claimant("inbox-of-" + id, new LeaseHolder("node-" + id, 42)),
             receivedAt,
             claimedUntil);
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 30 s");
-      }
-      Thread.sleep(10);
-    }
   }
 
   private static String content(FakeDiscord.Call call) {

@@ -1,5 +1,6 @@
 package dev.legio.app.gateway.slack;
 
+import static dev.legio.app.gateway.GatewayFixture.await;
 import static dev.legio.app.gateway.slack.SlackRequests.callback;
 import static dev.legio.app.gateway.slack.SlackRequests.mention;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,11 +58,7 @@ class SlackDrainTest {
                 slack.apiUrl(),
                 new ReplyOutbox.Backoff(Duration.ofMillis(100), Duration.ofMillis(400)),
                 new GatewayFixture.Sleeps()));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (legio.health("slack").state() != GatewayHealth.State.CONNECTED) {
-      assertThat(System.nanoTime()).as("connected within 30 s").isLessThan(deadline);
-      Thread.sleep(10);
-    }
+    await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
     legio.replies = GatewayFixture.slowOnesWaitFor(turnRunning, release, message -> null);
   }
 
@@ -131,11 +128,8 @@ class SlackDrainTest {
     legio.restart();
 
     assertThat(slack.nextPost().params()).containsEntry("text", "the model's answer");
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!legio.app.store().gatewayState().pending("slack").isEmpty()
-        && System.nanoTime() < deadline) {
-      Thread.sleep(20); // the reply is forgotten once Slack took it
-    }
+    // the reply is forgotten once Slack took it
+    await(() -> legio.app.store().gatewayState().pending("slack").isEmpty());
     assertThat(slack.postWithin(Duration.ofMillis(500))).as("answered once").isNull();
     assertThat(answers()).containsExactly("the model's answer");
     assertThat(legio.app.store().gatewayInbox().kept("slack")).isEmpty();

@@ -1,5 +1,6 @@
 package dev.legio.app.gateway.slack;
 
+import static dev.legio.app.gateway.GatewayFixture.await;
 import static dev.legio.app.gateway.slack.SlackRequests.callback;
 import static dev.legio.app.gateway.slack.SlackRequests.direct;
 import static dev.legio.app.gateway.slack.SlackRequests.mention;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,16 +67,6 @@ class SlackGatewayTest {
 
   private HttpResponse<String> deliver(String body, String... headers) throws Exception {
     return legio.post(SlackGateway.PATH, body, SlackRequests.signed(SECRET, body, headers));
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 30 s");
-      }
-      Thread.sleep(10);
-    }
   }
 
   @Test
