@@ -258,6 +258,8 @@ class DiscordInboxTest {
 
     legio.server.close(); // never released: the turn outlasts the 1 s grace
 
+    await(() -> discord.webhookCalls() >= 1); // the note was tried...
+    assertThat(discord.messages).as("...and refused").isEmpty();
     assertThat(inbox().kept("discord"))
         .as("no process could answer it later but one given a bot token, whenever that starts")
         .isEmpty();
