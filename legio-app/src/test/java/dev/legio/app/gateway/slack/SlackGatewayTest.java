@@ -14,6 +14,8 @@ import dev.legio.app.gateway.GatewayFixture;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.app.gateway.webhook.ReplyOutbox;
 import dev.legio.backend.SessionSpec;
+import dev.legio.session.LeaseHolder;
+import dev.legio.store.gateway.GatewayInbox;
 import dev.legio.testing.PostgresTestDatabase;
 import dev.legio.tools.ToolDefinition;
 import java.net.ServerSocket;
@@ -63,6 +65,22 @@ class SlackGatewayTest {
     slack = new FakeSlack();
     start(ENV, slack.apiUrl(), Function.identity());
     await(() -> legio.health("slack").state() == GatewayHealth.State.CONNECTED);
+  }
+
+  /** A message in C123's thread {@code ts} another node took in, claimed until {@code until}. */
+  private void orphan(String ts, Instant until) {
+    legio
+        .app
+        .store()
+        .gatewayInbox()
+        .takeIn(
+            new GatewayInbox.Message(
+                "slack", "channel:C123:ts:" + ts, "slack:C123", "C123", ts, "U123", "Ada", "news?"),
+            List.of("Ev" + ts),
+            Duration.ofDays(1),
+            new GatewayInbox.Claimant("inbox-of-" + ts, new LeaseHolder("node-" + ts, 42)),
+            Instant.now(),
+            until);
   }
 
   private HttpResponse<String> deliver(String body, String... headers) throws Exception {
@@ -422,19 +440,9 @@ class SlackGatewayTest {
   @Test
   void aMessageAnotherNodeTookInIsAnsweredHereOnceItsClaimRanOutAndNotBefore() throws Exception {
     start();
-    dev.legio.store.gateway.GatewayInbox inbox = legio.app.store().gatewayInbox();
-    Instant now = Instant.now();
-    for (String ts : List.of("1700.0001", "1700.0002")) {
-      inbox.takeIn(
-          new dev.legio.store.gateway.GatewayInbox.Message(
-              "slack", "channel:C123:ts:" + ts, "slack:C123", "C123", ts, "U123", "Ada", "news?"),
-          List.of("Ev" + ts),
-          Duration.ofDays(1),
-          new dev.legio.store.gateway.GatewayInbox.Claimant(
-              "inbox-of-" + ts, new dev.legio.session.LeaseHolder("node-" + ts, 42)),
-          now,
-          ts.endsWith("1") ? now.minusSeconds(1) : now.plus(Duration.ofHours(1)));
-    }
+    GatewayInbox inbox = legio.app.store().gatewayInbox();
+    orphan("1700.0001", Instant.now().minusSeconds(1));
+    orphan("1700.0002", Instant.now().plus(Duration.ofHours(1)));
 
     assertThat(slack.nextPost().params()).containsEntry("thread_ts", "1700.0001");
     assertThat(slack.postWithin(Duration.ofMillis(2_500)))
@@ -449,16 +457,8 @@ class SlackGatewayTest {
   void whileLegioStopsNoOrphanIsTakenOverItIsLeftToTheNextProcess() throws Exception {
     start();
     legio.gateways.stopTaking();
-    dev.legio.store.gateway.GatewayInbox inbox = legio.app.store().gatewayInbox();
-    inbox.takeIn(
-        new dev.legio.store.gateway.GatewayInbox.Message(
-            "slack", "channel:C123:ts:1.1", "slack:C123", "C123", "1.1", "U123", "Ada", "news?"),
-        List.of("Ev1"),
-        Duration.ofDays(1),
-        new dev.legio.store.gateway.GatewayInbox.Claimant(
-            "inbox-gone", new dev.legio.session.LeaseHolder("node-gone", 42)),
-        Instant.now(),
-        Instant.now().minusSeconds(1));
+    GatewayInbox inbox = legio.app.store().gatewayInbox();
+    orphan("1.1", Instant.now().minusSeconds(1));
 
     assertThat(slack.postWithin(Duration.ofMillis(2_500))).isNull();
     assertThat(inbox.kept("slack")).hasSize(1);
