@@ -167,6 +167,21 @@ public final class LegioProcess implements AutoCloseable {
     return java.net.URI.create(url[0]);
   }
 
+  /** POSTs the JSON {@code body} to {@code url} with the header pairs {@code headers}. */
+  public static java.net.http.HttpResponse<String> postJson(
+      java.net.URI url, String body, String... headers) throws IOException, InterruptedException {
+    java.net.http.HttpRequest.Builder request =
+        java.net.http.HttpRequest.newBuilder(url)
+            .header("Content-Type", "application/json")
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
+    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+      return http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
   public int exitCode() {
     return process.exitValue();
   }

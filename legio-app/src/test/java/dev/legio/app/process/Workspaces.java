@@ -30,6 +30,19 @@ public final class Workspaces {
     return ws;
   }
 
+  /**
+   * {@link #init} of a workspace whose back-end is the Anthropic API at {@code modelUrl} (a fake)
+   * and whose {@code legio serve} listens on free ports; returns the workspace's root.
+   */
+  public static Path servingOnModel(Path dir, String name, java.net.URI modelUrl) {
+    Path ws = init(dir, name);
+    edit(ws, "kind = \"auto\"", "kind = \"anthropic\"");
+    edit(ws, "base_url = \"\"", "base_url = \"" + modelUrl + "\"");
+    edit(ws, "\nport = 8740", "\nport = 0");
+    edit(ws, "http_port = 8740", "http_port = 0");
+    return ws;
+  }
+
   /** Replaces the first {@code from} in the workspace's legio.toml by {@code to}. */
   public static void edit(Path ws, String from, String to) {
     try {

@@ -6,8 +6,6 @@ import dev.legio.app.process.LegioProcess;
 import dev.legio.app.process.Workspaces;
 import dev.legio.testing.FakeMessagesApi;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,11 +39,7 @@ class DiscordKillTest {
   void workspaceWithDiscordOnAModel() throws Exception {
     model = FakeMessagesApi.start();
     discord = new FakeDiscord();
-    ws = Workspaces.init(dir, "legion");
-    Workspaces.edit(ws, "kind = \"auto\"", "kind = \"anthropic\"");
-    Workspaces.edit(ws, "base_url = \"\"", "base_url = \"" + model.baseUrl() + "\"");
-    Workspaces.edit(ws, "\nport = 8740", "\nport = 0");
-    Workspaces.edit(ws, "http_port = 8740", "http_port = 0");
+    ws = Workspaces.servingOnModel(dir, "legion", model.baseUrl());
     Path toml = ws.resolve("legio.toml");
     String text = Files.readString(toml);
     int section = text.indexOf("[gateways.discord]");
@@ -81,14 +75,10 @@ class DiscordKillTest {
     try (LegioProcess first = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
       URI api = first.servingUrl(LIMIT);
       HttpResponse<String> deferred =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(api.resolve(DiscordGateway.PATH))
-                      .headers(DiscordRequests.signed(keys.getPrivate(), ask))
-                      .header("Content-Type", "application/json")
-                      .POST(HttpRequest.BodyPublishers.ofString(ask))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+          LegioProcess.postJson(
+              api.resolve(DiscordGateway.PATH),
+              ask,
+              DiscordRequests.signed(keys.getPrivate(), ask));
       assertThat(deferred.statusCode()).as(deferred.body()).isEqualTo(200);
       assertThat(deferred.body()).contains("\"type\":5");
       first.await("the turn at the model", LIMIT, () -> messagesRequests() == 1);

@@ -6,8 +6,6 @@ import dev.legio.app.process.LegioProcess;
 import dev.legio.app.process.Workspaces;
 import dev.legio.testing.FakeMessagesApi;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,11 +33,7 @@ class SlackKillTest {
   void workspaceWithSlackOnAModel() throws Exception {
     model = FakeMessagesApi.start();
     slack = new FakeSlack();
-    ws = Workspaces.init(dir, "legion");
-    Workspaces.edit(ws, "kind = \"auto\"", "kind = \"anthropic\"");
-    Workspaces.edit(ws, "base_url = \"\"", "base_url = \"" + model.baseUrl() + "\"");
-    Workspaces.edit(ws, "\nport = 8740", "\nport = 0");
-    Workspaces.edit(ws, "http_port = 8740", "http_port = 0");
+    ws = Workspaces.servingOnModel(dir, "legion", model.baseUrl());
     Workspaces.edit(
         ws,
         "the reply goes back in the message's thread.\nenabled = false",
@@ -78,14 +72,10 @@ class SlackKillTest {
     try (LegioProcess first = LegioProcess.start(dir, env, "--castra", ws.toString(), "serve")) {
       URI api = first.servingUrl(LIMIT);
       HttpResponse<String> ack =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(api.resolve(SlackGateway.PATH))
-                      .headers(SlackRequests.signed(SlackRequests.SECRET, event))
-                      .header("Content-Type", "application/json")
-                      .POST(HttpRequest.BodyPublishers.ofString(event))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+          LegioProcess.postJson(
+              api.resolve(SlackGateway.PATH),
+              event,
+              SlackRequests.signed(SlackRequests.SECRET, event));
       assertThat(ack.statusCode()).as(ack.body()).isEqualTo(200);
       first.await("the turn at the model", LIMIT, () -> messagesRequests() == 1);
       first.signal("KILL");
