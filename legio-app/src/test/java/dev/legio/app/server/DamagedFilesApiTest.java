@@ -59,6 +59,7 @@ class DamagedFilesApiTest {
     while (store.list().size() < 2 && System.nanoTime() < deadline) {
       Thread.sleep(10); // the turn listener writes the transcripts after the answers
     }
+    assertThat(store.list()).as("both turns' transcripts written").hasSizeGreaterThanOrEqualTo(2);
     String damaged = store.list().get(0).sessionId();
     latin1LineInTheMiddle(store.file(damaged));
     Files.createDirectories(store.folder().resolve("stray.jsonl"));
