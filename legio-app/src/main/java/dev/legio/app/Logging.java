@@ -16,9 +16,9 @@ import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logging: the console shows warnings and errors only (logback.xml); once a workspace is known,
- * everything at the configured level also goes to its log file, rolled daily and at 10 MB, 14 files
- * kept. The log file is its owner's only ({@link OwnerOnlyLogFile}).
+ * Logging: the console shows warnings and errors only ({@link ConsoleLogging}); once a workspace is
+ * known, everything at the configured level also goes to its log file, rolled daily and at 10 MB,
+ * 14 files kept. The log file is its owner's only ({@link OwnerOnlyLogFile}).
  *
  * <p>A log file that cannot be written ({@code [logging] file} a folder, in a folder Legio may not
  * write, ...) is said once on the console, with why and what to do; Legio then runs without one,
