@@ -22,11 +22,9 @@ final class ParallelTurns {
 
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
   private final TurnRunner turns;
-  private final String backendName;
 
-  ParallelTurns(TurnRunner turns, String backendName) {
+  ParallelTurns(TurnRunner turns) {
     this.turns = turns;
-    this.backendName = backendName;
   }
 
   /** Runs each slot's turn for {@code request} at its place; returns the answers in order. */
@@ -44,7 +42,7 @@ final class ParallelTurns {
     }
     List<Reply> replies = new ArrayList<>(slots.size());
     for (int i = 0; i < slots.size(); i++) {
-      replies.add(await(pending.get(i), slots.get(i).name()));
+      replies.add(await(pending.get(i), slots.get(i)));
     }
     return replies;
   }
@@ -59,15 +57,15 @@ final class ParallelTurns {
     threads.shutdown();
   }
 
-  private Reply await(Future<Reply> future, String owner) {
+  private Reply await(Future<Reply> future, OwnerSlot slot) {
     try {
       return future.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Reply.failure(owner, "", backendName, "[" + owner + "] Interrupted.");
+      return turns.waitInterrupted(slot);
     } catch (ExecutionException e) {
-      log.error("dispatch to {} failed", owner, e.getCause());
-      return turns.failure(owner);
+      log.error("dispatch to {} failed", slot.name(), e.getCause());
+      return turns.failure(slot);
     }
   }
 }

@@ -138,7 +138,7 @@ public final class SessionEngine implements AutoCloseable {
             new SessionCondenser(
                 store, lifecycle, b.briefWriter(), condenseAfterTokens, sessionEvents),
             () -> this.shutdown.closing());
-    this.parallelTurns = new ParallelTurns(turns, backend.displayName());
+    this.parallelTurns = new ParallelTurns(turns);
     this.reaper =
         new IdleReaper(
             clock,

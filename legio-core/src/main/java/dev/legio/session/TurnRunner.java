@@ -133,7 +133,7 @@ final class TurnRunner implements AutoCloseable {
             ran = turn(slot, request, listener, place, leased, again);
           } catch (RuntimeException e) {
             log.error("dispatch to {} failed", slot.name(), e);
-            ran = new Ran(failure(slot.name()), TurnEnding.FAILED, null);
+            ran = new Ran(failure(slot), TurnEnding.FAILED, null);
           }
           if (ran.ending() != null) {
             measure(slot.owner, ran, Duration.ofNanos(System.nanoTime() - start));
@@ -177,9 +177,22 @@ final class TurnRunner implements AutoCloseable {
     }
   }
 
-  /** The answer of a turn that failed for {@code owner}. */
-  Reply failure(String owner) {
-    return Reply.failure(owner, "", backendName, errorText(owner));
+  /** The answer of a turn of {@code slot}'s owner that failed. */
+  Reply failure(OwnerSlot slot) {
+    return Reply.failure(
+        slot.name(),
+        descriptionIfKnown(slot, "the failure's answer"),
+        backendName,
+        errorText(slot.name()));
+  }
+
+  /** The answer for {@code slot}'s owner when the wait for its turn was interrupted. */
+  Reply waitInterrupted(OwnerSlot slot) {
+    return Reply.failure(
+        slot.name(),
+        descriptionIfKnown(slot, "the interrupted answer"),
+        backendName,
+        "[" + slot.name() + "] Interrupted.");
   }
 
   /** The answer of a turn that lost its lease before it could store its reply. */
@@ -448,11 +461,16 @@ final class TurnRunner implements AutoCloseable {
     }
   }
 
+  /** The owner's description, as {@link #profileIfKnown}; empty when unknown. */
+  private String descriptionIfKnown(OwnerSlot slot, String forWhat) {
+    return profileIfKnown(slot, forWhat).map(OwnerProfile::description).orElse("");
+  }
+
   private Reply busy(OwnerSlot slot, Message request, String why) {
     log.warn("{}: request {} not dispatched: {}", slot.name(), request.id(), why);
     return Reply.failure(
         slot.name(),
-        profileIfKnown(slot, "the busy answer").map(OwnerProfile::description).orElse(""),
+        descriptionIfKnown(slot, "the busy answer"),
         backendName,
         "["
             + slot.name()

@@ -15,11 +15,14 @@ import dev.legio.testing.MutableClock;
 import dev.legio.testing.ScriptedBackend;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -231,6 +234,45 @@ class TurnRunnerTest {
       assertThat(reply.messageId()).isNull();
     }
     assertThat(store.holderOf("vorenus")).isEmpty();
+  }
+
+  @Test
+  void aTurnThatFailsBeforeItBeginsIsAnsweredAsFailedAndStillDescribesItsAgent() throws Exception {
+    // The database is gone when the turn asks for its lease.
+    SessionStore unreachable =
+        (SessionStore)
+            Proxy.newProxyInstance(
+                SessionStore.class.getClassLoader(),
+                new Class<?>[] {SessionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("tryLease")) {
+                    throw new SessionStoreException("the database is unreachable");
+                  }
+                  try {
+                    return method.invoke(store, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TurnRunner runner =
+        runner(
+            SessionSettings.defaults(),
+            new LeaseGate(unreachable, "me", LEASE, clock, clock, clock::advance));
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
+    OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
+
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
+    runner.close();
+
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text()).isEqualTo("[vorenus] An error occurred during processing.");
+    assertThat(reply.description())
+        .isNotEmpty()
+        .isEqualTo(
+            new OwnerProfiles(agents(), SessionSettings.defaults(), backend, null)
+                .resolve(Owner.of("vorenus"))
+                .description());
   }
 
   private TurnRunner runner(SessionSettings settings, LeaseGate leases) throws Exception {
