@@ -40,9 +40,10 @@ import org.slf4j.LoggerFactory;
  *       the transcript entries taken back. The copy is written whole before the note, so a note
  *       never names a conversation that does not exist.
  *   <li>The rewind then writes the record (only while it holds the owner's lease: a lease lost
- *       there writes nothing and deletes the note, and nothing is changed), then the tombstones,
- *       then deletes the note. A crash before the note changes nothing but may leave the copy,
- *       which nothing names; a crash after it leaves the note.
+ *       there writes nothing and deletes the note, and nothing is changed; a note that cannot be
+ *       deleted then is reported with its path, since the owner's next turn would make the rewind),
+ *       then the tombstones, then deletes the note. A crash before the note changes nothing but may
+ *       leave the copy, which nothing names; a crash after it leaves the note.
  *   <li>{@link #finish} completes a note, in the same order, and may run any number of times: the
  *       record is pointed at {@code to} only while it still names the session and {@code from};
  *       only the entries still standing are tombstoned (none twice); a transcript deleted meanwhile
@@ -160,6 +161,34 @@ public final class RewindJournal implements UnfinishedEdits {
               + " that is finished or never began; delete it by hand before the session is used"
               + " again",
           e);
+    }
+  }
+
+  /**
+   * Withdraws the note of session {@code sessionId}'s rewind, which was not made ({@code why}): a
+   * note left behind would make the rewind at the owner's next turn, so one that cannot be deleted
+   * fails with its path and {@code why} suppressed.
+   */
+  void withdraw(String sessionId, RuntimeException why) {
+    Path file = noteOf(sessionId);
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      TranscriptException failed =
+          new TranscriptException(
+              "the rewind of session "
+                  + sessionId
+                  + " was not made ("
+                  + why.getMessage()
+                  + "), but its note "
+                  + file
+                  + " could not be deleted ("
+                  + FailureText.of(e)
+                  + "): delete that file by hand before the session's next turn, or that turn"
+                  + " makes the rewind",
+              e);
+      failed.addSuppressed(why);
+      throw failed;
     }
   }
 

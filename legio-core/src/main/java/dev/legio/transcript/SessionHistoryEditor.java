@@ -180,7 +180,7 @@ public final class SessionHistoryEditor {
       try {
         writer.save(note.applyTo(record.get()));
       } catch (LeaseLostException e) {
-        rewinds.forget(sessionId); // nothing was written: the rewind never happened
+        rewinds.withdraw(sessionId, e); // nothing was written: the rewind never happened
         throw e;
       }
     }

@@ -461,6 +461,51 @@ abstract class SessionHistoryEditorContract {
   }
 
   @Test
+  void aRewindWhoseLeaseWasTakenAndWhoseNoteCannotGoSaysWhichFileToDelete() throws Exception {
+    Path note = RewindJournal.beside(transcripts).noteOf(sessionId.toString());
+    SessionStore leaseTaken =
+        around(
+            SessionStore.class,
+            store.sessions(),
+            (m, args, proceed) -> {
+              if (m.getName().equals("save")) {
+                // The note can no longer be deleted (a folder with something in it, even for root).
+                Files.delete(note);
+                Files.createDirectories(note.resolve("held"));
+                throw new LeaseLostException("vorenus", "edit-1");
+              }
+              return proceed.run(args);
+            });
+    SessionHistoryEditor editing =
+        new SessionHistoryEditor(
+            leaseTaken,
+            RewindJournal.beside(transcripts),
+            store.conversations(),
+            cliTranscripts,
+            clock);
+
+    assertThatThrownBy(
+            () -> editing.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(TranscriptException.class)
+        .hasMessageContaining("was not made")
+        .hasMessageContaining(note.toString())
+        .hasMessageContaining("delete that file by hand before the session's next turn")
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .singleElement()
+                    .isInstanceOf(LeaseLostException.class));
+
+    // Deleted as told, the session goes on as if the rewind had never been asked for.
+    Files.delete(note.resolve("held"));
+    Files.delete(note);
+    assertThat(store.sessions().find("vorenus").orElseThrow().backendSessionId())
+        .isEqualTo(conversationId.toString());
+    nextTurnOpens();
+    assertOneSessionOf(3);
+  }
+
+  @Test
   void aTranscriptThatCannotTakeTheTombstonesIsCaughtUpAtTheNextTurn() throws Exception {
     TranscriptStore full =
         around(
