@@ -85,16 +85,7 @@ final class ChannelMessagesEndpoint implements Endpoint {
     Reply reply = turn.reply();
     if (reply != null && InterruptionNote.isNote(outcome, reply)) {
       Map<String, Object> cut = new LinkedHashMap<>();
-      cut.put(
-          "error",
-          "Legio shut down before "
-              + channel
-              + " answered; send the message again when Legio is back, "
-              + (key != null
-                  ? "with the same Idempotency-Key so that it stays one request"
-                  : "knowing that it was logged and is logged again (it came without an"
-                      + " Idempotency-Key: give each message one so that sending it again"
-                      + " keeps it one request)"));
+      cut.put("error", CutByShutdownError.of(channel, key));
       cut.put("request", Views.request(outcome.request()));
       exchange.json(503, cut);
       return;

@@ -6,6 +6,7 @@ import dev.legio.app.conversation.UnknownAgentsException;
 import dev.legio.backend.BackendEvent;
 import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
+import dev.legio.session.InterruptionNote;
 import dev.legio.session.Mentions;
 import dev.legio.session.Outcome;
 import dev.legio.session.Reply;
@@ -27,7 +28,11 @@ import java.util.Set;
  *   <li>An empty text, or a mention of an unknown agent, is refused with 400 (the latter listing
  *       the agents) before anything is logged.
  *   <li>JSON answer: the request's id and sequence, and one reply per agent in mention order. When
- *       every agent was busy past the wait: 409 (the request is logged).
+ *       every agent was busy past the wait: 409 (the request is logged). When Legio's shutdown cut
+ *       every agent's turn: 503, saying to send the message again (the shutdown's notes are no
+ *       answers; with the same {@code Idempotency-Key} the turns run again and the request is
+ *       logged once). A status speaks for the whole request: when only some agents were busy or
+ *       cut, it is 200 and those replies say so ({@code error: true}).
  *   <li>With {@code Accept: text/event-stream}: {@code status} events as agents report them, one
  *       {@code reply} event per agent as its answer is logged, then {@code done} with the whole
  *       JSON answer. A client that leaves does not stop the turn.
@@ -62,11 +67,24 @@ final class MessagesEndpoint implements Endpoint {
     exchange.afterEngine(
         () ->
             Dispatch.run(() -> parts.conversations().fromCaesar(text, DispatchListener.NONE, key)),
-        outcome -> answer(exchange, outcome));
+        outcome -> answer(exchange, outcome, key));
   }
 
-  private void answer(ApiExchange exchange, Outcome outcome) throws IOException {
+  private void answer(ApiExchange exchange, Outcome outcome, RequestKey key) throws IOException {
     Map<String, Object> answer = answer(outcome);
+    boolean allCut =
+        !outcome.replies().isEmpty()
+            && outcome.replies().stream().allMatch(r -> InterruptionNote.isNote(outcome, r));
+    if (allCut) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put(
+          "error",
+          CutByShutdownError.of(
+              String.join(", ", outcome.replies().stream().map(Reply::agent).toList()), key));
+      body.put("request", answer.get("request"));
+      exchange.json(503, body);
+      return;
+    }
     boolean allBusy =
         !outcome.replies().isEmpty() && outcome.replies().stream().allMatch(Conversations::busy);
     if (allBusy) {

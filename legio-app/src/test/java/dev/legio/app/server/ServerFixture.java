@@ -269,6 +269,16 @@ final class ServerFixture implements AutoCloseable {
     return postRaw(path, token, "application/json", JSON.writeValueAsString(body));
   }
 
+  /** A JSON POST with {@code headers} besides (an {@code Idempotency-Key}, ...). */
+  HttpResponse<String> post(String path, String token, Object body, Map<String, String> headers)
+      throws Exception {
+    HttpRequest.Builder b = request(path, token).header("Content-Type", "application/json");
+    headers.forEach(b::header);
+    return http.send(
+        b.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   HttpResponse<String> postRaw(String path, String token, String type, String body)
       throws Exception {
     HttpRequest.Builder b = request(path, token);

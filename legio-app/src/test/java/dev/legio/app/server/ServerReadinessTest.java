@@ -211,6 +211,46 @@ class ServerReadinessTest {
     }
   }
 
+  @Test
+  void aMessageWhoseEveryTurnTheGraceCutIsAnswered503NotWithTheNotes() throws Exception {
+    ServerFixture g =
+        new ServerFixture(
+            dir.resolve("messages-grace"),
+            Duration.ofSeconds(5),
+            4096,
+            Map.of(),
+            Duration.ofSeconds(1));
+    try {
+      CompletableFuture<HttpResponse<String>> inFlight =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return g.post(
+                      "/api/v1/messages",
+                      g.operator,
+                      Map.of("text", "@vorenus #hold #stop-when-interrupted"),
+                      Map.of("Idempotency-Key", "cut-1"));
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(g.held.await(30, TimeUnit.SECONDS)).isTrue();
+      g.server.close(); // never released: the turn outlasts the 1 s grace
+
+      HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
+      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
+      JsonNode body = ServerFixture.json(answered);
+      assertThat(body.get("error").asText())
+          .contains("Legio shut down before vorenus answered")
+          .contains("with the same Idempotency-Key");
+      assertThat(body.has("replies")).as("the note is no reply").isFalse();
+      assertThat(body.at("/request/id").asText()).isNotEmpty();
+    } finally {
+      g.release();
+      g.close();
+    }
+  }
+
   /** Polls /readyz until it answers 503 (the drain has begun), at most 30 s. */
   private HttpResponse<String> awaitNotReady() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
