@@ -20,9 +20,10 @@ export class ApiError extends Error {
 }
 
 /** One API call: JSON in, JSON out; throws ApiError (status 0: the server cannot be reached). */
-export async function api(path, { method = 'GET', body, token } = {}) {
+export async function api(path, { method = 'GET', body, token, key } = {}) {
   const headers = { Authorization: 'Bearer ' + (token ?? session.token() ?? '') };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (key !== undefined) headers['Idempotency-Key'] = key;
   let response;
   try {
     response = await fetch('/api/v1' + path, {
@@ -39,6 +40,16 @@ export async function api(path, { method = 'GET', body, token } = {}) {
     throw new ApiError(response.status, (data && data.error) || response.statusText, data);
   }
   return data;
+}
+
+/**
+ * A new Idempotency-Key: a random UUID (crypto.randomUUID needs a secure context, which a console
+ * reached over plain HTTP on another address is not; getRandomValues works everywhere).
+ */
+export function newRequestKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** The text a person reads for a failed call. */

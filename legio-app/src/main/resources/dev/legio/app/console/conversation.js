@@ -2,7 +2,7 @@
 // agents at work, and the message box (Enter sends, Shift+Enter is a new line, "@" completes agent
 // names from a list that the arrow keys, Tab/Enter and Escape drive).
 import { html, useState, useRef, useEffect, useLayoutEffect } from './vendor/htm-preact-standalone.js';
-import { api, describe } from './api.js';
+import { api, describe, newRequestKey } from './api.js';
 import { RichText } from './text.js';
 
 function Message({ message, descriptions }) {
@@ -47,6 +47,8 @@ function Composer({ agents }) {
   const [mention, setMention] = useState(null);
   const [choice, setChoice] = useState(0);
   const box = useRef(null);
+  // The last message sent, with its Idempotency-Key, until the server has answered it.
+  const unsent = useRef(null);
   // Where the caret goes once the box shows a completed name: set as the box is updated, before
   // the next key is handled. (Set a frame later, it moved the caret back behind whatever a fast
   // typist had typed meanwhile, and the next completion replaced the wrong text.)
@@ -79,8 +81,14 @@ function Composer({ agents }) {
     setMention(null);
     setError(null);
     setSending((n) => n + 1);
+    // A message sent again as it was, after a failure, goes under its first key: the server keeps
+    // it one request (its turns run again or answer from the log), never a second copy.
+    const again = unsent.current && unsent.current.text === message;
+    const key = again ? unsent.current.key : newRequestKey();
+    unsent.current = { text: message, key };
     try {
-      await api('/messages', { method: 'POST', body: { text: message } });
+      await api('/messages', { method: 'POST', body: { text: message }, key });
+      if (unsent.current && unsent.current.key === key) unsent.current = null;
     } catch (e) {
       setError(describe(e) + (e.body && e.body.agents ? ' (agents: ' + e.body.agents.join(', ') + ')' : ''));
       setText((t) => (t === '' ? message : t));

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,6 +41,9 @@ class ConsoleBrowserTest {
 
   @AfterEach
   void stop() throws Exception {
+    if (browser == null) {
+      return; // no Chromium here: the test was skipped, and no server was started
+    }
     try {
       assertOnlyLoopbackRequests();
     } finally {
@@ -180,6 +186,40 @@ class ConsoleBrowserTest {
             .map(e -> Long.parseLong(e.getAttribute("data-sequence")))
             .toList();
     assertThat(sequences).isSorted().doesNotHaveDuplicates().hasSize(6);
+  }
+
+  @Test
+  void aMessageRefusedAsBusyIsSentAgainAsOneRequest() throws Exception {
+    server.close();
+    server =
+        new ServerFixture(
+            dir.resolve("busy"), Duration.ofSeconds(1), LegioServer.DEFAULT_EVENT_BUFFER);
+    signIn();
+    CompletableFuture<HttpResponse<String>> holding = server.postHeld("@vorenus #hold first");
+    String text = "@vorenus send me once";
+    typeAndSend(text);
+    // Busy past the 1 s wait: 409, the message logged, and the text back in the box.
+    WebElement box = browser.driver.findElement(By.id("message"));
+    browser.await(d -> text.equals(box.getAttribute("value")));
+    assertThat(browser.await(d -> d.findElement(By.cssSelector("p.error[role=alert]"))).getText())
+        .contains("busy");
+    server.release();
+    assertThat(holding.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+
+    button("Send").click();
+    browser.await(
+        d -> d.findElements(By.cssSelector("[role=log] article[data-sender=vorenus]")).size() == 2);
+
+    List<String> requests = new ArrayList<>();
+    JsonNode history = ServerFixture.json(server.get("/api/v1/history", server.operator));
+    for (JsonNode m : history.path("messages")) {
+      if (m.path("sender").asText().equals("caesar")) {
+        requests.add(m.path("text").asText());
+      }
+    }
+    assertThat(requests)
+        .as("sent again under its first key: one request")
+        .containsExactly("@vorenus #hold first", text);
   }
 
   @Test
