@@ -41,7 +41,8 @@ import javax.sql.DataSource;
  *       moves an orphan to the caller unless another took it first.
  *   <li><b>Answered once</b>: {@link #answer} keeps the turn's replies in {@code gateway_outbox}
  *       and deletes the message in one transaction, only while the caller still holds the claim: a
- *       message another process took over is answered by that process alone.
+ *       message another process took over is answered by that process alone. The replies come out
+ *       of the outbox together, in their order ({@link OutboxOrder}).
  * </ul>
  *
  * Writes run on the message log's writer ({@link SharedWriter}), reads on pool connections.
@@ -287,6 +288,9 @@ public final class GatewayInbox {
         new SharedWriter.Update(
             "UPDATE gateway_inbox SET claimed_by = claimed_by WHERE id = ? AND claimed_by = ?",
             claimed));
+    if (!replies.isEmpty()) {
+      updates.add(OutboxOrder.lockForMessage(id, by.id()));
+    }
     for (GatewayStateStore.Outbound reply : replies) {
       updates.add(
           new SharedWriter.Update(

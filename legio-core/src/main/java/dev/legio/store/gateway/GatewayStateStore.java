@@ -28,6 +28,10 @@ import javax.sql.DataSource;
  *       and sends them ({@link #sent} deletes each once sent); it never fetches the update again. A
  *       webhook gateway, which has no offset, stores what it owes with {@link #owe} before its
  *       first attempt, so a platform that is down for a while delays a reply but cannot lose it.
+ *   <li><b>One answer's parts together</b>: the replies kept in one call ({@link #owe}, {@link
+ *       #commitTurn}, {@link GatewayInbox#answer}) come out of {@link #pending} in a row, in their
+ *       order, after those kept before, whoever keeps others at the same time ({@link
+ *       OutboxOrder}).
  *   <li><b>Health across processes</b>: {@link #report} stores a gateway's health; {@link #reports}
  *       reads every gateway's last report.
  * </ul>
@@ -106,6 +110,9 @@ public final class GatewayStateStore {
 
   private List<SharedWriter.Update> inserts(String gateway, List<Outbound> replies, Instant now) {
     List<SharedWriter.Update> inserts = new ArrayList<>();
+    if (!replies.isEmpty()) {
+      inserts.add(OutboxOrder.lock(gateway));
+    }
     for (Outbound reply : replies) {
       inserts.add(
           new SharedWriter.Update(

@@ -2,10 +2,17 @@ package dev.legio.store.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.session.LeaseHolder;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -153,5 +160,86 @@ public abstract class GatewayStateStoreContract {
             new GatewayReport("discord", "connected", "", 0, 1, clock.instant().minusSeconds(10)),
             new GatewayReport("telegram", "connected", "", 5, 6, clock.instant()));
     assertThat(state.nextOffset("telegram")).isEqualTo(5);
+  }
+
+  @Test
+  void thePartsOfOneReplyStayTogetherWhileTwoNodesOweRepliesAtOnce() throws Exception {
+    int threadsPerNode = 2;
+    int rounds = 60;
+    int parts = 3;
+    LegioStore other = open(clock);
+    List<LegioStore> nodes = List.of(store, other);
+    int threads = nodes.size() * threadsPerNode;
+    CyclicBarrier atOnce = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        LegioStore node = nodes.get(t % nodes.size());
+        String writer = "t" + t;
+        // half the threads owe directly (a webhook's reply), half answer a message taken in
+        boolean fromInbox = t >= nodes.size();
+        GatewayInbox.Claimant claimant =
+            new GatewayInbox.Claimant("inbox-" + writer, new LeaseHolder("node-" + writer, 100));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int r = 0; r < rounds; r++) {
+                    String reply = writer + " r" + r;
+                    List<GatewayStateStore.Outbound> owed = new ArrayList<>();
+                    for (int p = 0; p < parts; p++) {
+                      owed.add(new GatewayStateStore.Outbound(0, "C1", reply + " part " + p));
+                    }
+                    long id =
+                        fromInbox
+                            ? node.gatewayInbox()
+                                .takeIn(
+                                    new GatewayInbox.Message(
+                                        "slack", reply, "slack:C1", "C1", null, "U1", "Ada", "hi"),
+                                    List.of(reply),
+                                    Duration.ofDays(1),
+                                    claimant,
+                                    clock.instant(),
+                                    clock.instant().plusSeconds(30))
+                            : 0;
+                    atOnce.await();
+                    if (fromInbox) {
+                      assertThat(node.gatewayInbox().answer(id, claimant, owed, clock.instant()))
+                          .isTrue();
+                    } else {
+                      node.gatewayState().owe("slack", owed, clock.instant());
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+      other.close();
+    }
+
+    List<String> texts =
+        state.pending("slack").stream().map(GatewayStateStore.Outbound::text).toList();
+    assertThat(texts).hasSize(threads * rounds * parts);
+    List<String> together = new ArrayList<>(); // each reply's parts in a row, in its order
+    for (int i = 0; i < texts.size(); i += parts) {
+      String reply = texts.get(i).substring(0, texts.get(i).lastIndexOf(" part "));
+      for (int p = 0; p < parts; p++) {
+        together.add(reply + " part " + p);
+      }
+    }
+    int apart =
+        IntStream.range(0, texts.size())
+            .filter(i -> !texts.get(i).equals(together.get(i)))
+            .findFirst()
+            .orElse(-1);
+    assertThat(apart)
+        .as(
+            "the first part away from the rest of its reply; the outbox there: %s",
+            apart < 0 ? List.of() : texts.subList(Math.max(0, apart - parts), apart + 1))
+        .isEqualTo(-1);
   }
 }
