@@ -295,15 +295,16 @@ public final class GatewayInbox {
       updates.add(
           new SharedWriter.Update(
               GatewayStateStore.OUTBOX_INSERT
-                  + " SELECT gateway, ?, ?, ?, ? FROM gateway_inbox WHERE id = ? AND claimed_by"
-                  + " = ?",
+                  + " SELECT gateway, ?, ?, ?, ?, ? FROM gateway_inbox WHERE id = ? AND"
+                  + " claimed_by = ?",
               s -> {
                 s.setString(1, reply.chatId());
                 s.setString(2, reply.thread());
                 s.setString(3, reply.text());
-                values.bindTimestamp(s, 4, at);
-                s.setLong(5, id);
-                s.setString(6, by.id());
+                s.setString(4, reply.pingUser());
+                values.bindTimestamp(s, 5, at);
+                s.setLong(6, id);
+                s.setString(7, by.id());
               }));
     }
     updates.add(

@@ -46,9 +46,9 @@ public final class GatewayStateStore {
 
   /** The head of an insert into {@code gateway_outbox}: its columns, before the values. */
   static final String OUTBOX_INSERT =
-      "INSERT INTO gateway_outbox (gateway, chat_id, thread, text, created_at)";
+      "INSERT INTO gateway_outbox (gateway, chat_id, thread, text, ping_user, created_at)";
 
-  private static final String OUTBOX = OUTBOX_INSERT + " VALUES (?, ?, ?, ?, ?)";
+  private static final String OUTBOX = OUTBOX_INSERT + " VALUES (?, ?, ?, ?, ?, ?)";
   private static final String REPORT =
       "UPDATE gateway_state SET state = ?, detail = ?, messages_in = ?, messages_out = ?,"
           + " reported_at = ? WHERE gateway = ?";
@@ -64,11 +64,18 @@ public final class GatewayStateStore {
   }
 
   /**
-   * A reply owed to a chat: its row id, the chat, the thread in it (null for the chat itself) and
-   * the text as the platform takes it.
+   * A reply owed to a chat: its row id, the chat, the thread in it (null for the chat itself), the
+   * text as the platform takes it, and the platform's id of the one user it may ping (Discord's
+   * asker, on the line before an answer posted in the channel; null for no one, as for every other
+   * reply).
    */
-  public record Outbound(long id, String chatId, String thread, String text) {
-    /** A reply to the chat itself. */
+  public record Outbound(long id, String chatId, String thread, String text, String pingUser) {
+    /** A reply that pings no one. */
+    public Outbound(long id, String chatId, String thread, String text) {
+      this(id, chatId, thread, text, null);
+    }
+
+    /** A reply to the chat itself, which pings no one. */
     public Outbound(long id, String chatId, String text) {
       this(id, chatId, null, text);
     }
@@ -122,7 +129,8 @@ public final class GatewayStateStore {
                 s.setString(2, reply.chatId());
                 s.setString(3, reply.thread());
                 s.setString(4, reply.text());
-                values.bindTimestamp(s, 5, Timestamps.truncate(now));
+                s.setString(5, reply.pingUser());
+                values.bindTimestamp(s, 6, Timestamps.truncate(now));
               }));
     }
     return inserts;
@@ -134,13 +142,18 @@ public final class GatewayStateStore {
     try (Connection c = pool.getConnection();
         PreparedStatement s =
             c.prepareStatement(
-                "SELECT id, chat_id, thread, text FROM gateway_outbox WHERE gateway = ? ORDER BY"
-                    + " id")) {
+                "SELECT id, chat_id, thread, text, ping_user FROM gateway_outbox WHERE gateway = ?"
+                    + " ORDER BY id")) {
       s.setString(1, gateway);
       try (ResultSet row = s.executeQuery()) {
         while (row.next()) {
           out.add(
-              new Outbound(row.getLong(1), row.getString(2), row.getString(3), row.getString(4)));
+              new Outbound(
+                  row.getLong(1),
+                  row.getString(2),
+                  row.getString(3),
+                  row.getString(4),
+                  row.getString(5)));
         }
       }
     } catch (SQLException e) {

@@ -98,16 +98,19 @@ public abstract class GatewayInboxContract {
                 id,
                 a,
                 List.of(
-                    new GatewayStateStore.Outbound(0, "C1", "1.1", "first part"),
+                    new GatewayStateStore.Outbound(0, "C1", "1.1", "first part", "42"),
                     new GatewayStateStore.Outbound(0, "C1", "1.1", "second part")),
                 clock.instant()))
         .isTrue();
 
     assertThat(store.gatewayState().pending("slack"))
-        .extracting(GatewayStateStore.Outbound::thread, GatewayStateStore.Outbound::text)
+        .extracting(
+            GatewayStateStore.Outbound::thread,
+            GatewayStateStore.Outbound::text,
+            GatewayStateStore.Outbound::pingUser)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("1.1", "first part"),
-            org.assertj.core.groups.Tuple.tuple("1.1", "second part"));
+            org.assertj.core.groups.Tuple.tuple("1.1", "first part", "42"),
+            org.assertj.core.groups.Tuple.tuple("1.1", "second part", null));
     assertThat(inbox.kept("slack")).extracting(k -> k.message().text()).containsExactly("other");
     assertThat(
             inbox.answer(

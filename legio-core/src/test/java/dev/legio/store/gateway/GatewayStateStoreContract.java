@@ -77,25 +77,26 @@ public abstract class GatewayStateStoreContract {
   }
 
   @Test
-  void repliesOwedWithoutAnOffsetKeepTheirThreadAndOrderAndLeaveTheOffsetAlone() {
+  void repliesOwedWithoutAnOffsetKeepTheirThreadWhomTheyPingAndOrderAndLeaveTheOffsetAlone() {
     state.commitTurn("slack", 4, List.of(), clock.instant());
     state.owe(
         "slack",
         List.of(
             new GatewayStateStore.Outbound(0, "C1", "1700.0001", "in the thread"),
             new GatewayStateStore.Outbound(0, "C1", "1700.0001", "its second part"),
-            new GatewayStateStore.Outbound(0, "D2", null, "to the chat")),
+            new GatewayStateStore.Outbound(0, "D2", null, "to the chat, pinging", "42")),
         clock.instant());
     state.owe("slack", List.of(), clock.instant());
     assertThat(state.pending("slack"))
         .extracting(
             GatewayStateStore.Outbound::chatId,
             GatewayStateStore.Outbound::thread,
-            GatewayStateStore.Outbound::text)
+            GatewayStateStore.Outbound::text,
+            GatewayStateStore.Outbound::pingUser)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("C1", "1700.0001", "in the thread"),
-            org.assertj.core.groups.Tuple.tuple("C1", "1700.0001", "its second part"),
-            org.assertj.core.groups.Tuple.tuple("D2", null, "to the chat"));
+            org.assertj.core.groups.Tuple.tuple("C1", "1700.0001", "in the thread", null),
+            org.assertj.core.groups.Tuple.tuple("C1", "1700.0001", "its second part", null),
+            org.assertj.core.groups.Tuple.tuple("D2", null, "to the chat, pinging", "42"));
     assertThat(state.nextOffset("slack")).isEqualTo(4);
     assertThat(state.pending("telegram")).isEmpty();
   }

@@ -17,9 +17,17 @@ import java.util.function.UnaryOperator;
  * @param text the text, already escaped and cut to the platform's limit
  * @param deadline when it can no longer be delivered (Discord: 15 minutes after the {@code /ask});
  *     null when it never expires
+ * @param pingUser the platform's id of the one user it may ping, whatever its text names (Discord:
+ *     the asker, on the line Legio writes before an answer posted in the channel); null, as for
+ *     every other reply: it pings no one
  */
 public record OwedReply(
-    long id, String chat, String thread, int part, String text, Instant deadline) {
+    long id, String chat, String thread, int part, String text, Instant deadline, String pingUser) {
+
+  /** A reply that pings no one. */
+  public OwedReply(long id, String chat, String thread, int part, String text, Instant deadline) {
+    this(id, chat, thread, part, text, deadline, null);
+  }
 
   /**
    * The messages of one answer to {@code chat} (and {@code thread}): cut at {@code maxChars} by
@@ -42,7 +50,7 @@ public record OwedReply(
 
   /** The same reply, kept as {@code id}. */
   public OwedReply withId(long id) {
-    return new OwedReply(id, chat, thread, part, text, deadline);
+    return new OwedReply(id, chat, thread, part, text, deadline, pingUser);
   }
 
   /** True when it can no longer be delivered at {@code now}. */

@@ -48,13 +48,14 @@ public final class SharedOwedReplies implements OwedReplies {
 
   /** {@code reply} as the database keeps it. */
   static GatewayStateStore.Outbound outbound(OwedReply reply) {
-    return new GatewayStateStore.Outbound(0, reply.chat(), reply.thread(), reply.text());
+    return new GatewayStateStore.Outbound(
+        0, reply.chat(), reply.thread(), reply.text(), reply.pingUser());
   }
 
   @Override
   public List<OwedReply> pending() {
     return store.pending(gateway).stream()
-        .map(o -> new OwedReply(o.id(), o.chatId(), o.thread(), 0, o.text(), null))
+        .map(o -> new OwedReply(o.id(), o.chatId(), o.thread(), 0, o.text(), null, o.pingUser()))
         .toList();
   }
 

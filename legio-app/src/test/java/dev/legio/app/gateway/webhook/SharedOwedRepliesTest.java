@@ -22,14 +22,14 @@ class SharedOwedRepliesTest {
       SharedOwedReplies b = shared(store);
       a.add(
           List.of(
-              new OwedReply(0, "C1", "1700.1", 0, "one", null),
+              new OwedReply(0, "C1", "1700.1", 0, "one", null, "42"),
               new OwedReply(0, "C1", "1700.1", 1, "two", null)));
 
       assertThat(b.pending())
-          .extracting(OwedReply::chat, OwedReply::thread, OwedReply::text)
+          .extracting(OwedReply::chat, OwedReply::thread, OwedReply::text, OwedReply::pingUser)
           .containsExactly(
-              org.assertj.core.groups.Tuple.tuple("C1", "1700.1", "one"),
-              org.assertj.core.groups.Tuple.tuple("C1", "1700.1", "two"));
+              org.assertj.core.groups.Tuple.tuple("C1", "1700.1", "one", "42"),
+              org.assertj.core.groups.Tuple.tuple("C1", "1700.1", "two", null));
 
       assertThat(a.takeTurn()).isTrue();
       assertThat(a.takeTurn()).as("renewed").isTrue();
