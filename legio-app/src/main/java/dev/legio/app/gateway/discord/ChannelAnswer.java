@@ -20,8 +20,11 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li>The answer comes after a line that names the asker and quotes the start of their question
- *       ({@link #intro}), since it does not replace the "thinking..." response where they asked. No
- *       message pings anyone ({@link DiscordApi}: {@code allowed_mentions}).
+ *       ({@link #intro}), since it does not replace the "thinking..." response where they asked.
+ *   <li>That line, in a message of its own, pings the asker and no one else, so they learn their
+ *       answer arrived ({@link AllowedMentions#only}; only when their id is a snowflake): not the
+ *       users, roles or {@code @everyone} their question names. The answer's messages, which the
+ *       model wrote, ping no one, whatever they name.
  *   <li>These replies hold no credential, so they are kept in Legio's database ({@code
  *       gateway_outbox}) until Discord takes them.
  *   <li>Kept and sent again: Discord unreachable, slow, or refusing the bot token (401, fixed by a
@@ -50,7 +53,14 @@ final class ChannelAnswer implements ReplyOutbox.Platform {
   static List<OwedReply> of(GatewayInbox.Message message, String answer) {
     List<OwedReply> replies = new ArrayList<>();
     replies.add(
-        new OwedReply(0, message.chatId(), null, 0, intro(message.userId(), message.text()), null));
+        new OwedReply(
+            0,
+            message.chatId(),
+            null,
+            0,
+            intro(message.userId(), message.text()),
+            null,
+            AllowedMentions.only(message.userId()).user()));
     for (OwedReply part :
         OwedReply.answer(
             message.chatId(),
@@ -70,7 +80,7 @@ final class ChannelAnswer implements ReplyOutbox.Platform {
    * Discord id) and the start of what, quoted line by line.
    */
   static String intro(String userId, String question) {
-    String who = userId != null && userId.matches("\\d{1,25}") ? "<@" + userId + ">, here" : "Here";
+    String who = AllowedMentions.isSnowflake(userId) ? "<@" + userId + ">, here" : "Here";
     int cut = QUOTED_CHARS;
     if (question.length() > cut && Character.isHighSurrogate(question.charAt(cut - 1))) {
       cut--; // not half of a character outside the BMP (an emoji), which would be sent as '?'
@@ -90,18 +100,30 @@ final class ChannelAnswer implements ReplyOutbox.Platform {
     return text.toString();
   }
 
-  /** Posts {@code text} in channel {@code channelId}, retrying as {@link PlatformCalls} says. */
+  /**
+   * Posts {@code text} in channel {@code channelId}, pinging no one, retrying as {@link
+   * PlatformCalls} says.
+   */
   void post(String channelId, String text) {
+    post(channelId, text, AllowedMentions.NOBODY);
+  }
+
+  /** Posts the {@link #intro} of an answer in channel {@code channelId}, pinging the asker. */
+  void postIntro(String channelId, String userId, String question) {
+    post(channelId, intro(userId, question), AllowedMentions.only(userId));
+  }
+
+  private void post(String channelId, String text, AllowedMentions pings) {
     calls.call(
         () -> {
-          api.createMessage(channelId, text);
+          api.createMessage(channelId, text, pings);
           return null;
         });
   }
 
   @Override
   public void send(OwedReply reply) {
-    post(reply.chat(), reply.text());
+    post(reply.chat(), reply.text(), AllowedMentions.only(reply.pingUser()));
   }
 
   @Override

@@ -16,10 +16,12 @@ import java.time.Duration;
  * over the JDK's HTTP client with Jackson (Discord has no official Java library; the community ones
  * speak its WebSocket gateway, which Legio does not use).
  *
- * <p>Rules: every message sent carries {@code allowed_mentions: {"parse": []}}, so no text can ping
- * {@code @everyone}, a role or a user; every failure becomes an {@link HttpFailure} whose kind says
- * whether to retry, a 429 with the {@code retry_after} of its JSON body (seconds, fractional) or
- * else of its {@code Retry-After} header; messages never hold the bot token or an interaction's
+ * <p>Rules: every message sent carries {@code allowed_mentions} ({@link AllowedMentions}): {@code
+ * {"parse": []}}, so no text can ping {@code @everyone}, a role or a user, except a message posted
+ * in a channel for which the caller names the one user it pings (the asker, on the line before an
+ * answer: {@link ChannelAnswer#intro}); every failure becomes an {@link HttpFailure} whose kind
+ * says whether to retry, a 429 with the {@code retry_after} of its JSON body (seconds, fractional)
+ * or else of its {@code Retry-After} header; messages never hold the bot token or an interaction's
  * token.
  */
 final class DiscordApi {
@@ -58,7 +60,10 @@ final class DiscordApi {
         "PATCH /webhooks/{id}/{token}/messages/@original",
         request("/webhooks/" + applicationId + "/" + segment(token) + "/messages/@original")
             .header("Content-Type", "application/json")
-            .method("PATCH", HttpRequest.BodyPublishers.ofString(message(content).toString())));
+            .method(
+                "PATCH",
+                HttpRequest.BodyPublishers.ofString(
+                    message(content, AllowedMentions.NOBODY).toString())));
   }
 
   /** Sends {@code content} as a follow-up message of the interaction {@code token}. */
@@ -67,16 +72,19 @@ final class DiscordApi {
         "POST /webhooks/{id}/{token}",
         request("/webhooks/" + applicationId + "/" + segment(token))
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(message(content).toString())));
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    message(content, AllowedMentions.NOBODY).toString())));
   }
 
   /**
    * Posts {@code content} in channel {@code channelId} as the bot (POST /channels/{id}/messages):
    * how an answer reaches its channel when its interaction's token is gone.
    *
+   * @param pings whom it may ping: {@link AllowedMentions#NOBODY} unless Legio wrote the text
    * @throws HttpFailure of kind {@code REQUEST} (not sent again) when there is no bot token
    */
-  void createMessage(String channelId, String content) {
+  void createMessage(String channelId, String content, AllowedMentions pings) {
     if (botToken == null) {
       throw new HttpFailure(
           HttpFailure.Kind.REQUEST, 0, null, "no bot token to post in channels with", null);
@@ -85,7 +93,7 @@ final class DiscordApi {
         "POST /channels/{id}/messages",
         botRequest("/channels/" + segment(channelId) + "/messages")
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(message(content).toString())));
+            .POST(HttpRequest.BodyPublishers.ofString(message(content, pings).toString())));
   }
 
   /** {@code value} as one segment of a URL's path (percent-encoded; a space as {@code %20}). */
@@ -94,9 +102,10 @@ final class DiscordApi {
         .replace("+", "%20");
   }
 
-  static ObjectNode message(String content) {
+  /** The body of a message of {@code content} that may ping whom {@code pings} says. */
+  static ObjectNode message(String content, AllowedMentions pings) {
     ObjectNode body = JSON.createObjectNode().put("content", content);
-    body.putObject("allowed_mentions").putArray("parse");
+    pings.writeTo(body);
     return body;
   }
 

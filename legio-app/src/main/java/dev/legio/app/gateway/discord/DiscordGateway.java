@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  *       are sent), the ones posted in the channel in the database ({@code gateway_outbox}).
  *   <li>When the database cannot keep an {@code /ask} (Discord never delivers an interaction
  *       again), its turn still runs, unkept.
- *   <li>No message can mention anyone ({@code allowed_mentions}, see {@link DiscordApi}).
+ *   <li>No text a model wrote can ping anyone ({@code allowed_mentions}, see {@link
+ *       AllowedMentions}): the one message that pings is the line Legio writes before an answer
+ *       posted in the channel, and it pings the asker alone ({@link ChannelAnswer}).
  * </ul>
  */
 public final class DiscordGateway implements Gateway {

@@ -120,7 +120,7 @@ final class DiscordInteractions extends WebhookHandler {
 
   private static Answer ephemeral(String text) {
     var body = DiscordApi.JSON.createObjectNode().put("type", CHANNEL_MESSAGE);
-    var data = DiscordApi.message(text);
+    var data = DiscordApi.message(text, AllowedMentions.NOBODY);
     data.put("flags", EPHEMERAL);
     body.set("data", data);
     return new Answer(200, body.toString());

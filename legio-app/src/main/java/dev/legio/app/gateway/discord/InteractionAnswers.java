@@ -30,8 +30,8 @@ import java.util.function.UnaryOperator;
  *       follow-ups.
  *   <li>A token that ran out (Discord away past the 15 minutes) or that Discord refuses does not
  *       lose the answer: what is left of it goes to the channel as the bot's message, after a line
- *       naming the asker and their question ({@link ChannelAnswer#intro}). Without a bot token it
- *       is dropped with a warning.
+ *       naming the asker and their question, which pings them ({@link ChannelAnswer#intro}).
+ *       Without a bot token it is dropped with a warning.
  *   <li>Once every part was sent, or refused for good, the {@code /ask} is forgotten ({@code sent}
  *       of {@link InboxTurns.FromThisProcess#take}).
  *   <li>A turn the shutdown cut ({@link #cut}) replaces "thinking..." with a note: the answer
@@ -217,7 +217,7 @@ final class InteractionAnswers implements InboxTurns.FromThisProcess, AutoClosea
         }
       }
       if (!s.inChannel) {
-        channel.post(reply.chat(), ChannelAnswer.intro(s.held.userId(), s.held.question()));
+        channel.postIntro(reply.chat(), s.held.userId(), s.held.question());
         s.inChannel = true;
       }
       channel.post(reply.chat(), reply.text());

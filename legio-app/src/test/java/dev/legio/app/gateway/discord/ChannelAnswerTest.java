@@ -2,6 +2,9 @@ package dev.legio.app.gateway.discord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.app.gateway.webhook.OwedReply;
+import dev.legio.store.gateway.GatewayInbox;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ChannelAnswerTest {
@@ -17,5 +20,30 @@ class ChannelAnswerTest {
         .as("no lone surrogate, which reaches Discord as '?'")
         .isEmpty();
     assertThat(intro).endsWith("a …");
+  }
+
+  private static GatewayInbox.Message ask(String userId) {
+    return new GatewayInbox.Message(
+        "discord", "int-1", "discord:99", "99", null, userId, "Ada", "news?");
+  }
+
+  @Test
+  void onlyTheIntroPingsAndOnlyItsAsker() {
+    List<OwedReply> replies =
+        ChannelAnswer.of(ask("42"), "<@7> @everyone " + "x".repeat(DiscordGateway.MAX_CHARS));
+
+    assertThat(replies).hasSize(3);
+    assertThat(replies).extracting(OwedReply::pingUser).containsExactly("42", null, null);
+    assertThat(replies.get(0).text()).startsWith("<@42>, here is the answer");
+  }
+
+  @Test
+  void anAskerWhoseIdIsNoSnowflakeIsNeitherNamedNorPinged() {
+    for (String id : List.of("<@7>", "42 43", "\uFF14\uFF12", "1".repeat(21), "")) {
+      List<OwedReply> replies = ChannelAnswer.of(ask(id), "fine");
+      assertThat(replies.get(0).pingUser()).as(id).isNull();
+      assertThat(replies.get(0).text()).as(id).startsWith("Here is the answer");
+    }
+    assertThat(ChannelAnswer.of(ask(null), "fine").get(0).pingUser()).isNull();
   }
 }

@@ -94,10 +94,16 @@ class DiscordInboxTest {
 
   /** An /ask another process took in at {@code receivedAt}, claimed until {@code claimedUntil}. */
   private void orphan(String id, String channel, Instant receivedAt, Instant claimedUntil) {
+    orphan(id, channel, "news?", receivedAt, claimedUntil);
+  }
+
+  /** The /ask {@code question} of user 42, which another process took in. */
+  private void orphan(
+      String id, String channel, String question, Instant receivedAt, Instant claimedUntil) {
     inbox()
         .takeIn(
             new GatewayInbox.Message(
-                "discord", id, "discord:" + channel, channel, null, "42", "Ada", "news?"),
+                "discord", id, "discord:" + channel, channel, null, "42", "Ada", question),
             List.of(id),
             Duration.ofHours(1),
             new GatewayInbox.Claimant("inbox-of-" + id, new LeaseHolder("node-" + id, 42)),
@@ -147,9 +153,12 @@ class DiscordInboxTest {
               assertThat(c.method()).isEqualTo("POST");
               assertThat(c.path()).isEqualTo("/channels/" + CHANNEL + "/messages");
               assertThat(c.authorization()).isEqualTo("Bot " + FakeDiscord.TOKEN);
-              assertThat(c.body().path("allowed_mentions").toString()).isEqualTo("{\"parse\":[]}");
             });
     assertThat(content(intro)).startsWith("<@42>, here is the answer").endsWith("\n> news?");
+    assertThat(intro.allowedMentions().toString())
+        .as("the intro pings the asker alone")
+        .isEqualTo("{\"parse\":[],\"users\":[\"42\"]}");
+    assertThat(answer.allowedMentions().toString()).isEqualTo("{\"parse\":[]}");
     assertThat(content(answer)).isEqualTo("The bridge holds.");
     await(() -> inbox().kept("discord").isEmpty());
     await(() -> legio.app.store().gatewayState().pending("discord").isEmpty());
@@ -167,9 +176,39 @@ class DiscordInboxTest {
     FakeDiscord.Call answer = discord.nextMessage();
     assertThat(intro.path()).isEqualTo("/channels/" + CHANNEL + "/messages");
     assertThat(content(intro)).startsWith("<@42>, here is the answer");
+    assertThat(intro.allowedMentions().toString())
+        .as("the intro pings the asker alone")
+        .isEqualTo("{\"parse\":[],\"users\":[\"42\"]}");
     assertThat(content(answer)).isEqualTo("The bridge holds.");
+    assertThat(answer.allowedMentions().toString()).isEqualTo("{\"parse\":[]}");
     assertThat(discord.webhookCalls()).as("the token was tried first").isEqualTo(1);
     await(() -> inbox().kept("discord").isEmpty());
+  }
+
+  @Test
+  void anAnswerInTheChannelPingsNoOneWhateverItNamesOnlyTheIntroPingsTheAsker() throws Exception {
+    start();
+    String hostile = "@everyone @here <@&1234> <@7> <@!8> **pinged**\n";
+    legio.replies = message -> hostile + "x".repeat(DiscordGateway.MAX_CHARS) + " <@7> again";
+
+    orphan("int-9", CHANNEL, "<@7> @everyone news?", Instant.now(), Instant.now().minusSeconds(1));
+
+    FakeDiscord.Call intro = discord.nextMessage();
+    List<FakeDiscord.Call> parts = new java.util.ArrayList<>(List.of(discord.nextMessage()));
+    while (!content(parts.getLast()).endsWith("<@7> again")) {
+      parts.add(discord.nextMessage());
+    }
+    assertThat(content(intro)).startsWith("<@42>, here is the answer").contains("<@7> @everyone");
+    assertThat(intro.pingedUsers())
+        .as("the asker, not whom the question names")
+        .containsExactly("42");
+    assertThat(intro.allowedMentions().path("parse")).isEmpty();
+    assertThat(intro.allowedMentions().has("roles")).isFalse();
+    assertThat(content(parts.getFirst())).isEqualTo(hostile.strip());
+    assertThat(parts).as("the answer, split").hasSizeGreaterThan(1);
+    assertThat(parts)
+        .as("the model's text pings no one, in every part")
+        .allSatisfy(c -> assertThat(c.allowedMentions().toString()).isEqualTo("{\"parse\":[]}"));
   }
 
   @Test

@@ -26,7 +26,10 @@ import java.util.concurrent.TimeUnit;
  * {@code Invalid Webhook Token}, code 50027); {@code POST /channels/{id}/messages} with the bot
  * token (403 {@code Missing Access} for a channel in {@link #closedChannels}); a 429 with the JSON
  * {@code retry_after} (fractional seconds) and the {@code Retry-After} header, and 5xx, as the test
- * queues them.
+ * queues them. A message's {@code allowed_mentions} is kept with it ({@link Call#allowedMentions})
+ * and checked as Discord documents it: {@code users} holds at most 100 snowflakes, as strings, and
+ * never comes with {@code "users"} in {@code parse} (400 {@code Invalid Form Body}, code 50035,
+ * otherwise).
  */
 final class FakeDiscord implements AutoCloseable {
   static final String TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.bot-token-for-tests";
@@ -34,7 +37,19 @@ final class FakeDiscord implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One call as received. */
-  record Call(String method, String path, String authorization, JsonNode body) {}
+  record Call(String method, String path, String authorization, JsonNode body) {
+    /** The message's {@code allowed_mentions}, as sent (a missing node when it had none). */
+    JsonNode allowedMentions() {
+      return body.path("allowed_mentions");
+    }
+
+    /** The users the message may ping: those its {@code allowed_mentions} lists. */
+    List<String> pingedUsers() {
+      List<String> users = new java.util.ArrayList<>();
+      allowedMentions().path("users").forEach(u -> users.add(u.asText()));
+      return users;
+    }
+  }
 
   /** A canned failure: an HTTP status and, for 429, {@code retry_after} in seconds. */
   record Failure(int status, Double retryAfter) {}
@@ -105,6 +120,16 @@ final class FakeDiscord implements AutoCloseable {
       }
       return;
     }
+    String invalid = invalidMentions(body);
+    if (invalid != null) {
+      reply(
+          exchange,
+          400,
+          "{\"message\":\"Invalid Form Body\",\"code\":50035,\"errors\":"
+              + JSON.writeValueAsString(invalid)
+              + "}");
+      return;
+    }
     String webhookPrefix = "/webhooks/" + APPLICATION + "/";
     if (path.startsWith(webhookPrefix)) {
       String token = path.substring(webhookPrefix.length()).split("/")[0];
@@ -150,6 +175,32 @@ final class FakeDiscord implements AutoCloseable {
     } else {
       reply(exchange, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
     }
+  }
+
+  /** What Discord would refuse in the message's {@code allowed_mentions}; null when nothing. */
+  private static String invalidMentions(JsonNode body) {
+    JsonNode allowed = body.path("allowed_mentions");
+    if (allowed.isMissingNode()) {
+      return null;
+    }
+    JsonNode users = allowed.path("users");
+    if (users.isMissingNode()) {
+      return null;
+    }
+    if (!users.isArray() || users.size() > 100) {
+      return "users: at most 100";
+    }
+    for (JsonNode user : users) {
+      if (!user.isTextual() || !user.asText().matches("[0-9]{1,20}")) {
+        return "users: not a snowflake: " + user;
+      }
+    }
+    for (JsonNode kind : allowed.path("parse")) {
+      if (kind.asText().equals("users")) {
+        return "parse:[\"users\"] and users: [ids] are mutually exclusive";
+      }
+    }
+    return null;
   }
 
   private static void reply(HttpExchange exchange, int status, String json) throws IOException {
