@@ -40,7 +40,8 @@ public final class SessionKey {
     return key;
   }
 
-  private static boolean printable(int cp) {
+  /** Whether {@code cp} is printable by the rules above. */
+  static boolean printable(int cp) {
     int type = Character.getType(cp);
     return type != Character.CONTROL
         && type != Character.SURROGATE

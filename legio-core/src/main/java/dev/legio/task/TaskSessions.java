@@ -75,7 +75,6 @@ public final class TaskSessions implements AutoCloseable {
   /** The role task sessions open with (see the rules). */
   static final String ROLE = SessionSpec.CHAT_ROLE;
 
-  private static final int MAX_TASK_RUN_ID = 200;
   private static final Duration LEASE_POLL = Duration.ofMillis(50);
 
   private final AgentDirectory agents;
@@ -129,7 +128,8 @@ public final class TaskSessions implements AutoCloseable {
    * Runs one task: {@code text} as the next turn of the (key, agent) session.
    *
    * @param taskRunId the caller's id of the task run, recorded with the turn; may be null
-   * @throws TaskRefusedException for a bad key, an unknown agent, an empty text or task run id
+   * @throws TaskRefusedException for a bad key, an unknown agent, an empty text or one no store can
+   *     keep ({@link TaskText}), a bad task run id ({@link TaskRunId})
    * @throws TaskBusyException when the session stayed busy past {@code lock_wait_seconds}
    * @throws TaskFailedException when the back-end failed the turn
    */
@@ -141,13 +141,8 @@ public final class TaskSessions implements AutoCloseable {
       throw new TaskRefusedException(e.getMessage());
     }
     AgentProfile profile = profileOf(agent);
-    if (text == null || text.isBlank()) {
-      throw new TaskRefusedException("text is empty: give the task's message for " + agent);
-    }
-    if (taskRunId != null && (taskRunId.isBlank() || taskRunId.length() > MAX_TASK_RUN_ID)) {
-      throw new TaskRefusedException(
-          "task_run_id must be 1-" + MAX_TASK_RUN_ID + " characters, or left out");
-    }
+    TaskText.require(text, agent);
+    TaskRunId.require(taskRunId);
     shutdown.enter(agent);
     try {
       return runEntered(key, agent, profile, text, taskRunId);

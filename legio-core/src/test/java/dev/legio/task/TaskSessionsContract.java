@@ -413,6 +413,29 @@ public abstract class TaskSessionsContract {
   }
 
   @Test
+  void aTextOrTaskRunIdNoStoreCanKeepIsRefusedBeforeTheModelIsCalled() {
+    TaskSessions tasks = anthropicTasks();
+    assertThatThrownBy(() -> tasks.run(KEY, AGENT, "h\u0000i", null))
+        .isInstanceOf(TaskRefusedException.class)
+        .hasMessageContaining("NUL character (U+0000) at index 1");
+    assertThatThrownBy(() -> tasks.run(KEY, AGENT, "half \ud800 a character", null))
+        .isInstanceOf(TaskRefusedException.class)
+        .hasMessageContaining("unpaired surrogate (U+D800) at index 5");
+    assertThatThrownBy(() -> tasks.run(KEY, AGENT, "x", "run\u0000-41"))
+        .isInstanceOf(TaskRefusedException.class)
+        .hasMessageContaining("task_run_id holds a character that is not printable (U+0000");
+    assertThatThrownBy(() -> tasks.run(KEY, AGENT, "x", "run-\u001b[31m"))
+        .hasMessageContaining("(U+001B at position 5)");
+    assertThat(requests()).isEmpty();
+    assertThat(store.tasks().forKey(KEY)).isEmpty();
+    assertThat(store.usage().entries(Instant.EPOCH, 100)).isEmpty();
+
+    api.enqueue(Reply.text("done"));
+    assertThat(tasks.run(KEY, AGENT, "emoji \ud83d\ude80 and\ttabs", "run-41 ✓").reply())
+        .isEqualTo("done");
+  }
+
+  @Test
   void keysAreComparedExactly() {
     TaskSessions tasks =
         tasks(ScriptedBackend.resuming(new ScriptedBackend.Conversations()), store);
