@@ -2,6 +2,8 @@ package dev.legio.app.http;
 
 import dev.legio.errors.ExplainedFailure;
 import java.net.BindException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.Locale;
 
 /**
@@ -10,7 +12,9 @@ import java.util.Locale;
  *
  * <p>Rule: the message is one line for the operator, without a class name: what could not be
  * served, on which host and port, why in plain words (a port in use is named so, with "stop it"
- * before the remedy; another cause keeps the system's own words), and which setting to change.
+ * before the remedy; a host name that resolves to no address is named so too, as Java's own
+ * exception for it has no words; another cause keeps the system's own words), and which setting to
+ * change.
  */
 public final class CannotListenException extends RuntimeException implements ExplainedFailure {
   private CannotListenException(String message, Throwable cause) {
@@ -25,7 +29,11 @@ public final class CannotListenException extends RuntimeException implements Exp
       String what, String host, int port, Throwable cause, String remedy) {
     String at = ListeningConnector.address(host, port);
     String why =
-        inUse(cause) ? "the port is in use by another program; stop it, or " : reason(cause) + "; ";
+        inUse(cause)
+            ? "the port is in use by another program; stop it, or "
+            : unresolved(cause)
+                ? "the host '" + host + "' is not an address and no name lookup knows it; "
+                : reason(cause) + "; ";
     return new CannotListenException(
         "cannot serve " + what + " on " + at + ": " + why + remedy, cause);
   }
@@ -35,6 +43,15 @@ public final class CannotListenException extends RuntimeException implements Exp
       if (t instanceof BindException b
           && b.getMessage() != null
           && b.getMessage().toLowerCase(Locale.ROOT).contains("in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean unresolved(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
         return true;
       }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.nio.channels.UnresolvedAddressException;
 import org.junit.jupiter.api.Test;
 
 class CannotListenExceptionTest {
@@ -37,5 +38,18 @@ class CannotListenExceptionTest {
             CannotListenException.of(
                 "MCP over HTTP", "h", 1, new IllegalStateException(), "fix it"))
         .hasMessage("cannot serve MCP over HTTP on h:1: IllegalStateException; fix it");
+  }
+
+  @Test
+  void aHostNameThatResolvesToNothingIsNamedSoNotByTheExceptionsClass() {
+    IOException jetty =
+        new IOException("Failed to bind to not an address:8740", new UnresolvedAddressException());
+    assertThat(
+            CannotListenException.of(
+                "the Legio API", "not an address", 8740, jetty, "choose another [server] bind"))
+        .hasMessage(
+            "cannot serve the Legio API on not an address:8740: the host 'not an address' is not"
+                + " an address and no name lookup knows it; choose another [server] bind")
+        .hasCause(jetty);
   }
 }
