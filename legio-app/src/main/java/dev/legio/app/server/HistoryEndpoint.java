@@ -8,9 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /api/v1/history?viewer=NAME&limit=N&after=SEQ}: the newest {@code limit} (default 50,
- * at most 1,000) messages {@code viewer} (default caesar) may see with a sequence above {@code
- * after} (default 0), oldest first.
+ * {@code GET /api/v1/history?viewer=NAME&limit=N&after=SEQ&before=SEQ}: the newest {@code limit}
+ * (default 50, at most 1,000) messages {@code viewer} (default caesar) may see with a sequence
+ * above {@code after} (default 0) and below {@code before} (default: none), oldest first.
+ *
+ * <p>Rule: every message is reachable, however long the log. A client pages back with {@code
+ * before} set to the lowest sequence it has (until a page comes back empty); without {@code
+ * before}, a client that asks with {@code after} after missing more than {@code limit} messages
+ * gets the newest ones only, and finds the gap by paging back the same way.
  */
 final class HistoryEndpoint implements Endpoint {
   static final int DEFAULT_LIMIT = 50;
@@ -36,7 +41,11 @@ final class HistoryEndpoint implements Endpoint {
     new KnownNames(parts.agents().agentNames()).viewer(viewer); // 400 naming the known names
     int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
     long after = exchange.queryLong("after", 0, 0, Long.MAX_VALUE);
-    List<Message> messages = parts.messageLog().visibleTo(viewer, after, limit);
+    long before = exchange.queryLong("before", Long.MAX_VALUE, 1, Long.MAX_VALUE);
+    List<Message> messages =
+        before == Long.MAX_VALUE
+            ? parts.messageLog().visibleTo(viewer, after, limit)
+            : parts.messageLog().visibleTo(viewer, after, before, limit);
     exchange.json(200, Map.of("messages", messages.stream().map(Views::message).toList()));
   }
 }

@@ -71,6 +71,30 @@ class ServerApiTest {
   }
 
   @Test
+  void historyPagesBackWithBeforeSoEveryMessageIsReachable() throws Exception {
+    for (int i = 1; i <= 4; i++) {
+      f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus report " + i));
+    }
+    // Eight messages (four requests, four replies); after=2 with limit=2 gives only 7 and 8.
+    assertThat(sequences("/api/v1/history?after=2&limit=2")).containsExactly(7L, 8L);
+    assertThat(sequences("/api/v1/history?after=2&before=7&limit=2")).containsExactly(5L, 6L);
+    assertThat(sequences("/api/v1/history?after=2&before=5&limit=2")).containsExactly(3L, 4L);
+    assertThat(sequences("/api/v1/history?after=2&before=3&limit=2")).isEmpty();
+    assertThat(sequences("/api/v1/history?before=2")).containsExactly(1L);
+    assertThat(sequences("/api/v1/history?viewer=vorenus&before=4&limit=1")).containsExactly(3L);
+    assertError(f.get("/api/v1/history?before=0", f.operator), 400, "'before'");
+    assertError(f.get("/api/v1/history?before=x", f.operator), 400, "'before'");
+  }
+
+  private List<Long> sequences(String path) throws Exception {
+    List<Long> out = new ArrayList<>();
+    ServerFixture.json(f.get(path, f.operator))
+        .get("messages")
+        .forEach(m -> out.add(m.get("sequence").asLong()));
+    return out;
+  }
+
+  @Test
   void usageAddsUpTheTurnsByAgentAsLegioUsageDoes() throws Exception {
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus @pullo scout the ford"));
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus and the bridge?"));
