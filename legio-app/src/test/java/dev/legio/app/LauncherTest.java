@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code ./legio} launcher starts the JVM so that no program of its user can attach to it
  * ({@code -XX:+DisableAttachMechanism}, see {@link ProcessSecretsGuard}) unless {@code
- * LEGIO_ALLOW_JVM_ATTACH=1}: run with a JDK finder and a {@code java} that print what they get.
+ * LEGIO_ALLOW_JVM_ATTACH=1}: run with a JDK finder and a {@code java} that print what they get. It
+ * runs a copy of the jar, which a later launch replaces by a rename when a build changed the jar,
+ * so that a build never rewrites the file a running {@code legio serve} has open.
  */
 class LauncherTest {
   @TempDir Path dir;
 
   private List<String> javaArguments(Map<String, String> env) throws Exception {
-    Files.copy(Path.of("..", "legio"), dir.resolve("legio"));
+    Files.copy(Path.of("..", "legio"), dir.resolve("legio"), StandardCopyOption.REPLACE_EXISTING);
     Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
     executable(jdk.resolve("java"), "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
     executable(
@@ -32,8 +36,10 @@ class LauncherTest {
     }
     Files.writeString(dir.resolve("pom.xml"), "<project/>");
     Path jar = Files.createDirectories(dir.resolve("legio-app/target")).resolve("legio.jar");
-    Files.writeString(jar, "not rebuilt: newer than the sources");
-    jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
+    if (!Files.exists(jar)) {
+      Files.writeString(jar, "not rebuilt: newer than the sources");
+      jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
+    }
 
     ProcessBuilder builder =
         new ProcessBuilder("bash", dir.resolve("legio").toString(), "status")
@@ -55,7 +61,29 @@ class LauncherTest {
   void theJvmTakesNoAttach() throws Exception {
     assertThat(javaArguments(Map.of()))
         .contains("-XX:+DisableAttachMechanism")
-        .endsWith("-jar", dir.resolve("legio-app/target/legio.jar").toString(), "status");
+        .endsWith("-jar", dir.resolve("legio-app/target/legio-run.jar").toString(), "status");
+  }
+
+  @Test
+  void theJvmRunsACopyThatABuildReplacesByRenameNeverInPlace() throws Exception {
+    javaArguments(Map.of());
+    Path jar = dir.resolve("legio-app/target/legio.jar");
+    Path run = dir.resolve("legio-app/target/legio-run.jar");
+    assertThat(run).hasSameTextualContentAs(jar);
+    Object opened = Files.readAttributes(run, BasicFileAttributes.class).fileKey();
+
+    // A build rewrites legio.jar in place; the next launch must not touch the file a running
+    // `legio serve` has open, but put a new copy in its place.
+    Files.writeString(jar, "rebuilt after a git pull");
+    jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
+    javaArguments(Map.of());
+
+    assertThat(run).hasContent("rebuilt after a git pull");
+    assertThat(Files.readAttributes(run, BasicFileAttributes.class).fileKey()).isNotEqualTo(opened);
+    try (var files = Files.list(run.getParent())) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("legio.jar", "legio-run.jar");
+    }
   }
 
   @Test
