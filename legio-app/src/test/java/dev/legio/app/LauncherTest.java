@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The {@code ./legio} launcher starts the JVM so that no program of its user can attach to it
  * ({@code -XX:+DisableAttachMechanism}, see {@link ProcessSecretsGuard}) unless {@code
  * LEGIO_ALLOW_JVM_ATTACH=1}: run with a JDK finder and a {@code java} that print what they get. It
- * runs a copy of the jar, which a later launch replaces by a rename when a build changed the jar,
- * so that a build never rewrites the file a running {@code legio serve} has open.
+ * runs copies of the jars, which a later launch replaces by a rename when a build changed them, so
+ * that a build never rewrites a file a running {@code legio serve} has open.
  */
 class LauncherTest {
   @TempDir Path dir;
@@ -39,6 +39,8 @@ class LauncherTest {
     if (!Files.exists(jar)) {
       Files.writeString(jar, "not rebuilt: newer than the sources");
       jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
+      Path core = Files.createDirectories(jar.resolveSibling("lib")).resolve("legio-core.jar");
+      Files.writeString(core, "the engine, as built");
     }
 
     ProcessBuilder builder =
@@ -61,29 +63,46 @@ class LauncherTest {
   void theJvmTakesNoAttach() throws Exception {
     assertThat(javaArguments(Map.of()))
         .contains("-XX:+DisableAttachMechanism")
-        .endsWith("-jar", dir.resolve("legio-app/target/legio-run.jar").toString(), "status");
+        .endsWith("-jar", dir.resolve("legio-app/target/run/legio.jar").toString(), "status");
   }
 
   @Test
-  void theJvmRunsACopyThatABuildReplacesByRenameNeverInPlace() throws Exception {
+  void theJvmRunsCopiesThatABuildReplacesByRenameNeverInPlace() throws Exception {
     javaArguments(Map.of());
-    Path jar = dir.resolve("legio-app/target/legio.jar");
-    Path run = dir.resolve("legio-app/target/legio-run.jar");
-    assertThat(run).hasSameTextualContentAs(jar);
-    Object opened = Files.readAttributes(run, BasicFileAttributes.class).fileKey();
+    Path built = dir.resolve("legio-app/target");
+    Path run = built.resolve("run");
+    assertThat(run.resolve("legio.jar")).hasSameTextualContentAs(built.resolve("legio.jar"));
+    assertThat(run.resolve("lib/legio-core.jar"))
+        .hasSameTextualContentAs(built.resolve("lib/legio-core.jar"));
+    Object app = fileKey(run.resolve("legio.jar"));
+    Object core = fileKey(run.resolve("lib/legio-core.jar"));
 
-    // A build rewrites legio.jar in place; the next launch must not touch the file a running
-    // `legio serve` has open, but put a new copy in its place.
-    Files.writeString(jar, "rebuilt after a git pull");
-    jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
+    // A launch with nothing rebuilt leaves the copies a running `legio serve` has open alone.
+    javaArguments(Map.of());
+    assertThat(fileKey(run.resolve("legio.jar"))).isEqualTo(app);
+    assertThat(fileKey(run.resolve("lib/legio-core.jar"))).isEqualTo(core);
+
+    // A build rewrites both jars in place; the next launch puts new copies in their place.
+    Files.writeString(built.resolve("legio.jar"), "rebuilt after a git pull");
+    built.resolve("legio.jar").toFile().setLastModified(System.currentTimeMillis() + 120_000);
+    Files.writeString(built.resolve("lib/legio-core.jar"), "the engine, rebuilt");
+    built
+        .resolve("lib/legio-core.jar")
+        .toFile()
+        .setLastModified(System.currentTimeMillis() + 120_000);
     javaArguments(Map.of());
 
-    assertThat(run).hasContent("rebuilt after a git pull");
-    assertThat(Files.readAttributes(run, BasicFileAttributes.class).fileKey()).isNotEqualTo(opened);
-    try (var files = Files.list(run.getParent())) {
-      assertThat(files.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("legio.jar", "legio-run.jar");
+    assertThat(run.resolve("legio.jar")).hasContent("rebuilt after a git pull");
+    assertThat(run.resolve("lib/legio-core.jar")).hasContent("the engine, rebuilt");
+    assertThat(fileKey(run.resolve("legio.jar"))).isNotEqualTo(app);
+    assertThat(fileKey(run.resolve("lib/legio-core.jar"))).isNotEqualTo(core);
+    try (var files = Files.list(run.resolve("lib"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("legio-core.jar");
     }
+  }
+
+  private static Object fileKey(Path file) throws Exception {
+    return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
   }
 
   @Test
