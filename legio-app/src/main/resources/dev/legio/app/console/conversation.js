@@ -47,8 +47,9 @@ function Composer({ agents }) {
   const [mention, setMention] = useState(null);
   const [choice, setChoice] = useState(0);
   const box = useRef(null);
-  // The last message sent, with its Idempotency-Key, until the server has answered it.
-  const unsent = useRef(null);
+  // The messages the server did not take, by their text, each with the Idempotency-Key it went
+  // under: only such a message is sent again under its first key, never one still on its way.
+  const failed = useRef(new Map());
   // Where the caret goes once the box shows a completed name: set as the box is updated, before
   // the next key is handled. (Set a frame later, it moved the caret back behind whatever a fast
   // typist had typed meanwhile, and the next completion replaced the wrong text.)
@@ -82,14 +83,15 @@ function Composer({ agents }) {
     setError(null);
     setSending((n) => n + 1);
     // A message sent again as it was, after a failure, goes under its first key: the server keeps
-    // it one request (its turns run again or answer from the log), never a second copy.
-    const again = unsent.current && unsent.current.text === message;
-    const key = again ? unsent.current.key : newRequestKey();
-    unsent.current = { text: message, key };
+    // it one request (its turns run again or answer from the log), never a second copy. The same
+    // text typed again while the first is still waiting for its replies is a message of its own:
+    // under the first's key the server would only wait for the first's answers and log it once.
+    const key = failed.current.get(message) ?? newRequestKey();
+    failed.current.delete(message);
     try {
       await api('/messages', { method: 'POST', body: { text: message }, key });
-      if (unsent.current && unsent.current.key === key) unsent.current = null;
     } catch (e) {
+      failed.current.set(message, key);
       setError(describe(e) + (e.body && e.body.agents ? ' (agents: ' + e.body.agents.join(', ') + ')' : ''));
       setText((t) => (t === '' ? message : t));
     } finally {

@@ -210,6 +210,33 @@ class ConsoleBrowserTest {
     browser.await(
         d -> d.findElements(By.cssSelector("[role=log] article[data-sender=vorenus]")).size() == 2);
 
+    assertThat(requests())
+        .as("sent again under its first key: one request")
+        .containsExactly("@vorenus #hold first", text);
+  }
+
+  @Test
+  void theSameTextSentAgainWhileTheFirstWaitsIsAMessageOfItsOwn() throws Exception {
+    signIn();
+    CompletableFuture<HttpResponse<String>> holding = server.postHeld("@vorenus #hold first");
+    String text = "@vorenus yes";
+    typeAndSend(text);
+    // The first "yes" is logged and waits for vorenus, who is busy; the second is typed meanwhile.
+    browser.await(
+        d -> d.findElements(By.cssSelector("[role=log] article[data-sender=caesar]")).size() == 2);
+    typeAndSend(text);
+    browser.await(
+        d -> d.findElements(By.cssSelector("[role=log] article[data-sender=caesar]")).size() == 3);
+    server.release();
+    assertThat(holding.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    browser.await(
+        d -> d.findElements(By.cssSelector("[role=log] article[data-sender=vorenus]")).size() == 3);
+
+    assertThat(requests()).containsExactly("@vorenus #hold first", text, text);
+  }
+
+  /** The texts caesar sent, as the log keeps them. */
+  private List<String> requests() throws Exception {
     List<String> requests = new ArrayList<>();
     JsonNode history = ServerFixture.json(server.get("/api/v1/history", server.operator));
     for (JsonNode m : history.path("messages")) {
@@ -217,9 +244,7 @@ class ConsoleBrowserTest {
         requests.add(m.path("text").asText());
       }
     }
-    assertThat(requests)
-        .as("sent again under its first key: one request")
-        .containsExactly("@vorenus #hold first", text);
+    return requests;
   }
 
   @Test
