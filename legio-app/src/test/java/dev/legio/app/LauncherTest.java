@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The {@code ./legio} launcher starts the JVM so that no program of its user can attach to it
  * ({@code -XX:+DisableAttachMechanism}, see {@link ProcessSecretsGuard}) unless {@code
  * LEGIO_ALLOW_JVM_ATTACH=1}: run with a JDK finder and a {@code java} that print what they get. It
- * runs copies of the jars, which a later launch replaces by a rename when a build changed them, so
- * that a build never rewrites a file a running {@code legio serve} has open.
+ * runs a snapshot of its build ({@code .legio-run/ID}) that later builds leave alone, so that a
+ * build never rewrites a file a running {@code legio serve}, or a {@code legio mcp} it starts,
+ * needs.
  */
 class LauncherTest {
   @TempDir Path dir;
@@ -39,8 +40,9 @@ class LauncherTest {
     if (!Files.exists(jar)) {
       Files.writeString(jar, "not rebuilt: newer than the sources");
       jar.toFile().setLastModified(System.currentTimeMillis() + 60_000);
-      Path core = Files.createDirectories(jar.resolveSibling("lib")).resolve("legio-core.jar");
-      Files.writeString(core, "the engine, as built");
+      Path lib = Files.createDirectories(jar.resolveSibling("lib"));
+      Files.writeString(lib.resolve("legio-core.jar"), "the engine, as built");
+      Files.writeString(lib.resolve("jackson-core.jar"), "a library");
     }
 
     ProcessBuilder builder =
@@ -59,45 +61,103 @@ class LauncherTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
-  @Test
-  void theJvmTakesNoAttach() throws Exception {
-    assertThat(javaArguments(Map.of()))
-        .contains("-XX:+DisableAttachMechanism")
-        .endsWith("-jar", dir.resolve("legio-app/target/run/legio.jar").toString(), "status");
+  /** The build folder the last launch ran ({@code -jar FOLDER/legio.jar}). */
+  private static Path ran(List<String> arguments) {
+    return Path.of(arguments.get(arguments.indexOf("-jar") + 1)).getParent();
+  }
+
+  private List<String> runs() throws Exception {
+    try (var files = Files.list(dir.resolve(".legio-run"))) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** Rewrites a built jar in place, as a build does, newer than the sources. */
+  private void rebuild(String jar, String text, int minutesAhead) throws Exception {
+    Path file = dir.resolve("legio-app/target").resolve(jar);
+    Files.writeString(file, text);
+    file.toFile().setLastModified(System.currentTimeMillis() + minutesAhead * 60_000L);
   }
 
   @Test
-  void theJvmRunsCopiesThatABuildReplacesByRenameNeverInPlace() throws Exception {
-    javaArguments(Map.of());
+  void theJvmTakesNoAttach() throws Exception {
+    List<String> arguments = javaArguments(Map.of());
+    assertThat(arguments).contains("-XX:+DisableAttachMechanism").endsWith("status");
+    assertThat(ran(arguments).getParent()).isEqualTo(dir.resolve(".legio-run"));
+  }
+
+  @Test
+  void theJvmRunsASnapshotOfItsBuildThatLaterBuildsLeaveAlone() throws Exception {
     Path built = dir.resolve("legio-app/target");
-    Path run = built.resolve("run");
-    assertThat(run.resolve("legio.jar")).hasSameTextualContentAs(built.resolve("legio.jar"));
-    assertThat(run.resolve("lib/legio-core.jar"))
-        .hasSameTextualContentAs(built.resolve("lib/legio-core.jar"));
-    Object app = fileKey(run.resolve("legio.jar"));
-    Object core = fileKey(run.resolve("lib/legio-core.jar"));
+    Path first = ran(javaArguments(Map.of()));
+    assertThat(first.resolve("legio.jar")).hasSameTextualContentAs(built.resolve("legio.jar"));
+    assertThat(first.resolve("lib/legio-core.jar")).hasContent("the engine, as built");
+    // The libraries are hard links: a snapshot costs Legio's own jars only.
+    assertThat(fileKey(first.resolve("lib/jackson-core.jar")))
+        .isEqualTo(fileKey(built.resolve("lib/jackson-core.jar")));
+    Object app = fileKey(first.resolve("legio.jar"));
 
-    // A launch with nothing rebuilt leaves the copies a running `legio serve` has open alone.
+    // Nothing rebuilt: the same snapshot, untouched.
+    assertThat(ran(javaArguments(Map.of()))).isEqualTo(first);
+    assertThat(fileKey(first.resolve("legio.jar"))).isEqualTo(app);
+
+    // A build rewrites both jars in place: the next launch runs a new snapshot, and the first one,
+    // which a running `legio serve` and its `legio mcp` children use, stays as it was.
+    rebuild("legio.jar", "rebuilt after a git pull", 2);
+    rebuild("lib/legio-core.jar", "the engine, rebuilt", 2);
+    Path second = ran(javaArguments(Map.of()));
+
+    assertThat(second).isNotEqualTo(first);
+    assertThat(second.resolve("legio.jar")).hasContent("rebuilt after a git pull");
+    assertThat(second.resolve("lib/legio-core.jar")).hasContent("the engine, rebuilt");
+    assertThat(first.resolve("legio.jar")).hasContent("not rebuilt: newer than the sources");
+    assertThat(first.resolve("lib/legio-core.jar")).hasContent("the engine, as built");
+    assertThat(fileKey(first.resolve("legio.jar"))).isEqualTo(app);
+  }
+
+  @Test
+  void theFiveSnapshotsLastLaunchedAreKept() throws Exception {
     javaArguments(Map.of());
-    assertThat(fileKey(run.resolve("legio.jar"))).isEqualTo(app);
-    assertThat(fileKey(run.resolve("lib/legio-core.jar"))).isEqualTo(core);
+    for (int build = 1; build <= 6; build++) {
+      rebuild("legio.jar", "build " + build, 2 + build);
+      javaArguments(Map.of());
+    }
+    assertThat(runs()).hasSize(5);
+  }
 
-    // A build rewrites both jars in place; the next launch puts new copies in their place.
-    Files.writeString(built.resolve("legio.jar"), "rebuilt after a git pull");
-    built.resolve("legio.jar").toFile().setLastModified(System.currentTimeMillis() + 120_000);
-    Files.writeString(built.resolve("lib/legio-core.jar"), "the engine, rebuilt");
-    built
-        .resolve("lib/legio-core.jar")
-        .toFile()
-        .setLastModified(System.currentTimeMillis() + 120_000);
-    javaArguments(Map.of());
+  @Test
+  void aSnapshotTakenWhileABuildWroteIsMadeAgainOnceTheJarsStayStill() throws Exception {
+    // A cp that lets "the build" finish writing legio.jar while it copies, the first time only.
+    Path bin = Files.createDirectories(dir.resolve("bin-with-slow-cp"));
+    Path built = dir.resolve("legio-app/target/legio.jar");
+    Path written = dir.resolve("written");
+    executable(
+        bin.resolve("cp"),
+        "#!/bin/sh\n"
+            + "\"$(command -v -p cp)\" \"$@\"\n"
+            + "if [ ! -e '"
+            + written
+            + "' ]; then\n"
+            + "  touch '"
+            + written
+            + "'\n"
+            + "  echo 'the whole new jar' > '"
+            + built
+            + "'\n"
+            + "  touch -d '+2 minutes' '"
+            + built
+            + "'\n"
+            + "fi\n");
 
-    assertThat(run.resolve("legio.jar")).hasContent("rebuilt after a git pull");
-    assertThat(run.resolve("lib/legio-core.jar")).hasContent("the engine, rebuilt");
-    assertThat(fileKey(run.resolve("legio.jar"))).isNotEqualTo(app);
-    assertThat(fileKey(run.resolve("lib/legio-core.jar"))).isNotEqualTo(core);
-    try (var files = Files.list(run.resolve("lib"))) {
-      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("legio-core.jar");
+    Path run = ran(javaArguments(Map.of("PATH", bin + ":" + System.getenv("PATH"))));
+
+    assertThat(written).exists();
+    assertThat(run.resolve("legio.jar")).hasContent("the whole new jar");
+    // Named after what it holds: the next launch finds it, rather than making one more.
+    assertThat(ran(javaArguments(Map.of()))).isEqualTo(run);
+    assertThat(runs()).as("no torn snapshot, no temporary folder left").hasSize(1);
+    try (var files = Files.list(dir.resolve(".legio-run"))) {
+      assertThat(files.filter(p -> p.getFileName().toString().startsWith(".new"))).isEmpty();
     }
   }
 
