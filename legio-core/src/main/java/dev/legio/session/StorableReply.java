@@ -1,5 +1,6 @@
 package dev.legio.session;
 
+import dev.legio.log.StorableText;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,7 +24,7 @@ final class StorableReply {
   /** {@code answer} as the log can keep it, at most {@code maxBytes} bytes of UTF-8. */
   static String of(String answer, long maxBytes) {
     String text = clean(answer);
-    long bytes = utf8Length(text);
+    long bytes = StorableText.utf8Length(text);
     if (bytes <= maxBytes) {
       return text;
     }
@@ -53,44 +54,21 @@ final class StorableReply {
   }
 
   private static String clean(String text) {
-    StringBuilder out = null;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      boolean pair =
-          Character.isHighSurrogate(c)
-              && i + 1 < text.length()
-              && Character.isLowSurrogate(text.charAt(i + 1));
-      boolean bad = c == 0 || (!pair && Character.isSurrogate(c));
-      if (bad && out == null) {
-        out = new StringBuilder(text.length()).append(text, 0, i);
-      }
-      if (out != null) {
-        if (bad) {
-          out.append('\uFFFD');
-        } else if (pair) {
-          out.append(c).append(text.charAt(i + 1));
-        } else {
-          out.append(c);
-        }
-      }
-      if (pair) {
-        i++;
-      }
+    int bad = StorableText.firstUnstorable(text);
+    if (bad < 0) {
+      return text;
     }
-    return out == null ? text : out.toString();
-  }
-
-  private static long utf8Length(String text) {
-    long bytes = 0;
-    for (int i = 0; i < text.length(); i++) {
+    StringBuilder out = new StringBuilder(text.length()).append(text, 0, bad);
+    for (int i = bad; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)) {
-        bytes += 4;
-        i++;
+      if (StorableText.unstorableAt(text, i)) {
+        out.append('\uFFFD');
+      } else if (Character.isHighSurrogate(c)) {
+        out.append(c).append(text.charAt(++i));
       } else {
-        bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        out.append(c);
       }
     }
-    return bytes;
+    return out.toString();
   }
 }

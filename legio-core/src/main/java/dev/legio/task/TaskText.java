@@ -1,5 +1,7 @@
 package dev.legio.task;
 
+import dev.legio.log.StorableText;
+
 /**
  * The text of a task, checked before its turn runs so that a text no store can keep never reaches
  * the model (whose answer would then be paid for and lost).
@@ -8,9 +10,9 @@ package dev.legio.task;
  *
  * <ul>
  *   <li>Not empty and not only white space.
- *   <li>No NUL (U+0000) and no unpaired surrogate: PostgreSQL cannot store either in a stored
- *       conversation, and the praetorium refuses them in a message for the same reason. The error
- *       names the character and its index (in UTF-16 code units, as a JSON string's index is).
+ *   <li>Only what a store can keep ({@link StorableText}): no NUL (U+0000) and no unpaired
+ *       surrogate, which PostgreSQL cannot store in a stored conversation and the praetorium
+ *       refuses in a message. The error names the character and its index.
  *   <li>Anything else (any script, tabs, newlines, markup) is kept exactly.
  * </ul>
  */
@@ -26,25 +28,16 @@ final class TaskText {
     if (text == null || text.isBlank()) {
       throw new TaskRefusedException("text is empty: give the task's message for " + agent);
     }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == 0) {
-        throw new TaskRefusedException(
-            "text contains a NUL character (U+0000) at index "
-                + i
-                + ": remove it; a task's text is stored as text, not binary data");
-      }
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new TaskRefusedException(
-            String.format(
-                "text contains an unpaired surrogate (U+%04X) at index %d: send valid UTF-16"
-                    + " (a JSON \\u escape of half a character is not one)",
-                (int) c, i));
-      }
+    int bad = StorableText.firstUnstorable(text);
+    if (bad >= 0) {
+      throw new TaskRefusedException(
+          "text contains "
+              + StorableText.describe(text, bad)
+              + " at index "
+              + bad
+              + (text.charAt(bad) == 0
+                  ? ": remove it; a task's text is stored as text, not binary data"
+                  : ": send valid UTF-16 (a JSON \\u escape of half a character is not one)"));
     }
     return text;
   }

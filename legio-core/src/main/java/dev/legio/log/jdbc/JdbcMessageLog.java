@@ -11,6 +11,7 @@ import dev.legio.log.MessageThread;
 import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import dev.legio.log.PruneResult;
+import dev.legio.log.StorableText;
 import dev.legio.log.Timestamps;
 import dev.legio.log.Visibility;
 import java.io.Closeable;
@@ -292,31 +293,18 @@ public final class JdbcMessageLog implements MessageLog {
   }
 
   private void checkText(String text) {
-    long bytes = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == 0) {
-        throw new InvalidMessageException(
-            "text contains a NUL character (U+0000) at index "
-                + i
-                + ": remove it; the log stores text, not binary data");
-      }
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        bytes += 4;
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new InvalidMessageException(
-            "text contains an unpaired surrogate (U+"
-                + String.format("%04X", (int) c)
-                + ") at index "
-                + i
-                + ": it is not valid Unicode; fix the text's encoding");
-      } else {
-        bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-      }
+    int bad = StorableText.firstUnstorable(text);
+    if (bad >= 0) {
+      throw new InvalidMessageException(
+          "text contains "
+              + StorableText.describe(text, bad)
+              + " at index "
+              + bad
+              + (text.charAt(bad) == 0
+                  ? ": remove it; the log stores text, not binary data"
+                  : ": it is not valid Unicode; fix the text's encoding"));
     }
+    long bytes = StorableText.utf8Length(text);
     if (bytes > maxTextBytes) {
       throw new InvalidMessageException(
           "text is "
