@@ -116,13 +116,23 @@ class LauncherTest {
   }
 
   @Test
-  void theFiveSnapshotsLastLaunchedAreKept() throws Exception {
-    javaArguments(Map.of());
-    for (int build = 1; build <= 6; build++) {
-      rebuild("legio.jar", "build " + build, 2 + build);
-      javaArguments(Map.of());
+  void theFiveSnapshotsLastLaunchedAreKeptAndAnyARunningProcessStartedFrom() throws Exception {
+    Path first = ran(javaArguments(Map.of()));
+    rebuild("legio.jar", "build 1", 3);
+    Path second = ran(javaArguments(Map.of()));
+    // A process still running from the first snapshot, as a `legio serve` started before a build.
+    Process serving =
+        new ProcessBuilder("sh", "-c", "sleep 60", first.resolve("legio.jar").toString()).start();
+    try {
+      for (int build = 2; build <= 7; build++) {
+        rebuild("legio.jar", "build " + build, 2 + build);
+        javaArguments(Map.of());
+      }
+      assertThat(runs()).hasSize(6).contains(first.getFileName().toString());
+      assertThat(second).doesNotExist();
+    } finally {
+      serving.destroyForcibly().waitFor();
     }
-    assertThat(runs()).hasSize(5);
   }
 
   @Test
