@@ -21,7 +21,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -267,6 +270,60 @@ class TurnRunnerTest {
 
     assertThat(reply.failed()).isTrue();
     assertThat(reply.text()).isEqualTo("[vorenus] An error occurred during processing.");
+    assertThat(reply.description())
+        .isNotEmpty()
+        .isEqualTo(
+            new OwnerProfiles(agents(), SessionSettings.defaults(), backend, null)
+                .resolve(Owner.of("vorenus"))
+                .description());
+  }
+
+  @Test
+  void aDispatchInterruptedWhileItsTurnRunsAnswersAsInterruptedAndStillDescribesItsAgent()
+      throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    backend.duringTurn =
+        turn -> {
+          started.countDown();
+          try {
+            release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    TurnRunner runner =
+        runner(
+            SessionSettings.defaults(),
+            new LeaseGate(store, "me", LEASE, clock, clock, clock::advance));
+    ParallelTurns parallel = new ParallelTurns(runner);
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
+    OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
+    AtomicReference<List<Reply>> replies = new AtomicReference<>();
+    Thread caller =
+        Thread.ofPlatform()
+            .start(
+                () ->
+                    replies.set(
+                        parallel.run(
+                            List.of(slot),
+                            List.of(slot.queue.enqueue()),
+                            request,
+                            DispatchListener.NONE,
+                            false)));
+    try {
+      assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+      caller.interrupt();
+      caller.join(30_000);
+    } finally {
+      release.countDown();
+    }
+    parallel.shutdown();
+    runner.close();
+
+    Reply reply = replies.get().get(0);
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text()).isEqualTo("[vorenus] Interrupted.");
     assertThat(reply.description())
         .isNotEmpty()
         .isEqualTo(
