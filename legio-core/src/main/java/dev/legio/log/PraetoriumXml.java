@@ -43,13 +43,7 @@ public final class PraetoriumXml {
    * offline model parses a block every turn. Creating readers from a configured factory is safe
    * from several threads ({@code MemoryXml} shares one the same way).
    */
-  private static final XMLInputFactory INPUT = XMLInputFactory.newFactory();
-
-  static {
-    INPUT.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    INPUT.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    INPUT.setProperty(XMLInputFactory.IS_COALESCING, true);
-  }
+  private static final XMLInputFactory INPUT = SafeXmlReaders.factory(true);
 
   private PraetoriumXml() {}
 

@@ -1,6 +1,7 @@
 package dev.legio.mcp;
 
 import dev.legio.log.CharElement;
+import dev.legio.log.SafeXmlReaders;
 import dev.legio.tools.ToolResult;
 import java.io.StringReader;
 import java.util.ArrayDeque;
@@ -44,13 +45,7 @@ public final class ToolOutput {
    * One reader factory, configured once (looking a factory up scans the class path); readers made
    * from it are safe on several threads.
    */
-  private static final XMLInputFactory INPUT = XMLInputFactory.newFactory();
-
-  static {
-    INPUT.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    INPUT.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    INPUT.setProperty(XMLInputFactory.IS_COALESCING, true);
-  }
+  private static final XMLInputFactory INPUT = SafeXmlReaders.factory(true);
 
   private ToolOutput() {}
 

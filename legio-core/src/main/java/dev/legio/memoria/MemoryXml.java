@@ -1,5 +1,6 @@
 package dev.legio.memoria;
 
+import dev.legio.log.SafeXmlReaders;
 import dev.legio.log.Timestamps;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -34,13 +35,7 @@ import javax.xml.stream.XMLStreamWriter;
  */
 public final class MemoryXml {
   private static final XMLOutputFactory OUTPUT = XMLOutputFactory.newFactory();
-  private static final XMLInputFactory INPUT = XMLInputFactory.newFactory();
-
-  static {
-    INPUT.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    INPUT.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    INPUT.setProperty(XMLInputFactory.IS_COALESCING, true);
-  }
+  private static final XMLInputFactory INPUT = SafeXmlReaders.factory(true);
 
   private MemoryXml() {}
 

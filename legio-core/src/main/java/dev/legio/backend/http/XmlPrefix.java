@@ -1,5 +1,6 @@
 package dev.legio.backend.http;
 
+import dev.legio.log.SafeXmlReaders;
 import java.io.StringReader;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -25,12 +26,7 @@ import javax.xml.stream.XMLStreamReader;
  */
 final class XmlPrefix {
   /** One reader factory, configured once; readers made from it are safe on several threads. */
-  private static final XMLInputFactory INPUT = XMLInputFactory.newFactory();
-
-  static {
-    INPUT.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    INPUT.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-  }
+  private static final XMLInputFactory INPUT = SafeXmlReaders.factory(false);
 
   /**
    * A cut: {@code kept} is the beginning of the text, {@code closing} the end tags of the elements
