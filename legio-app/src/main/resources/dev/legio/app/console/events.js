@@ -70,6 +70,10 @@ export function followEvents({ token, after, onEvent, onState }) {
               continue;
             }
             if (e.event === 'message' && e.id !== null) last = Number(e.id);
+            // A log behind the last message seen (restored from an older copy): resume from its end.
+            if (e.event === 'ready' && typeof data.sequence === 'number' && data.sequence < last) {
+              last = data.sequence;
+            }
             onEvent(e.event, data, e.id);
           }
         }

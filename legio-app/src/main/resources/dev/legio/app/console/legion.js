@@ -16,6 +16,10 @@ export function useLegion(token, onUnauthorised) {
   const [rebuilds, setRebuilds] = useState({});
   const [connection, setConnection] = useState('connecting');
   const refreshTimer = useRef(null);
+  const newest = useRef(0); // the newest sequence the page shows
+  useEffect(() => {
+    newest.current = messages.length > 0 ? messages[messages.length - 1].sequence : 0;
+  }, [messages]);
 
   const refreshStatus = useCallback(async () => {
     try {
@@ -45,6 +49,19 @@ export function useLegion(token, onUnauthorised) {
             : [...list, data],
         );
         refreshSoon();
+      } else if (name === 'ready' && data.sequence < newest.current) {
+        // The log is behind what the page shows (restored from an older copy, or replaced): show it
+        // as it is now. Live messages from here on come after `data.sequence`; the history before
+        // them is read again and put in front.
+        setMessages([]);
+        api('/history?limit=200')
+          .then((history) =>
+            setMessages((list) => [
+              ...history.messages.filter((m) => list.length === 0 || m.sequence < list[0].sequence),
+              ...list,
+            ]),
+          )
+          .catch(() => {});
       } else if (name === 'activity') {
         setLive((l) => ({
           ...l,

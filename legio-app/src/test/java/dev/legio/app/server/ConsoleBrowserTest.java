@@ -248,6 +248,44 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aPageOpenWhileTheLogIsRestoredFromAnOlderCopyShowsItAndWhatComesAfter() throws Exception {
+    signIn();
+    typeAndSend("@vorenus kept");
+    browser.await(
+        d -> d.findElements(By.cssSelector("[role=log] article[data-sender=vorenus]")).size() == 1);
+    typeAndSend("@vorenus lost in the restore");
+    browser.await(
+        d -> d.findElements(By.cssSelector("[role=log] article[data-sender=vorenus]")).size() == 2);
+
+    // The log restored from a copy taken after the first exchange (sequences 1 and 2), as an
+    // operator does with a backup, and the server started again over it.
+    try (java.sql.Connection db =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + server.root.resolve("castra/praetorium.db"));
+        java.sql.Statement s = db.createStatement()) {
+      s.executeUpdate("DELETE FROM nuntii WHERE seq > 2");
+      s.executeUpdate("UPDATE sqlite_sequence SET seq = 2 WHERE name = 'nuntii'");
+    }
+    server.restart();
+    browser.await(d -> connection().equals("Live"));
+    browser.await(d -> d.findElements(By.cssSelector("[role=log] article")).size() == 2);
+
+    // What is logged after the restore has sequences the page saw before: it shows all the same.
+    server.post("/api/v1/messages", server.operator, Map.of("text", "@pullo after the restore"));
+    browser.await(
+        d ->
+            d.findElements(By.cssSelector("[role=log] article[data-sequence='3']")).stream()
+                .anyMatch(a -> a.getText().contains("after the restore")));
+    assertThat(
+            browser.driver.findElements(By.cssSelector("[role=log] article")).stream()
+                .map(e -> Long.parseLong(e.getAttribute("data-sequence")))
+                .toList())
+        .startsWith(1L, 2L, 3L)
+        .isSorted()
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
   void everyPageLoadsFromThisServerAndWorks() throws Exception {
     server
         .app
