@@ -53,7 +53,10 @@ import java.util.function.Function;
  *       transcript and conversation are not touched. A crash before its record is written leaves a
  *       transcript no record names, which a listing shows as a session of its own.
  *   <li>An unknown session, or a point that is not one of its entries, is refused with {@link
- *       IllegalArgumentException} and changes nothing.
+ *       IllegalArgumentException} and changes nothing; so is a rewind of a session whose id (a
+ *       transcript renamed by hand) or a removed entry's id is not a UUID, which a record and a
+ *       tombstone need, checked before anything is written (a fork copies such a session under new
+ *       ids).
  *   <li>Guarded by the engine ({@link #guardedBy}), an edit runs only while no turn of the owner
  *       whose record it writes runs (a rewind: the session's owner; a fork: the new owner), in this
  *       process or another; a turn that outlasts {@code lock_wait} refuses the edit whole.
@@ -158,13 +161,14 @@ public final class SessionHistoryEditor {
   }
 
   private Result rewindNow(String sessionId, Point point, RecordWriter writer) {
+    UUID id = rewindableId(sessionId);
     Optional<SessionRecord> record = finishEarlierRewind(sessionId, writer);
     Transcript transcript = load(sessionId);
     Cut cut = Cut.of(transcript.entries(), point);
     String owner = record.map(SessionRecord::owner).orElse(transcript.owner());
-    List<UUID> removed = cut.removed().stream().map(e -> UUID.fromString(e.uuid())).toList();
+    List<UUID> removed = cut.removed().stream().map(e -> entryId(sessionId, e)).toList();
     if (record.isEmpty() && removed.isEmpty()) {
-      return new Result(UUID.fromString(sessionId), owner, 0, 0, null);
+      return new Result(id, owner, 0, 0, null);
     }
     String backendId =
         record.isPresent() ? copyConversation(record.get(), cut.turnsRemoved()) : null;
@@ -198,8 +202,41 @@ public final class SessionHistoryEditor {
           e);
     }
     rewinds.forget(sessionId);
-    return new Result(
-        UUID.fromString(sessionId), owner, removed.size(), cut.turnsRemoved(), backendId);
+    return new Result(id, owner, removed.size(), cut.turnsRemoved(), backendId);
+  }
+
+  /**
+   * {@code sessionId} as the UUID a rewind needs, checked before anything is written; a transcript
+   * renamed by hand ({@code notes.jsonl}) is refused, and a fork copies it under a UUID.
+   */
+  private static UUID rewindableId(String sessionId) {
+    try {
+      return UUID.fromString(sessionId);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "session "
+              + sessionId
+              + " cannot be rewound: its id is not a UUID (its transcript was renamed?); `legio"
+              + " sessions fork "
+              + sessionId
+              + "` copies it into a session that can be",
+          e);
+    }
+  }
+
+  /** The id of {@code entry}, which a tombstone names; an entry whose id is no UUID is refused. */
+  private static UUID entryId(String sessionId, TranscriptEntry entry) {
+    try {
+      return UUID.fromString(entry.uuid());
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException(
+          "session "
+              + sessionId
+              + " cannot be rewound there: its entry '"
+              + dev.legio.errors.Quoted.of(String.valueOf(entry.uuid()))
+              + "' has no UUID for a tombstone to name; rewind to a later point, or fork it",
+          e);
+    }
   }
 
   /**

@@ -250,6 +250,35 @@ abstract class SessionHistoryEditorContract {
         .isEqualTo(conversationId.toString());
   }
 
+  @Test
+  void aTranscriptRenamedByHandIsRefusedARewindBeforeAnythingIsWrittenAndCanBeForked() {
+    String renamed = "renamed-by-hand";
+    List<NewEntry> entries = new ArrayList<>();
+    entries.add(NewEntry.agentName("vorenus"));
+    UUID parent = null;
+    for (int i = 0; i < 3; i++) {
+      NewEntry.Message q = NewEntry.user(parent, "question " + i);
+      NewEntry.Message a = NewEntry.assistant(q.uuid(), "answer " + i, "m");
+      entries.add(q);
+      entries.add(a);
+      parent = a.uuid();
+    }
+    transcripts.create(renamed, entries);
+    long before = transcripts.load(renamed).entries().size();
+
+    assertThatThrownBy(() -> editor.rewind(renamed, new SessionHistoryEditor.Point.LastTurns(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot be rewound: its id is not a UUID")
+        .hasMessageContaining("legio sessions fork " + renamed);
+    assertThat(transcripts.load(renamed).entries()).hasSize((int) before);
+    assertThat(transcripts.load(renamed).report().hasProblems()).isFalse();
+
+    SessionHistoryEditor.Result fork =
+        editor.fork(renamed, new SessionHistoryEditor.Point.LastTurns(1), "vorenus");
+    assertThat(texts(fork.sessionId().toString()))
+        .containsExactly("question 0", "answer 0", "question 1", "answer 1");
+  }
+
   // ------------------------------------------------------------------ a rewind cut short
 
   /** A process killed where it stands: no catch or finally of the editor's sees it. */
