@@ -273,11 +273,13 @@ public final class MemoryFolder {
       return switch (MemoryFileRead.of(file)) {
         case MemoryFileRead.Text t -> Optional.of(t.text());
         case MemoryFileRead.Missing m -> Optional.empty();
+        // the reason as the message: the cause's own would start with its class name
         case MemoryFileRead.Refused r ->
-            throw new UncheckedIOException(new IOException(r.reason()));
-        case MemoryFileRead.NotUtf8 n ->
-            throw new UncheckedIOException(
-                new IOException(n.reason() + " (Legio leaves it untouched)"));
+            throw new UncheckedIOException(r.reason(), new IOException(r.reason()));
+        case MemoryFileRead.NotUtf8 n -> {
+          String reason = n.reason() + " (Legio leaves it untouched)";
+          throw new UncheckedIOException(reason, new IOException(reason));
+        }
       };
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
