@@ -23,7 +23,6 @@ import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
-import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -207,7 +206,7 @@ final class ChatCommand implements Callable<Integer> {
       return new org.jline.terminal.impl.DumbTerminal(
           root.context.terminalInput(), root.context.terminalOutput());
     }
-    return TerminalBuilder.builder().system(true).name("legio").build();
+    return ChatTerminal.system();
   }
 
   private static Completer completer(LegioApp app) {
