@@ -104,7 +104,7 @@ public final class TranscriptEntry {
     }
     String what =
         e instanceof JsonProcessingException j && j.getOriginalMessage() != null
-            ? j.getOriginalMessage()
+            ? dev.legio.errors.JsonSyntax.what(j)
             : String.valueOf(e.getMessage());
     int cut = what.indexOf('\n');
     if (cut >= 0) {

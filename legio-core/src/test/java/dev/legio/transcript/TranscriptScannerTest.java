@@ -137,4 +137,18 @@ class TranscriptScannerTest {
         .hasMessageNotContaining("Source")
         .hasMessageNotContaining("line: 1");
   }
+
+  @Test
+  void anEntryOverJacksonsLimitsSaysSoWithoutItsApiNames() {
+    // a string longer than Jackson reads (20 million characters): the scanner takes the line
+    String huge = "x".repeat(20_000_001);
+    Transcript t =
+        load("{\"type\":\"user\",\"uuid\":\"a\",\"message\":{\"content\":\"" + huge + "\"}}");
+    assertThat(t.entries()).hasSize(1);
+    assertThatThrownBy(() -> t.entries().get(0).text())
+        .isInstanceOf(TranscriptException.class)
+        .hasMessageContaining("exceeds the maximum allowed")
+        .hasMessageNotContaining("StreamReadConstraints")
+        .hasMessageEndingWith("): fix or delete that line");
+  }
 }
