@@ -270,12 +270,7 @@ class TurnRunnerTest {
 
     assertThat(reply.failed()).isTrue();
     assertThat(reply.text()).isEqualTo("[vorenus] An error occurred during processing.");
-    assertThat(reply.description())
-        .isNotEmpty()
-        .isEqualTo(
-            new OwnerProfiles(agents(), SessionSettings.defaults(), backend, null)
-                .resolve(Owner.of("vorenus"))
-                .description());
+    assertThat(reply.description()).isNotEmpty().isEqualTo(descriptionOf("vorenus"));
   }
 
   @Test
@@ -324,12 +319,14 @@ class TurnRunnerTest {
     Reply reply = replies.get().get(0);
     assertThat(reply.failed()).isTrue();
     assertThat(reply.text()).isEqualTo("[vorenus] Interrupted.");
-    assertThat(reply.description())
-        .isNotEmpty()
-        .isEqualTo(
-            new OwnerProfiles(agents(), SessionSettings.defaults(), backend, null)
-                .resolve(Owner.of("vorenus"))
-                .description());
+    assertThat(reply.description()).isNotEmpty().isEqualTo(descriptionOf("vorenus"));
+  }
+
+  /** {@code agent}'s description, as its profile gives it. */
+  private String descriptionOf(String agent) throws Exception {
+    return new OwnerProfiles(agents(), SessionSettings.defaults(), backend, null)
+        .resolve(Owner.of(agent))
+        .description();
   }
 
   private TurnRunner runner(SessionSettings settings, LeaseGate leases) throws Exception {

@@ -459,25 +459,39 @@ abstract class SessionHistoryEditorContract {
     assertOneSessionOf(step == Step.AFTER_COPY ? 2 : 1);
   }
 
-  @Test
-  void aRewindWhoseRecordWriteFindsTheLeaseTakenChangesNothing() throws Exception {
+  /**
+   * An editor whose record write finds the lease taken by another holder, after {@code meanwhile}
+   * (what else happens at that moment).
+   */
+  private SessionHistoryEditor leaseTakenAtTheRecordWrite(ThrowingRunnable meanwhile) {
     SessionStore leaseTaken =
         around(
             SessionStore.class,
             store.sessions(),
             (m, args, proceed) -> {
               if (m.getName().equals("save")) {
+                meanwhile.run();
                 throw new LeaseLostException("vorenus", "edit-1");
               }
               return proceed.run(args);
             });
-    SessionHistoryEditor editing =
-        new SessionHistoryEditor(
-            leaseTaken,
-            RewindJournal.beside(transcripts),
-            store.conversations(),
-            cliTranscripts,
-            clock);
+    return new SessionHistoryEditor(
+        leaseTaken,
+        RewindJournal.beside(transcripts),
+        store.conversations(),
+        cliTranscripts,
+        clock);
+  }
+
+  /** Something to do that may throw. */
+  @FunctionalInterface
+  private interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  @Test
+  void aRewindWhoseRecordWriteFindsTheLeaseTakenChangesNothing() throws Exception {
+    SessionHistoryEditor editing = leaseTakenAtTheRecordWrite(() -> {});
 
     assertThatThrownBy(
             () -> editing.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))
@@ -492,26 +506,13 @@ abstract class SessionHistoryEditorContract {
   @Test
   void aRewindWhoseLeaseWasTakenAndWhoseNoteCannotGoSaysWhichFileToDelete() throws Exception {
     Path note = RewindJournal.beside(transcripts).noteOf(sessionId.toString());
-    SessionStore leaseTaken =
-        around(
-            SessionStore.class,
-            store.sessions(),
-            (m, args, proceed) -> {
-              if (m.getName().equals("save")) {
-                // The note can no longer be deleted (a folder with something in it, even for root).
-                Files.delete(note);
-                Files.createDirectories(note.resolve("held"));
-                throw new LeaseLostException("vorenus", "edit-1");
-              }
-              return proceed.run(args);
-            });
     SessionHistoryEditor editing =
-        new SessionHistoryEditor(
-            leaseTaken,
-            RewindJournal.beside(transcripts),
-            store.conversations(),
-            cliTranscripts,
-            clock);
+        leaseTakenAtTheRecordWrite(
+            () -> {
+              // The note can no longer be deleted (a folder with something in it, even for root).
+              Files.delete(note);
+              Files.createDirectories(note.resolve("held"));
+            });
 
     assertThatThrownBy(
             () -> editing.rewind(sessionId.toString(), new SessionHistoryEditor.Point.LastTurns(1)))

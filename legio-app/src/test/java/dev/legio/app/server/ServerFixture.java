@@ -232,11 +232,18 @@ final class ServerFixture implements AutoCloseable {
    */
   CompletableFuture<HttpResponse<String>> postHeld(String path, String token, Object body)
       throws InterruptedException {
+    return postHeld(path, token, body, Map.of());
+  }
+
+  /** As {@link #postHeld(String, String, Object)}, with {@code headers} besides. */
+  CompletableFuture<HttpResponse<String>> postHeld(
+      String path, String token, Object body, Map<String, String> headers)
+      throws InterruptedException {
     CompletableFuture<HttpResponse<String>> pending =
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return post(path, token, body);
+                return post(path, token, body, headers);
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }

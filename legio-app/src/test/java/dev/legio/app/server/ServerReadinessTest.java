@@ -178,33 +178,20 @@ class ServerReadinessTest {
     }
   }
 
-  @Test
-  void aChannelTurnStillRunningWhenTheGraceEndsIsAnswered503NotWithTheNote() throws Exception {
+  /**
+   * Posts {@code body} to {@code path} of a server whose shutdown grace is 1 s, holds its turn at
+   * the gate and stops the server: the answer of a turn that outlasted the grace.
+   */
+  private HttpResponse<String> cutByTheGrace(
+      String name, String path, Object body, Map<String, String> headers) throws Exception {
     ServerFixture g =
         new ServerFixture(
-            dir.resolve("channel-grace"),
-            Duration.ofSeconds(5),
-            4096,
-            Map.of(),
-            Duration.ofSeconds(1));
+            dir.resolve(name), Duration.ofSeconds(5), 4096, Map.of(), Duration.ofSeconds(1));
     try {
       CompletableFuture<HttpResponse<String>> inFlight =
-          g.postHeld(
-              "/api/v1/channels/viewer:main/messages",
-              g.operator,
-              Map.of("text", "#hold #stop-when-interrupted"));
+          g.postHeld(path, g.operator, body, headers);
       g.server.close(); // never released: the turn outlasts the 1 s grace
-
-      HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
-      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
-      JsonNode body = ServerFixture.json(answered);
-      assertThat(body.get("error").asText())
-          .contains("Legio shut down before viewer:main answered")
-          .contains("Idempotency-Key")
-          .as("sent without a key: there is no same key to send it again under")
-          .doesNotContain("the same Idempotency-Key");
-      assertThat(body.has("reply")).as("the note is no reply").isFalse();
-      assertThat(body.at("/request/id").asText()).isNotEmpty();
+      return inFlight.get(30, TimeUnit.SECONDS);
     } finally {
       g.release();
       g.close();
@@ -212,43 +199,41 @@ class ServerReadinessTest {
   }
 
   @Test
-  void aMessageWhoseEveryTurnTheGraceCutIsAnswered503NotWithTheNotes() throws Exception {
-    ServerFixture g =
-        new ServerFixture(
-            dir.resolve("messages-grace"),
-            Duration.ofSeconds(5),
-            4096,
-            Map.of(),
-            Duration.ofSeconds(1));
-    try {
-      CompletableFuture<HttpResponse<String>> inFlight =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return g.post(
-                      "/api/v1/messages",
-                      g.operator,
-                      Map.of("text", "@vorenus #hold #stop-when-interrupted"),
-                      Map.of("Idempotency-Key", "cut-1"));
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      assertThat(g.held.await(30, TimeUnit.SECONDS)).isTrue();
-      g.server.close(); // never released: the turn outlasts the 1 s grace
+  void aChannelTurnStillRunningWhenTheGraceEndsIsAnswered503NotWithTheNote() throws Exception {
+    HttpResponse<String> answered =
+        cutByTheGrace(
+            "channel-grace",
+            "/api/v1/channels/viewer:main/messages",
+            Map.of("text", "#hold #stop-when-interrupted"),
+            Map.of());
 
-      HttpResponse<String> answered = inFlight.get(30, TimeUnit.SECONDS);
-      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
-      JsonNode body = ServerFixture.json(answered);
-      assertThat(body.get("error").asText())
-          .contains("Legio shut down before vorenus answered")
-          .contains("with the same Idempotency-Key");
-      assertThat(body.has("replies")).as("the note is no reply").isFalse();
-      assertThat(body.at("/request/id").asText()).isNotEmpty();
-    } finally {
-      g.release();
-      g.close();
-    }
+    assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
+    JsonNode body = ServerFixture.json(answered);
+    assertThat(body.get("error").asText())
+        .contains("Legio shut down before viewer:main answered")
+        .contains("Idempotency-Key")
+        .as("sent without a key: there is no same key to send it again under")
+        .doesNotContain("the same Idempotency-Key");
+    assertThat(body.has("reply")).as("the note is no reply").isFalse();
+    assertThat(body.at("/request/id").asText()).isNotEmpty();
+  }
+
+  @Test
+  void aMessageWhoseEveryTurnTheGraceCutIsAnswered503NotWithTheNotes() throws Exception {
+    HttpResponse<String> answered =
+        cutByTheGrace(
+            "messages-grace",
+            "/api/v1/messages",
+            Map.of("text", "@vorenus #hold #stop-when-interrupted"),
+            Map.of("Idempotency-Key", "cut-1"));
+
+    assertThat(answered.statusCode()).as(answered.body()).isEqualTo(503);
+    JsonNode body = ServerFixture.json(answered);
+    assertThat(body.get("error").asText())
+        .contains("Legio shut down before vorenus answered")
+        .contains("with the same Idempotency-Key");
+    assertThat(body.has("replies")).as("the note is no reply").isFalse();
+    assertThat(body.at("/request/id").asText()).isNotEmpty();
   }
 
   /** Polls /readyz until it answers 503 (the drain has begun), at most 30 s. */
