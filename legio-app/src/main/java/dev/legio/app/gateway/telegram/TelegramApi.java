@@ -38,6 +38,9 @@ import java.util.concurrent.ExecutionException;
  *       out) is UNREACHABLE at once: the caller's loop decides when to try again.
  *   <li>401, or 404 (what Telegram answers for a token of the wrong shape): {@link
  *       TelegramApiException.Kind#UNAUTHORIZED}, naming the environment variable to check.
+ *   <li>Only the Bot API itself refuses: an answer that is not its JSON (a proxy's page, a wrong
+ *       {@code api_url}), whatever its status, is tried again as a 5xx is, then UNREACHABLE, so
+ *       that a reply owed is kept for later, never dropped as refused.
  *   <li>The token is in every URL; no message this class makes contains the URL, the token, or the
  *       text of an I/O exception unmasked: all pass through {@link #mask}.
  * </ul>
@@ -175,6 +178,26 @@ final class TelegramApi {
       }
       int status = response.statusCode();
       JsonNode body = parse(response.body());
+      if (!body.path("ok").isBoolean()) {
+        // Not the Bot API answering (a proxy's page, a wrong api_url): nothing was refused, the
+        // way there failed. Tried again, then waiting: a reply owed is kept, never dropped.
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new TelegramApiException(
+              TelegramApiException.Kind.UNREACHABLE,
+              status,
+              "the server at "
+                  + mask(apiUrl)
+                  + " answered "
+                  + method
+                  + " with HTTP "
+                  + status
+                  + ", but not as the Telegram Bot API does (a JSON object with \"ok\"): check"
+                  + " [gateways.telegram] api_url, and any proxy on the way");
+        }
+        pause(backoff, method);
+        backoff = backoff.multipliedBy(2);
+        continue;
+      }
       if (status == 200 && body.path("ok").asBoolean(false)) {
         return body.path("result");
       }

@@ -132,6 +132,22 @@ final class FakeTelegram implements AutoCloseable {
     }
   }
 
+  /**
+   * The next {@code times} calls of {@code method} get {@code status} with {@code page}, not a Bot
+   * API answer: what a proxy or a wrong {@code api_url} answers.
+   */
+  void answerNotAsTheBotApi(String method, int times, int status, String page) {
+    Deque<ObjectNode> queue = failures.computeIfAbsent(method, m -> new ArrayDeque<>());
+    for (int i = 0; i < times; i++) {
+      ObjectNode e = JSON.createObjectNode();
+      e.put("error_code", status);
+      e.put("page", page);
+      synchronized (queue) {
+        queue.add(e);
+      }
+    }
+  }
+
   /** Forgets every scripted failure. */
   void clearFailures() {
     failures.clear();
@@ -166,6 +182,14 @@ final class FakeTelegram implements AutoCloseable {
         synchronized (queue) {
           failure = queue.poll();
         }
+      }
+      if (failure != null && failure.has("page")) {
+        byte[] page =
+            failure.get("page").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/html");
+        exchange.sendResponseHeaders(failure.get("error_code").asInt(), page.length);
+        exchange.getResponseBody().write(page);
+        return;
       }
       if (failure != null) {
         reply(exchange, failure.get("error_code").asInt(), failure);
