@@ -21,8 +21,9 @@ import java.time.Duration;
  * in a channel for which the caller names the one user it pings (the asker, on the line before an
  * answer: {@link ChannelAnswer#intro}); every failure becomes an {@link HttpFailure} whose kind
  * says whether to retry, a 429 with the {@code retry_after} of its JSON body (seconds, fractional)
- * or else of its {@code Retry-After} header; messages never hold the bot token or an interaction's
- * token.
+ * or else of its {@code Retry-After} header, and a 4xx that is not Discord's JSON error (with its
+ * {@code code}: a proxy's page, a wrong {@code api_url}) a server failure, retried, never a refusal
+ * that drops what is owed; messages never hold the bot token or an interaction's token.
  */
 final class DiscordApi {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -139,6 +140,20 @@ final class DiscordApi {
             ? HttpFailure.parseRetryAfter(body.path("retry_after").asText())
             : HttpFailure.parseRetryAfter(
                 response.headers().firstValue("Retry-After").orElse(null));
+    if (status / 100 == 4 && status != 429 && !body.has("code")) {
+      // Not Discord refusing (its errors carry a code): a proxy's page, a wrong api_url. The way
+      // there failed, as a 5xx: what is owed is kept, never dropped as refused.
+      throw new HttpFailure(
+          HttpFailure.Kind.SERVER,
+          status,
+          retryAfter,
+          what
+              + " answered HTTP "
+              + status
+              + ", but not as Discord's API does (a JSON object with \"code\"): check"
+              + " [gateways.discord] api_url, and any proxy on the way",
+          null);
+    }
     String message = body.path("message").asText("");
     throw new HttpFailure(
         HttpFailure.kindOf(status),

@@ -1,8 +1,10 @@
 package dev.legio.app.gateway.discord;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.legio.app.gateway.webhook.OwedReply;
+import dev.legio.backend.http.HttpFailure;
 import dev.legio.store.gateway.GatewayInbox;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,5 +47,31 @@ class ChannelAnswerTest {
       assertThat(replies.get(0).text()).as(id).startsWith("Here is the answer");
     }
     assertThat(ChannelAnswer.of(ask(null), "fine").get(0).pingUser()).isNull();
+  }
+
+  @Test
+  void aProxysPageIsKeptForLaterNotDroppedAsRefused() throws Exception {
+    try (FakeDiscord discord = new FakeDiscord()) {
+      DiscordApi api = new DiscordApi(discord.apiUrl(), FakeDiscord.APPLICATION, FakeDiscord.TOKEN);
+      ChannelAnswer channel = new ChannelAnswer(api, null, HttpFailure::getMessage);
+      discord.proxyPages.set(1);
+
+      HttpFailure page =
+          catchThrowableOfType(
+              HttpFailure.class, () -> api.createMessage("99", "fine", AllowedMentions.NOBODY));
+
+      assertThat(channel.keep(page)).as(page.getMessage()).isTrue();
+      assertThat(page.getMessage())
+          .contains("answered HTTP 403, but not as Discord's API does")
+          .contains("[gateways.discord] api_url");
+      api.createMessage("99", "fine", AllowedMentions.NOBODY); // the next attempt goes through
+      assertThat(discord.nextMessage().body().path("content").asText()).isEqualTo("fine");
+
+      discord.closedChannels.add("99"); // Discord's own refusal stays one
+      HttpFailure refused =
+          catchThrowableOfType(
+              HttpFailure.class, () -> api.createMessage("99", "fine", AllowedMentions.NOBODY));
+      assertThat(channel.keep(refused)).isFalse();
+    }
   }
 }

@@ -60,6 +60,11 @@ final class FakeDiscord implements AutoCloseable {
   volatile String applicationOfToken = APPLICATION;
   final java.util.Set<String> expiredTokens = java.util.concurrent.ConcurrentHashMap.newKeySet();
   final java.util.Set<String> closedChannels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** How many of the next channel messages get a proxy's 403 page instead of Discord's answer. */
+  final java.util.concurrent.atomic.AtomicInteger proxyPages =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private final HttpServer server;
 
   FakeDiscord() throws IOException {
@@ -151,6 +156,14 @@ final class FakeDiscord implements AutoCloseable {
     java.util.regex.Matcher channel =
         java.util.regex.Pattern.compile("/channels/(\\d+)/messages").matcher(path);
     if (method.equals("POST") && channel.matches()) {
+      if (proxyPages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        byte[] page = "<html><body>403 Forbidden by the proxy</body></html>".getBytes();
+        exchange.getResponseHeaders().set("Content-Type", "text/html");
+        exchange.sendResponseHeaders(403, page.length);
+        exchange.getResponseBody().write(page);
+        exchange.close();
+        return;
+      }
       if (closedChannels.contains(channel.group(1))) {
         reply(exchange, 403, "{\"message\":\"Missing Access\",\"code\":50001}");
         return;
