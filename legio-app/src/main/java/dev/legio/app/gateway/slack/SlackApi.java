@@ -19,7 +19,9 @@ import java.util.Set;
  *
  * <p>Rule: every failure becomes an {@link HttpFailure} of the kind that says whether to retry: a
  * 429 with its {@code Retry-After}, a 5xx or an I/O error (retried), an {@code ok: false} naming a
- * bad token (refused) or anything else (not retried). Messages never hold the token.
+ * bad token (refused) or anything else (not retried); an answer that is not Slack's (another 4xx, a
+ * body that is not its JSON: a proxy's page, a wrong {@code api_url}) is retried as a 5xx, never
+ * taken as a refusal that drops what is owed. Messages never hold the token.
  */
 final class SlackApi implements AutoCloseable {
   /** Slack's errors that mean the token is wrong, revoked or lacks a scope. */
@@ -97,6 +99,9 @@ final class SlackApi implements AutoCloseable {
     } catch (SlackApiException e) {
       int status = e.getResponse().code();
       String retryAfter = e.getResponse().header("Retry-After");
+      if (status / 100 == 4 && status != 429) {
+        return failWith(notSlack(method, status));
+      }
       return failWith(
           new HttpFailure(
               HttpFailure.kindOf(status),
@@ -104,8 +109,13 @@ final class SlackApi implements AutoCloseable {
               HttpFailure.parseRetryAfter(retryAfter),
               method + " answered HTTP " + status,
               null));
+    } catch (com.google.gson.JsonParseException e) {
+      return failWith(notSlack(method, 200));
     } catch (IOException e) {
       throw HttpFailure.fromProblem(e);
+    }
+    if (!response.isOk() && response.getError() == null) {
+      return failWith(notSlack(method, 200));
     }
     if (!response.isOk()) {
       String error = String.valueOf(response.getError());
@@ -118,6 +128,23 @@ final class SlackApi implements AutoCloseable {
       throw new HttpFailure(kind, 200, null, method + " answered ok: false, error " + error, null);
     }
     return response;
+  }
+
+  /**
+   * An answer that is not Slack's (Slack answers 200 with {@code ok}, 429 or 5xx; this is a proxy's
+   * page, a wrong {@code api_url}): the way there failed, as a 5xx, so what is owed is kept.
+   */
+  private static HttpFailure notSlack(String method, int status) {
+    return new HttpFailure(
+        HttpFailure.Kind.SERVER,
+        status,
+        null,
+        method
+            + " answered HTTP "
+            + status
+            + ", but not as Slack's Web API does (JSON with \"ok\"): check [gateways.slack]"
+            + " api_url, and any proxy on the way",
+        null);
   }
 
   private static <T> T failWith(HttpFailure failure) {

@@ -45,6 +45,9 @@ final class FakeSlack implements AutoCloseable {
   /** Channels chat.postMessage refuses with {@code channel_not_found}, as for one the app left. */
   final java.util.Set<String> goneChannels = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** Pages a proxy answers in Slack's place, one per call, before the calls reach the fake. */
+  final Deque<Failure> proxyPages = new ConcurrentLinkedDeque<>();
+
   private final HttpServer server;
 
   FakeSlack() throws IOException {
@@ -104,6 +107,16 @@ final class FakeSlack implements AutoCloseable {
     String auth = exchange.getRequestHeaders().getFirst("Authorization");
     Call call = new Call(method, auth, params, body, Instant.now());
     calls.add(call);
+    Failure page = proxyPages.poll();
+    if (page != null) {
+      byte[] html =
+          "<html><body>Blocked by the proxy</body></html>".getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "text/html");
+      exchange.sendResponseHeaders(page.status(), html.length);
+      exchange.getResponseBody().write(html);
+      exchange.close();
+      return;
+    }
     Failure failure = failures.poll();
     if (failure != null) {
       if (failure.retryAfter() != null) {
