@@ -1,7 +1,6 @@
 package dev.legio.app;
 
-import com.sun.jna.Native;
-import com.sun.jna.Platform;
+import dev.legio.app.os.LinuxLibc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,15 +60,15 @@ public final class ProcessSecretsGuard {
    * = false}.
    */
   public static void atStart(java.util.Map<String, String> env) {
-    if (!"1".equals(env.get("LEGIO_ALLOW_JVM_ATTACH")) && Libc.AVAILABLE) {
-      Libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    if (!"1".equals(env.get("LEGIO_ALLOW_JVM_ATTACH")) && LinuxLibc.AVAILABLE) {
+      LinuxLibc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
   }
 
   /** Makes the process dumpable again ({@code hide_secrets_from_agents = false}). */
   static synchronized void lift() {
-    if (Libc.AVAILABLE) {
-      Libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    if (LinuxLibc.AVAILABLE) {
+      LinuxLibc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     }
     applied = null;
   }
@@ -79,8 +78,9 @@ public final class ProcessSecretsGuard {
     if (applied != null) {
       return applied;
     }
-    boolean hidden = Libc.AVAILABLE && Libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 && !dumpable();
-    if (Libc.AVAILABLE && !hidden) {
+    boolean hidden =
+        LinuxLibc.AVAILABLE && LinuxLibc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 && !dumpable();
+    if (LinuxLibc.AVAILABLE && !hidden) {
       log.warn(
           "could not make Legio's process unreadable to the programs it starts (prctl failed);"
               + " the Claude CLI's agents could read Legio's environment");
@@ -111,29 +111,6 @@ public final class ProcessSecretsGuard {
 
   /** True when this process may be read by its user's other processes (or when unknown). */
   static boolean dumpable() {
-    return !Libc.AVAILABLE || Libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0;
-  }
-
-  /** prctl(2) of the C library, bound once. */
-  private static final class Libc {
-    static final boolean AVAILABLE = bind();
-
-    private static boolean bind() {
-      if (!Platform.isLinux()) {
-        return false;
-      }
-      try {
-        Native.register(Libc.class, Platform.C_LIBRARY_NAME);
-        return true;
-      } catch (Throwable e) { // UnsatisfiedLinkError, or JNA's own classes missing
-        log.info(
-            "cannot call the C library ({}); Legio's process stays readable to the programs it"
-                + " starts",
-            e.toString());
-        return false;
-      }
-    }
-
-    static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+    return !LinuxLibc.AVAILABLE || LinuxLibc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0;
   }
 }

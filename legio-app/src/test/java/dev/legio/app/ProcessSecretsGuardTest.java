@@ -105,7 +105,8 @@ class ProcessSecretsGuardTest {
         Files.copy(path, copy);
         classpath.add(copy.toString());
       } else if (Files.isDirectory(path)) {
-        copyClasses(path, classes, "dev/legio/app/ProcessSecretsGuard");
+        copyClasses(
+            path, classes, "dev/legio/app/ProcessSecretsGuard", "dev/legio/app/os/LinuxLibc");
       }
     }
     Path jnaTemp = Files.createDirectories(dir.resolve("jna"));

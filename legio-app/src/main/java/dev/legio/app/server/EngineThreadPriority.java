@@ -1,10 +1,7 @@
 package dev.legio.app.server;
 
-import com.sun.jna.Native;
-import com.sun.jna.Platform;
+import dev.legio.app.os.LinuxLibc;
 import dev.legio.config.EnginePriority;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs the engine's work below the API's threads ({@code [server] engine_priority}), so that when
@@ -33,11 +30,11 @@ import org.slf4j.LoggerFactory;
  *       inherit it. {@code legio serve} and {@code legio bench api} ask for it; an embedded Legio,
  *       {@code legio say} and {@code legio chat} never do. The API's own threads and the lease
  *       heartbeat are started before any turn runs.
- *   <li>When the C library cannot be called, nothing changes, and the log says so once.
+ *   <li>When the C library cannot be called, nothing changes, and the log says so once ({@link
+ *       LinuxLibc}).
  * </ul>
  */
 public final class EngineThreadPriority {
-  private static final Logger log = LoggerFactory.getLogger(EngineThreadPriority.class);
 
   /** The nice value of {@link EnginePriority#LOWERED}. */
   static final int LOWERED_NICE = 10;
@@ -63,44 +60,19 @@ public final class EngineThreadPriority {
 
   /** Lowers the platform thread that runs the caller (its carrier, for a virtual thread). */
   void lowerCurrentCarrier() {
-    if (level == EnginePriority.EQUAL || !Libc.AVAILABLE) {
+    if (level == EnginePriority.EQUAL || !LinuxLibc.AVAILABLE) {
       return;
     }
     // On Linux, PRIO_PROCESS with who = 0 is the calling thread; never raise a value set higher.
-    if (Libc.getpriority(Libc.PRIO_PROCESS, 0) < LOWERED_NICE) {
-      Libc.setpriority(Libc.PRIO_PROCESS, 0, LOWERED_NICE);
+    if (LinuxLibc.getpriority(LinuxLibc.PRIO_PROCESS, 0) < LOWERED_NICE) {
+      LinuxLibc.setpriority(LinuxLibc.PRIO_PROCESS, 0, LOWERED_NICE);
     }
   }
 
   /** The calling thread's nice value, or empty where it cannot be read. */
   static java.util.OptionalInt currentNice() {
-    return Libc.AVAILABLE
-        ? java.util.OptionalInt.of(Libc.getpriority(Libc.PRIO_PROCESS, 0))
+    return LinuxLibc.AVAILABLE
+        ? java.util.OptionalInt.of(LinuxLibc.getpriority(LinuxLibc.PRIO_PROCESS, 0))
         : java.util.OptionalInt.empty();
-  }
-
-  /** getpriority(2) and setpriority(2) of the C library, bound once. */
-  private static final class Libc {
-    static final int PRIO_PROCESS = 0;
-    static final boolean AVAILABLE = bind();
-
-    private static boolean bind() {
-      if (!Platform.isLinux()) {
-        return false;
-      }
-      try {
-        Native.register(Libc.class, Platform.C_LIBRARY_NAME);
-        return true;
-      } catch (Throwable e) { // UnsatisfiedLinkError, or JNA's own classes missing
-        log.info(
-            "cannot call the C library ({}); the engine's threads keep the API's priority",
-            e.toString());
-        return false;
-      }
-    }
-
-    static native int getpriority(int which, int who);
-
-    static native int setpriority(int which, int who, int prio);
   }
 }
