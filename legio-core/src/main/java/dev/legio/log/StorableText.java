@@ -44,12 +44,17 @@ public final class StorableText {
     return Character.isLowSurrogate(c);
   }
 
-  /** What the character at {@code i} is, for an error: "a NUL character (U+0000)", ... */
+  /**
+   * What and where the character at {@code i} is, for an error: "a NUL character (U+0000) at index
+   * 3", "an unpaired surrogate (U+D800) at index 7".
+   */
   public static String describe(String text, int i) {
     char c = text.charAt(i);
-    return c == 0
-        ? "a NUL character (U+0000)"
-        : String.format("an unpaired surrogate (U+%04X)", (int) c);
+    return (c == 0
+            ? "a NUL character (U+0000)"
+            : String.format("an unpaired surrogate (U+%04X)", (int) c))
+        + " at index "
+        + i;
   }
 
   /** The size of {@code text} in UTF-8. */

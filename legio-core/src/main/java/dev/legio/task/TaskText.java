@@ -33,8 +33,6 @@ final class TaskText {
       throw new TaskRefusedException(
           "text contains "
               + StorableText.describe(text, bad)
-              + " at index "
-              + bad
               + (text.charAt(bad) == 0
                   ? ": remove it; a task's text is stored as text, not binary data"
                   : ": send valid UTF-16 (a JSON \\u escape of half a character is not one)"));

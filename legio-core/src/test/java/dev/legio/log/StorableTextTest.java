@@ -37,8 +37,9 @@ class StorableTextTest {
     String text = "ok \uD83D\uDE00 then \uDC00 and \u0000";
     int bad = StorableText.firstUnstorable(text);
     assertThat(bad).isEqualTo(11);
-    assertThat(StorableText.describe(text, bad)).isEqualTo("an unpaired surrogate (U+DC00)");
-    assertThat(StorableText.describe("\u0000", 0)).isEqualTo("a NUL character (U+0000)");
+    assertThat(StorableText.describe(text, bad))
+        .isEqualTo("an unpaired surrogate (U+DC00) at index 11");
+    assertThat(StorableText.describe("\u0000", 0)).isEqualTo("a NUL character (U+0000) at index 0");
     assertThat(StorableText.firstUnstorable("tail \uD83D")).isEqualTo(5);
   }
 }

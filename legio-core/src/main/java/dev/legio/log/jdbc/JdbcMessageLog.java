@@ -298,8 +298,6 @@ public final class JdbcMessageLog implements MessageLog {
       throw new InvalidMessageException(
           "text contains "
               + StorableText.describe(text, bad)
-              + " at index "
-              + bad
               + (text.charAt(bad) == 0
                   ? ": remove it; the log stores text, not binary data"
                   : ": it is not valid Unicode; fix the text's encoding"));
