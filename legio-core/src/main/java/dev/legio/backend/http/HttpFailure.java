@@ -93,6 +93,32 @@ public final class HttpFailure extends RuntimeException {
   }
 
   /**
+   * An answer that is not the API's own (a proxy's page, a wrong base URL): nothing was refused,
+   * the way there failed, so it is {@link Kind#SERVER} and retried, never a refusal that drops what
+   * is owed.
+   *
+   * @param what the call, e.g. {@code chat.postMessage}
+   * @param api the API and how its answers look, e.g. {@code Slack's Web API does (JSON with "ok")}
+   * @param urlSetting the setting that points at the API, e.g. {@code [gateways.slack] api_url}
+   */
+  public static HttpFailure notTheApi(
+      String what, int status, Duration retryAfter, String api, String urlSetting) {
+    return new HttpFailure(
+        Kind.SERVER,
+        status,
+        retryAfter,
+        what
+            + " answered HTTP "
+            + status
+            + ", but not as "
+            + api
+            + ": check "
+            + urlSetting
+            + ", and any proxy on the way",
+        null);
+  }
+
+  /**
    * The failure an I/O problem stands for, found in {@code problem} or its causes: a refused or
    * unresolvable connection is {@link Kind#CONNECT}, a time-out {@link Kind#TIMEOUT}, any other I/O
    * error before an answer {@link Kind#CONNECT} too (a dropped connection is worth a retry), and

@@ -143,16 +143,12 @@ final class DiscordApi {
     if (status / 100 == 4 && status != 429 && !body.has("code")) {
       // Not Discord refusing (its errors carry a code): a proxy's page, a wrong api_url. The way
       // there failed, as a 5xx: what is owed is kept, never dropped as refused.
-      throw new HttpFailure(
-          HttpFailure.Kind.SERVER,
+      throw HttpFailure.notTheApi(
+          what,
           status,
           retryAfter,
-          what
-              + " answered HTTP "
-              + status
-              + ", but not as Discord's API does (a JSON object with \"code\"): check"
-              + " [gateways.discord] api_url, and any proxy on the way",
-          null);
+          "Discord's API does (a JSON object with \"code\")",
+          "[gateways.discord] api_url");
     }
     String message = body.path("message").asText("");
     throw new HttpFailure(

@@ -135,16 +135,12 @@ final class SlackApi implements AutoCloseable {
    * page, a wrong {@code api_url}): the way there failed, as a 5xx, so what is owed is kept.
    */
   private static HttpFailure notSlack(String method, int status) {
-    return new HttpFailure(
-        HttpFailure.Kind.SERVER,
+    return HttpFailure.notTheApi(
+        method,
         status,
         null,
-        method
-            + " answered HTTP "
-            + status
-            + ", but not as Slack's Web API does (JSON with \"ok\"): check [gateways.slack]"
-            + " api_url, and any proxy on the way",
-        null);
+        "Slack's Web API does (JSON with \"ok\")",
+        "[gateways.slack] api_url");
   }
 
   private static <T> T failWith(HttpFailure failure) {
