@@ -14,7 +14,7 @@ import java.time.format.DateTimeParseException;
  * transcript costs little more than its size in memory.
  */
 public final class TranscriptEntry {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(TranscriptLine.FACTORY);
 
   private final String type;
   private final String uuid;
@@ -74,8 +74,8 @@ public final class TranscriptEntry {
   /**
    * The whole line, parsed (once, on first call).
    *
-   * @throws TranscriptException when the line's body is not valid JSON (loading checks its
-   *     structure but not every escape inside strings)
+   * @throws TranscriptException when the line's body is not valid JSON, which loading has already
+   *     checked: never for a line the loader returned
    */
   public JsonNode json() {
     JsonNode parsed = json;

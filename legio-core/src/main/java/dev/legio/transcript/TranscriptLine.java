@@ -3,6 +3,7 @@ package dev.legio.transcript;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,18 +18,32 @@ import java.util.Arrays;
  * <p>Rules:
  *
  * <ul>
- *   <li>A line is one JSON object with balanced brackets and nothing after it, whose strings are
- *       UTF-8; anything else is malformed ({@link #read} answers false). A line holding a byte that
- *       is not UTF-8 (a Latin-1 {@code é}, a disk error) is thus skipped and counted like any other
- *       malformed line, never read as an entry whose body fails later.
- *   <li>The fast path ({@link #fastScan}) walks the line once, skipping strings by their closing
- *       quote; a line it cannot decide (an escape inside a field it keeps or in a top-level key,
- *       nesting deeper than 62 levels) is read by Jackson's streaming parser instead, which decides
- *       exactly. Both agree on every line ({@code TranscriptScannerJacksonAgreementTest}).
+ *   <li>A line is one JSON object and nothing after it, as Jackson reads JSON (its default
+ *       features; strings of any length, its other limits); anything else is malformed ({@link
+ *       #read} answers false). So a line that loads always parses when its body is used ({@link
+ *       TranscriptEntry#json}): a bad escape ({@code "\q"}), a raw tab in a string, a missing colon
+ *       or a stray comma is skipped and counted when loading, never an entry that fails later and
+ *       makes its whole session unreadable. A line holding a byte that is not UTF-8 (a Latin-1
+ *       {@code é}, a disk error) is malformed too.
+ *   <li>The fast path ({@link #fastScan}) walks the line once, checking the grammar outside strings
+ *       and skipping strings by their closing quote (checking their escapes on the way); a line it
+ *       cannot decide (an escape inside a field it keeps or in a top-level key, nesting deeper than
+ *       62 levels, a name or number past Jackson's limits) is read by Jackson's streaming parser
+ *       instead, which decides exactly. Both agree with Jackson's tree on every line ({@code
+ *       TranscriptScannerJacksonAgreementTest}).
  * </ul>
  */
 final class TranscriptLine {
-  private static final JsonFactory FACTORY = new JsonFactory();
+  /**
+   * Jackson as transcripts are read, by the scanner's slow path and by {@link TranscriptEntry#json}
+   * alike: a string has no length limit (a Claude Code tool result can pass Jackson's default of 20
+   * million characters; a line is bounded by its file), the other limits are Jackson's defaults.
+   */
+  static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+          .build();
 
   private TranscriptLine() {}
 
@@ -102,8 +117,8 @@ final class TranscriptLine {
   private static final byte CLOSE_ARRAY = 5;
   private static final byte QUOTE = 6;
   private static final byte COMMA = 7;
-  private static final byte SCALAR =
-      8; // digits, signs, exponent and the letters of true/false/null
+  private static final byte COLON = 8;
+  private static final byte SCALAR = 9; // what a number, true, false or null starts with
 
   private static final byte[] CLASS = classes();
 
@@ -118,8 +133,8 @@ final class TranscriptLine {
     c[']'] = CLOSE_ARRAY;
     c['"'] = QUOTE;
     c[','] = COMMA;
-    c[':'] = SPACE; // checked where it matters: after a top-level key
-    for (char ch : "0123456789-+.eEtruefalsn".toCharArray()) {
+    c[':'] = COLON;
+    for (char ch : "-0123456789tfn".toCharArray()) {
       c[ch] = SCALAR;
     }
     return c;
@@ -129,13 +144,38 @@ final class TranscriptLine {
     return b == ' ' || b == '\t' || b == '\r';
   }
 
+  /** What may come next outside strings. */
+  private static final int KEY_OR_CLOSE = 0; // after '{'
+
+  private static final int KEY = 1; // after ',' in an object
+  private static final int COLON_NEXT = 2; // after a key
+  private static final int VALUE = 3; // after ':', or after ',' in an array
+  private static final int VALUE_OR_CLOSE = 4; // after '['
+  private static final int COMMA_OR_CLOSE = 5; // after a value
+
+  /**
+   * Jackson's default limit on a name's length (in characters). A longer key (in bytes, which are
+   * never fewer than its characters) is left to Jackson, which applies it.
+   */
+  private static final int MAX_NAME_BYTES = StreamReadConstraints.DEFAULT_MAX_NAME_LEN;
+
+  /**
+   * Jackson's default limit on a number's digits. A longer number (in bytes, never fewer than its
+   * digits) is left to Jackson, which applies it.
+   */
+  private static final int MAX_NUMBER_BYTES = StreamReadConstraints.DEFAULT_MAX_NUM_LEN;
+
+  /** {@link #afterScalar}'s answer for a number too long to decide here. */
+  private static final int TOO_LONG = -2;
+
   /**
    * Walks one line {@code [s, e)} (trimmed): {@link #OK} with the top-level fields filled in when
-   * it is one object with balanced brackets and nothing after it, {@link #MALFORMED} when it is
-   * not, {@link #UNDECIDED} when Jackson must decide. Strings are skipped by looking for their
-   * closing quote; bytes outside strings must be structural, blank, or part of a number or literal.
-   * The grammar between those is not checked (a line like {@code {"a" 1}} passes); {@link
-   * TranscriptEntry#json()} parses the whole line when it is used.
+   * it is one JSON object and nothing after it, {@link #MALFORMED} when it is not, {@link
+   * #UNDECIDED} when Jackson must decide. The whole grammar is checked, as Jackson's parser checks
+   * it with its default features: tokens in their places, escapes, no raw control character in a
+   * string, numbers without leading zeros, {@code true}, {@code false} and {@code null} spelled
+   * out. Strings are skipped to their closing quote, eight bytes at a time where nothing needs a
+   * look. A field named twice counts with its last value, as in Jackson's tree.
    */
   static int fastScan(byte[] buf, int s, int e, Fields f) {
     if (buf[s] != '{') {
@@ -143,53 +183,81 @@ final class TranscriptLine {
     }
     long stack = 1; // bit per level: 1 object, 0 array; the lowest bit is the current level
     int depth = 1;
-    boolean keyNext = true; // at depth 1: the next string is a key
+    int expect = KEY_OR_CLOSE;
+    int kept = -1; // the kept top-level field whose value comes next, or -1
     int i = s + 1;
     while (i < e) {
       byte b = buf[i];
       switch (CLASS[b & 0xff]) {
+        case SPACE -> i++;
         case QUOTE -> {
           int close = endOfString(buf, i + 1, e);
           if (close < 0) {
             return MALFORMED;
           }
-          if (depth == 1 && keyNext) {
-            if (indexOf(buf, (byte) '\\', i + 1, close) >= 0) {
-              return UNDECIDED; // an escaped key may spell a field we keep: let Jackson decode it
+          if (expect == KEY || expect == KEY_OR_CLOSE) {
+            if (close - i - 1 > MAX_NAME_BYTES) {
+              return UNDECIDED;
             }
-            int field = field(buf, i + 1, close);
-            keyNext = false;
-            if (field >= 0) {
-              int v = close + 1;
-              while (v < e && (isSpace(buf[v]) || buf[v] == ':')) {
-                v++;
+            if (depth == 1) {
+              if (indexOf(buf, (byte) '\\', i + 1, close) >= 0) {
+                return UNDECIDED; // an escaped key may spell a field we keep: let Jackson decode it
               }
-              if (v < e && buf[v] == '"') {
-                int vClose = endOfString(buf, v + 1, e);
-                if (vClose < 0) {
-                  return MALFORMED;
-                }
-                if (indexOf(buf, (byte) '\\', v + 1, vClose) >= 0) {
-                  return UNDECIDED; // an escape in a field we keep: let Jackson decode it
-                }
-                set(f, field, new String(buf, v + 1, vClose - v - 1, StandardCharsets.UTF_8));
-                close = vClose;
-              }
+              kept = field(buf, i + 1, close);
             }
+            expect = COLON_NEXT;
+          } else if (expect == VALUE || expect == VALUE_OR_CLOSE) {
+            if (kept >= 0) {
+              if (indexOf(buf, (byte) '\\', i + 1, close) >= 0) {
+                return UNDECIDED; // an escape in a field we keep: let Jackson decode it
+              }
+              set(f, kept, new String(buf, i + 1, close - i - 1, StandardCharsets.UTF_8));
+              kept = -1;
+            }
+            expect = COMMA_OR_CLOSE;
+          } else {
+            return MALFORMED;
           }
           i = close + 1;
         }
+        case COLON -> {
+          if (expect != COLON_NEXT) {
+            return MALFORMED;
+          }
+          expect = VALUE;
+          i++;
+        }
+        case COMMA -> {
+          if (expect != COMMA_OR_CLOSE) {
+            return MALFORMED;
+          }
+          expect = (stack & 1) == 1 ? KEY : VALUE;
+          i++;
+        }
         case OPEN_OBJECT, OPEN_ARRAY -> {
+          if (expect != VALUE && expect != VALUE_OR_CLOSE) {
+            return MALFORMED;
+          }
+          if (kept >= 0) {
+            set(f, kept, null); // a kept field whose value is not a string: none
+            kept = -1;
+          }
           if (depth == 63) {
             return UNDECIDED;
           }
-          stack = (stack << 1) | (CLASS[b & 0xff] == OPEN_OBJECT ? 1 : 0);
+          boolean object = b == '{';
+          stack = (stack << 1) | (object ? 1 : 0);
           depth++;
+          expect = object ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
           i++;
         }
         case CLOSE_OBJECT, CLOSE_ARRAY -> {
-          if ((stack & 1) != (CLASS[b & 0xff] == CLOSE_OBJECT ? 1 : 0)) {
+          boolean object = b == '}';
+          if ((stack & 1) != (object ? 1 : 0)) {
             return MALFORMED; // { closed by ] or the other way round
+          }
+          if (expect != COMMA_OR_CLOSE && expect != (object ? KEY_OR_CLOSE : VALUE_OR_CLOSE)) {
+            return MALFORMED; // closed after a key, a colon or a comma
           }
           stack >>>= 1;
           depth--;
@@ -197,14 +265,23 @@ final class TranscriptLine {
           if (depth == 0) {
             return i == e ? OK : MALFORMED; // something after the object on the same line
           }
+          expect = COMMA_OR_CLOSE;
         }
-        case COMMA -> {
-          if (depth == 1) {
-            keyNext = true;
+        case SCALAR -> {
+          if (expect != VALUE && expect != VALUE_OR_CLOSE) {
+            return MALFORMED;
           }
-          i++;
+          if (kept >= 0) {
+            set(f, kept, null);
+            kept = -1;
+          }
+          int after = afterScalar(buf, i, e);
+          if (after < 0) {
+            return after == TOO_LONG ? UNDECIDED : MALFORMED;
+          }
+          expect = COMMA_OR_CLOSE;
+          i = after;
         }
-        case SPACE, SCALAR -> i++;
         default -> {
           return MALFORMED;
         }
@@ -213,16 +290,88 @@ final class TranscriptLine {
     return MALFORMED; // the object is not closed on this line
   }
 
+  private static final byte[] TRUE = bytes("true");
+  private static final byte[] FALSE = bytes("false");
+  private static final byte[] NULL = bytes("null");
+
+  /**
+   * The index after the number or literal starting at {@code i}, -1 when it is not one, {@link
+   * #TOO_LONG} for a number past {@link #MAX_NUMBER_BYTES}. What follows it is the caller's to
+   * check (only white space, a comma or a closing bracket may).
+   */
+  private static int afterScalar(byte[] buf, int i, int e) {
+    byte[] literal =
+        switch (buf[i]) {
+          case 't' -> TRUE;
+          case 'f' -> FALSE;
+          case 'n' -> NULL;
+          default -> null;
+        };
+    if (literal != null) {
+      int end = i + literal.length;
+      return end <= e && Arrays.equals(buf, i, end, literal, 0, literal.length) ? end : -1;
+    }
+    // -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?
+    int start = i;
+    if (buf[i] == '-') {
+      i++;
+    }
+    if (i >= e || !isDigit(buf[i])) {
+      return -1;
+    }
+    if (buf[i] == '0') {
+      i++;
+      if (i < e && isDigit(buf[i])) {
+        return -1; // a leading zero
+      }
+    } else {
+      i = afterDigits(buf, i, e);
+    }
+    if (i < e && buf[i] == '.') {
+      int digits = ++i;
+      i = afterDigits(buf, i, e);
+      if (i == digits) {
+        return -1;
+      }
+    }
+    if (i < e && (buf[i] == 'e' || buf[i] == 'E')) {
+      i++;
+      if (i < e && (buf[i] == '+' || buf[i] == '-')) {
+        i++;
+      }
+      int digits = i;
+      i = afterDigits(buf, i, e);
+      if (i == digits) {
+        return -1;
+      }
+    }
+    return i - start > MAX_NUMBER_BYTES ? TOO_LONG : i;
+  }
+
+  private static boolean isDigit(byte b) {
+    return b >= '0' && b <= '9';
+  }
+
+  private static int afterDigits(byte[] buf, int i, int e) {
+    while (i < e && isDigit(buf[i])) {
+      i++;
+    }
+    return i;
+  }
+
   /**
    * The index of the quote closing a string whose content starts at {@code i}, or -1 when it is not
-   * closed on the line or holds bytes that are not UTF-8 (see {@link #afterUtf8}).
+   * closed on the line, holds a raw control character (below U+0020), an escape JSON does not have
+   * (only {@code \"}, {@code \\}, {@code \/}, {@code \b}, {@code \f}, {@code \n}, {@code \r},
+   * {@code \t} and {@code \}{@code u} with four hex digits are), or bytes that are not UTF-8 (see
+   * {@link #afterUtf8}).
    */
   private static int endOfString(byte[] buf, int i, int e) {
     while (i < e) {
-      // Eight bytes at a time up to the next quote, backslash or non-ASCII byte.
+      // Eight bytes at a time up to the next quote, backslash, control or non-ASCII byte.
       while (i + 8 <= e) {
         long w = (long) LONGS.get(buf, i);
-        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES) | (w & HIGHS);
+        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES) | belowSpace(w) | (w & HIGHS);
         if (hit != 0) {
           i += Long.numberOfTrailingZeros(hit) >>> 3;
           break;
@@ -237,20 +386,48 @@ final class TranscriptLine {
         return i;
       }
       if (c == '\\') {
-        if (i + 1 < e && buf[i + 1] < 0) {
-          return -1; // a non-ASCII byte is never an escape
+        i = afterEscape(buf, i, e);
+        if (i < 0) {
+          return -1;
         }
-        i += 2;
       } else if (c < 0) {
         i = afterUtf8(buf, i, e);
         if (i < 0) {
           return -1;
         }
+      } else if (c < ' ') {
+        return -1; // a control character must be escaped
       } else {
         i++;
       }
     }
     return -1;
+  }
+
+  /** The index after the escape whose backslash is at {@code i}, or -1 when JSON has no such. */
+  private static int afterEscape(byte[] buf, int i, int e) {
+    if (i + 1 >= e) {
+      return -1;
+    }
+    switch (buf[i + 1]) {
+      case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {
+        return i + 2;
+      }
+      case 'u' -> {
+        if (i + 6 > e) {
+          return -1;
+        }
+        for (int k = i + 2; k < i + 6; k++) {
+          if (Character.digit(buf[k], 16) < 0) {
+            return -1;
+          }
+        }
+        return i + 6;
+      }
+      default -> {
+        return -1;
+      }
+    }
   }
 
   /**
@@ -291,6 +468,7 @@ final class TranscriptLine {
   private static final long QUOTES = '"' * ONES;
   private static final long BACKSLASHES = '\\' * ONES;
   private static final long NEWLINES = '\n' * ONES;
+  private static final long SPACES = ' ' * ONES;
 
   /**
    * The high bit of each zero byte of {@code x} set (bytes above the lowest zero byte may be
@@ -298,6 +476,15 @@ final class TranscriptLine {
    */
   private static long zeroBytes(long x) {
     return (x - ONES) & ~x & HIGHS;
+  }
+
+  /**
+   * The high bit of each byte of {@code x} below {@code 0x20} set, with the same caveat as {@link
+   * #zeroBytes}: only the lowest flag is exact (bytes with their own high bit set are not flagged
+   * here; the caller flags those).
+   */
+  private static long belowSpace(long x) {
+    return (x - SPACES) & ~x & HIGHS;
   }
 
   private static final byte[][] FIELDS = {
@@ -320,6 +507,18 @@ final class TranscriptLine {
     return -1;
   }
 
+  /** Which of {@link #FIELDS} the name is, or -1. */
+  private static int field(String name) {
+    return switch (name) {
+      case "type" -> 0;
+      case "uuid" -> 1;
+      case "parentUuid" -> 2;
+      case "deletedUuid" -> 3;
+      case "agentName" -> 4;
+      default -> -1;
+    };
+  }
+
   private static void set(Fields f, int field, String value) {
     switch (field) {
       case 0 -> f.type = value;
@@ -339,21 +538,14 @@ final class TranscriptLine {
       }
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
+        int field = field(p.currentName());
         t = p.nextToken();
+        String text = t == JsonToken.VALUE_STRING ? p.getText() : null;
         if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
           p.skipChildren();
-        } else if (t == JsonToken.VALUE_STRING) {
-          switch (name) {
-            case "type" -> f.type = p.getText();
-            case "uuid" -> f.uuid = p.getText();
-            case "parentUuid" -> f.parentUuid = p.getText();
-            case "deletedUuid" -> f.deletedUuid = p.getText();
-            case "agentName" -> f.agentName = p.getText();
-            default -> {
-              // not needed up front
-            }
-          }
+        }
+        if (field >= 0) {
+          set(f, field, text); // named twice: the last value counts, as in Jackson's tree
         }
       }
       if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
