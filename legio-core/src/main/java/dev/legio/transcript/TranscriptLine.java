@@ -371,7 +371,7 @@ final class TranscriptLine {
       // Eight bytes at a time up to the next quote, backslash, control or non-ASCII byte.
       while (i + 8 <= e) {
         long w = (long) LONGS.get(buf, i);
-        long hit = zeroBytes(w ^ QUOTES) | zeroBytes(w ^ BACKSLASHES) | belowSpace(w) | (w & HIGHS);
+        long hit = stringStops(w);
         if (hit != 0) {
           i += Long.numberOfTrailingZeros(hit) >>> 3;
           break;
@@ -479,12 +479,16 @@ final class TranscriptLine {
   }
 
   /**
-   * The high bit of each byte of {@code x} below {@code 0x20} set, with the same caveat as {@link
-   * #zeroBytes}: only the lowest flag is exact (bytes with their own high bit set are not flagged
-   * here; the caller flags those).
+   * The high bit of each byte of {@code w} that ends a run of plain string bytes set: a quote, a
+   * backslash, a control character (below {@code 0x20}) or a non-ASCII byte. Only the lowest flag
+   * is exact (a byte above a flagged one may be flagged falsely), and it is the one used. Why it
+   * holds: for an ASCII byte {@code c}, {@code (c ^ '"') - 1} has its high bit set only when {@code
+   * c} is a quote, {@code (c ^ '\\') - 1} only for a backslash, {@code c - 0x20} only below {@code
+   * 0x20}, and only those subtractions borrow from the byte above; a non-ASCII byte has its own
+   * high bit set and borrows from no one.
    */
-  private static long belowSpace(long x) {
-    return (x - SPACES) & ~x & HIGHS;
+  static long stringStops(long w) {
+    return (((w ^ QUOTES) - ONES) | ((w ^ BACKSLASHES) - ONES) | (w - SPACES) | w) & HIGHS;
   }
 
   private static final byte[][] FIELDS = {
