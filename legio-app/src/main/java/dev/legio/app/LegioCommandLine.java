@@ -2,6 +2,7 @@ package dev.legio.app;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -10,6 +11,13 @@ import java.util.stream.Collectors;
  * The command line that starts {@code legio} again as this process runs it (the MCP server the
  * Claude Code CLI starts, the chaos benchmark's processes): the same java, the class path with
  * absolute entries (the child may start in another folder), and the main class.
+ *
+ * <p>The JVM's own log lines go to stderr ({@link #JVM_LOG_ON_STDERR}, on a HotSpot JVM, whose
+ * flags they are): by default the JVM writes its warnings and errors to stdout, where a child's
+ * output is data (an MCP server's JSON-RPC lines), so one warning that {@code JAVA_TOOL_OPTIONS}
+ * brought ({@code -XX:+UseLargePages} on a host without large pages, a CDS archive that does not
+ * fit) was read by the MCP client as a broken message. Log files the options name are kept. The
+ * {@code ./legio} launcher passes the same flags.
  */
 public final class LegioCommandLine {
   private LegioCommandLine() {}
@@ -19,6 +27,13 @@ public final class LegioCommandLine {
    * imported so that the composition root does not depend on the command line built over it.
    */
   public static final String MAIN_CLASS = "dev.legio.app.cli.Main";
+
+  /**
+   * Stdout gets none of the JVM's log lines; its warnings and errors go to stderr instead (the
+   * outputs that options such as {@code -Xlog:gc:file=...} configured stay as they are).
+   */
+  static final List<String> JVM_LOG_ON_STDERR =
+      List.of("-Xlog:all=off:stdout", "-Xlog:all=warning:stderr");
 
   /** The command line that runs {@code legio} as this process does: java, class path, main. */
   public static List<String> ofThisProcess() {
@@ -32,6 +47,20 @@ public final class LegioCommandLine {
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
             .map(entry -> Path.of(entry).toAbsolutePath().toString())
             .collect(Collectors.joining(File.pathSeparator));
-    return List.of(program, "--enable-native-access=ALL-UNNAMED", "-cp", classPath, MAIN_CLASS);
+    List<String> command = new ArrayList<>();
+    command.add(program);
+    if (isHotSpot(System.getProperty("java.vm.name", ""))) {
+      command.addAll(JVM_LOG_ON_STDERR);
+    }
+    command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, MAIN_CLASS));
+    return List.copyOf(command);
+  }
+
+  /**
+   * Whether a JVM of this name takes HotSpot's {@code -Xlog} flags: OpenJDK's and Oracle's builds
+   * (Temurin, GraalVM's JDK, ...) name themselves so; OpenJ9 and others do not, and get none.
+   */
+  static boolean isHotSpot(String vmName) {
+    return vmName.contains("HotSpot") || vmName.startsWith("OpenJDK");
   }
 }

@@ -30,9 +30,8 @@ class McpStdioProcessTest {
 
   @TempDir Path dir;
 
-  @Test
-  void aBadLineIsAnsweredThePingToo_andTheProcessExitsWithinASecondOfStdinClosing()
-      throws Exception {
+  /** The command {@code legio mcp config --agent vorenus} prints for a new workspace. */
+  private List<String> mcpCommand() throws Exception {
     StringWriter out = new StringWriter();
     assertThat(
             Main.run(
@@ -56,17 +55,50 @@ class McpStdioProcessTest {
     command.add(server.path("command").asText());
     server.path("args").forEach(a -> command.add(a.asText()));
     assertThat(McpToolServer.serverName("vorenus")).isEqualTo("memoria_vorenus");
+    return command;
+  }
 
+  private static final String INITIALIZE =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+          + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+          + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+
+  @Test
+  void theJvmsOwnWarningsGoToStderrNotIntoTheJsonRpcStream() throws Exception {
+    // A JVM option from the environment that makes the JVM log an error at start: by default the
+    // JVM writes it to stdout, before the server's first answer.
+    ProcessBuilder pb = new ProcessBuilder(mcpCommand());
+    pb.environment()
+        .put("JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + dir.resolve("no-such-archive.jsa"));
+    Path err = dir.resolve("stderr.txt");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    try (OutputStream stdin = p.getOutputStream();
+        BufferedReader stdout =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      stdin.write(INITIALIZE.getBytes(StandardCharsets.UTF_8));
+      stdin.close();
+      String first = stdout.readLine();
+      assertThat(first).startsWith("{\"jsonrpc\"");
+      assertThat(JSON.readTree(first).path("id").asInt()).isEqualTo(1);
+      assertThat(stdout.readLine()).isNull();
+      assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+    assertThat(java.nio.file.Files.readString(err)).contains("no-such-archive.jsa");
+  }
+
+  @Test
+  void aBadLineIsAnsweredThePingToo_andTheProcessExitsWithinASecondOfStdinClosing()
+      throws Exception {
+    List<String> command = mcpCommand();
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try (OutputStream stdin = p.getOutputStream();
         BufferedReader stdout =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       stdin.write(
-          ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-                  + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                  + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
-                  + "hello\n"
-                  + "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\"}\n")
+          (INITIALIZE + "hello\n" + "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\"}\n")
               .getBytes(StandardCharsets.UTF_8));
       stdin.flush();
       List<JsonNode> answers = new ArrayList<>();
