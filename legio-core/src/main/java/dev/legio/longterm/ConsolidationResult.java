@@ -2,7 +2,10 @@ package dev.legio.longterm;
 
 import java.util.List;
 
-/** What one agent's consolidation came to: it ran, a gate stopped it, or it failed. */
+/**
+ * What one agent's consolidation came to: it ran, a gate stopped it, a file of its memory folder
+ * only the operator can mend stopped it, or it failed.
+ */
 public sealed interface ConsolidationResult {
   String agent();
 
@@ -38,6 +41,16 @@ public sealed interface ConsolidationResult {
    * from them).
    */
   record Skipped(String agent, ConsolidationGate gate, String reason, List<String> warnings)
+      implements ConsolidationResult {}
+
+  /**
+   * A file of the agent's memory folder stopped it in {@code phase}: a {@code MEMORY.md} that is a
+   * symbolic link, a folder or not UTF-8, a topic file that is not UTF-8 ({@link
+   * MemoryFileRefused}). The operator's to fix, not a failure: {@code reason} names the file and
+   * says what to do; every run stops there until it is fixed. As for {@link Failed}, files written
+   * before stay whole and the state is not advanced.
+   */
+  record Refused(String agent, ConsolidationPhase phase, String reason, List<String> warnings)
       implements ConsolidationResult {}
 
   /**

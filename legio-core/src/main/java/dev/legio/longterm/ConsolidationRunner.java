@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>orient: read {@code MEMORY.md} and the folder's topic files ({@code *.md}), never through a
  *       symbolic link ({@link MemoryFileRead}): a linked topic file is skipped with a warning
- *       naming it, so its target never reaches the model; a linked {@code MEMORY.md} fails the run.
+ *       naming it, so its target never reaches the model; a {@code MEMORY.md} that is a link, a
+ *       folder or not UTF-8, or a topic file that is not UTF-8, stops the run {@link
+ *       ConsolidationResult.Refused refused} ({@link MemoryFileRefused}: the operator's to fix).
  *   <li>gather: the facts under {@code ## Auto-extracted memories}; the agent's transcripts changed
  *       since the last run, newest first, at most {@value #TRANSCRIPT_CHARS} characters in all
  *       ({@link TranscriptExcerpts}; read only when the model will be asked).
@@ -195,6 +197,10 @@ public final class ConsolidationRunner {
       log.warn("consolidation of {}: {}", agent, e.getMessage());
       return new ConsolidationResult.Skipped(
           agent, ConsolidationGate.LOCK, e.getMessage(), warnings);
+    } catch (MemoryFileRefused e) {
+      // The caller tells the operator; the log file gets the line, with no stack to add to it.
+      log.info("consolidation of {} refused in {}: {}", agent, run.phase.label(), e.getMessage());
+      return new ConsolidationResult.Refused(agent, run.phase, e.getMessage(), warnings);
     } catch (IOException | RuntimeException e) {
       log.error("consolidation of {} failed in {}", agent, run.phase.label(), e);
       return new ConsolidationResult.Failed(
@@ -350,7 +356,7 @@ public final class ConsolidationRunner {
             case MemoryFileRead.Missing m -> {} // removed meanwhile
             case MemoryFileRead.NotUtf8 n ->
                 // Read leniently, it could be written back mangled: not consolidated at all.
-                throw new IOException(n.reason() + " (Legio leaves it untouched)");
+                throw new MemoryFileRefused(n.reason() + " (Legio leaves it untouched)");
             case MemoryFileRead.Refused r -> {
               String note = "skipped: " + r.reason();
               warnings.add(note);

@@ -108,6 +108,8 @@ public final class DreamScheduler implements AutoCloseable {
         }
         case ConsolidationResult.Skipped s ->
             log.debug("consolidation of {} skipped: {}", agent, s.reason());
+        case ConsolidationResult.Refused r ->
+            log.warn("memory of {} not consolidated: {}", agent, r.reason());
         case ConsolidationResult.Failed f -> log.error("{}", f.message());
       }
       result.warnings().forEach(w -> log.warn("consolidation of {}: {}", agent, w));

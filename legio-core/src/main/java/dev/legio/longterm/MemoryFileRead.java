@@ -85,7 +85,11 @@ public final class MemoryFileRead {
       return link(file);
     }
     if (!attributes.isRegularFile()) {
-      return new Refused(file + " is not a regular file; not read");
+      return new Refused(
+          file
+              + (attributes.isDirectory()
+                  ? " is a folder, not a file; not read: move it out of the memory folder"
+                  : " is not a regular file (a device, pipe or socket); not read: remove it"));
     }
     byte[] bytes;
     try (InputStream in =

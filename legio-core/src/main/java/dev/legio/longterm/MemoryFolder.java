@@ -262,7 +262,8 @@ public final class MemoryFolder {
   /**
    * The folder's file {@code name} as text, if it exists.
    *
-   * @throws UncheckedIOException when it cannot be read or is not UTF-8
+   * @throws MemoryFileRefused when it is a link, not a regular file, or not UTF-8
+   * @throws UncheckedIOException when it cannot be read
    */
   public Optional<String> readFile(String name) {
     return readFile(file(name));
@@ -273,13 +274,9 @@ public final class MemoryFolder {
       return switch (MemoryFileRead.of(file)) {
         case MemoryFileRead.Text t -> Optional.of(t.text());
         case MemoryFileRead.Missing m -> Optional.empty();
-        // the reason as the message: the cause's own would start with its class name
-        case MemoryFileRead.Refused r ->
-            throw new UncheckedIOException(r.reason(), new IOException(r.reason()));
-        case MemoryFileRead.NotUtf8 n -> {
-          String reason = n.reason() + " (Legio leaves it untouched)";
-          throw new UncheckedIOException(reason, new IOException(reason));
-        }
+        case MemoryFileRead.Refused r -> throw new MemoryFileRefused(r.reason());
+        case MemoryFileRead.NotUtf8 n ->
+            throw new MemoryFileRefused(n.reason() + " (Legio leaves it untouched)");
       };
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);

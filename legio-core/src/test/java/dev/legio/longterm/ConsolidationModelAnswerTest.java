@@ -155,7 +155,7 @@ class ConsolidationModelAnswerTest {
   }
 
   @Test
-  void aMemoryMdThatIsASymbolicLinkFailsTheRunWithoutReadingIt() throws Exception {
+  void aMemoryMdThatIsASymbolicLinkStopsTheRunRefusedWithoutReadingIt() throws Exception {
     Path secret = root.resolve("secret.md");
     Files.writeString(secret, "- [project] THE-SECRET-KEY (confidence 0.90)\n");
     Files.delete(folder().resolve("MEMORY.md"));
@@ -164,9 +164,11 @@ class ConsolidationModelAnswerTest {
 
     ConsolidationResult r = runner.run("vorenus", true, listener);
 
-    assertThat(r).isInstanceOf(ConsolidationResult.Failed.class);
-    assertThat(((ConsolidationResult.Failed) r).message())
-        .contains("MEMORY.md is a symbolic link")
+    assertThat(r).isInstanceOf(ConsolidationResult.Refused.class);
+    var refused = (ConsolidationResult.Refused) r;
+    assertThat(refused.phase()).isEqualTo(ConsolidationPhase.ORIENT);
+    assertThat(refused.reason())
+        .contains("MEMORY.md is a symbolic link", "replace it with a plain file or remove it")
         .doesNotContain("IOException");
     assertThat(backend.completions).isEmpty();
     assertThat(secret).hasContent("- [project] THE-SECRET-KEY (confidence 0.90)\n");

@@ -12,6 +12,7 @@ import dev.legio.transcript.NewEntry;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptInfo;
 import dev.legio.transcript.TranscriptStore;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -541,6 +542,28 @@ class ConsolidationRunnerTest {
     var failed = (ConsolidationResult.Failed) r;
     assertThat(failed.phase()).isEqualTo(ConsolidationPhase.CONSOLIDATE);
     assertThat(failed.message()).contains("failed in consolidate", "it runs again next time");
+    assertThat(read("vorenus", "MEMORY.md")).isEqualTo(MEMORY);
+    assertThat(folder("vorenus").resolve(".consolidation_state.json")).doesNotExist();
+    assertThat(folder("vorenus").resolve(".consolidation_lock")).doesNotExist();
+  }
+
+  @Test
+  void aTopicFileThatIsNotUtf8StopsTheRunRefusedAndIsLeftAsItWas() throws Exception {
+    memory("vorenus", MEMORY);
+    byte[] latin1 = "- Caesar likes caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+    Files.write(folder("vorenus").resolve("preferences.md"), latin1);
+
+    ConsolidationResult r = runner().run("vorenus", true, listener);
+
+    assertThat(r).isInstanceOf(ConsolidationResult.Refused.class);
+    var refused = (ConsolidationResult.Refused) r;
+    assertThat(refused.phase()).isEqualTo(ConsolidationPhase.ORIENT);
+    assertThat(refused.reason())
+        .isEqualTo(
+            folder("vorenus").resolve("preferences.md")
+                + " is not valid UTF-8 (line 1 holds a byte that is not; saved as Latin-1?): save"
+                + " it as UTF-8 (Legio leaves it untouched)");
+    assertThat(Files.readAllBytes(folder("vorenus").resolve("preferences.md"))).isEqualTo(latin1);
     assertThat(read("vorenus", "MEMORY.md")).isEqualTo(MEMORY);
     assertThat(folder("vorenus").resolve(".consolidation_state.json")).doesNotExist();
     assertThat(folder("vorenus").resolve(".consolidation_lock")).doesNotExist();

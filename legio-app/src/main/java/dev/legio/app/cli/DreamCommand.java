@@ -31,7 +31,9 @@ import picocli.CommandLine.ParentCommand;
           + " one file per category), make relative dates absolute, and rewrite MEMORY.md as the"
           + " index.",
       "Runs for an agent only when dream_min_hours have passed since its last run,"
-          + " dream_min_sessions of its sessions changed since, and no other run holds its lock."
+          + " dream_min_sessions of its sessions changed since, and no other run holds its lock.",
+      "Exit status: 1 when an agent's run failed; else 2 when a file of an agent's memory"
+          + " folder must be fixed first (a MEMORY.md that is a link, a folder or not UTF-8)."
     })
 final class DreamCommand implements Callable<Integer> {
   @ParentCommand MemoryCommand memory;
@@ -55,6 +57,7 @@ final class DreamCommand implements Callable<Integer> {
       List<String> agents = agents(app);
       ConsolidationRunner runner = app.consolidation();
       boolean failed = false;
+      boolean refused = false;
       for (String name : agents) {
         ConsolidationResult result;
         try (Progress progress = Progress.of(name, out)) {
@@ -70,6 +73,10 @@ final class DreamCommand implements Callable<Integer> {
                       + (s.gate() == dev.legio.longterm.ConsolidationGate.LOCK
                           ? ""
                           : " (--force skips this gate)"));
+          case ConsolidationResult.Refused r -> {
+            refused = true; // the operator's to fix: one line saying how, no log file to read
+            err.println("legio: " + name + ": not consolidated: " + r.reason());
+          }
           case ConsolidationResult.Failed f -> {
             failed = true;
             err.println("legio: " + name + ": " + f.message() + LegioCommand.detailsNote());
@@ -78,7 +85,7 @@ final class DreamCommand implements Callable<Integer> {
         result.warnings().forEach(w -> out.println("  note: " + w));
       }
       out.flush();
-      return failed ? LegioCommand.FAILURE : 0;
+      return failed ? LegioCommand.FAILURE : refused ? LegioCommand.USAGE : 0;
     }
   }
 

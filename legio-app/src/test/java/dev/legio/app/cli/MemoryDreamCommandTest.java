@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
 import dev.legio.longterm.DreamScheduler;
+import dev.legio.testing.LogCapture;
 import dev.legio.workspace.Workspace;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,6 +148,53 @@ class MemoryDreamCommandTest {
     assertThat(unknown.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(unknown.err())
         .isEqualTo("legio: no agent named 'brutus'. Known agents: legatus, pullo, vorenus.\n");
+  }
+
+  @Test
+  void aMemoryFileOnlyTheOperatorCanMendIsOneLineAndExitTwo() throws Exception {
+    Path memory = memoryOf("pullo").resolve("MEMORY.md");
+    Files.createDirectories(memoryOf("pullo"));
+    Path elsewhere = Files.writeString(dir.resolve("elsewhere.md"), "- [project] secret\n");
+    byte[] latin1 = "# Memory\n- [project] caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+    Map<String, String> told =
+        Map.of(
+            "a link",
+            " is a symbolic link; Legio does not follow links in a memory folder (its target is"
+                + " never read or sent): replace it with a plain file or remove it\n",
+            "a folder",
+            " is a folder, not a file; not read: move it out of the memory folder\n",
+            "Latin-1",
+            " is not valid UTF-8 (line 2 holds a byte that is not; saved as Latin-1?): save it as"
+                + " UTF-8 (Legio leaves it untouched)\n");
+    for (String kind : List.of("a link", "a folder", "Latin-1")) {
+      switch (kind) {
+        case "a link" -> Files.createSymbolicLink(memory, elsewhere);
+        case "a folder" -> Files.createDirectories(memory);
+        default -> Files.write(memory, latin1);
+      }
+      try (LogCapture logged = new LogCapture()) {
+        Result r = legio("memory", "dream", "--force", "--agent", "pullo");
+
+        assertThat(r.code()).as(kind).isEqualTo(LegioCommand.USAGE);
+        assertThat(r.err())
+            .as(kind)
+            .isEqualTo("legio: pullo: not consolidated: " + memory + told.get(kind));
+        // Nothing for the console besides that line: no "legio: ERROR: ... failed in orient".
+        assertThat(logged.warningsAndErrors()).as(kind).isEmpty();
+      }
+      assertThat(memoryOf("pullo").resolve(".consolidation_state.json")).doesNotExist();
+      if (kind.equals("Latin-1")) {
+        assertThat(Files.readAllBytes(memory)).isEqualTo(latin1);
+      }
+      Files.delete(memory);
+    }
+
+    // Among other agents: they are consolidated, and the exit status still says to fix a file.
+    Files.createSymbolicLink(memory, elsewhere);
+    Result all = legio("memory", "dream", "--force");
+    assertThat(all.code()).isEqualTo(LegioCommand.USAGE);
+    assertThat(all.out()).contains("vorenus: consolidated 3 facts");
+    assertThat(all.err()).startsWith("legio: pullo: not consolidated: ").hasLineCount(1);
   }
 
   @Test
