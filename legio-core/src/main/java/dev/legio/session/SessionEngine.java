@@ -245,6 +245,7 @@ public final class SessionEngine implements AutoCloseable {
       shutdown.endPosting();
     }
     Message request = logged.message();
+    tellLogged(listener, request);
     if (targets.size() == 1) {
       // One agent: its turn runs on this thread (it waits here if the agent is busy).
       return new Outcome(
@@ -296,11 +297,21 @@ public final class SessionEngine implements AutoCloseable {
     } finally {
       shutdown.endPosting();
     }
+    tellLogged(listener, logged.message());
     return new Outcome(
         logged.message(),
         List.of(
             turns.run(slot, place, logged.message(), listener, logged.leased(), logged.again())),
         null);
+  }
+
+  /** {@link DispatchListener#requestLogged}: a listener's failure must not leave turns queued. */
+  private static void tellLogged(DispatchListener listener, Message request) {
+    try {
+      listener.requestLogged(request);
+    } catch (RuntimeException e) {
+      log.warn("a dispatch listener failed on request {} (its turns run)", request.id(), e);
+    }
   }
 
   /** The legatus and every centurio folder, sorted (a view that cannot be changed). */

@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
       "Send one message as caesar and print the replies.",
       "No @mention: the legatus answers. @vorenus: that agent. @vorenus @pullo: both, in parallel.",
       "Exit code: 0 when every agent answered, 1 when one failed or the usage of a turn could not"
-          + " be recorded, 2 when the message was refused."
+          + " be recorded, 2 when the message was refused, 130 after a Ctrl-C (one line says"
+          + " whether the message was logged; a reply not come by then will not come)."
     })
 final class SayCommand implements Callable<Integer> {
   @ParentCommand LegioCommand root;
@@ -32,14 +33,26 @@ final class SayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LegioApp app = root.app();
-    int code;
-    try (app) {
-      DispatchListener listener = quiet ? DispatchListener.NONE : Replies.statusLines(root.err);
-      Outcome outcome = app.engine().handle(String.join(" ", words), listener);
-      code = Replies.print(outcome, root.out, root.err);
+    SayInterruption interruption =
+        new SayInterruption(quiet ? DispatchListener.NONE : Replies.statusLines(root.err));
+    SayInterruption.CtrlC ctrlC = interruption.onCtrlC(root.err);
+    try {
+      LegioApp app = root.app();
+      int code;
+      try (app) {
+        Outcome outcome;
+        interruption.sending();
+        try {
+          outcome = app.engine().handle(String.join(" ", words), interruption);
+        } finally {
+          interruption.ended();
+        }
+        code = Replies.print(outcome, root.out, root.err);
+      }
+      // Closed: the usage ledger has been told of every turn.
+      return Replies.unrecordedUsage(app.unrecordedUsage(), code, root.err);
+    } finally {
+      ctrlC.close();
     }
-    // Closed: the usage ledger has been told of every turn.
-    return Replies.unrecordedUsage(app.unrecordedUsage(), code, root.err);
   }
 }
