@@ -171,6 +171,30 @@ class LauncherTest {
     }
   }
 
+  @Test
+  void aTemporaryFolderAKilledLaunchLeftIsRemovedAndOneALiveLaunchMakesIsNot() throws Exception {
+    Path first = ran(javaArguments(Map.of()));
+    // A launch killed between its copy and its rename: its process is gone, its folder stays.
+    Process killed = new ProcessBuilder("true").start();
+    killed.waitFor();
+    Path left = Files.createDirectories(dir.resolve(".legio-run/.new." + killed.pid() + "/lib"));
+    Files.writeString(left.resolve("legio-core.jar"), "half copied");
+    // A launch making its snapshot now, in another process.
+    Process making = new ProcessBuilder("sleep", "60").start();
+    try {
+      Path now = Files.createDirectories(dir.resolve(".legio-run/.new." + making.pid() + "/lib"));
+
+      assertThat(ran(javaArguments(Map.of()))).isEqualTo(first);
+
+      assertThat(left.getParent()).doesNotExist();
+      assertThat(now).exists();
+      assertThat(runs())
+          .containsExactlyInAnyOrder(first.getFileName().toString(), ".new." + making.pid());
+    } finally {
+      making.destroyForcibly().waitFor();
+    }
+  }
+
   private static Object fileKey(Path file) throws Exception {
     return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
   }
