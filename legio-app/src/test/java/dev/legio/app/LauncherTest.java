@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * LEGIO_ALLOW_JVM_ATTACH=1}: run with a JDK finder and a {@code java} that print what they get. It
  * runs a snapshot of its build ({@code .legio-run/ID}) that later builds leave alone, so that a
  * build never rewrites a file a running {@code legio serve}, or a {@code legio mcp} it starts,
- * needs.
+ * needs. The JVM's own log lines go to stderr, never into a command's output.
  */
 class LauncherTest {
   @TempDir Path dir;
@@ -84,6 +84,30 @@ class LauncherTest {
     List<String> arguments = javaArguments(Map.of());
     assertThat(arguments).contains("-XX:+DisableAttachMechanism").endsWith("status");
     assertThat(ran(arguments).getParent()).isEqualTo(dir.resolve(".legio-run"));
+  }
+
+  @Test
+  void theJvmsOwnLogLinesGoToStderrNotIntoTheCommandsOutput() throws Exception {
+    List<String> arguments = javaArguments(Map.of());
+    List<String> jvmFlags = arguments.subList(0, arguments.indexOf("-jar"));
+
+    // The real java with the launcher's flags, and an option from the environment that makes the
+    // JVM log an error as it starts (written to stdout by default); --version prints to stdout.
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags);
+    command.add("--version");
+    ProcessBuilder java = new ProcessBuilder(command);
+    java.environment()
+        .put("JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + dir.resolve("no-such-archive.jsa"));
+    Path err = dir.resolve("stderr.txt");
+    java.redirectError(err.toFile());
+    Process p = java.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).isZero();
+
+    assertThat(out).doesNotContain("no-such-archive").contains(Runtime.version().toString());
+    assertThat(Files.readString(err)).contains("no-such-archive.jsa");
   }
 
   @Test
