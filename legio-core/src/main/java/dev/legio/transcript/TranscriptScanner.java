@@ -58,7 +58,7 @@ final class TranscriptScanner {
       while (start < part.length()) {
         int end = Math.min(part.length(), start + CHUNK_BYTES);
         if (end < part.length()) {
-          int nl = TranscriptLine.indexOfNewline(part.bytes(), end - 1, part.length());
+          int nl = LineBytes.indexOfNewline(part.bytes(), end - 1, part.length());
           end = nl < 0 ? part.length() : nl + 1;
         }
         chunks.add(new Chunk(part, start, end));
@@ -157,14 +157,14 @@ final class TranscriptScanner {
     int pos = chunk.start();
     TranscriptLine.Fields f = new TranscriptLine.Fields();
     while (pos < end) {
-      int nl = TranscriptLine.indexOfNewline(buf, pos, end);
+      int nl = LineBytes.indexOfNewline(buf, pos, end);
       int lineEnd = nl < 0 ? end : nl;
       int s = pos;
       int e = lineEnd;
-      while (s < e && TranscriptLine.isSpace(buf[s])) {
+      while (s < e && LineBytes.isSpace(buf[s])) {
         s++;
       }
-      while (e > s && TranscriptLine.isSpace(buf[e - 1])) {
+      while (e > s && LineBytes.isSpace(buf[e - 1])) {
         e--;
       }
       pos = nl < 0 ? end : nl + 1;

@@ -84,10 +84,10 @@ final class TranscriptTip {
   /** The uuid of the line {@code [s, e)} when it is a standing entry; notes a tombstone. */
   private static String standing(
       byte[] buf, int s, int e, Set<String> tombstoned, TranscriptLine.Fields f) {
-    while (s < e && TranscriptLine.isSpace(buf[s])) {
+    while (s < e && LineBytes.isSpace(buf[s])) {
       s++;
     }
-    while (e > s && TranscriptLine.isSpace(buf[e - 1])) {
+    while (e > s && LineBytes.isSpace(buf[e - 1])) {
       e--;
     }
     if (s == e || !TranscriptLine.read(buf, s, e, f) || f.type == null) {

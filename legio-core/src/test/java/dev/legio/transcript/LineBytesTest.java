@@ -10,7 +10,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-class TranscriptLineTest {
+class LineBytesTest {
   /** Eight bytes, most of them plain text, some of them the bytes a string's walk stops at. */
   @Provide
   Arbitrary<byte[]> words() {
@@ -36,7 +36,7 @@ class TranscriptLineTest {
         break;
       }
     }
-    long hit = TranscriptLine.stringStops(w);
+    long hit = LineBytes.stringStops(w);
     int lowest = hit == 0 ? 8 : Long.numberOfTrailingZeros(hit) >>> 3;
     assertThat(lowest).isEqualTo(expected);
   }
