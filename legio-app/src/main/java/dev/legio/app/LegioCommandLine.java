@@ -18,6 +18,11 @@ import java.util.stream.Collectors;
  * brought ({@code -XX:+UseLargePages} on a host without large pages, a CDS archive that does not
  * fit) was read by the MCP client as a broken message. Log files the options name are kept. The
  * {@code ./legio} launcher passes the same flags.
+ *
+ * <p>A child takes the JVM's attach ({@code jcmd}, profilers) only when this process does: {@code
+ * ./legio} starts Legio with {@code -XX:+DisableAttachMechanism} (see {@link ProcessSecretsGuard}),
+ * and a {@code legio mcp} child, which the Claude Code CLI runs beside its agents' commands and
+ * which holds the database's credentials, is started with it too.
  */
 public final class LegioCommandLine {
   private LegioCommandLine() {}
@@ -47,14 +52,28 @@ public final class LegioCommandLine {
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
             .map(entry -> Path.of(entry).toAbsolutePath().toString())
             .collect(Collectors.joining(File.pathSeparator));
+    boolean hotSpot = isHotSpot(System.getProperty("java.vm.name", ""));
+    return command(program, classPath, hotSpot, hotSpot && ProcessSecretsGuard.attachDisabled());
+  }
+
+  /**
+   * The command line for a JVM at {@code program} with this class path: HotSpot's flags only on a
+   * HotSpot JVM, no attach when {@code noAttach}.
+   */
+  static List<String> command(String program, String classPath, boolean hotSpot, boolean noAttach) {
     List<String> command = new ArrayList<>();
     command.add(program);
-    if (isHotSpot(System.getProperty("java.vm.name", ""))) {
+    if (hotSpot) {
       command.addAll(JVM_LOG_ON_STDERR);
+      if (noAttach) {
+        command.add(NO_ATTACH);
+      }
     }
     command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, MAIN_CLASS));
     return List.copyOf(command);
   }
+
+  static final String NO_ATTACH = "-XX:+DisableAttachMechanism";
 
   /**
    * Whether a JVM of this name takes HotSpot's {@code -Xlog} flags: OpenJDK's and Oracle's builds
