@@ -19,7 +19,9 @@ import picocli.CommandLine.ParentCommand;
       "The bearer tokens of the Legio API (`legio serve`), kept hashed in castra/server/tokens.json"
           + " (owner-only).",
       "Roles: operator speaks as caesar and may use every endpoint; gateway may only post to the"
-          + " channel sessions of its --sources; task may only use task sessions."
+          + " channel sessions of its --sources; task may only use task sessions, those whose"
+          + " session key starts with one of its --keys when it has some (every key when it has"
+          + " none)."
     },
     subcommands = {
       TokenCommand.Create.class,
@@ -68,13 +70,19 @@ final class TokenCommand implements Runnable {
         description = "For a gateway: the channel sources it may post to, e.g. telegram,slack.")
     List<String> sources = new ArrayList<>();
 
+    @Option(
+        names = "--keys",
+        split = ",",
+        paramLabel = "PREFIX",
+        description =
+            "For a task token: the session key prefixes it reaches, e.g. campaign:,ticket:"
+                + " (compared exactly; without --keys it reaches every key).")
+    List<String> keys;
+
     @Override
     public Integer call() {
       Role parsed = Role.parse(role);
-      if (parsed != Role.GATEWAY && !sources.isEmpty()) {
-        throw new IllegalArgumentException("--sources is for gateway tokens only");
-      }
-      ApiTokens.Created created = token.tokens().create(name, parsed, sources);
+      ApiTokens.Created created = token.tokens().create(name, parsed, sources, keys);
       token.root.out.println(created.secret());
       token.root.err.println(
           "Token '"
@@ -82,6 +90,7 @@ final class TokenCommand implements Runnable {
               + "' ("
               + parsed.label()
               + (sources.isEmpty() ? "" : ", sources " + String.join(",", sources))
+              + (parsed == Role.TASK ? ", " + reach(created.token()) : "")
               + ") created. It is shown only now: keep it somewhere safe; send it as"
               + " Authorization: Bearer TOKEN.");
       token.root.out.flush();
@@ -100,20 +109,35 @@ final class TokenCommand implements Runnable {
       if (all.isEmpty()) {
         token.root.out.println("No tokens yet: legio token create NAME --role operator");
       } else {
-        String format = "%-24s  %-8s  %-24s  %s%n";
-        token.root.out.printf(format, "NAME", "ROLE", "SOURCES", "CREATED");
+        String format = "%-24s  %-8s  %-24s  %-24s  %s%n";
+        token.root.out.printf(format, "NAME", "ROLE", "SOURCES", "KEYS", "CREATED");
         for (ApiTokens.ApiToken t : all) {
           token.root.out.printf(
               format,
               t.name(),
               t.role(),
               t.sources().isEmpty() ? "-" : String.join(",", t.sources()),
+              Role.TASK.label().equals(t.role()) ? keysOf(t) : "-",
               t.created());
         }
       }
       token.root.out.flush();
       return 0;
     }
+  }
+
+  /** A task token's reach, as {@code token create} says it: its prefixes, or every key. */
+  static String reach(ApiTokens.ApiToken t) {
+    return t.keyPrefixes().everyKey()
+        ? "every session key"
+        : "key prefixes " + String.join(",", t.keyPrefixes().prefixes());
+  }
+
+  /** A task token's KEYS column: its prefixes, or {@code (every key)}. */
+  static String keysOf(ApiTokens.ApiToken t) {
+    return t.keyPrefixes().everyKey()
+        ? "(every key)"
+        : String.join(",", t.keyPrefixes().prefixes());
   }
 
   @Command(

@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.legio.errors.JsonFileProblem;
 import dev.legio.files.FolderLock;
@@ -34,7 +35,12 @@ import java.util.Optional;
  *   <li>The folder is readable by its owner only ({@code rwx------}), the file too ({@code
  *       rw-------}); the file is replaced atomically, under the folder's lock ({@link FolderLock}),
  *       so that two {@code legio token create} at once both keep their token.
- *   <li>A token's name is unique; a gateway token names at least one channel source.
+ *   <li>A token's name is unique; a gateway token names at least one channel source, and only a
+ *       gateway token names sources; only a task token names session key prefixes ({@link
+ *       SessionKeyPrefixes}: without them it reaches every key). The prefixes are written to the
+ *       file only when there are some, so that a token file without scoped tokens stays readable by
+ *       an earlier Legio, and one with them is refused by it (as not a valid token file) rather
+ *       than read as reaching every key.
  *   <li>A lookup re-reads the file when it changed (another file, size or modification time), so a
  *       revoke from another process takes effect on the next request. Comparison takes constant
  *       time; tokens never reach a log or an error.
@@ -44,15 +50,29 @@ public final class ApiTokens {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final TypeReference<List<ApiToken>> LIST = new TypeReference<>() {};
 
-  /** One stored token: its name, role, sources, the hex SHA-256 of its secret, its creation. */
+  /**
+   * One stored token: its name, role, sources (a gateway's), key prefixes (a task token's; none:
+   * every key), the hex SHA-256 of its secret, its creation.
+   */
   public record ApiToken(
-      String name, String role, List<String> sources, String sha256, String created) {
+      String name,
+      String role,
+      List<String> sources,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> keys,
+      String sha256,
+      String created) {
     public ApiToken {
       sources = sources == null ? List.of() : List.copyOf(sources);
+      keys = keys == null ? List.of() : List.copyOf(keys);
+    }
+
+    /** The session keys this token reaches, when it is a task token. */
+    public SessionKeyPrefixes keyPrefixes() {
+      return new SessionKeyPrefixes(keys);
     }
 
     Caller caller() {
-      return new Caller(name, Role.parse(role), sources, sha256);
+      return new Caller(name, Role.parse(role), sources, keyPrefixes(), sha256);
     }
   }
 
@@ -90,9 +110,43 @@ public final class ApiTokens {
     return file;
   }
 
-  /** Creates a token; refuses a name in use, a bad name, or a gateway without sources. */
+  /**
+   * Creates a token that names no session key prefixes (a task token: every key); refuses a name in
+   * use, a bad name, a gateway without sources, or sources on another role.
+   */
   public Created create(String name, Role role, List<String> sources) {
+    return create(name, role, sources, null);
+  }
+
+  /**
+   * Creates a token; {@code keys} are a task token's session key prefixes (null: none given, every
+   * key). Refuses a name in use, a bad name, a gateway without sources, sources on another role
+   * than gateway, prefixes on another role than task, or a prefix {@link SessionKeyPrefixes#given}
+   * refuses.
+   */
+  public Created create(String name, Role role, List<String> sources, List<String> keys) {
     Names.require(name, "token name");
+    if (role != Role.GATEWAY && !sources.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--sources is for gateway tokens only"
+              + (role == Role.TASK
+                  ? ": a task token is scoped with --keys (session key prefixes, e.g. --keys"
+                      + " campaign:)"
+                  : ""));
+    }
+    if (role != Role.TASK && keys != null) {
+      throw new IllegalArgumentException(
+          "--keys is for task tokens only"
+              + switch (role) {
+                case GATEWAY ->
+                    ": a gateway token is scoped with --sources (channel sources, e.g. --sources"
+                        + " telegram)";
+                case OPERATOR -> ": an operator token reaches every task session key";
+                default -> "";
+              });
+    }
+    SessionKeyPrefixes prefixes =
+        keys == null ? SessionKeyPrefixes.EVERY_KEY : SessionKeyPrefixes.given(keys);
     for (String source : sources) {
       if (!source.matches("[a-z][a-z0-9_-]{0,31}")) {
         throw new IllegalArgumentException(
@@ -111,6 +165,7 @@ public final class ApiTokens {
             name,
             role.label(),
             role == Role.GATEWAY ? sources : List.of(),
+            prefixes.prefixes(),
             sha256(secret),
             Instant.now().toString());
     locked(

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +65,80 @@ class TokenCommandTest {
     Run again = legio("--castra", ws, "token", "revoke", "bot");
     assertThat(again.code()).isEqualTo(2);
     assertThat(again.err()).contains("no token named 'bot'");
+  }
+
+  @Test
+  void aTaskTokenIsScopedToKeyPrefixesAndTheListSaysWhatEachTaskTokenReaches() throws Exception {
+    assertThat(legio("init", "legion").code()).isZero();
+    String ws = dir.resolve("legion").toString();
+    Run scoped =
+        legio(
+            "--castra",
+            ws,
+            "token",
+            "create",
+            "campaigns",
+            "--role",
+            "task",
+            "--keys",
+            "campaign:,ticket:");
+    assertThat(scoped.code()).as(scoped.err()).isZero();
+    assertThat(scoped.err()).contains("(task, key prefixes campaign:,ticket:)");
+    Run open = legio("--castra", ws, "token", "create", "everything", "--role", "task");
+    assertThat(open.err()).contains("(task, every session key)");
+    assertThat(legio("--castra", ws, "token", "create", "console", "--role", "operator").code())
+        .isZero();
+
+    List<String> lines = legio("--castra", ws, "token", "list").out().lines().toList();
+    assertThat(lines.get(0)).contains("SOURCES", "KEYS", "CREATED");
+    assertThat(line(lines, "campaigns")).contains("task", "campaign:,ticket:");
+    assertThat(line(lines, "everything")).contains("task", "(every key)");
+    assertThat(line(lines, "console")).doesNotContain("every key", "campaign");
+
+    // --keys only on task tokens, --sources only on gateways; --keys never means "every key".
+    assertThat(
+            legio(
+                    "--castra",
+                    ws,
+                    "token",
+                    "create",
+                    "gw",
+                    "--role",
+                    "gateway",
+                    "--sources",
+                    "telegram",
+                    "--keys",
+                    "campaign:")
+                .err())
+        .contains("--keys is for task tokens only", "--sources");
+    assertThat(
+            legio("--castra", ws, "token", "create", "op", "--role", "operator", "--keys", "a:")
+                .err())
+        .contains("--keys is for task tokens only");
+    Run sources =
+        legio("--castra", ws, "token", "create", "t", "--role", "task", "--sources", "telegram");
+    assertThat(sources.code()).isEqualTo(2);
+    assertThat(sources.err()).contains("--sources is for gateway tokens only", "--keys");
+    assertThat(legio("--castra", ws, "token", "create", "t", "--role", "task", "--keys", "").err())
+        .contains("key prefix");
+    assertThat(
+            legio(
+                    "--castra",
+                    ws,
+                    "token",
+                    "create",
+                    "t",
+                    "--role",
+                    "task",
+                    "--keys",
+                    "campaign:, ticket:")
+                .err())
+        .contains("key prefix ' ticket:' begins or ends with a space");
+    assertThat(legio("--castra", ws, "token", "list").out()).doesNotContain("gw ", "op ", "t  ");
+  }
+
+  private static String line(List<String> lines, String name) {
+    return lines.stream().filter(l -> l.startsWith(name + " ")).findFirst().orElseThrow();
   }
 
   @Test

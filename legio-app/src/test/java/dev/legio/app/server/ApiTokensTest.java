@@ -59,6 +59,38 @@ class ApiTokensTest {
   }
 
   @Test
+  void aTaskTokenWrittenWithoutKeyPrefixesReachesEveryKeyAndOnlyScopedOnesStoreThem()
+      throws Exception {
+    Path file = castra.resolve("server/tokens.json");
+    Files.createDirectories(file.getParent());
+    String secret = "legio_made-before-keys";
+    // A token file an earlier Legio wrote: no "keys".
+    Files.writeString(
+        file,
+        "[{\"name\":\"tasks\",\"role\":\"task\",\"sources\":[],\"sha256\":\""
+            + ApiTokens.sha256(secret)
+            + "\",\"created\":\"2025-01-01T00:00:00Z\"}]");
+    ApiTokens tokens = new ApiTokens(castra);
+    Caller old = tokens.callerOf(secret).orElseThrow();
+    assertThat(old.keys().everyKey()).isTrue();
+    assertThat(old.reachesTaskKey("anything:1")).isTrue();
+
+    tokens.create("more", Role.TASK, List.of());
+    assertThat(Files.readString(file)).doesNotContain("\"keys\"");
+    ApiTokens.Created scoped =
+        tokens.create("scoped", Role.TASK, List.of(), List.of("campaign:", "campaign:"));
+    assertThat(scoped.token().keys()).containsExactly("campaign:");
+    assertThat(Files.readString(file)).contains("\"keys\"");
+    Caller caller = tokens.callerOf(scoped.secret()).orElseThrow();
+    assertThat(caller.reachesTaskKey("campaign:7")).isTrue();
+    assertThat(caller.reachesTaskKey("campaig")).isFalse();
+    assertThatThrownBy(() -> tokens.create("s2", Role.TASK, List.of(), List.of()))
+        .hasMessageContaining("--keys names no key prefix");
+    assertThatThrownBy(() -> tokens.create("s3", Role.TASK, List.of(), List.of("a\tb")))
+        .hasMessageContaining("not printable");
+  }
+
+  @Test
   void aRevokeWithinOneTickOfTheFileSystemsClockStillTakesEffect() throws Exception {
     ApiTokens server = new ApiTokens(castra);
     ApiTokens cli = new ApiTokens(castra); // `legio token revoke`, another process
