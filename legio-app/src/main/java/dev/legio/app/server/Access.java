@@ -13,6 +13,9 @@ enum Access {
   CHANNEL,
   /** An operator token or a metrics token ({@code GET /metrics}, for a monitoring scraper). */
   METRICS,
-  /** An operator token or a task token: task sessions ({@code /api/v1/tasks}). */
+  /**
+   * An operator token or a task token: task sessions ({@code /api/v1/tasks}); the endpoint checks a
+   * task token's session key prefixes ({@link Caller#reachesTaskKey}).
+   */
   TASK
 }

@@ -144,6 +144,9 @@ final class PeerRelay {
       if (key == null || !key.isTextual() || agent == null || !agent.isTextual()) {
         return Optional.empty();
       }
+      if (!exchange.caller().reachesTaskKey(key.asText())) {
+        return Optional.empty(); // refused here (403): no other node is asked, nor the store
+      }
       return affinity.peerForTask(key.asText(), agent.asText());
     };
   }

@@ -8,7 +8,10 @@ public enum Role {
   OPERATOR,
   /** A chat gateway: only {@code POST /channels/{source}:{id}/messages} for its token's sources. */
   GATEWAY,
-  /** A task runner: only task sessions ({@code POST /tasks}, {@code GET /tasks/sessions}). */
+  /**
+   * A task runner: only task sessions ({@code POST /tasks}, {@code GET /tasks/sessions}), of the
+   * session keys its token's prefixes reach ({@link SessionKeyPrefixes}; none: every key).
+   */
   TASK,
   /**
    * A monitoring scraper (Prometheus): only {@code GET /metrics}, which an operator may read too.

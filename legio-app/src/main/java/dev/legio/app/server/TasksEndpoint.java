@@ -26,6 +26,11 @@ import java.util.Map;
  *   <li>{@code session_key}, {@code agent} and {@code text} are required strings; {@code
  *       task_run_id} is optional. A bad key, an unknown agent (the answer lists the agents in
  *       {@code agents}) or an empty text is 400, and nothing runs.
+ *   <li>A task token with key prefixes ({@link SessionKeyPrefixes}) reaches only the keys that
+ *       start with one of them: any other key is 403, with the prefixes in {@code key_prefixes},
+ *       before the key, the agent or the text is checked, and nothing runs. Listing a key's
+ *       sessions is refused the same way rather than answered empty, so that a key out of reach is
+ *       told from a key with no sessions yet.
  *   <li>A session busy past {@code lock_wait_seconds} is 409; a back-end failure 502 (nothing
  *       stored: sending again is safe); a task that Legio's shutdown refused or interrupted is 503
  *       (nothing stored either).
@@ -43,14 +48,15 @@ final class TasksEndpoint {
   void run(ApiExchange exchange) throws Exception {
     JsonNode body = exchange.jsonBody();
     String key = Bodies.optionalString(body, "session_key", "session_key");
-    String agent = Bodies.optionalString(body, "agent", "agent");
-    String text = Bodies.text(body, "text");
-    String taskRunId = Bodies.optionalString(body, "task_run_id", "task_run_id");
     if (key == null) {
       throw ApiException.badRequest(
           "field 'session_key' is missing: send 1-200 printable characters, e.g."
               + " \"campaign:7f3c\"");
     }
+    requireReach(exchange.caller(), key);
+    String agent = Bodies.optionalString(body, "agent", "agent");
+    String text = Bodies.text(body, "text");
+    String taskRunId = Bodies.optionalString(body, "task_run_id", "task_run_id");
     if (agent == null) {
       throw ApiException.badRequest(
           "field 'agent' is missing: name a centurio ("
@@ -96,6 +102,7 @@ final class TasksEndpoint {
       throw ApiException.badRequest(
           "query parameter 'session_key' is missing: GET /api/v1/tasks/sessions?session_key=K");
     }
+    requireReach(exchange.caller(), key);
     List<TaskSessionSummary> sessions;
     try {
       sessions = parts.tasks().sessionsOf(key);
@@ -106,6 +113,24 @@ final class TasksEndpoint {
     out.put("session_key", key);
     out.put("sessions", sessions.stream().map(TasksEndpoint::summary).toList());
     exchange.json(200, out);
+  }
+
+  /** 403 naming the caller's prefixes when {@code key} is not within them. */
+  private static void requireReach(Caller caller, String key) {
+    if (caller.reachesTaskKey(key)) {
+      return;
+    }
+    List<String> prefixes = caller.keys().prefixes();
+    throw new ApiException(
+        403,
+        "token '"
+            + caller.token()
+            + "' reaches only the session keys starting with "
+            + String.join(" or ", prefixes.stream().map(p -> "'" + Quoted.of(p) + "'").toList())
+            + "; '"
+            + Quoted.of(key)
+            + "' starts with none of them",
+        Map.of("key_prefixes", prefixes));
   }
 
   private static ApiException refused(TaskRefusedException e) {

@@ -265,6 +265,38 @@ class SessionAffinityTest {
   }
 
   @Test
+  void aTaskOutsideItsTokensKeyPrefixesIsRefusedWhereItArrivesNeverSentOn() throws Exception {
+    try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+      Files.createDirectories(dir.resolve("a"));
+      Files.createDirectories(dir.resolve("b"));
+      try (ServerFixture a = node(database, "a");
+          ServerFixture b = node(database, "b")) {
+        Map<String, String> theirs =
+            Map.of("session_key", "tenant-b:1", "agent", "pullo", "text", "their plan");
+        assertThat(
+                ServerFixture.json(a.post("/api/v1/tasks", a.task, theirs)).get("reply").asText())
+            .contains("Turn 1 of this session");
+        // A token only b knows: were the task sent on to a, where its session lives, a would
+        // answer 401 for a token it has never seen.
+        String scoped =
+            new ApiTokens(b.app.workspace().castra())
+                .create("campaigns", Role.TASK, java.util.List.of(), java.util.List.of("campaign:"))
+                .secret();
+        HttpResponse<String> refused = b.post("/api/v1/tasks", scoped, theirs);
+        ServerApiTest.assertError(refused, 403, "starts with none of them");
+        assertThat(ServerFixture.json(refused).get("key_prefixes").toString())
+            .isEqualTo("[\"campaign:\"]");
+        HttpResponse<String> own =
+            b.post(
+                "/api/v1/tasks",
+                scoped,
+                Map.of("session_key", "campaign:1", "agent", "pullo", "text", "ours"));
+        assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
+      }
+    }
+  }
+
+  @Test
   void aNodeAloneReadsNoSessionsHomeUntilAnotherNodeIsLive() throws Exception {
     Path root = dir.resolve("alone");
     Workspace workspace = new Workspace(root);

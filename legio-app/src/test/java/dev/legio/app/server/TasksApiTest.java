@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -124,6 +125,51 @@ class TasksApiTest {
     assertError(task(f.gateway, KEY, "vorenus", "x"), 403, "role gateway");
     assertError(f.get("/api/v1/tasks/sessions?session_key=k", f.gateway), 403, "role gateway");
     assertError(f.get("/api/v1/status", f.task), 403, "/api/v1/tasks");
+  }
+
+  private HttpResponse<String> sessions(String token, String key) throws Exception {
+    return f.get(
+        "/api/v1/tasks/sessions?session_key=" + URLEncoder.encode(key, StandardCharsets.UTF_8),
+        token);
+  }
+
+  @Test
+  void aTaskTokenWithKeyPrefixesReachesOnlyTheKeysStartingWithThem() throws Exception {
+    // Another tenant's session, made with the unscoped task token (which keeps every key).
+    assertThat(task(f.task, "tenant-b:42", "vorenus", "their secret plan").statusCode())
+        .isEqualTo(200);
+    String scoped =
+        new ApiTokens(f.app.workspace().castra())
+            .create("campaigns", Role.TASK, List.of(), List.of("campaign:", "ticket:"))
+            .secret();
+
+    HttpResponse<String> mine = task(scoped, "campaign:7f3c", "vorenus", "scout the ford");
+    assertThat(mine.statusCode()).as(mine.body()).isEqualTo(200);
+    assertThat(task(scoped, "ticket:9", "pullo", "dig in").statusCode()).isEqualTo(200);
+
+    for (String key : List.of("tenant-b:42", "Campaign:7f3c", "campaign", " campaign:7f3c")) {
+      HttpResponse<String> refused = task(scoped, key, "vorenus", "show me the plan");
+      assertError(refused, 403, "reaches only the session keys starting with 'campaign:' or");
+      assertThat(ServerFixture.json(refused).get("key_prefixes").toString())
+          .isEqualTo("[\"campaign:\",\"ticket:\"]");
+      // Refused even when the rest of the body is wrong: nothing is told of agents or texts.
+      assertThat(task(scoped, key, "brutus", " ").statusCode()).isEqualTo(403);
+    }
+    // Listing: a key within the prefixes lists its sessions; another key is refused, not empty.
+    JsonNode listed = ServerFixture.json(sessions(scoped, "campaign:7f3c"));
+    assertThat(listed.get("sessions")).hasSize(1);
+    HttpResponse<String> theirs = sessions(scoped, "tenant-b:42");
+    assertError(theirs, 403, "'tenant-b:42' starts with none of them");
+    assertThat(theirs.body()).doesNotContain("their secret plan");
+    assertThat(ServerFixture.json(theirs).get("key_prefixes")).hasSize(2);
+    assertError(sessions(scoped, "never-used:1"), 403, "starts with none of them");
+
+    // The refused tasks ran nothing: the other tenant's session has its one turn only.
+    JsonNode b = ServerFixture.json(sessions(f.task, "tenant-b:42")).get("sessions");
+    assertThat(b).hasSize(1);
+    assertThat(b.get(0).get("turns").asLong()).isEqualTo(1);
+    // An operator reaches every key.
+    assertThat(sessions(f.operator, "tenant-b:42").statusCode()).isEqualTo(200);
   }
 
   @Test
