@@ -16,7 +16,6 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
 
 /**
  * One request and its response, as an endpoint sees them: path and query parameters, the caller,
@@ -33,7 +32,7 @@ final class ApiExchange {
   private final long startNanos;
   private final HandOff handOff;
   private final AtomicInteger handOffs = new AtomicInteger();
-  private Fields query;
+  private QueryParameters query;
   private volatile boolean answered;
   private JsonNode body;
   private volatile long engineNanos = -1;
@@ -112,12 +111,14 @@ final class ApiExchange {
     return request.getHeaders().getValuesList(name).size();
   }
 
-  /** A query parameter, or null when absent. */
+  /**
+   * A query parameter, or null when absent; 400 when it is given twice ({@link QueryParameters}).
+   */
   String query(String name) {
     if (query == null) {
-      query = Request.extractQueryParameters(request);
+      query = QueryParameters.of(request);
     }
-    return query.getValue(name);
+    return query.single(name);
   }
 
   /** A whole-number query parameter within [min, max], or the fallback when absent. */

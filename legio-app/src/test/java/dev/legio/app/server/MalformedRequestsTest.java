@@ -175,6 +175,41 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void aQueryParameterGivenTwiceIsRefusedNamingItOnEveryEndpointThatReadsOne() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus one"));
+    String session = "/api/v1/sessions/" + sessionOf("vorenus");
+    Map<String, String> twice = new java.util.LinkedHashMap<>();
+    twice.put("/api/v1/history?limit=5&limit=500", "limit");
+    twice.put("/api/v1/history?limit=5&limit=5", "limit"); // the same value too
+    twice.put("/api/v1/history?limit=5&%6Cimit=5", "limit"); // percent-encoded name
+    twice.put("/api/v1/history?limit=&limit=5", "limit"); // one of them empty
+    twice.put("/api/v1/history?viewer=caesar&viewer=vorenus", "viewer");
+    twice.put("/api/v1/history?after=1&before=9&after=2", "after");
+    twice.put(session + "?limit=1&limit=2&limit=3", "limit");
+    twice.put(session + "?before=1&before=2", "before");
+    twice.put("/api/v1/usage?by=agent&by=model", "by");
+    twice.put("/api/v1/usage?since=7d&since=30d", "since");
+    twice.put("/api/v1/memoria/search?q=north&q=south", "q");
+    twice.put("/api/v1/memoria/search?q=north&limit=1&limit=200", "limit");
+    twice.put("/api/v1/tasks/sessions?session_key=a:1&session_key=b:2", "session_key");
+    twice.put("/api/v1/events?after=1&after=2", "after");
+    for (Map.Entry<String, String> e : twice.entrySet()) {
+      HttpResponse<String> r = f.get(e.getKey(), f.operator);
+      assertThat(r.statusCode()).as(e.getKey() + ": " + r.body()).isEqualTo(400);
+      assertError(r, 400, "query parameter '" + e.getValue() + "' is given");
+      assertThat(ServerFixture.json(r).get("error").asText()).contains("send it once");
+    }
+    assertError(f.get(session + "?limit=1&limit=2&limit=3", f.operator), 400, "is given 3 times");
+    // Each once, or a parameter no endpoint reads given twice: answered as before.
+    assertThat(f.get("/api/v1/history?limit=5&viewer=caesar", f.operator).statusCode())
+        .isEqualTo(200);
+    assertThat(f.get("/api/v1/history?limit=5&unused=1&unused=2", f.operator).statusCode())
+        .isEqualTo(200);
+    assertThat(f.get("/api/v1/status?x=1&x=2", f.operator).statusCode()).isEqualTo(200);
+    assertThat(f.get(session + "?limit=1", f.operator).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void anErrorOfLegiosIsQuotedWholeNotCutAtEightyCharacters() throws Exception {
     HttpResponse<String> r = f.get("/api/v1/usage?since=99999999999d", f.operator);
     assertThat(r.statusCode()).isEqualTo(400);
