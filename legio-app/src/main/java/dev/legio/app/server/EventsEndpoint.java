@@ -15,6 +15,10 @@ import java.util.OptionalLong;
  *       (or {@code ?after=SEQ}) every message above SEQ is sent first, read from the log, then the
  *       live stream: none missed, none twice. A SEQ above the newest message (the client knew a log
  *       since restored or replaced) counts as the newest: the stream goes on live from there.
+ *   <li>Sent both, {@code Last-Event-ID} wins over {@code ?after=}: a browser's {@code EventSource}
+ *       reconnects to the URL it first opened, {@code ?after=} and all, with the id of the last
+ *       event it received, which is the newer. {@code ?after=} is still checked (a whole number,
+ *       given once): a URL that is wrong is refused whatever the header says.
  *   <li>A {@code message} event's id is its sequence; other events have none.
  *   <li>A client whose buffer fills gets a final {@code too_slow} event and is disconnected; at
  *       shutdown every client gets {@code shutdown}. Idle streams get a comment every 15 s.
@@ -101,6 +105,7 @@ final class EventsEndpoint implements Endpoint {
 
   /** The sequence to resume after: {@code Last-Event-ID}, else {@code ?after=}, else -1 (live). */
   private static long resumeAfter(ApiExchange exchange) {
+    long after = exchange.queryLong("after", -1, 0, Long.MAX_VALUE);
     String header = exchange.header("Last-Event-ID");
     if (header != null && !header.isBlank()) {
       OptionalLong value = WholeNumber.parse(header.strip());
@@ -112,6 +117,6 @@ final class EventsEndpoint implements Endpoint {
               + HeaderText.quoted(header)
               + "'");
     }
-    return exchange.queryLong("after", -1, 0, Long.MAX_VALUE);
+    return after;
   }
 }

@@ -100,6 +100,64 @@ class ServerEventsTest {
     }
   }
 
+  private static SseClient eventsAt(ServerFixture f, String path, String lastEventId)
+      throws Exception {
+    HttpRequest.Builder b =
+        f.request(path, f.operator)
+            .header("Accept", "text/event-stream")
+            .timeout(Duration.ofMinutes(5));
+    if (lastEventId != null) {
+      b.header("Last-Event-ID", lastEventId);
+    }
+    return SseClient.open(f, b.GET().build());
+  }
+
+  /** The texts of the messages a stream sends first; the next one must be {@code following}. */
+  private static List<String> replayed(SseClient client, int count, ServerFixture f, int following)
+      throws Exception {
+    client.next("ready", 30);
+    List<String> texts = readMessages(client, count, new ArrayList<>());
+    append(f, following, following + 1);
+    assertThat(client.next("message", 30).json().get("text").asText())
+        .as("the message after those replayed")
+        .isEqualTo("m" + following);
+    return texts;
+  }
+
+  /** The answer to a stream's request that should be refused; fails, not hangs, if it streams. */
+  private static HttpResponse<String> refusedStream(ServerFixture f, String path, String id)
+      throws Exception {
+    return f.http
+        .sendAsync(
+            f.request(path, f.operator).header("Last-Event-ID", id).GET().build(),
+            HttpResponse.BodyHandlers.ofString())
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void lastEventIdWinsOverAfterAsABrowsersEventSourceSendsBothOnReconnecting() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 4_096)) {
+      append(f, 0, 5); // sequences 1 to 5
+      try (SseClient after = eventsAt(f, "/api/v1/events?after=1", null)) {
+        assertThat(replayed(after, 4, f, 5)).containsExactly("m1", "m2", "m3", "m4");
+      }
+      // EventSource reconnects to the URL it opened (?after=1) with the last id it received (4).
+      try (SseClient both = eventsAt(f, "/api/v1/events?after=1", "4")) {
+        assertThat(replayed(both, 2, f, 6)).containsExactly("m4", "m5");
+      }
+      // Even a Last-Event-ID below ?after= wins: it is the client's own account of what it has.
+      try (SseClient lower = eventsAt(f, "/api/v1/events?after=6", "5")) {
+        assertThat(replayed(lower, 2, f, 7)).containsExactly("m5", "m6");
+      }
+      // ?after= is checked all the same: a URL that is wrong is refused whatever the header says.
+      ServerApiTest.assertError(
+          refusedStream(f, "/api/v1/events?after=1&after=2", "4"),
+          400,
+          "query parameter 'after' is given 2 times");
+      ServerApiTest.assertError(refusedStream(f, "/api/v1/events?after=one", "4"), 400, "'after'");
+    }
+  }
+
   /** Events until one satisfies {@code last} (included). */
   static List<SseClient.Event> until(
       SseClient client, java.util.function.Predicate<SseClient.Event> last) throws Exception {
