@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.conversation.Conversations;
 import dev.legio.errors.FailureText;
 import dev.legio.log.Names;
 import dev.legio.session.Mentions;
@@ -131,7 +132,13 @@ final class PeerRelay {
   PeerOf channel() {
     return exchange -> {
       String channel = exchange.pathParam("channel");
-      return channel == null ? Optional.empty() : affinity.peerFor(channel);
+      if (channel == null || Conversations.channelKeyProblem(channel).isPresent()) {
+        return Optional.empty(); // refused here (400)
+      }
+      if (!exchange.caller().mayPostTo(channel.substring(0, channel.indexOf(':')))) {
+        return Optional.empty(); // refused here (403): no other node is asked
+      }
+      return affinity.peerFor(channel);
     };
   }
 

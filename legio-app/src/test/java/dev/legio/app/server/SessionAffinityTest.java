@@ -297,6 +297,30 @@ class SessionAffinityTest {
   }
 
   @Test
+  void aChannelPostOutsideItsTokensSourcesIsRefusedWhereItArrivesNeverSentOn() throws Exception {
+    try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
+      Files.createDirectories(dir.resolve("a"));
+      Files.createDirectories(dir.resolve("b"));
+      try (ServerFixture a = node(database, "a");
+          ServerFixture b = node(database, "b")) {
+        assertThat(
+                a.post("/api/v1/channels/telegram:42/messages", a.gateway, Map.of("text", "hi"))
+                    .body())
+            .contains("Turn 1 of this session");
+        // A token only b knows: were the post sent on to a, where the channel's session lives, a
+        // would answer 401 for a token it has never seen.
+        String slackOnly =
+            new ApiTokens(b.app.workspace().castra())
+                .create("slack-bot", Role.GATEWAY, java.util.List.of("slack"))
+                .secret();
+        HttpResponse<String> refused =
+            b.post("/api/v1/channels/telegram:42/messages", slackOnly, Map.of("text", "theirs"));
+        ServerApiTest.assertError(refused, 403, "may not post to source 'telegram'");
+      }
+    }
+  }
+
+  @Test
   void aNodeAloneReadsNoSessionsHomeUntilAnotherNodeIsLive() throws Exception {
     Path root = dir.resolve("alone");
     Workspace workspace = new Workspace(root);
