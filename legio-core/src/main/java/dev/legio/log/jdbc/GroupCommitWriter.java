@@ -192,7 +192,35 @@ final class GroupCommitWriter implements AutoCloseable {
     LockSupport.unpark(task.waiter());
   }
 
+  /**
+   * Runs {@code work} in a transaction. When the connection kept from earlier writes turns out to
+   * be broken before the commit was sent (the server restarted, or ended it as idle: PostgreSQL's
+   * {@code idle_session_timeout}, a proxy's or a firewall's idle limit), nothing of the work was
+   * committed, so it runs once more on a fresh connection instead of failing its callers.
+   */
   private <R> R inTransaction(Work<R> work) throws SQLException {
+    boolean reused = connection != null;
+    boolean[] committing = {false};
+    try {
+      return inTransactionOnce(work, committing);
+    } catch (SQLException failure) {
+      if (!reused || connection != null || committing[0]) {
+        throw failure;
+      }
+      log.info(
+          "the {} log's write connection was broken ({}); writing again on a new connection",
+          storeName,
+          failure.getMessage());
+      try {
+        return inTransactionOnce(work, committing);
+      } catch (Throwable again) {
+        again.addSuppressed(failure);
+        throw again;
+      }
+    }
+  }
+
+  private <R> R inTransactionOnce(Work<R> work, boolean[] committing) throws SQLException {
     if (connection == null) {
       Connection opened = dataSource.getConnection();
       dialect.configureWriter(opened);
@@ -203,6 +231,7 @@ final class GroupCommitWriter implements AutoCloseable {
       dialect.begin(connection);
       R result = work.run(connection);
       connection.flush();
+      committing[0] = true;
       dialect.commit(connection);
       return result;
     } catch (Throwable failure) {

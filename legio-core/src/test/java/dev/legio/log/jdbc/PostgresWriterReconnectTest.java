@@ -1,0 +1,75 @@
+package dev.legio.log.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.log.Audience;
+import dev.legio.log.NewMessage;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.PostgresTestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The log's one write connection, broken while it sat idle (the server restarted, or ended it for
+ * {@code idle_session_timeout}, or a firewall dropped it): the next write runs on a fresh
+ * connection instead of failing.
+ */
+class PostgresWriterReconnectTest {
+  private PostgresTestDatabase database;
+  private JdbcMessageLog log;
+
+  @BeforeEach
+  void open() {
+    database = PostgresTestDatabase.create();
+    log =
+        (JdbcMessageLog)
+            JdbcMessageLogs.openPostgres(
+                new JdbcMessageLogs.PostgresOptions(
+                    database.url(), null, null, 4096, 2, MutableClock.at("2026-02-15T12:00:00Z")));
+    log.sharedWriter().executeUpdate("CREATE TABLE writer_pid (pid INTEGER NOT NULL)", s -> {});
+  }
+
+  @AfterEach
+  void close() {
+    log.close();
+    database.close();
+  }
+
+  @Test
+  void aWriteAfterTheServerEndedTheIdleWriteConnectionLands() throws Exception {
+    log.append(NewMessage.of("caesar", Audience.of("legatus"), "before"));
+    log.sharedWriter()
+        .executeUpdate("INSERT INTO writer_pid (pid) SELECT pg_backend_pid()", s -> {});
+    try (Connection other = DriverManager.getConnection(database.url());
+        Statement s = other.createStatement()) {
+      int pid;
+      try (ResultSet rows = s.executeQuery("SELECT pid FROM writer_pid")) {
+        assertThat(rows.next()).isTrue();
+        pid = rows.getInt(1);
+      }
+      try (ResultSet rows = s.executeQuery("SELECT pg_terminate_backend(" + pid + ")")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getBoolean(1)).isTrue();
+      }
+      for (int i = 0; i < 50; i++) { // until the server has ended it
+        try (ResultSet rows =
+            s.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = " + pid)) {
+          rows.next();
+          if (rows.getInt(1) == 0) {
+            break;
+          }
+        }
+        Thread.sleep(20);
+      }
+    }
+
+    log.append(NewMessage.of("caesar", Audience.of("legatus"), "after"));
+
+    assertThat(log.size()).isEqualTo(2);
+  }
+}
