@@ -103,6 +103,26 @@ class DamagedFilesApiTest {
   }
 
   @Test
+  void aDamagedSessionRowIsA500SayingWhichAndWhatToDoNotAnInternalError() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus first"));
+    try (java.sql.Connection db =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + f.app.workspace().castra().resolve("praetorium.db"));
+        java.sql.Statement s = db.createStatement()) {
+      s.executeUpdate(
+          "UPDATE sessions SET previous_backend_session_ids = 'oops' WHERE owner = 'vorenus'");
+    }
+
+    HttpResponse<String> r = f.get("/api/v1/status", f.operator);
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(500);
+    assertThat(ServerFixture.json(r).get("error").asText())
+        .startsWith(
+            "the session of 'vorenus' has previous_backend_session_ids that are not a JSON array")
+        .endsWith("fix or clear that column");
+  }
+
+  @Test
   void anActumThatIsNotReadableXmlIsA500NamingTheFileAndWhatToDo() throws Exception {
     Path acta = Files.createDirectories(f.app.workspace().castra().resolve("acta"));
     Files.write(
