@@ -47,12 +47,24 @@ public final class OwnerWritable {
   /**
    * Creates {@code file} (its folder must exist) with {@code content}.
    *
+   * <p>A write that fails part-way (a full disk) deletes the file it created, so that no file cut
+   * short is left to be kept as it is.
+   *
    * @throws java.nio.file.FileAlreadyExistsException when it exists: it is never replaced
    */
   public static void create(Path file, InputStream content) throws IOException {
     Files.createFile(file, CreatedWith.attributes(file, FILE));
     try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE)) {
       content.transferTo(out);
+    } catch (IOException | RuntimeException e) {
+      // A file cut short (a full disk) would be kept as it is by the next run, which never
+      // replaces a file: it goes, so that the next run writes it whole.
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
     }
   }
 }
