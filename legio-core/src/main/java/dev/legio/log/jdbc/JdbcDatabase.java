@@ -149,6 +149,8 @@ public final class JdbcDatabase implements Closeable {
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
     // Which process holds a connection shows in pg_stat_activity.
     config.addDataSourceProperty("ApplicationName", APPLICATION_NAME);
+    // The transactions some stores run on pooled connections hold rows too (see the dialect).
+    config.setConnectionInitSql(PostgresDialect.IDLE_IN_TRANSACTION_LIMIT);
     config.setConnectionTimeout(10_000);
     HikariDataSource pool;
     String where = redact(options.url());

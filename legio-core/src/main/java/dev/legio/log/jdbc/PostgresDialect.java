@@ -78,8 +78,21 @@ final class PostgresDialect implements Dialect {
 
   @Override
   public void configureWriter(Connection connection) throws SQLException {
+    try (java.sql.Statement s = connection.createStatement()) {
+      s.execute(IDLE_IN_TRANSACTION_LIMIT);
+    }
     connection.setAutoCommit(false);
   }
+
+  /**
+   * Ends, on the server, a transaction of Legio's whose client has gone quiet in the middle of it
+   * (its node lost the network to the database, was frozen or killed between a statement and the
+   * commit): the server rolls it back and frees its locks, the counter row among them, after 30 s
+   * (the default lease time), instead of holding them until the dead connection is noticed (TCP
+   * keepalive: two hours by default), which would stop every other node's writes meanwhile. Legio's
+   * transactions never wait on their client that long: they run their statements back to back.
+   */
+  static final String IDLE_IN_TRANSACTION_LIMIT = "SET idle_in_transaction_session_timeout = '30s'";
 
   @Override
   public void begin(WriteTransaction tx) {

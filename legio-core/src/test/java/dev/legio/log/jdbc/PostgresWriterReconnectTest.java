@@ -41,6 +41,24 @@ class PostgresWriterReconnectTest {
   }
 
   @Test
+  void theServerEndsAWriteTransactionWhoseNodeWentQuietInsteadOfHoldingItsLocks() throws Exception {
+    // A node that lost the network between a statement and its commit would otherwise hold the
+    // counter row's lock, and stop every node's writes, until TCP keepalive noticed (hours).
+    log.sharedWriter().executeUpdate("CREATE TABLE writer_setting (value TEXT NOT NULL)", s -> {});
+    log.sharedWriter()
+        .executeUpdate(
+            "INSERT INTO writer_setting (value)"
+                + " SELECT current_setting('idle_in_transaction_session_timeout')",
+            s -> {});
+    try (Connection other = DriverManager.getConnection(database.url());
+        Statement s = other.createStatement();
+        ResultSet rows = s.executeQuery("SELECT value FROM writer_setting")) {
+      assertThat(rows.next()).isTrue();
+      assertThat(rows.getString(1)).isEqualTo("30s");
+    }
+  }
+
+  @Test
   void aWriteAfterTheServerEndedTheIdleWriteConnectionLands() throws Exception {
     log.append(NewMessage.of("caesar", Audience.of("legatus"), "before"));
     log.sharedWriter()
