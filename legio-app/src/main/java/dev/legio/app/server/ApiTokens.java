@@ -2,6 +2,7 @@ package dev.legio.app.server;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.legio.errors.FailureText;
 import dev.legio.errors.JsonFileProblem;
 import dev.legio.files.FolderLock;
 import dev.legio.log.Names;
@@ -198,7 +199,8 @@ public final class ApiTokens {
             return changed;
           });
     } catch (IOException e) {
-      throw new IllegalStateException("cannot lock the server's tokens in " + file, e);
+      throw new IllegalStateException(
+          "cannot lock the server's tokens in " + file + ": " + FailureText.of(e), e);
     }
   }
 
@@ -288,7 +290,8 @@ public final class ApiTokens {
         Files.deleteIfExists(temp);
       }
     } catch (IOException e) {
-      throw new IllegalStateException("cannot write the server's tokens in " + file, e);
+      throw new IllegalStateException(
+          "cannot write the server's tokens in " + file + ": " + FailureText.of(e), e);
     }
   }
 

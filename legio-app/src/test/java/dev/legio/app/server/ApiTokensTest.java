@@ -40,6 +40,16 @@ class ApiTokensTest {
   }
 
   @Test
+  void aTokenFileThatCannotBeWrittenSaysWhyNotOnlyWhere() throws Exception {
+    Files.writeString(castra.resolve("server"), "a file where the tokens' folder belongs");
+    ApiTokens tokens = new ApiTokens(castra);
+
+    assertThatThrownBy(() -> tokens.create("console", Role.OPERATOR, List.of()))
+        .hasMessageStartingWith("cannot lock the server's tokens in ")
+        .hasMessageContaining(castra.resolve("server").toString() + " already exists");
+  }
+
+  @Test
   void secretsAreCheckedAgainstTheirHashOnly() {
     ApiTokens tokens = new ApiTokens(castra);
     ApiTokens.Created c = tokens.create("console", Role.OPERATOR, List.of());
