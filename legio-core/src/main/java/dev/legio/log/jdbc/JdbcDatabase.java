@@ -147,6 +147,9 @@ public final class JdbcDatabase implements Closeable {
     // Connections are opened as they are needed, not all at start: a process holds what it uses.
     config.setMinimumIdle(1);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    PostgresDialect.socketTimeoutFor(options.url())
+        .ifPresent(
+            seconds -> config.addDataSourceProperty("socketTimeout", String.valueOf(seconds)));
     // Which process holds a connection shows in pg_stat_activity.
     config.addDataSourceProperty("ApplicationName", APPLICATION_NAME);
     // The transactions some stores run on pooled connections hold rows too (see the dialect).
@@ -197,6 +200,7 @@ public final class JdbcDatabase implements Closeable {
       writes.setPassword(options.password());
     }
     writes.setApplicationName(APPLICATION_NAME);
+    PostgresDialect.socketTimeoutFor(options.url()).ifPresent(writes::setSocketTimeout);
     return new JdbcDatabase(
         new PostgresDialect(), pool, ConnectionExhaustion.patient(writes, where));
   }

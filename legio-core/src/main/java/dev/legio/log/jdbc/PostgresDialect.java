@@ -94,6 +94,29 @@ final class PostgresDialect implements Dialect {
    */
   static final String IDLE_IN_TRANSACTION_LIMIT = "SET idle_in_transaction_session_timeout = '30s'";
 
+  /**
+   * How long, in seconds, a connection of Legio's waits for the database's next bytes before it
+   * gives up ({@code socketTimeout}), unless {@code postgres_url} names its own ({@code
+   * socketTimeout=0} waits for ever). A node whose connection stalled (the network to the database
+   * lost, a frozen proxy) otherwise waited for ever on its next read: every request and turn then
+   * hung, and so did its shutdown, in the writer. Legio's statements take milliseconds; 60 s leaves
+   * room for a prune of a large log.
+   */
+  static final int SOCKET_TIMEOUT_SECONDS = 60;
+
+  /** {@link #SOCKET_TIMEOUT_SECONDS}, unless {@code url} names a {@code socketTimeout}. */
+  static java.util.OptionalInt socketTimeoutFor(String url) {
+    int query = url.indexOf('?');
+    if (query >= 0) {
+      for (String parameter : url.substring(query + 1).split("&")) {
+        if (parameter.regionMatches(true, 0, "socketTimeout=", 0, "socketTimeout=".length())) {
+          return java.util.OptionalInt.empty();
+        }
+      }
+    }
+    return java.util.OptionalInt.of(SOCKET_TIMEOUT_SECONDS);
+  }
+
   @Override
   public void begin(WriteTransaction tx) {
     // The driver begins a transaction with the first statement.
