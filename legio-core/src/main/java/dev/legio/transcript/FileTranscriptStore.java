@@ -1,14 +1,11 @@
 package dev.legio.transcript;
 
 import dev.legio.errors.Quoted;
-import dev.legio.files.AtomicFile;
-import dev.legio.files.FolderSync;
 import dev.legio.files.LockFile;
 import dev.legio.files.OwnerOnly;
-import java.io.ByteArrayOutputStream;
+import dev.legio.transcript.TranscriptParts.Lines;
+import dev.legio.transcript.TranscriptParts.Written;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,16 +28,9 @@ import java.util.regex.Pattern;
  *
  * <p>Parts: an append that would take the current file past {@code partLimitBytes} goes to {@code
  * <id>_part2.jsonl}, then {@code _part3}, and so on; an append that would take all parts together
- * past {@code totalLimitBytes} fails and writes nothing.
- *
- * <p>Creating ({@link #create}): the parts are written whole, each to a temporary file forced to
- * disk and renamed over ({@link AtomicFile}), the last first, so the transcript appears when its
- * first part does, with everything in it.
- *
- * <p>Durability: an append holding a tombstone returns once it is forced to disk ({@code fsync}),
- * with the folder too when it started a part ({@link FolderSync}), so that a deletion a caller has
- * been told is done (a rewind, whose note is deleted next) never comes back after a power cut.
- * Other appends (a turn's entries) are left to the system to write in its time.
+ * past {@code totalLimitBytes} fails and writes nothing. How lines go into the parts, how a
+ * transcript is created ({@link #create}: whole, appearing with everything in it) and which appends
+ * are forced to disk (those holding a tombstone) are the rules of {@link TranscriptParts}.
  *
  * <p>Locking: appends to one session take a {@link LockFile} on {@code .<id>.lock} beside the
  * transcript (an OS file lock, which other processes respect; Legio's own threads wait on an
@@ -58,7 +48,7 @@ public final class FileTranscriptStore implements TranscriptStore {
   /** What Legio writes as {@code version} (Claude Code writes its own version there). */
   public static final String VERSION = "legio";
 
-  private static final String SUFFIX = ".jsonl";
+  private static final String SUFFIX = TranscriptParts.SUFFIX;
   private static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
   private static final Pattern PART = Pattern.compile("(.+)_part([0-9]{1,6})\\.jsonl");
   private static final DateTimeFormatter TIMESTAMP =
@@ -69,8 +59,7 @@ public final class FileTranscriptStore implements TranscriptStore {
   private final EntryLineWriter writer;
   private final KnownTips tips = new KnownTips();
   private final Clock clock;
-  private final long partLimit;
-  private final long totalLimit;
+  private final TranscriptParts partFiles;
 
   /** A store with parts of 50 MB and 200 MB in all. */
   public FileTranscriptStore(Path dir, Path cwd, Clock clock) {
@@ -111,8 +100,7 @@ public final class FileTranscriptStore implements TranscriptStore {
             .normalize()
             .resolve(project != null ? project : projectFolderName(absolute.toString()));
     this.clock = clock;
-    this.partLimit = partLimitBytes;
-    this.totalLimit = totalLimitBytes;
+    this.partFiles = new TranscriptParts(this.folder, partLimitBytes, totalLimitBytes);
     for (Path name : this.folder) {
       int bytes = name.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
       if (bytes > 255) {
@@ -178,7 +166,7 @@ public final class FileTranscriptStore implements TranscriptStore {
       return;
     }
     Lines lines = lines(sessionId, entries); // outside the lock: a turn's line may be long
-    locked(sessionId, () -> writeLocked(sessionId, parts(sessionId), lines));
+    locked(sessionId, () -> partFiles.append(sessionId, parts(sessionId), lines));
   }
 
   @Override
@@ -188,33 +176,7 @@ public final class FileTranscriptStore implements TranscriptStore {
     locked(
         sessionId,
         () -> {
-          if (!parts(sessionId).isEmpty()) {
-            throw new TranscriptException(
-                "session " + sessionId + " has a transcript already; nothing was written");
-          }
-          if (lines.bytes() + 1 > totalLimit) {
-            throw new TranscriptFullException(
-                "a transcript of "
-                    + lines.bytes()
-                    + " bytes would pass the limit of "
-                    + totalLimit
-                    + " bytes; nothing was written to session "
-                    + sessionId);
-          }
-          List<ByteArrayOutputStream> parts = new ArrayList<>();
-          ByteArrayOutputStream part = new ByteArrayOutputStream();
-          parts.add(part);
-          for (byte[] line : lines.lines()) {
-            if (part.size() > 0 && part.size() + line.length + 1 > partLimit) {
-              part = new ByteArrayOutputStream();
-              parts.add(part);
-            }
-            part.writeBytes(line);
-            part.write('\n');
-          }
-          for (int n = parts.size(); n >= 1; n--) {
-            AtomicFile.write(partPath(sessionId, n), parts.get(n - 1).toByteArray());
-          }
+          partFiles.create(sessionId, lines);
           tips.forget(sessionId);
         });
   }
@@ -237,7 +199,7 @@ public final class FileTranscriptStore implements TranscriptStore {
           if (entries.isEmpty()) {
             return;
           }
-          Written written = writeLocked(sessionId, parts, lines(sessionId, entries));
+          Written written = partFiles.append(sessionId, parts, lines(sessionId, entries));
           // The part checked above, grown by this append (under the lock, still the same file);
           // a part this append started is looked at.
           tips.appended(
@@ -250,12 +212,6 @@ public final class FileTranscriptStore implements TranscriptStore {
         });
   }
 
-  /**
-   * New entries as lines, and their bytes with a newline each; {@code deletes} when one of them is
-   * a tombstone.
-   */
-  private record Lines(List<byte[]> lines, long bytes, boolean deletes) {}
-
   private Lines lines(String sessionId, List<? extends NewEntry> entries) {
     String timestamp = TIMESTAMP.format(clock.instant());
     List<byte[]> lines = new ArrayList<>(entries.size());
@@ -264,12 +220,12 @@ public final class FileTranscriptStore implements TranscriptStore {
     for (NewEntry entry : entries) {
       deletes |= entry instanceof NewEntry.Tombstone;
       byte[] line = writer.line(entry, sessionId, timestamp);
-      if (line.length + 1 > partLimit) {
+      if (line.length + 1 > partFiles.partLimit()) {
         throw new TranscriptException(
             "an entry of "
                 + line.length
                 + " bytes is larger than a transcript part may be ("
-                + partLimit
+                + partFiles.partLimit()
                 + " bytes); nothing was written to session "
                 + sessionId);
       }
@@ -314,100 +270,6 @@ public final class FileTranscriptStore implements TranscriptStore {
     }
   }
 
-  private static final byte[] NEWLINE = {'\n'};
-
-  /** The part an append wrote last, and its size after it. */
-  private record Written(Path part, long size) {}
-
-  /** Writes the lines at the end of the transcript, whose parts are {@code parts}. */
-  private Written writeLocked(String sessionId, List<Path> parts, Lines batchLines)
-      throws IOException {
-    List<byte[]> lines = batchLines.lines();
-    long batch = batchLines.bytes();
-    long total = 0;
-    for (Path p : parts) {
-      total += Files.size(p);
-    }
-    if (total + batch + 1 > totalLimit) {
-      throw new TranscriptFullException(
-          "the transcript of session "
-              + sessionId
-              + " would pass its limit of "
-              + totalLimit
-              + " bytes ("
-              + total
-              + " bytes in "
-              + parts.size()
-              + " part(s)); nothing was written. Start a new session or compact this one.");
-    }
-    int partNumber = Math.max(1, parts.size());
-    Path current = partPath(sessionId, partNumber);
-    boolean created = parts.isEmpty();
-    FileChannel channel = openForAppend(current);
-    long size;
-    try {
-      size = channel.size();
-      boolean freshLine = size == 0 || endsWithNewline(channel, size);
-      for (byte[] line : lines) {
-        int needed = line.length + 1 + (freshLine ? 0 : 1);
-        if (size > 0 && size + needed > partLimit) {
-          forceIf(batchLines.deletes(), channel);
-          channel.close();
-          partNumber++;
-          current = partPath(sessionId, partNumber);
-          created = true;
-          channel = openForAppend(current);
-          size = channel.size();
-          freshLine = size == 0 || endsWithNewline(channel, size);
-          needed = line.length + 1 + (freshLine ? 0 : 1);
-        }
-        // One gathering write of the line as it is, no copy of it (a turn's line holds its whole
-        // message); a line cut short by a crash is first closed, so it stays apart from this one.
-        ByteBuffer[] buffers =
-            freshLine
-                ? new ByteBuffer[] {ByteBuffer.wrap(line), ByteBuffer.wrap(NEWLINE)}
-                : new ByteBuffer[] {
-                  ByteBuffer.wrap(NEWLINE), ByteBuffer.wrap(line), ByteBuffer.wrap(NEWLINE)
-                };
-        channel.position(size);
-        long written = 0;
-        while (written < needed) {
-          written += channel.write(buffers);
-        }
-        size += needed;
-        freshLine = true;
-      }
-      forceIf(batchLines.deletes(), channel);
-    } finally {
-      channel.close();
-    }
-    if (batchLines.deletes() && created) {
-      FolderSync.force(folder);
-    }
-    return new Written(current, size);
-  }
-
-  /** Forces what {@code channel} wrote to disk when the batch deletes entries (tombstones). */
-  private static void forceIf(boolean deletes, FileChannel channel) throws IOException {
-    if (deletes) {
-      channel.force(true);
-    }
-  }
-
-  /**
-   * Opens a part for reading its last byte and writing at its end, never through a link ({@link
-   * TranscriptFiles}). Writes go at the size read under the lock (not in append mode), so one
-   * channel does both.
-   */
-  private static FileChannel openForAppend(Path file) throws IOException {
-    return TranscriptFiles.openForAppend(file);
-  }
-
-  private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
-    ByteBuffer last = ByteBuffer.allocate(1);
-    return channel.read(last, size - 1) == 1 && last.get(0) == '\n';
-  }
-
   // ------------------------------------------------------------------ reading
 
   @Override
@@ -434,18 +296,7 @@ public final class FileTranscriptStore implements TranscriptStore {
    * counts as one, so that reading or appending to it is refused rather than passed over).
    */
   List<Path> parts(String sessionId) {
-    List<Path> out = new ArrayList<>();
-    for (int n = 1; ; n++) {
-      Path p = partPath(sessionId, n);
-      if (!TranscriptFiles.exists(p)) {
-        return out;
-      }
-      out.add(p);
-    }
-  }
-
-  private Path partPath(String sessionId, int n) {
-    return folder.resolve(n == 1 ? sessionId + SUFFIX : sessionId + "_part" + n + SUFFIX);
+    return partFiles.of(sessionId);
   }
 
   /** The lock appends and deletes of one session take: {@code .<id>.lock} beside its parts. */
