@@ -39,14 +39,15 @@ import org.slf4j.LoggerFactory;
  *       messages, last injected sequence, expiry, context use) and the release of the lease.
  *   <li>A failure answers {@code [owner] An error occurred during processing.} (the cause goes to
  *       the log file), marks the owner's activity {@link Activity#ERROR} and releases the lease;
- *       during shutdown, a turn interrupted is answered and logged as interrupted.
+ *       during shutdown, a turn interrupted is answered and logged as interrupted. Every failed
+ *       answer (busy, error, lease lost, interrupted) is made by {@link FailedReplies}.
  *   <li>A turn whose lease passed to another holder while it ran (this process paused, or lost the
  *       database, for longer than {@code lease_ttl_seconds}) stores nothing: no reply in the log,
  *       no record, no transcript or memory; only the usage ledger is told, as a failed turn with
- *       outcome {@code lease_lost}, since its tokens were spent. It answers {@link #leaseLostText}
- *       and leaves the session to the holder that took it over: the owner's activity here is {@link
- *       Activity#IDLE} (nothing of it fails; the status of every node shows the holder's turn as
- *       {@code working} while its lease lasts), not {@code error}.
+ *       outcome {@code lease_lost}, since its tokens were spent. It answers {@link
+ *       FailedReplies#leaseLostText} and leaves the session to the holder that took it over: the
+ *       owner's activity here is {@link Activity#IDLE} (nothing of it fails; the status of every
+ *       node shows the holder's turn as {@code working} while its lease lasts), not {@code error}.
  *   <li>Each turn's duration is measured from the lease to the reply (or the failure) on the
  *       monotonic nano timer. A turn that reached the back-end and failed is told to the turn
  *       listener as a {@link FailedTurn} with its cause and the tokens known of it.
@@ -73,6 +74,7 @@ final class TurnRunner implements AutoCloseable {
   private final SessionEvents sessionEvents;
   private volatile TurnMeter meter = TurnMeter.NONE;
   private final SessionCondenser condenser;
+  private final FailedReplies replies;
 
   /** Tells the turn listener about turns, off the turns' path. */
   private final TurnListenerQueue listenerQueue;
@@ -107,6 +109,7 @@ final class TurnRunner implements AutoCloseable {
     this.turnListener = turnListener;
     this.listenerQueue = new TurnListenerQueue(turnListener, TurnListenerQueue.DEFAULT_CAPACITY);
     this.closing = closing;
+    this.replies = new FailedReplies(messageLog, profiles, backendName);
   }
 
   /**
@@ -151,7 +154,9 @@ final class TurnRunner implements AutoCloseable {
 
   private Ran tooLong(OwnerSlot slot, Message request, Duration waited) {
     return new Ran(
-        busy(slot, request, "it was busy for " + waited.toSeconds() + " s"), TurnEnding.BUSY, null);
+        replies.busy(slot, request, "it was busy for " + waited.toSeconds() + " s"),
+        TurnEnding.BUSY,
+        null);
   }
 
   /** From now on {@code turnMeter} hears how each turn ended. */
@@ -179,33 +184,12 @@ final class TurnRunner implements AutoCloseable {
 
   /** The answer of a turn of {@code slot}'s owner that failed. */
   Reply failure(OwnerSlot slot) {
-    return Reply.failure(
-        slot.name(),
-        descriptionIfKnown(slot, "the failure's answer"),
-        backendName,
-        errorText(slot.name()));
+    return replies.failure(slot);
   }
 
   /** The answer for {@code slot}'s owner when the wait for its turn was interrupted. */
   Reply waitInterrupted(OwnerSlot slot) {
-    return Reply.failure(
-        slot.name(),
-        descriptionIfKnown(slot, "the interrupted answer"),
-        backendName,
-        "[" + slot.name() + "] Interrupted.");
-  }
-
-  /** The answer of a turn that lost its lease before it could store its reply. */
-  static String leaseLostText(String owner) {
-    return "["
-        + owner
-        + "] This Legio node lost the session's lease while the turn ran (it paused or lost the"
-        + " database for longer than lease_ttl_seconds) and another node took the session over;"
-        + " the reply was not stored. Your message is logged; send it again.";
-  }
-
-  static String errorText(String owner) {
-    return "[" + owner + "] An error occurred during processing.";
+    return replies.waitInterrupted(slot);
   }
 
   private Ran turn(
@@ -219,7 +203,7 @@ final class TurnRunner implements AutoCloseable {
     String description = "";
     if (closing.getAsBoolean() && Thread.currentThread().isInterrupted()) {
       releaseIf(preLeased, owner);
-      return new Ran(interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
+      return new Ran(replies.interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
     }
     Duration waited = Duration.ofNanos(place.waitedNanos());
     if (waited.compareTo(settings.lockWait()) > 0) {
@@ -228,7 +212,9 @@ final class TurnRunner implements AutoCloseable {
     }
     if (!preLeased && !leases.acquire(owner, settings.lockWait().minus(waited))) {
       return new Ran(
-          busy(slot, request, "another Legio process holds its session"), TurnEnding.BUSY, null);
+          replies.busy(slot, request, "another Legio process holds its session"),
+          TurnEnding.BUSY,
+          null);
     }
     if (again) {
       Optional<Reply> answered = answerInTheLog(slot, request);
@@ -334,10 +320,7 @@ final class TurnRunner implements AutoCloseable {
       if (slot.record != null) {
         tellFailed(slot, profile, result, started, FailedTurn.Cause.LEASE_LOST);
       }
-      return new Ran(
-          Reply.failure(owner, description, backendName, leaseLostText(owner)),
-          TurnEnding.FAILED,
-          null);
+      return new Ran(replies.leaseLost(owner, description), TurnEnding.FAILED, null);
     } finally {
       if (leased) {
         leases.release(owner);
@@ -355,7 +338,7 @@ final class TurnRunner implements AutoCloseable {
       if (request.id().equals(m.replyTo())
           && m.sender().equals(slot.owner.speaker())
           && !m.id().equals(note)) {
-        Optional<OwnerProfile> profile = profileIfKnown(slot, "the answer in the log");
+        Optional<OwnerProfile> profile = replies.profileIfKnown(slot, "the answer in the log");
         String description = profile.map(OwnerProfile::description).orElse("");
         String backend = profile.map(p -> p.shape().backend().displayName()).orElse(backendName);
         log.info("{}: request {} sent again; answered from the log", slot.name(), request.id());
@@ -403,11 +386,10 @@ final class TurnRunner implements AutoCloseable {
     }
     if (closing.getAsBoolean()) {
       log.warn("{}: turn interrupted by shutdown", owner, e);
-      return new Ran(interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
+      return new Ran(replies.interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
     }
     log.error("{}: the turn for request {} failed", owner, request.id(), e);
-    return new Ran(
-        Reply.failure(owner, description, backendName, errorText(owner)), TurnEnding.FAILED, null);
+    return new Ran(replies.error(owner, description), TurnEnding.FAILED, null);
   }
 
   /**
@@ -446,58 +428,6 @@ final class TurnRunner implements AutoCloseable {
     if (turnListener != TurnListener.NONE) {
       listenerQueue.failed(turn);
     }
-  }
-
-  /**
-   * The owner's profile, for an answer that is not a turn's (it only names the agent); empty, and
-   * logged, when it cannot be resolved.
-   */
-  private Optional<OwnerProfile> profileIfKnown(OwnerSlot slot, String forWhat) {
-    try {
-      return Optional.of(profiles.resolve(slot.owner));
-    } catch (RuntimeException e) {
-      log.debug("{}: no profile for {}: {}", slot.name(), forWhat, e.getMessage());
-      return Optional.empty();
-    }
-  }
-
-  /** The owner's description, as {@link #profileIfKnown}; empty when unknown. */
-  private String descriptionIfKnown(OwnerSlot slot, String forWhat) {
-    return profileIfKnown(slot, forWhat).map(OwnerProfile::description).orElse("");
-  }
-
-  private Reply busy(OwnerSlot slot, Message request, String why) {
-    log.warn("{}: request {} not dispatched: {}", slot.name(), request.id(), why);
-    return Reply.failure(
-        slot.name(),
-        descriptionIfKnown(slot, "the busy answer"),
-        backendName,
-        "["
-            + slot.name()
-            + "] Busy with another request ("
-            + why
-            + "). Your message is logged; send it again shortly.");
-  }
-
-  private Reply interrupted(OwnerSlot slot, Message request, String description) {
-    String text = InterruptionNote.text(slot.name());
-    UUID id = null;
-    try {
-      id =
-          messageLog
-              .append(
-                  InterruptionNote.of(
-                      request, slot.name(), slot.owner.speaker(), slot.owner.replyAudience()))
-              .id();
-    } catch (RuntimeException e) {
-      UUID noted = InterruptionNote.id(request.id(), slot.name());
-      if (messageLog.find(noted).isPresent()) {
-        id = noted; // interrupted before, and noted then
-      } else {
-        log.warn("{}: could not record the interruption", slot.name(), e);
-      }
-    }
-    return new Reply(slot.name(), description, backendName, text, true, id);
   }
 
   private void releaseIf(boolean leased, String owner) {

@@ -1,0 +1,141 @@
+package dev.legio.session;
+
+import dev.legio.log.Message;
+import dev.legio.log.MessageLog;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replies of an owner that could not answer ({@link Reply#failed()}), which the {@link
+ * TurnRunner} gives instead of a turn's answer.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Each names the owner, the default back-end, and the owner's description as far as it is
+ *       known: the one the turn resolved, or, for a reply made outside a turn, its profile's when
+ *       that resolves (else none; why is logged at debug).
+ *   <li>Busy ({@link #busy}): {@code [owner] Busy with another request (why). Your message is
+ *       logged; send it again shortly.}, with a warning in the log file; the request stays logged.
+ *   <li>A turn that failed ({@link #failure}, {@link #error}): {@code [owner] An error occurred
+ *       during processing.}, the cause being in the log file.
+ *   <li>A turn whose lease passed to another holder ({@link #leaseLost}): {@link #leaseLostText}
+ *       says that the reply was not stored and to send the message again.
+ *   <li>A turn a shutdown cut ({@link #interrupted}): the {@link InterruptionNote}'s text, the note
+ *       logged as the owner's reply under the id derived from the request; when it cannot be
+ *       logged, the note an earlier interruption logged under that id, else none (a warning).
+ *   <li>A wait for a turn that was interrupted ({@link #waitInterrupted}): {@code [owner]
+ *       Interrupted.}, nothing logged.
+ * </ul>
+ */
+final class FailedReplies {
+  private static final Logger log = LoggerFactory.getLogger(FailedReplies.class);
+
+  private final MessageLog messageLog;
+  private final OwnerProfiles profiles;
+  private final String backendName;
+
+  /**
+   * @param backendName the default back-end's display name, for answers no back-end gave
+   */
+  FailedReplies(MessageLog messageLog, OwnerProfiles profiles, String backendName) {
+    this.messageLog = messageLog;
+    this.profiles = profiles;
+    this.backendName = backendName;
+  }
+
+  /** The answer of a turn of {@code slot}'s owner that failed. */
+  Reply failure(OwnerSlot slot) {
+    return Reply.failure(
+        slot.name(),
+        descriptionIfKnown(slot, "the failure's answer"),
+        backendName,
+        errorText(slot.name()));
+  }
+
+  /** The answer for {@code slot}'s owner when the wait for its turn was interrupted. */
+  Reply waitInterrupted(OwnerSlot slot) {
+    return Reply.failure(
+        slot.name(),
+        descriptionIfKnown(slot, "the interrupted answer"),
+        backendName,
+        "[" + slot.name() + "] Interrupted.");
+  }
+
+  /** The answer of {@code owner}'s turn that failed, its description known. */
+  Reply error(String owner, String description) {
+    return Reply.failure(owner, description, backendName, errorText(owner));
+  }
+
+  /** The answer of {@code owner}'s turn that lost its lease, its description known. */
+  Reply leaseLost(String owner, String description) {
+    return Reply.failure(owner, description, backendName, leaseLostText(owner));
+  }
+
+  /** The answer of a turn that lost its lease before it could store its reply. */
+  static String leaseLostText(String owner) {
+    return "["
+        + owner
+        + "] This Legio node lost the session's lease while the turn ran (it paused or lost the"
+        + " database for longer than lease_ttl_seconds) and another node took the session over;"
+        + " the reply was not stored. Your message is logged; send it again.";
+  }
+
+  private static String errorText(String owner) {
+    return "[" + owner + "] An error occurred during processing.";
+  }
+
+  /**
+   * The owner's profile, for an answer that is not a turn's (it only names the agent); empty, and
+   * logged, when it cannot be resolved.
+   */
+  Optional<OwnerProfile> profileIfKnown(OwnerSlot slot, String forWhat) {
+    try {
+      return Optional.of(profiles.resolve(slot.owner));
+    } catch (RuntimeException e) {
+      log.debug("{}: no profile for {}: {}", slot.name(), forWhat, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** The owner's description, as {@link #profileIfKnown}; empty when unknown. */
+  private String descriptionIfKnown(OwnerSlot slot, String forWhat) {
+    return profileIfKnown(slot, forWhat).map(OwnerProfile::description).orElse("");
+  }
+
+  Reply busy(OwnerSlot slot, Message request, String why) {
+    log.warn("{}: request {} not dispatched: {}", slot.name(), request.id(), why);
+    return Reply.failure(
+        slot.name(),
+        descriptionIfKnown(slot, "the busy answer"),
+        backendName,
+        "["
+            + slot.name()
+            + "] Busy with another request ("
+            + why
+            + "). Your message is logged; send it again shortly.");
+  }
+
+  Reply interrupted(OwnerSlot slot, Message request, String description) {
+    String text = InterruptionNote.text(slot.name());
+    UUID id = null;
+    try {
+      id =
+          messageLog
+              .append(
+                  InterruptionNote.of(
+                      request, slot.name(), slot.owner.speaker(), slot.owner.replyAudience()))
+              .id();
+    } catch (RuntimeException e) {
+      UUID noted = InterruptionNote.id(request.id(), slot.name());
+      if (messageLog.find(noted).isPresent()) {
+        id = noted; // interrupted before, and noted then
+      } else {
+        log.warn("{}: could not record the interruption", slot.name(), e);
+      }
+    }
+    return new Reply(slot.name(), description, backendName, text, true, id);
+  }
+}
