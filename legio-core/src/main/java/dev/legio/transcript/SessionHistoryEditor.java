@@ -1,7 +1,6 @@
 package dev.legio.transcript;
 
 import com.fasterxml.uuid.Generators;
-import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.log.Names;
 import dev.legio.session.LeaseLostException;
@@ -37,10 +36,11 @@ import java.util.function.Function;
  *       stays append-only), and makes the session's next turn continue from the point on every
  *       back-end: an HTTP back-end's conversation is copied without its last turns into a new
  *       stored conversation (the old one is left as it was); the Claude Code CLI's conversation is
- *       rewritten into a new CLI transcript without its last turns; the session record is pointed
- *       at the copy, so the engine resumes it (it never continues a live session whose record names
- *       another conversation). A back-end that keeps no conversation Legio can reach has its record
- *       closed: the next turn starts afresh from the praetorium.
+ *       rewritten into a new CLI transcript without its last turns ({@link ConversationCopier});
+ *       the session record is pointed at the copy, so the engine resumes it (it never continues a
+ *       live session whose record names another conversation). A back-end that keeps no
+ *       conversation Legio can reach has its record closed: the next turn starts afresh from the
+ *       praetorium.
  *   <li>A rewind is whole across a crash: it writes the copy, then a note of what it is about to do
  *       ({@link RewindJournal}), then the record, then the tombstones; a process killed anywhere
  *       leaves either nothing changed or a note, which the owner's next turn (on any node) or the
@@ -103,8 +103,7 @@ public final class SessionHistoryEditor {
   private final SessionStore sessions;
   private final RewindJournal rewinds;
   private final TranscriptStore transcripts;
-  private final ConversationStore conversations;
-  private final TranscriptStore cliTranscripts;
+  private final ConversationCopier copier;
   private final Clock clock;
   private Function<String, SessionShape> shapes;
   private SessionEditGate gate; // null: edits run at once (no engine to wait for)
@@ -125,8 +124,7 @@ public final class SessionHistoryEditor {
     this.sessions = sessions;
     this.rewinds = rewinds;
     this.transcripts = rewinds.transcripts();
-    this.conversations = conversations;
-    this.cliTranscripts = cliTranscripts;
+    this.copier = new ConversationCopier(conversations, cliTranscripts, clock);
     this.clock = clock;
   }
 
@@ -171,7 +169,7 @@ public final class SessionHistoryEditor {
       return new Result(id, owner, 0, 0, null);
     }
     String backendId =
-        record.isPresent() ? copyConversation(record.get(), cut.turnsRemoved()) : null;
+        record.isPresent() ? copier.copyWithout(record.get(), cut.turnsRemoved()) : null;
     RewindJournal.Note note =
         new RewindJournal.Note(
             sessionId,
@@ -301,7 +299,7 @@ public final class SessionHistoryEditor {
     String backendId = null;
     if (record.isPresent()) {
       SessionRecord r = record.get();
-      backendId = copyConversation(r, cut.turnsRemoved());
+      backendId = copier.copyWithout(r, cut.turnsRemoved());
       Instant now = clock.instant();
       long rebuilds = sessions.find(newOwner).map(SessionRecord::rebuilds).orElse(0L);
       String promptHash = r.promptHash();
@@ -375,86 +373,8 @@ public final class SessionHistoryEditor {
         .findFirst();
   }
 
-  /**
-   * Copies the record's back-end conversation without its last {@code turnsRemoved} turns; returns
-   * the copy's id, or null when the conversation is not one Legio can reach.
-   */
-  private String copyConversation(SessionRecord record, int turnsRemoved) {
-    String id = record.backendSessionId();
-    if (id == null) {
-      return null;
-    }
-    if (conversations != null) {
-      Optional<Conversation> found = Optional.empty();
-      try {
-        found = conversations.find(UUID.fromString(id));
-      } catch (IllegalArgumentException notAUuid) {
-        // not one of the stored conversations
-      }
-      if (found.isPresent()) {
-        Conversation c = found.get();
-        int keep = Math.max(0, c.turns().size() - turnsRemoved);
-        UUID copyId = Generators.timeBasedEpochGenerator().generate();
-        conversations.create(
-            new Conversation(
-                copyId,
-                c.owner(),
-                c.backend(),
-                c.model(),
-                c.systemPrompt(),
-                c.summary(),
-                c.previousId(),
-                clock.instant(),
-                c.turns().subList(0, keep),
-                c.compactionFailures(),
-                c.compactionDisabled()));
-        return copyId.toString();
-      }
-    }
-    if (cliTranscripts != null) {
-      Transcript cli;
-      try {
-        cli = cliTranscripts.load(id);
-      } catch (NoSuchTranscriptException | IllegalArgumentException e) {
-        return null;
-      }
-      List<TranscriptEntry> prompts =
-          cli.entries().stream().filter(SessionHistoryEditor::isPrompt).toList();
-      int keep = Math.max(0, prompts.size() - turnsRemoved);
-      UUID copyId = UUID.randomUUID();
-      List<NewEntry> copy = new ArrayList<>();
-      // Entries of other types (the CLI's attachments, say) are left out; whatever pointed at one
-      // points at its nearest kept ancestor, so the chain the CLI follows stays whole.
-      Map<String, String> skipped = new HashMap<>();
-      for (TranscriptEntry e : cli.entries()) {
-        if (keep < prompts.size() && e == prompts.get(keep)) {
-          break;
-        }
-        String parentId = e.parentUuid();
-        while (parentId != null && skipped.containsKey(parentId)) {
-          parentId = skipped.get(parentId);
-        }
-        UUID parent = parentId == null ? null : UUID.fromString(parentId);
-        if (e.isSummary()) {
-          copy.add(
-              new NewEntry.Summary(
-                  UUID.fromString(e.uuid()), parent, e.text(), e.messagesCompacted()));
-        } else if (MESSAGE_TYPES.contains(e.type())) {
-          copy.add(new NewEntry.Message(e.type(), UUID.fromString(e.uuid()), parent, e.message()));
-        } else if (e.uuid() != null) {
-          skipped.put(e.uuid(), parentId);
-        }
-      }
-      if (copy.isEmpty()) {
-        return null;
-      }
-      cliTranscripts.create(copyId.toString(), copy); // whole, on disk, before a note names it
-      return copyId.toString();
-    }
-    return null;
-  }
-
-  private static final java.util.Set<String> MESSAGE_TYPES =
+  /** The entries a copy keeps besides summaries. */
+  static final java.util.Set<String> MESSAGE_TYPES =
       java.util.Set.of("user", "assistant", "system");
 
   /** A {@code user} entry that is a request (not a tool's result). */
