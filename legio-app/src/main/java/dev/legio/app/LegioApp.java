@@ -1,7 +1,6 @@
 package dev.legio.app;
 
 import dev.legio.agents.AgentDirectory;
-import dev.legio.agents.AgentProfile;
 import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.backend.BackendDetector;
 import dev.legio.backend.ModelBackend;
@@ -10,12 +9,10 @@ import dev.legio.backend.claudecli.McpConfigSource;
 import dev.legio.config.ConfigLoader;
 import dev.legio.config.LegioConfig;
 import dev.legio.log.MessageLog;
-import dev.legio.log.Names;
 import dev.legio.longterm.ConsolidationRunner;
 import dev.legio.longterm.MemoryExtractor;
 import dev.legio.longterm.MemoryFolder;
 import dev.legio.mcp.McpTokens;
-import dev.legio.memoria.FileMemoryStore;
 import dev.legio.memoria.Memoria;
 import dev.legio.memoria.MemoryStore;
 import dev.legio.pricing.PriceTable;
@@ -27,8 +24,6 @@ import dev.legio.session.TurnListener;
 import dev.legio.store.LegioStore;
 import dev.legio.task.TaskSessions;
 import dev.legio.tools.Toolset;
-import dev.legio.transcript.FileTranscriptStore;
-import dev.legio.transcript.RewindJournal;
 import dev.legio.transcript.SessionHistoryEditor;
 import dev.legio.transcript.TranscriptBriefWriter;
 import dev.legio.transcript.TranscriptRecorder;
@@ -37,7 +32,6 @@ import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
 import dev.legio.usage.UsageRetention;
 import dev.legio.workspace.Workspace;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -62,7 +56,7 @@ public final class LegioApp implements AutoCloseable {
   private MemoryExtractor extractor;
   private UsageRecorder engineUsage;
   private Memoria memoria;
-  private FileTranscriptStore transcripts;
+  private final TranscriptStores transcripts;
   private LegioMetrics metrics;
   private dev.legio.app.gateway.Gateways gateways;
   private dev.legio.session.SingletonJobs singletonJobs;
@@ -102,6 +96,7 @@ public final class LegioApp implements AutoCloseable {
     this.config = config;
     this.env = env;
     this.clock = clock;
+    this.transcripts = new TranscriptStores(config.transcripts(), workspace.root(), env, clock);
     this.backends =
         new ModelBackends(config.backend(), env, (kind, b) -> BackendAssembly.build(this, kind, b));
   }
@@ -230,8 +225,8 @@ public final class LegioApp implements AutoCloseable {
                       new TranscriptRecorder(transcripts()), engineUsage, extractor()))
               .backendsByKind(this::backendOfKind)
               .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
-              .briefWriter(new TranscriptBriefWriter(cliTranscripts()))
-              .unfinishedEdits(rewinds())
+              .briefWriter(new TranscriptBriefWriter(transcripts.cli()))
+              .unfinishedEdits(transcripts.rewinds())
               .build();
     }
     return engine;
@@ -294,18 +289,13 @@ public final class LegioApp implements AutoCloseable {
   }
 
   /**
-   * Extracts durable facts from the agents' sessions into their {@code MEMORY.md} ({@code
-   * [memory]}); told of each turn after the transcript recorder has written it, closed after the
-   * engine.
+   * Extracts durable facts from the agents' sessions into their {@code MEMORY.md} ({@link
+   * MemoryAssembly}); told of each turn after the transcript recorder has written it, closed after
+   * the engine.
    */
   synchronized MemoryExtractor extractor() {
     if (extractor == null) {
-      extractor =
-          new MemoryExtractor(
-              MemoryExtractor.Settings.of(config.memory()),
-              transcripts(),
-              backends::started,
-              clock);
+      extractor = MemoryAssembly.extractor(this, backends::started);
     }
     return extractor;
   }
@@ -319,14 +309,11 @@ public final class LegioApp implements AutoCloseable {
   }
 
   /**
-   * Where memoria is kept, as {@code [memoria] store} says: XML files under the castra, or the
-   * database of {@link #store()} (opened on this call), which every node sharing it sees.
+   * Where memoria is kept, as {@code [memoria] store} says ({@link MemoryAssembly}): XML files
+   * under the castra, or the database of {@link #store()} (opened on this call).
    */
   public synchronized MemoryStore memoriaStore() {
-    return switch (config.memoria().store()) {
-      case FILES -> new FileMemoryStore(workspace.castra());
-      case DATABASE -> store().memoria();
-    };
+    return MemoryAssembly.memoriaStore(this);
   }
 
   /** The tools of MCP caller {@code caller} ({@link SessionToolsets}). */
@@ -356,21 +343,11 @@ public final class LegioApp implements AutoCloseable {
 
   /**
    * The sessions' transcripts: {@code [transcripts] dir}, in folder {@code [transcripts] project},
-   * else the folder Claude Code would use for the workspace's root as working directory.
+   * else the folder Claude Code would use for the workspace's root as working directory ({@link
+   * TranscriptStores}).
    */
   public synchronized TranscriptStore transcripts() {
-    if (transcripts == null) {
-      transcripts =
-          new FileTranscriptStore(
-              config.transcripts().dir(), workspace.root(), config.transcripts().project(), clock);
-    }
-    return transcripts;
-  }
-
-  /** The notes that keep a rewind of a session whole across a crash, beside the transcripts. */
-  private synchronized RewindJournal rewinds() {
-    transcripts();
-    return RewindJournal.beside(transcripts);
+    return transcripts.own();
   }
 
   /**
@@ -378,40 +355,18 @@ public final class LegioApp implements AutoCloseable {
    * {@code /fork}; the HTTP API's {@code POST /api/v1/sessions/{id}/rewind|fork} calls it too).
    */
   public SessionHistoryEditor historyEditor() {
-    return new SessionHistoryEditor(sessions(), rewinds(), conversations(), cliTranscripts(), clock)
+    return new SessionHistoryEditor(
+            sessions(), transcripts.rewinds(), conversations(), transcripts.cli(), clock)
         .withShapes(engine()::shapeOf)
         .guardedBy(engine().edits());
   }
 
   /**
-   * The Claude Code CLI's own transcripts for the workspace: {@code $CLAUDE_CONFIG_DIR/projects},
-   * else {@code ~/.claude/projects}.
-   */
-  private TranscriptStore cliTranscripts() {
-    String configDir = env.get("CLAUDE_CONFIG_DIR");
-    Path base =
-        configDir != null && !configDir.isBlank()
-            ? Path.of(configDir)
-            : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".claude");
-    return new FileTranscriptStore(base.resolve("projects"), workspace.root(), clock);
-  }
-
-  /**
    * Consolidation ("dream") of the agents' long-term memory ({@code [memory]}): over the
-   * transcripts, each agent asking its own back-end and model (its {@code prompt.md}'s {@code
-   * backend} and {@code model}, else {@code [backend]}'s).
+   * transcripts, each agent asking its own back-end and model ({@link MemoryAssembly}).
    */
   public ConsolidationRunner consolidation() {
-    return new ConsolidationRunner(config.memory(), transcripts(), this::consolidationModel, clock);
-  }
-
-  private ConsolidationRunner.Model consolidationModel(String agent) {
-    AgentProfile profile =
-        Names.LEGATUS.equals(agent) ? agents().legatus() : agents().centurio(agent).orElse(null);
-    if (profile == null || profile.backend() == null) {
-      return new ConsolidationRunner.Model(backend(), profile == null ? null : profile.model());
-    }
-    return new ConsolidationRunner.Model(backendOfKind(profile.backend()), profile.model());
+    return MemoryAssembly.consolidation(this);
   }
 
   /**
