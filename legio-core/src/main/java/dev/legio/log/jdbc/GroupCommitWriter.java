@@ -28,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * <p>If any work in a shared transaction fails, the transaction is rolled back and each work is run
  * again in a transaction of its own, so one bad request never fails or half-writes the others. Work
  * must therefore touch nothing but the connection.
+ *
+ * <p>No transaction begins while the database's file is not the one opened (SQLite's, deleted or
+ * replaced under the running process: see {@link DatabaseFileWatch}): its work fails saying so,
+ * rather than being committed to a file no one will read again and answered as stored. Looked at
+ * once a transaction, a {@code stat} of the file.
  */
 final class GroupCommitWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
@@ -58,11 +63,21 @@ final class GroupCommitWriter implements AutoCloseable {
   /**
    * @param dataSource where the writer gets its one connection (again after a failure)
    */
-  GroupCommitWriter(DataSource dataSource, Dialect dialect) {
+  /**
+   * @param fileProblem what is wrong with the database's file now, or empty ({@link
+   *     JdbcDatabase#fileProblem})
+   */
+  GroupCommitWriter(
+      DataSource dataSource,
+      Dialect dialect,
+      java.util.function.Supplier<java.util.Optional<String>> fileProblem) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.storeName = dialect.name();
+    this.fileProblem = fileProblem;
   }
+
+  private final java.util.function.Supplier<java.util.Optional<String>> fileProblem;
 
   /** Runs {@code work} in a write transaction and returns its result once committed. */
   <R> R write(Work<R> work) {
@@ -121,6 +136,12 @@ final class GroupCommitWriter implements AutoCloseable {
       if (stopped) {
         MessageLogException closedLog = new MessageLogException("the message log is closed");
         batch.forEach(task -> fail(task, closedLog));
+        return;
+      }
+      java.util.Optional<String> problem = fileProblem.get();
+      if (problem.isPresent()) {
+        MessageLogException gone = new MessageLogException(problem.get());
+        batch.forEach(task -> fail(task, gone));
         return;
       }
       long started = System.nanoTime();

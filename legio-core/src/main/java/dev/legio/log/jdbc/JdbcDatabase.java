@@ -280,12 +280,14 @@ public final class JdbcDatabase implements Closeable {
    * it is closed itself.
    */
   public JdbcMessageLog openMessageLog(long maxTextBytes, Clock clock) {
-    return new JdbcMessageLog(dialect, pool, writes, List.of(), maxTextBytes, clock);
+    return new JdbcMessageLog(
+        dialect, pool, writes, this::fileProblem, List.of(), maxTextBytes, clock);
   }
 
   /** A message log that closes this database when it is closed. */
   MessageLog openOwningMessageLog(long maxTextBytes, Clock clock) {
-    return new JdbcMessageLog(dialect, pool, writes, List.of(this), maxTextBytes, clock);
+    return new JdbcMessageLog(
+        dialect, pool, writes, this::fileProblem, List.of(this), maxTextBytes, clock);
   }
 
   /** Closes the pool (idempotent). Close the stores on this database first. */

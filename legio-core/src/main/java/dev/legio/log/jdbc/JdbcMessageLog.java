@@ -105,12 +105,13 @@ public final class JdbcMessageLog implements MessageLog {
       Dialect dialect,
       DataSource readers,
       DataSource writes,
+      java.util.function.Supplier<java.util.Optional<String>> fileProblem,
       List<Closeable> resources,
       long maxTextBytes,
       Clock clock) {
     this.dialect = dialect;
     this.readers = readers;
-    this.writer = new GroupCommitWriter(writes, dialect);
+    this.writer = new GroupCommitWriter(writes, dialect, fileProblem);
     this.resources = resources;
     this.maxTextBytes = maxTextBytes;
     this.clock = clock;

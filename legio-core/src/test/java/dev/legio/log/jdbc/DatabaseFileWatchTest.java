@@ -1,7 +1,13 @@
 package dev.legio.log.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.legio.log.Audience;
+import dev.legio.log.MessageLog;
+import dev.legio.log.MessageLogException;
+import dev.legio.log.NewMessage;
+import dev.legio.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,5 +33,23 @@ class DatabaseFileWatchTest {
     Files.delete(file);
     assertThat(watch.problem())
         .hasValueSatisfying(p -> assertThat(p).contains(file.toString()).contains("deleted"));
+  }
+
+  @Test
+  void aWriteAfterTheDatabaseFileWasDeletedFailsSayingSoInsteadOfBeingAnsweredAsStored()
+      throws Exception {
+    Path file = dir.resolve("praetorium.db");
+    try (MessageLog log =
+        JdbcMessageLogs.openSqlite(
+            new JdbcMessageLogs.SqliteOptions(
+                file, 4096, false, 2, MutableClock.at("2026-02-15T12:00:00Z")))) {
+      log.append(NewMessage.of("caesar", Audience.of("vorenus"), "before"));
+      for (String suffix : new String[] {"", "-wal", "-shm"}) {
+        Files.deleteIfExists(dir.resolve("praetorium.db" + suffix));
+      }
+      assertThatThrownBy(() -> log.append(NewMessage.of("caesar", Audience.of("vorenus"), "after")))
+          .isInstanceOf(MessageLogException.class)
+          .hasMessageContaining("was deleted or moved while Legio had it open");
+    }
   }
 }
