@@ -14,6 +14,14 @@ interface Dialect extends SqlValues {
   /** The placeholder for the audience JSON in an INSERT ("?" or "?::jsonb"). */
   String audienceParameter();
 
+  /**
+   * What a write's failure says to the person reading it: the database's message, and what to do
+   * where the dialect knows (SQLite's file held locked by another program).
+   */
+  default String explain(SQLException failure) {
+    return failure.getMessage();
+  }
+
   /** Prepares a new writer connection (called once per connection). */
   void configureWriter(Connection connection) throws SQLException;
 

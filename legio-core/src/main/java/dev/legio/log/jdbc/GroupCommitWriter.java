@@ -275,7 +275,7 @@ final class GroupCommitWriter implements AutoCloseable {
     if (failure instanceof SQLException sql) {
       log.error("{} log write failed", storeName, sql);
       return new MessageLogException(
-          "writing to the " + storeName + " log failed: " + sql.getMessage(), sql);
+          "writing to the " + storeName + " log failed: " + dialect.explain(sql), sql);
     }
     return failure;
   }

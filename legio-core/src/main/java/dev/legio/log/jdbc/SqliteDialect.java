@@ -62,6 +62,24 @@ final class SqliteDialect implements Dialect {
    * own transaction mode would begin the next transaction, and take the write lock, as soon as one
    * commits, keeping other processes from writing while this one is idle.
    */
+  /**
+   * SQLite's "database is locked" (busy or locked: another connection held the write lock for the
+   * whole busy time-out, 10 s) names the program to look for: one holding a write transaction open
+   * on the file (a {@code sqlite3} shell after {@code BEGIN}, a backup or sync tool), not Legio's
+   * own processes, which hold it for milliseconds.
+   */
+  @Override
+  public String explain(SQLException failure) {
+    int code = failure.getErrorCode() & 0xff; // the primary result code of an extended one
+    if (code == 5 || code == 6) { // SQLITE_BUSY, SQLITE_LOCKED
+      return failure.getMessage()
+          + ": another program has held the database file's write lock for over 10 s (a sqlite3"
+          + " shell inside a transaction, a backup or sync tool); end it, then send the request"
+          + " again";
+    }
+    return failure.getMessage();
+  }
+
   @Override
   public void configureWriter(Connection connection) throws SQLException {
     connection.setAutoCommit(true);
