@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.conversation.Conversations;
 import dev.legio.app.conversation.UnknownAgentsException;
 import dev.legio.backend.BackendEvent;
+import dev.legio.log.Message;
 import dev.legio.log.Names;
 import dev.legio.session.DispatchListener;
 import dev.legio.session.InterruptionNote;
@@ -130,13 +131,21 @@ final class MessagesEndpoint implements Endpoint {
   private void stream(ApiExchange exchange, String text, RequestKey key) throws Exception {
     EventSubscription watch = hub.subscribe();
     SseStream sse = exchange.eventStream();
-    ReplyWatcher watcher = new ReplyWatcher(watch, text, sse, this::description);
+    ReplyWatcher watcher = new ReplyWatcher(watch, sse, this::description);
     Thread watching = Thread.ofVirtual().name("legio-reply-watch").start(watcher);
     try {
       DispatchListener listener =
-          (agent, event) -> {
-            if (event instanceof BackendEvent.Status s) {
-              watcher.send(ServerEvent.of("status", Map.of("agent", agent, "text", s.text())));
+          new DispatchListener() {
+            @Override
+            public void onEvent(String agent, BackendEvent event) {
+              if (event instanceof BackendEvent.Status s) {
+                watcher.send(ServerEvent.of("status", Map.of("agent", agent, "text", s.text())));
+              }
+            }
+
+            @Override
+            public void requestLogged(Message request) {
+              watcher.watchRepliesTo(request.id().toString());
             }
           };
       Outcome outcome;
@@ -166,32 +175,37 @@ final class MessagesEndpoint implements Endpoint {
   }
 
   /**
-   * Watches the hub's messages for this request (caesar's message with this text) and the replies
-   * to it, sending each reply as it is logged. Best effort: what it misses, the outcome sends.
+   * Watches the hub's messages for the replies to this request, sending each reply as it is logged.
+   * The request is known by its id, which the engine gives ({@link DispatchListener#requestLogged})
+   * before any of its turns runs, never by its text: another client may send the same text at the
+   * same moment, and its replies are not this request's. Best effort: what it misses, the outcome
+   * sends.
    */
   private static final class ReplyWatcher implements Runnable {
     private final EventSubscription watch;
-    private final String text;
     private final SseStream sse;
     private final java.util.function.Function<String, String> descriptions;
     private final Set<String> sent = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
     private volatile boolean clientGone;
+    private volatile String requestId;
 
     ReplyWatcher(
         EventSubscription watch,
-        String text,
         SseStream sse,
         java.util.function.Function<String, String> descriptions) {
       this.descriptions = descriptions;
       this.watch = watch;
-      this.text = text;
       this.sse = sse;
+    }
+
+    /** The id of the request whose replies are this stream's; set once it is logged. */
+    void watchRepliesTo(String id) {
+      requestId = id;
     }
 
     @Override
     public void run() {
-      String requestId = null;
       try {
         while (!stopped) {
           ServerEvent event = watch.next(50);
@@ -205,12 +219,8 @@ final class MessagesEndpoint implements Endpoint {
             continue;
           }
           JsonNode m = Json.MAPPER.readTree(event.data());
-          if (requestId == null) {
-            if (Names.CAESAR.equals(m.path("sender").asText())
-                && text.equals(m.path("text").asText())) {
-              requestId = m.path("id").asText();
-            }
-          } else if (requestId.equals(m.path("reply_to").asText(null))) {
+          String request = requestId;
+          if (request != null && request.equals(m.path("reply_to").asText(null))) {
             String agent = m.path("sender").asText();
             Map<String, Object> reply = new LinkedHashMap<>();
             reply.put("agent", agent);

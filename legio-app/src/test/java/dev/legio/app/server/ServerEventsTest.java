@@ -260,6 +260,61 @@ class ServerEventsTest {
     }
   }
 
+  /**
+   * Two clients streaming the same text at once (two console tabs, a script and the console): each
+   * stream's reply events are its own request's replies, the ones its done event names, never the
+   * other request's (a stream once knew its request by its text alone).
+   */
+  @Test
+  void concurrentStreamsOfTheSameTextEachSendTheirOwnRequestsReplies() throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(30), 4096)) {
+      for (int round = 0; round < 8; round++) {
+        String body = "{\"text\": \"@pullo @vorenus the same words " + round + "\"}";
+        List<java.util.concurrent.CompletableFuture<List<SseClient.Event>>> streams =
+            new ArrayList<>();
+        for (int client = 0; client < 3; client++) {
+          streams.add(
+              java.util.concurrent.CompletableFuture.supplyAsync(
+                  () -> {
+                    HttpRequest request =
+                        f.request("/api/v1/messages", f.operator)
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "text/event-stream")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build();
+                    List<SseClient.Event> events = new ArrayList<>();
+                    try (SseClient stream = SseClient.open(f, request)) {
+                      SseClient.Event e;
+                      while ((e = stream.next(30)) != SseClient.END) {
+                        events.add(e);
+                      }
+                    } catch (Exception e) {
+                      throw new IllegalStateException(e);
+                    }
+                    return events;
+                  }));
+        }
+        for (var stream : streams) {
+          List<SseClient.Event> events = stream.get(60, java.util.concurrent.TimeUnit.SECONDS);
+          java.util.Map<String, String> replied = new java.util.TreeMap<>();
+          JsonNode done = null;
+          for (SseClient.Event e : events) {
+            if (e.name().equals("reply")) {
+              replied.put(e.json().get("agent").asText(), e.json().get("id").asText());
+            } else if (e.name().equals("done")) {
+              done = e.json();
+            }
+          }
+          assertThat(done).as("round %d: the stream ends with done", round).isNotNull();
+          java.util.Map<String, String> answered = new java.util.TreeMap<>();
+          done.get("replies")
+              .forEach(r -> answered.put(r.get("agent").asText(), r.get("id").asText()));
+          assertThat(replied).as("round %d: reply events vs done", round).isEqualTo(answered);
+        }
+      }
+    }
+  }
+
   @Test
   void shutdownWhileATurnStreamsLetsItFinishRefusesNewRequestsAndEndsEventStreams()
       throws Exception {
