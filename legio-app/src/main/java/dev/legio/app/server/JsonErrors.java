@@ -22,15 +22,25 @@ final class JsonErrors implements Request.Handler {
         request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer code
             ? code
             : response.getStatus();
+    if (status < 400) {
+      // Not an error: Jetty answers an OPTIONS of a console asset through here with 200, its Allow
+      // and Content-Length: 0 already set. A body there would break its own Content-Length (and
+      // turn the answer into a 500 with a stack trace in the log).
+      response.write(true, null, callback);
+      return true;
+    }
     Object message = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
     String reason = HttpStatus.getMessage(status);
     String said = message == null ? "" : message.toString().strip();
     String error =
-        status >= 500
-            ? reason + ": internal error; see Legio's log file" // an exception's text stays there
-            : said.isEmpty() || said.equalsIgnoreCase(reason)
-                ? reason + ": " + advice(status)
-                : reason + ": " + Quoted.of(said);
+        status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505
+            ? reason + ": " + advice(status) // the client's doing: nothing is in the log
+            : status >= 500
+                ? reason
+                    + ": internal error; see Legio's log file" // an exception's text stays there
+                : said.isEmpty() || said.equalsIgnoreCase(reason)
+                    ? reason + ": " + advice(status)
+                    : reason + ": " + Quoted.of(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);
@@ -48,6 +58,7 @@ final class JsonErrors implements Request.Handler {
               + " /api/v1/openapi.json lists it)";
       case 414 -> "the URL is too long; send long values in a JSON body";
       case 431 -> "the request's headers are too large; send fewer or shorter headers";
+      case 505 -> "send HTTP/1.1 (or HTTP/1.0): this server speaks no other version";
       default -> "the server could not take this request as sent";
     };
   }

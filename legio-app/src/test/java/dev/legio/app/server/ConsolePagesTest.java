@@ -134,6 +134,30 @@ class ConsolePagesTest {
     assertThat(server.get("/api/v1/status", server.operator).statusCode()).isEqualTo(200);
   }
 
+  /**
+   * OPTIONS of an asset is Jetty's answer (200, its Allow, no body), not a 500 with a stack trace
+   * in the log: the JSON error body once went into an answer whose Content-Length was 0.
+   */
+  @Test
+  void optionsOfAnAssetIsAnsweredWithItsMethodsNotAServerError() throws Exception {
+    for (String path : List.of("/console/app.js", "/console/console.css")) {
+      HttpResponse<String> options =
+          server.http.send(
+              server
+                  .request(path, null)
+                  .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(options.statusCode()).as(path).isEqualTo(200);
+      assertThat(options.headers().firstValue("Allow").orElseThrow()).as(path).contains("GET");
+      assertThat(options.body()).as(path).isEmpty();
+    }
+    // Still the API's JSON errors for what is an error.
+    HttpResponse<String> missing = server.get("/console/missing.js", null);
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(ServerFixture.json(missing).path("error").asText()).contains("nothing is served");
+  }
+
   @Test
   void vendoredModuleIsTheOneItsNoticeNames() throws IOException {
     try (InputStream notice = resource("vendor/VENDOR.md");
