@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A request refused before its caller is known (503, 404, 405, 401, 403) has its body left
  *       unread ({@link UnreadBody}): a client that announces a body and never sends it holds no
  *       thread.
+ *   <li>A body that has not arrived whole when the request is routed is read on a virtual thread
+ *       ({@link ArrivedBody}): slow clients never hold the API's threads.
  *   <li>An error body is {@code {"error": "<what to fix>"}}; an unexpected failure is logged (the
  *       request's path only, never its headers) and answered 500 without details.
  *   <li>Every error body passes {@link SecretRedactor}, as the log does: a back-end's failure that
@@ -94,12 +96,14 @@ final class ApiRouter extends Handler.Abstract {
     List<String> segments = Route.segments(path);
     Route route;
     ApiExchange exchange;
+    ArrivedBody body;
     try {
       route = route(path, segments, method, response);
       Caller caller = authorise(request, route);
+      body = ArrivedBody.of(request);
       exchange =
           new ApiExchange(
-              request,
+              body,
               response,
               callback,
               route.match(segments),
@@ -114,7 +118,13 @@ final class ApiRouter extends Handler.Abstract {
       inFlight.decrementAndGet();
       return true;
     }
-    respond(exchange, () -> route.endpoint().handle(exchange));
+    if (body.whole()) {
+      respond(exchange, () -> route.endpoint().handle(exchange));
+    } else {
+      // A body still on its way may take up to 60 s to arrive: it is waited for on a virtual
+      // thread, never on one of the API's (ArrivedBody).
+      respond(exchange, () -> exchange.onVirtualThread(() -> route.endpoint().handle(exchange)));
+    }
     return true;
   }
 

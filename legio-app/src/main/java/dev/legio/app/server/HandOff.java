@@ -10,7 +10,8 @@ import java.util.concurrent.Callable;
  *
  * <ul>
  *   <li>The API's threads (Jetty's pool of platform threads) route, check the token, and read and
- *       check the body. They never run a turn and never wait for one: a call into the engine
+ *       check a body that has arrived whole (a body still on its way is read on a virtual thread:
+ *       {@link ArrivedBody}). They never run a turn and never wait for one: a call into the engine
  *       ({@link ApiExchange#afterEngine}) runs on a virtual thread of its own, and the API thread
  *       goes back to the pool at once.
  *   <li>The virtual thread that ran the call writes the answer too (no hop back: the answer is

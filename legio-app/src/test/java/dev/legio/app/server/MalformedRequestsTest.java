@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -234,6 +235,64 @@ class MalformedRequestsTest {
       assertThat(log.warningsAndErrors()).isEmpty();
     }
     assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  /**
+   * More clients than the API has threads, each trickling the body of a message (with a gateway's
+   * token, as a viewer page's person holds one): every other request is still answered at once,
+   * /healthz included, and each trickled body is still read and answered when it is whole. Their
+   * bodies were read on the API's threads, so that until the bodies' deadline nothing else was.
+   */
+  @Test
+  void clientsTricklingTheirBodiesHoldNoneOfTheApisThreads() throws Exception {
+    URI base = f.uri("/");
+    List<Socket> tricklers = new java.util.ArrayList<>();
+    String body = "{\"text\": \"slow words\"}";
+    try {
+      for (int i = 0; i < ApiThreads.COUNT + 20; i++) {
+        Socket socket = new Socket(base.getHost(), base.getPort());
+        socket.setSoTimeout(30_000);
+        tricklers.add(socket);
+        socket
+            .getOutputStream()
+            .write(
+                ("POST /api/v1/channels/telegram:"
+                        + i
+                        + "/messages HTTP/1.1\r\nHost: x\r\n"
+                        + "Authorization: Bearer "
+                        + f.gateway
+                        + "\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: "
+                        + body.length()
+                        + "\r\nConnection: close\r\n\r\n"
+                        + body.substring(0, 3))
+                    .getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().flush();
+      }
+      Thread.sleep(500); // every trickled request has been routed and is waiting for its body
+      HttpClient quick = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      for (String path : List.of("/healthz", "/readyz")) {
+        HttpResponse<String> answer =
+            quick.send(
+                HttpRequest.newBuilder(f.uri(path)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(path).isEqualTo(200);
+      }
+      assertThat(
+              f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo still here"))
+                  .statusCode())
+          .isEqualTo(200);
+      // The rest of one body arrives: that request is answered as any other.
+      Socket last = tricklers.get(tricklers.size() - 1);
+      last.getOutputStream().write(body.substring(3).getBytes(StandardCharsets.UTF_8));
+      last.getOutputStream().flush();
+      String answer = new String(last.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 200").contains("\"reply\"");
+    } finally {
+      for (Socket socket : tricklers) {
+        socket.close();
+      }
+    }
   }
 
   @Test
