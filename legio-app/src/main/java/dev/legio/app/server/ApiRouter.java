@@ -147,8 +147,14 @@ final class ApiRouter extends Handler.Abstract {
             case EofException eof -> {
               log.debug("{}: the client broke off its request ({})", described(exchange), eof);
               yield ApiException.badRequest(
-                  "the connection closed before the whole body arrived (its Content-Length"
-                      + " promised more); send the whole body");
+                  exchange.request().getLength() >= 0
+                      ? "the connection closed before the whole body arrived (its Content-Length"
+                          + " promised more); send the whole body"
+                      // No Content-Length: a chunked body that broke off or whose chunks are
+                      // malformed (a size that is not hexadecimal), which Jetty reports alike.
+                      : "the chunked body could not be read whole (a chunk size that is not"
+                          + " hexadecimal, or the connection closed before the last chunk);"
+                          + " send the body with a Content-Length, or well-formed chunks");
             }
             case HttpException http when http.getCode() >= 400 && http.getCode() < 500 -> {
               log.debug("{}: a malformed request ({})", described(exchange), e.toString());

@@ -296,6 +296,22 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void aMalformedChunkedBodyIsNotBlamedOnAContentLengthItDidNotSend() throws Exception {
+    String answer =
+        raw(
+            "POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + f.operator
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\nZZ\r\n{\"text\": \"hi\"}\r\n0\r\n\r\n",
+            false);
+    assertThat(answer)
+        .startsWith("HTTP/1.1 400")
+        .contains("chunk")
+        .doesNotContain("Content-Length promised");
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
   void jettysOwnRefusalsSayWhatToFix() throws Exception {
     String answer =
         raw("GET /api/v1/sessions/%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", false);
