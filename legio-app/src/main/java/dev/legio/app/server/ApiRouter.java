@@ -120,12 +120,28 @@ final class ApiRouter extends Handler.Abstract {
     }
     if (body.whole()) {
       respond(exchange, () -> route.endpoint().handle(exchange));
+    } else if (body.nothingArrived()) {
+      // Sent after its headers: looked at again once its first bytes are here (no thread waits).
+      body.demand(
+          () -> {
+            body.lookAgain();
+            handle(exchange, route, body);
+          });
+    } else {
+      handle(exchange, route, body);
+    }
+    return true;
+  }
+
+  /** Handles {@code exchange} here when its body has arrived whole, else on a virtual thread. */
+  private void handle(ApiExchange exchange, Route route, ArrivedBody body) {
+    if (body.whole()) {
+      respond(exchange, () -> route.endpoint().handle(exchange));
     } else {
       // A body still on its way may take up to 60 s to arrive: it is waited for on a virtual
       // thread, never on one of the API's (ArrivedBody).
       respond(exchange, () -> exchange.onVirtualThread(() -> route.endpoint().handle(exchange)));
     }
-    return true;
   }
 
   /**
