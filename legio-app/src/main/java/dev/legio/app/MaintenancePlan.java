@@ -1,30 +1,26 @@
 package dev.legio.app;
 
 import dev.legio.config.SessionSettings;
+import dev.legio.session.DailyCleanup;
+import dev.legio.session.DailySchedule;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.session.SingletonJobs;
 import java.time.Clock;
-import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.List;
 
 /**
  * What {@code legio serve} does in the background, and on how many nodes.
  *
  * <p>Rules: the idle reaper, the channel cleanup and the task sessions' idle processes run on every
  * node at their intervals, since each node closes only the sessions it holds live (its own back-end
- * processes). Daily at {@code [sessions] cleanup_at} UTC, on one node only (the holder of the
- * {@link #DAILY_CLEANUP_JOB} job, see {@link SingletonJobs}): the expired session records, the
- * expired task sessions with their stored conversations, the HTTP back-ends' conversations inactive
- * for longer than the longest session time to live (a record still kept may resume only a younger
- * one), the usage ledger's old turns, and the chat gateways' expired delivery ids.
+ * processes). The {@link #dailyCleanup daily cleanup} runs daily at {@code [sessions] cleanup_at}
+ * UTC, and soon after a start when the run due before it was missed ({@link DailySchedule}), on one
+ * node only (the holder of the {@link DailyCleanup#JOB} job, see {@link SingletonJobs}).
  */
 final class MaintenancePlan {
-  private static final Logger log = LoggerFactory.getLogger(MaintenancePlan.class);
-
-  /** The singleton job the daily cleanups run under. */
-  static final String DAILY_CLEANUP_JOB = "daily-cleanup";
+  /** The singleton job the daily cleanup runs under. */
+  static final String DAILY_CLEANUP_JOB = DailyCleanup.JOB;
 
   private MaintenancePlan() {}
 
@@ -47,24 +43,35 @@ final class MaintenancePlan {
             s.reaperInterval(),
             SessionMaintenance.reporting(
                 "idle task sessions' processes closed", () -> app.tasks().closeIdle()))
-        .daily("session record cleanup", jobs.singleton(DAILY_CLEANUP_JOB, e::deleteExpiredRecords))
-        .daily(
-            "task session cleanup",
-            jobs.singleton(DAILY_CLEANUP_JOB, () -> app.tasks().deleteExpired()))
-        .daily(
-            "conversation cleanup",
-            jobs.singleton(
-                DAILY_CLEANUP_JOB, () -> deleteInactiveConversations(app, s.longestTtl(), clock)))
-        .daily("usage ledger pruning", jobs.singleton(DAILY_CLEANUP_JOB, app::pruneUsage))
-        .daily(
-            "gateway deliveries cleanup",
-            jobs.singleton(
-                DAILY_CLEANUP_JOB, () -> app.store().deliveries().deleteExpired(clock.instant())))
-        .build(clock, s.cleanupAt());
+        .daily(dailyCleanup(app, clock), task -> jobs.runIfHolder(DAILY_CLEANUP_JOB, task))
+        .build(clock, DailySchedule.at(s.cleanupAt()));
   }
 
-  private static void deleteInactiveConversations(LegioApp app, Duration ttl, Clock clock) {
-    int deleted = app.conversations().deleteInactiveBefore(clock.instant().minus(ttl));
-    log.info("deleted {} conversations inactive for more than {} days", deleted, ttl.toDays());
+  /**
+   * The daily cleanup, in order: the expired session records, the expired task sessions with their
+   * stored conversations, the HTTP back-ends' conversations inactive for longer than the longest
+   * session time to live (a record still kept may resume only a younger one), the usage ledger's
+   * turns older than its retention, and the chat gateways' expired delivery ids.
+   */
+  static DailyCleanup dailyCleanup(LegioApp app, Clock clock) {
+    SessionSettings s = app.config().sessions();
+    return new DailyCleanup(
+        List.of(
+            new DailyCleanup.Task(
+                "expired session records", () -> app.sessions().deleteExpired(clock.instant())),
+            new DailyCleanup.Task("expired task sessions", () -> app.tasks().deleteExpired()),
+            new DailyCleanup.Task(
+                "conversations inactive for more than " + s.longestTtl().toDays() + " days",
+                () ->
+                    app.conversations()
+                        .deleteInactiveBefore(clock.instant().minus(s.longestTtl()))),
+            new DailyCleanup.Task(
+                "usage ledger rows older than " + app.usageRetention().keepFor().toDays() + " days",
+                app::pruneUsage),
+            new DailyCleanup.Task(
+                "expired gateway deliveries",
+                () -> app.store().deliveries().deleteExpired(clock.instant()))),
+        app.store().jobRuns(),
+        clock);
   }
 }

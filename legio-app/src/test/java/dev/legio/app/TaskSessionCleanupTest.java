@@ -67,9 +67,9 @@ class TaskSessionCleanupTest {
       assertThat(maintenance.periodic())
           .extracting(SessionMaintenance.Periodic::name)
           .contains("idle task processes");
-      assertThat(maintenance.daily())
-          .extracting(SessionMaintenance.Daily::name)
-          .contains("task session cleanup");
+      assertThat(maintenance.daily().tasks())
+          .extracting(dev.legio.session.DailyCleanup.Task::deletes)
+          .contains("expired task sessions");
       TaskResult first = app.tasks().run("campaign:1", "vorenus", "scout", "run-1");
 
       clock.advance(Duration.ofDays(10).minusMinutes(1));

@@ -3,32 +3,36 @@ package dev.legio.session;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The background work of a long-running Legio, on one thread of its own. It knows no task: the
- * composition root hands them in (the idle reaper, the channel cleanup, the daily cleanups).
+ * composition root hands them in (the idle reaper, the channel cleanup, the {@link DailyCleanup}).
  *
  * <p>Rules:
  *
  * <ul>
  *   <li>A periodic task runs every {@code interval}, the first time one interval after {@link
  *       #start()}; the next run is timed from the end of the last.
- *   <li>The daily tasks run once a day at {@code dailyAt} UTC, in the order they were handed in
- *       ({@link #dailyCleanup()} runs them now).
- *   <li>A failing run is logged and the schedule goes on; a failing daily task does not stop the
- *       next one.
+ *   <li>The daily cleanup runs when its {@link DailySchedule} says: every day at its time (UTC),
+ *       and, when the run due before the start was missed (it never completed since that time, on
+ *       any node sharing the store), once its catch-up delay after {@link #start()} ({@link
+ *       #catchUp()}). {@link #dailyCleanup()} runs it now.
+ *   <li>Every run of the daily cleanup, the catch-up's check included, goes through the gate it was
+ *       handed ({@code legio serve}: the node holding the {@link DailyCleanup#JOB} job, see {@link
+ *       SingletonJobs}), so the node that runs it is the one that decides whether a catch-up is
+ *       still due.
+ *   <li>A failing run is logged and the schedule goes on.
  * </ul>
  */
 public final class SessionMaintenance implements AutoCloseable {
@@ -45,32 +49,32 @@ public final class SessionMaintenance implements AutoCloseable {
     }
   }
 
-  /** A task run once a day. */
-  public record Daily(String name, Runnable task) {
-    public Daily {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(task, "task");
-    }
-  }
-
   private final Clock clock;
-  private final LocalTime dailyAt;
+  private final DailySchedule schedule;
   private final List<Periodic> periodic;
-  private final List<Daily> daily;
+  private final DailyCleanup daily;
+  private final Consumer<Runnable> gate;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           Thread.ofPlatform().name("legio-maintenance").daemon().factory());
 
   /**
-   * @param clock the time the next daily run is computed from
-   * @param dailyAt the time of day (UTC) of the daily tasks
+   * @param clock the time the daily runs are computed from
+   * @param schedule when the daily cleanup runs
+   * @param daily the daily cleanup; null for none
+   * @param gate runs a daily run, or skips it on a node that is not to run it
    */
   public SessionMaintenance(
-      Clock clock, LocalTime dailyAt, List<Periodic> periodic, List<Daily> daily) {
+      Clock clock,
+      DailySchedule schedule,
+      List<Periodic> periodic,
+      DailyCleanup daily,
+      Consumer<Runnable> gate) {
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.dailyAt = Objects.requireNonNull(dailyAt, "dailyAt");
+    this.schedule = Objects.requireNonNull(schedule, "schedule");
     this.periodic = List.copyOf(periodic);
-    this.daily = List.copyOf(daily);
+    this.daily = daily;
+    this.gate = Objects.requireNonNull(gate, "gate");
   }
 
   /** A task that logs {@code what: n} when {@code count} did something ({@code n > 0}). */
@@ -88,54 +92,89 @@ public final class SessionMaintenance implements AutoCloseable {
     return periodic;
   }
 
-  /** The daily tasks, in the order they run. */
-  public List<Daily> daily() {
+  /** The daily cleanup; null when there is none. */
+  public DailyCleanup daily() {
     return daily;
   }
 
-  /** Starts the schedules. */
+  /** When the daily cleanup runs. */
+  public DailySchedule schedule() {
+    return schedule;
+  }
+
+  /**
+   * Starts the schedules; returns at once (the catch-up's check runs on the maintenance thread).
+   */
   public void start() {
     for (Periodic p : periodic) {
       long every = p.interval().toMillis();
       scheduler.scheduleWithFixedDelay(
           () -> run(p.name(), p.task()), every, every, TimeUnit.MILLISECONDS);
     }
-    if (!daily.isEmpty()) {
+    if (daily != null) {
+      scheduler.schedule(
+          () -> run("the daily cleanup's catch-up", this::catchUp),
+          schedule.catchUpDelay().toMillis(),
+          TimeUnit.MILLISECONDS);
       scheduleDailyCleanup();
     }
   }
 
   private void scheduleDailyCleanup() {
-    Duration delay = untilNext(clock.instant(), dailyAt);
+    Duration delay = schedule.untilNext(clock.instant());
     log.info(
-        "the daily cleanup ({}) will run at {} UTC (in {})",
-        String.join(", ", daily.stream().map(Daily::name).toList()),
-        dailyAt,
-        delay);
+        "the daily cleanup ({}) will run at {} UTC (in {}); a run missed before this start is made"
+            + " up in {}",
+        String.join(", ", daily.tasks().stream().map(DailyCleanup.Task::deletes).toList()),
+        schedule.at(),
+        delay,
+        schedule.catchUpDelay());
     scheduler.schedule(
         () -> {
-          dailyCleanup();
+          run("the daily cleanup", this::dailyCleanup);
           scheduleDailyCleanup();
         },
         delay.toMillis(),
         TimeUnit.MILLISECONDS);
   }
 
-  /** The daily tasks, run now in order; each is logged on failure without stopping the others. */
+  /** The daily cleanup, run now through the gate. */
   public void dailyCleanup() {
-    for (Daily d : daily) {
-      run(d.name(), d.task());
+    if (daily != null) {
+      gate.accept(daily::run);
     }
   }
 
-  /** The time from {@code now} to the next {@code at} (UTC); a full day when {@code now} is it. */
-  public static Duration untilNext(Instant now, LocalTime at) {
-    ZonedDateTime utc = now.atZone(ZoneOffset.UTC);
-    ZonedDateTime next = utc.with(at);
-    if (!next.isAfter(utc)) {
-      next = next.plusDays(1);
+  /**
+   * Through the gate: runs the daily cleanup now when the run due by now was missed ({@link
+   * DailySchedule#missed}); true when it ran. Read where it runs, so a run another node completed
+   * meanwhile is seen.
+   */
+  public boolean catchUp() {
+    if (daily == null) {
+      return false;
     }
-    return Duration.between(utc, next);
+    AtomicBoolean ran = new AtomicBoolean();
+    gate.accept(
+        () -> {
+          Instant now = clock.instant();
+          java.util.Optional<Instant> last = daily.lastCompleted();
+          if (!schedule.missed(now, last)) {
+            return;
+          }
+          log.info(
+              "the daily cleanup {}: running it now",
+              last.map(
+                      t ->
+                          "last completed at "
+                              + t
+                              + ", before the run due at "
+                              + schedule.lastDue(now))
+                  .orElse("never completed"));
+          daily.run();
+          ran.set(true);
+        });
+    return ran.get();
   }
 
   private static void run(String what, Runnable task) {
@@ -160,21 +199,27 @@ public final class SessionMaintenance implements AutoCloseable {
   /** Collects the tasks in order: {@code new SessionMaintenance.Tasks().every(...).daily(...)}. */
   public static final class Tasks {
     private final List<Periodic> periodic = new ArrayList<>();
-    private final List<Daily> daily = new ArrayList<>();
+    private DailyCleanup daily;
+    private Consumer<Runnable> gate = Runnable::run;
 
     public Tasks every(String name, Duration interval, Runnable task) {
       periodic.add(new Periodic(name, interval, task));
       return this;
     }
 
-    public Tasks daily(String name, Runnable task) {
-      daily.add(new Daily(name, task));
+    /**
+     * The daily cleanup, each of its runs through {@code gate} (which runs it, or skips it on a
+     * node that is not to run it).
+     */
+    public Tasks daily(DailyCleanup cleanup, Consumer<Runnable> gate) {
+      this.daily = Objects.requireNonNull(cleanup, "cleanup");
+      this.gate = Objects.requireNonNull(gate, "gate");
       return this;
     }
 
-    /** The maintenance running these tasks, its daily ones at {@code dailyAt} UTC. */
-    public SessionMaintenance build(Clock clock, LocalTime dailyAt) {
-      return new SessionMaintenance(clock, dailyAt, periodic, daily);
+    /** The maintenance running these tasks, the daily cleanup as {@code schedule} says. */
+    public SessionMaintenance build(Clock clock, DailySchedule schedule) {
+      return new SessionMaintenance(clock, schedule, periodic, daily, gate);
     }
   }
 }

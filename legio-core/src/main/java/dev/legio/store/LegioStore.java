@@ -177,6 +177,15 @@ public final class LegioStore implements AutoCloseable {
         database.pool(), database.values(), messageLog.sharedWriter(), process);
   }
 
+  /**
+   * When each background job last completed a run ({@link dev.legio.session.JobRuns}): the daily
+   * cleanup's catch-up reads it.
+   */
+  public dev.legio.session.JobRuns jobRuns() {
+    return new dev.legio.session.jdbc.JdbcJobRuns(
+        database.pool(), database.values(), messageLog.sharedWriter());
+  }
+
   /** Whether the database answers now and has every migration of this build (readiness). */
   public JdbcDatabase.Health health() {
     return database.health();

@@ -8,6 +8,7 @@ import dev.legio.config.LegioConfig;
 import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
 import dev.legio.longterm.DreamScheduler;
+import dev.legio.session.DailySchedule;
 import dev.legio.session.SessionMaintenance;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,7 +23,8 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Run Legio as a long-lived process: the HTTP API for every front end ([server] in"
           + " legio.toml; tokens from `legio token create`; see docs/API.md), the idle-session reaper, the channel-session cleanup,"
-          + " the daily deletion of expired session records and old conversations, the hourly"
+          + " the daily deletion of expired session records and old conversations (made up soon"
+          + " after a start when the last one was missed), the hourly"
           + " consolidation of idle agents' long-term memory, and the agents' tools over MCP's"
           + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
       "Stops cleanly on SIGTERM or Ctrl-C: it drains first (GET /readyz answers 503, new"
@@ -120,7 +122,9 @@ final class ServeCommand implements Callable<Integer> {
             + s.channels().cleanupInterval().toMinutes()
             + " min, expired records and conversations deleted daily at "
             + s.cleanupAt()
-            + " UTC, idle agents' memory consolidated when its gates pass (checked every "
+            + " UTC (a run missed before this start made up in "
+            + DailySchedule.CATCH_UP_DELAY.toMinutes()
+            + " min), idle agents' memory consolidated when its gates pass (checked every "
             + DreamScheduler.DEFAULT_INTERVAL.toMinutes()
             + " min).";
     log.info(summary);

@@ -1,0 +1,28 @@
+package dev.legio.session.jdbc;
+
+import dev.legio.log.jdbc.JdbcMessageLogs;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.PostgresTestDatabase;
+
+/** Runs under CI=true (fails there without a server); elsewhere skipped without one. */
+class PostgresJobRunsTest extends JobRunsContract {
+  private PostgresTestDatabase database;
+
+  @Override
+  protected LegioStore open(MutableClock clock) {
+    if (database == null) {
+      database = PostgresTestDatabase.create();
+    }
+    return LegioStore.openPostgres(
+        new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
+  }
+
+  @Override
+  protected void afterStoresClosed() {
+    if (database != null) {
+      database.close();
+      database = null;
+    }
+  }
+}
