@@ -289,6 +289,14 @@ public final class LegioApp implements AutoCloseable {
   }
 
   /**
+   * The daily cleanup {@code legio serve} runs ({@link MaintenancePlan#dailyCleanup}), for {@code
+   * legio cleanup} to run now.
+   */
+  public dev.legio.session.DailyCleanup dailyCleanup() {
+    return MaintenancePlan.dailyCleanup(this, clock);
+  }
+
+  /**
    * Extracts durable facts from the agents' sessions into their {@code MEMORY.md} ({@link
    * MemoryAssembly}); told of each turn after the transcript recorder has written it, closed after
    * the engine.

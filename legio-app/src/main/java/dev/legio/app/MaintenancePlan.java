@@ -16,7 +16,8 @@ import java.util.List;
  * node at their intervals, since each node closes only the sessions it holds live (its own back-end
  * processes). The {@link #dailyCleanup daily cleanup} runs daily at {@code [sessions] cleanup_at}
  * UTC, and soon after a start when the run due before it was missed ({@link DailySchedule}), on one
- * node only (the holder of the {@link DailyCleanup#JOB} job, see {@link SingletonJobs}).
+ * node only (the holder of the {@link DailyCleanup#JOB} job, see {@link SingletonJobs}); {@code
+ * legio cleanup} runs the same tasks on demand.
  */
 final class MaintenancePlan {
   /** The singleton job the daily cleanup runs under. */

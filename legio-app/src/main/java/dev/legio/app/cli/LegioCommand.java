@@ -37,6 +37,7 @@ import picocli.CommandLine.ScopeType;
       UsageCommand.class,
       ResetCommand.class,
       ServeCommand.class,
+      CleanupCommand.class,
       SessionsCommand.class,
       HistoryCommand.class,
       LogCommand.class,

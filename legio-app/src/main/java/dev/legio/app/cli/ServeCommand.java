@@ -24,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
       "Run Legio as a long-lived process: the HTTP API for every front end ([server] in"
           + " legio.toml; tokens from `legio token create`; see docs/API.md), the idle-session reaper, the channel-session cleanup,"
           + " the daily deletion of expired session records and old conversations (made up soon"
-          + " after a start when the last one was missed), the hourly"
+          + " after a start when the last one was missed; `legio cleanup` runs it now), the hourly"
           + " consolidation of idle agents' long-term memory, and the agents' tools over MCP's"
           + " streamable HTTP ([mcp] in legio.toml; each agent with its own bearer token).",
       "Stops cleanly on SIGTERM or Ctrl-C: it drains first (GET /readyz answers 503, new"
