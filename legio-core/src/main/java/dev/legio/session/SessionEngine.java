@@ -103,7 +103,9 @@ public final class SessionEngine implements AutoCloseable {
             settings.channels().maxSessions(), this::knownAgents, this::closeEvictedChannel);
     this.shutdown = new EngineShutdown(slots, lifecycle, settings.shutdownGrace());
     this.intake = new RequestIntake(messageLog, leases);
-    this.board = new StatusBoard(agents, store, leases, clock, slots::held);
+    this.board =
+        new StatusBoard(
+            agents, store, leases, clock, slots::held, settings.channels().idleTimeout());
     SessionEditGate edits =
         new SessionEditGate(
             slots::editPlace,
@@ -462,6 +464,13 @@ public final class SessionEngine implements AutoCloseable {
   /** Every agent (legatus first) and every channel with a record, with its session. */
   public List<SessionStatus> status() {
     return board.status();
+  }
+
+  /**
+   * Every agent, and the channels {@code listing} picks with their counts ({@link StatusBoard}).
+   */
+  public StatusReport status(ChannelListing listing) {
+    return board.status(listing);
   }
 
   // ------------------------------------------------------------------ shutdown

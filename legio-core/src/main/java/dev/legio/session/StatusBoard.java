@@ -19,7 +19,8 @@ import java.util.function.Function;
 
 /**
  * What every owner is doing and how its session stands: {@code /status}, {@code legio status} and
- * the centuriones' status block of the legatus's turns.
+ * the centuriones' status block of the legatus's turns. Which channels a status lists is {@link
+ * ChannelListing}'s rule.
  *
  * <p>Rules:
  *
@@ -41,21 +42,36 @@ final class StatusBoard {
   private final LeaseGate leases;
   private final Clock clock;
   private final Function<Owner, OwnerSlot> held;
+  private final Duration channelIdleTimeout;
 
   /**
    * @param held the slot this process holds for an owner; null when it holds none
+   * @param channelIdleTimeout how long a channel stays open unused ({@link ChannelListing})
    */
   StatusBoard(
       AgentDirectory agents,
       SessionStore store,
       LeaseGate leases,
       Clock clock,
-      Function<Owner, OwnerSlot> held) {
+      Function<Owner, OwnerSlot> held,
+      Duration channelIdleTimeout) {
     this.agents = agents;
     this.store = store;
     this.leases = leases;
     this.clock = clock;
     this.held = held;
+    this.channelIdleTimeout = channelIdleTimeout;
+  }
+
+  /** Every agent, and the channels {@code listing} picks, with their counts. */
+  StatusReport status(ChannelListing listing) {
+    List<SessionStatus> agentsFirst = new ArrayList<>();
+    List<SessionStatus> channels = new ArrayList<>();
+    for (SessionStatus s : status()) {
+      (Owner.of(s.owner()).isChannel() ? channels : agentsFirst).add(s);
+    }
+    return new StatusReport(
+        agentsFirst, listing.select(channels, clock.instant(), channelIdleTimeout));
   }
 
   /** Every agent (legatus first) and every channel with a record, with its session. */

@@ -1109,6 +1109,29 @@ abstract class SessionEngineContract {
   // ------------------------------------------------------------------ channels
 
   @Test
+  void theStatusListsTheOpenChannelsAndCountsTheIdleAndClosedOnes() {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    engine.handleChannel("telegram:1", "seen yesterday", DispatchListener.NONE);
+    engine.handleChannel("telegram:2", "reset since", DispatchListener.NONE);
+    engine.reset("telegram:2");
+    clock.advance(settings.channels().idleTimeout().plusMinutes(1));
+    engine.handleChannel("telegram:3", "here now", DispatchListener.NONE);
+
+    StatusReport open = engine.status(ChannelListing.DEFAULT);
+    assertThat(open.agents()).extracting(SessionStatus::owner).contains("legatus", "vorenus");
+    assertThat(open.channels().channels())
+        .extracting(SessionStatus::owner)
+        .containsExactly("telegram:3");
+    assertThat(open.channels().all()).isEqualTo(3);
+    assertThat(open.channels().open()).isEqualTo(1);
+
+    StatusReport all = engine.status(new ChannelListing(ChannelListing.Scope.ALL, 10));
+    assertThat(all.channels().channels())
+        .extracting(SessionStatus::owner)
+        .containsExactlyInAnyOrder("telegram:1", "telegram:2", "telegram:3");
+  }
+
+  @Test
   void eachChannelHasItsOwnSessionWithTheRoleOfItsSource() {
     ScriptedBackend backend = ScriptedBackend.forgetful();
     SessionEngine engine = engine(backend);

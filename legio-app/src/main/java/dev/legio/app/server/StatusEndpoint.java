@@ -4,7 +4,8 @@ import dev.legio.agents.AgentConfigException;
 import dev.legio.agents.AgentProfile;
 import dev.legio.app.gateway.GatewayHealth;
 import dev.legio.log.Names;
-import dev.legio.session.SessionStatus;
+import dev.legio.session.ChannelListing;
+import dev.legio.session.StatusReport;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /api/v1/status}: every agent (legatus first) and every channel with a record, as
- * {@code legio status} shows them (each agent with the {@code model} its prompt file names, null
- * for the back-end's default), the back-end, and the prompt files that could not be read.
+ * {@code GET /api/v1/status}: every agent (legatus first) and the channels {@link ChannelListing}
+ * picks ({@code ?channels=open|all}, {@code ?limit=N}: by default the open ones, at most 100), with
+ * {@code channel_counts} (how many channels have a record, are open, are listed), as {@code legio
+ * status} shows them (each agent with the {@code model} its prompt file names, null for the
+ * back-end's default), the back-end, and the prompt files that could not be read.
  */
 final class StatusEndpoint implements Endpoint {
   private final ServerParts parts;
@@ -28,24 +31,43 @@ final class StatusEndpoint implements Endpoint {
 
   @Override
   public void handle(ApiExchange exchange) throws Exception {
-    List<SessionStatus> all = parts.engine().status();
+    StatusReport report = parts.engine().status(listing(exchange));
     Map<String, Object> out = new LinkedHashMap<>();
     out.put(
         "agents",
-        all.stream()
-            .filter(s -> !s.owner().contains(":"))
+        report.agents().stream()
             .map(s -> withRebuilds(withModel(Views.status(s), s.owner()), s.owner()))
             .toList());
+    ChannelListing.Listed channels = report.channels();
     out.put(
         "channels",
-        all.stream()
-            .filter(s -> s.owner().contains(":"))
-            .map(s -> withRebuilds(Views.status(s), s.owner()))
-            .toList());
+        channels.channels().stream().map(s -> withRebuilds(Views.status(s), s.owner())).toList());
+    Map<String, Object> counts = new LinkedHashMap<>();
+    counts.put("all", channels.all());
+    counts.put("open", channels.open());
+    counts.put("listed", channels.listed());
+    out.put("channel_counts", counts);
     out.put("backend", parts.engine().backend().displayName());
     out.put("problems", parts.agents().problems());
     out.put("gateways", gateways.get().stream().map(StatusEndpoint::gateway).toList());
     exchange.json(200, out);
+  }
+
+  /** {@code ?channels=open|all&limit=N}: which channels to list ({@link ChannelListing}). */
+  private static ChannelListing listing(ApiExchange exchange) {
+    String scope = exchange.query("channels");
+    ChannelListing.Scope which;
+    try {
+      which = scope == null ? ChannelListing.Scope.OPEN : ChannelListing.Scope.of(scope);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest(
+          "query parameter 'channels' must be 'open' (the default: a turn running, or used within"
+              + " the channel idle timeout) or 'all'");
+    }
+    int limit =
+        (int)
+            exchange.queryLong("limit", ChannelListing.DEFAULT_LIMIT, 1, ChannelListing.MAX_LIMIT);
+    return new ChannelListing(which, limit);
   }
 
   /**

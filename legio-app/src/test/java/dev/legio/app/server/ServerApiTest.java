@@ -398,6 +398,49 @@ class ServerApiTest {
   }
 
   @Test
+  void statusListsTheOpenChannelsAndCountsTheRest() throws Exception {
+    // Chats the gateway saw once, hours ago: one still active (its node stopped), one closed.
+    f.channelUsed("telegram:1", Duration.ofHours(3), false);
+    f.channelUsed("telegram:2", Duration.ofHours(2), true);
+    HttpResponse<String> r =
+        f.post("/api/v1/channels/telegram:3/messages", f.gateway, Map.of("text", "hello"));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+
+    JsonNode open = ServerFixture.json(f.get("/api/v1/status", f.operator));
+    assertThat(open.get("channels"))
+        .extracting(c -> c.get("owner").asText())
+        .containsExactly("telegram:3");
+    assertThat(open.at("/channel_counts/all").asInt()).isEqualTo(3);
+    assertThat(open.at("/channel_counts/open").asInt()).isEqualTo(1);
+    assertThat(open.at("/channel_counts/listed").asInt()).isEqualTo(1);
+    assertThat(open.get("agents")).hasSize(3);
+    JsonNode documented =
+        OpenApiEndpoint.load()
+            .at("/paths/~1api~1v1~1status/get/responses/200/content/application~1json/schema");
+    open.fieldNames()
+        .forEachRemaining(
+            field ->
+                assertThat(documented.at("/properties/" + field).isMissingNode())
+                    .as(field + " in openapi.json")
+                    .isFalse());
+    assertThat(documented.at("/properties/channel_counts/properties").size()).isEqualTo(3);
+
+    JsonNode all = ServerFixture.json(f.get("/api/v1/status?channels=all", f.operator));
+    assertThat(all.get("channels"))
+        .extracting(c -> c.get("owner").asText())
+        .containsExactly("telegram:3", "telegram:2", "telegram:1");
+    JsonNode two = ServerFixture.json(f.get("/api/v1/status?channels=all&limit=2", f.operator));
+    assertThat(two.get("channels")).hasSize(2);
+    assertThat(two.at("/channel_counts/listed").asInt()).isEqualTo(2);
+
+    HttpResponse<String> closed = f.get("/api/v1/status?channels=closed", f.operator);
+    assertThat(closed.statusCode()).isEqualTo(400);
+    assertThat(closed.body()).contains("'channels'").contains("'open'").contains("'all'");
+    assertThat(f.get("/api/v1/status?limit=0", f.operator).statusCode()).isEqualTo(400);
+    assertThat(f.get("/api/v1/status?limit=10001", f.operator).statusCode()).isEqualTo(400);
+  }
+
+  @Test
   void statusSessionsAndReset() throws Exception {
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus hello"));
     JsonNode status = ServerFixture.json(f.get("/api/v1/status", f.operator));

@@ -315,6 +315,36 @@ final class ServerFixture implements AutoCloseable {
   /**
    * The {@code error} of the JSON body of {@code answer}, an HTTP response as {@link #raw} gives.
    */
+  /**
+   * Stores a record of channel {@code owner} last used {@code ago} (a chat the gateway saw once),
+   * active or closed, as the engine would have left it.
+   */
+  void channelUsed(String owner, Duration ago, boolean closed) {
+    java.time.Instant last = java.time.Instant.now().minus(ago);
+    app.sessions()
+        .save(
+            new dev.legio.session.SessionRecord(
+                owner,
+                java.util.UUID.randomUUID(),
+                "offline",
+                null,
+                "hash",
+                null,
+                10,
+                5,
+                1,
+                0,
+                last.minusSeconds(60),
+                last,
+                last.plus(Duration.ofDays(30)),
+                closed
+                    ? dev.legio.session.SessionRecord.State.CLOSED
+                    : dev.legio.session.SessionRecord.State.ACTIVE,
+                closed ? "idle" : null,
+                0,
+                null));
+  }
+
   static String rawError(String answer) throws Exception {
     return JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4)).get("error").asText();
   }
