@@ -3,6 +3,7 @@ package dev.legio.app.text;
 import dev.legio.agents.AgentDirectory;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
+import dev.legio.session.ChannelListing;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionResets;
 import dev.legio.usage.UsageLedger;
@@ -70,9 +71,14 @@ public final class OperatorReplies {
         : name + " has no active session; nothing to reset.";
   }
 
-  /** {@code /status}: the status table, with costs when {@code usage} is given. */
+  /**
+   * {@code /status}: the status table of the agents and the open channels ({@link
+   * ChannelListing#DEFAULT}), with costs when {@code usage} is given.
+   */
   public static String status(SessionEngine engine, AgentDirectory agents, UsageLedger usage) {
     return StatusTable.format(
-        engine.status(), agents.problems(), usage == null ? null : SessionCosts.of(usage));
+        engine.status(ChannelListing.DEFAULT),
+        agents.problems(),
+        usage == null ? null : SessionCosts.of(usage));
   }
 }

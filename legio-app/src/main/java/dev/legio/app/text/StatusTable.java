@@ -1,8 +1,10 @@
 package dev.legio.app.text;
 
 import dev.legio.backend.ContextUse;
+import dev.legio.session.ChannelListing;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStatus;
+import dev.legio.session.StatusReport;
 import dev.legio.usage.UsageTotal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,10 +13,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The table {@code legio status} and {@code /status} print: one line per agent and channel, with
- * each active session's context use as a share of its model's window ({@code 42% of 200K}); then a
- * line for each session whose auto-compact is off after failures, and one for each active session
- * that was condensed (how often, and its latest earlier back-end sessions).
+ * The table {@code legio status} and {@code /status} print: one line per agent and channel listed
+ * ({@link ChannelListing}: by default the open ones, then how many were left out), with each active
+ * session's context use as a share of its model's window ({@code 42% of 200K}); then a line for
+ * each session whose auto-compact is off after failures, and one for each active session that was
+ * condensed (how often, and its latest earlier back-end sessions).
  */
 public final class StatusTable {
   private static final String[] HEADINGS = {
@@ -33,6 +36,31 @@ public final class StatusTable {
 
   public static String format(List<SessionStatus> statuses, List<String> problems) {
     return format(statuses, problems, null);
+  }
+
+  /**
+   * The table of {@code report}'s agents and listed channels (with costs, as {@link #format(List,
+   * List, Map)}), then {@link #channelsLeftOut} when channels were left out.
+   */
+  public static String format(
+      StatusReport report, List<String> problems, Map<String, UsageTotal> costs) {
+    String table = format(report.listed(), problems, costs);
+    String left = channelsLeftOut(report.channels());
+    return left == null ? table : table + left + "\n";
+  }
+
+  /**
+   * {@code 12 of 3,400 channels listed (12 open: a turn running, or used within [channels]
+   * idle_timeout_minutes)}; null when every channel with a record is listed.
+   */
+  public static String channelsLeftOut(ChannelListing.Listed channels) {
+    if (channels.listed() == channels.all()) {
+      return null;
+    }
+    return String.format(
+        "%,d of %,d channels listed (%,d open: a turn running, or used within [channels]"
+            + " idle_timeout_minutes)",
+        channels.listed(), channels.all(), channels.open());
   }
 
   /**
