@@ -1,6 +1,7 @@
-// The agents panel: each agent and channel with its status (live while it works), back-end, model,
-// context use as a bar, tokens and cost of its session, rebuilds by reason, and a reset button
-// (DELETE /api/v1/sessions/{owner}).
+// The agents panel: each agent and open channel with its status (live while it works), back-end,
+// model, context use as a bar, tokens and cost of its session, rebuilds by reason, and a reset button
+// (DELETE /api/v1/sessions/{owner}). Channels idle past their timeout or closed are counted, not
+// listed (GET /status lists the open ones, at most 100; `channel_counts` says how many there are).
 import { html, useState } from './vendor/htm-preact-standalone.js';
 import { api, describe } from './api.js';
 import * as format from './format.js';
@@ -43,6 +44,16 @@ function Owner({ entry, cost, live, rebuilds, onReset }) {
   </li>`;
 }
 
+// What the channel list leaves out, in words; null when it lists every channel.
+function leftOut(c) {
+  if (!c || c.listed === c.all) return null;
+  if (c.listed < c.open) {
+    return `The ${format.count(c.listed)} most recently used of ${format.count(c.open)} open channels (${format.count(c.all)} in all).`;
+  }
+  const rest = c.all - c.listed;
+  return `${format.count(rest)} idle or closed ${rest === 1 ? 'channel' : 'channels'} not listed.`;
+}
+
 export function AgentsPanel({ legion }) {
   const { status, costs, live, rebuilds, refreshStatus } = legion;
   const [notice, setNotice] = useState(null);
@@ -65,8 +76,14 @@ export function AgentsPanel({ legion }) {
     ${status ? html`<p class="backend">Back-end: ${status.backend}</p>` : html`<p>Loading…</p>`}
     <p role="status" class="notice">${notice || ''}</p>
     <ul class="owners" aria-label="Agents">${status ? list(status.agents) : null}</ul>
-    ${status && status.channels.length > 0
-      ? html`<h3>Channels</h3><ul class="owners" aria-label="Channels">${list(status.channels)}</ul>`
+    ${status && status.channel_counts && status.channel_counts.all > 0
+      ? html`<h3>Channels <span class="count">(${format.count(status.channel_counts.open)} open)</span></h3>
+          ${status.channels.length > 0
+            ? html`<ul class="owners" aria-label="Channels">${list(status.channels)}</ul>`
+            : null}
+          ${leftOut(status.channel_counts)
+            ? html`<p class="channels-left-out" aria-label="Channels not listed">${leftOut(status.channel_counts)}</p>`
+            : null}`
       : null}
     ${status && status.problems && status.problems.length > 0
       ? html`<h3>Prompt problems</h3><ul>${status.problems.map((p) => html`<li>${String(p)}</li>`)}</ul>`

@@ -15,3 +15,7 @@ export function cost(usd) {
 export function percent(part, whole) {
   return whole > 0 ? Math.round((100 * part) / whole) + '%' : '–';
 }
+
+export function count(n) {
+  return n === null || n === undefined ? '–' : n.toLocaleString('en');
+}

@@ -164,6 +164,35 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void theAgentsPanelListsTheOpenChannelsAndCountsTheOthers() throws Exception {
+    for (int i = 0; i < 40; i++) {
+      server.channelUsed("telegram:" + (1000 + i), Duration.ofHours(2).plusMinutes(i), i % 2 == 0);
+    }
+    HttpResponse<String> r =
+        server.post(
+            "/api/v1/channels/telegram:7/messages", server.gateway, Map.of("text", "still here"));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+
+    signIn();
+    WebElement channels =
+        browser.await(d -> d.findElement(By.cssSelector(".agents [aria-label=Channels]")));
+    assertThat(channels.findElements(By.cssSelector("[data-owner]")))
+        .extracting(e -> e.getAttribute("data-owner"))
+        .containsExactly("telegram:7");
+    assertThat(browser.driver.findElement(By.cssSelector(".agents h3")).getText())
+        .isEqualTo("Channels (1 open)");
+    assertThat(
+            browser
+                .driver
+                .findElement(By.cssSelector(".agents [aria-label='Channels not listed']"))
+                .getText())
+        .isEqualTo("40 idle or closed channels not listed.");
+    ((org.openqa.selenium.JavascriptExecutor) browser.driver)
+        .executeScript("arguments[0].scrollIntoView()", channels);
+    browser.screenshot("channels");
+  }
+
+  @Test
   void pageRecoversAfterTheServerRestarts() throws Exception {
     signIn();
     typeAndSend("@vorenus before");
