@@ -6,8 +6,6 @@ import dev.legio.app.LegioApp;
 import dev.legio.session.SessionMaintenance;
 import dev.legio.testing.MutableClock;
 import dev.legio.workspace.Workspace;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,18 +27,8 @@ class CleanupCommandTest {
   private final MutableClock clock = MutableClock.at("2026-11-20T10:00:00Z");
   private String castra;
 
-  record Result(int code, String out, String err) {}
-
-  private Result legio(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            args,
-            new LegioCommand.Context(env, dir, clock),
-            new PrintWriter(out, true),
-            new PrintWriter(err, true));
-    return new Result(code, out.toString(), err.toString());
+  private CliResult legio(String... args) {
+    return CliResult.run(env, dir, clock, args);
   }
 
   @BeforeEach
@@ -61,12 +49,12 @@ class CleanupCommandTest {
     assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
     assertThat(legio(castra, "say", "-q", "@pullo hold").code()).isZero();
 
-    Result young = legio(castra, "cleanup");
+    CliResult young = legio(castra, "cleanup");
     assertThat(young.code()).as(young.err()).isZero();
     assertThat(line(young.out(), "expired session records")).endsWith(" 0");
 
     clock.advance(Duration.ofDays(31)); // past the offline model's ttl_days (30)
-    Result r = legio(castra, "cleanup");
+    CliResult r = legio(castra, "cleanup");
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).startsWith("DELETED");
@@ -109,7 +97,7 @@ class CleanupCommandTest {
       s.execute("DROP TABLE usage_ledger");
     }
 
-    Result r = legio(castra, "cleanup");
+    CliResult r = legio(castra, "cleanup");
 
     assertThat(r.code()).isEqualTo(LegioCommand.FAILURE);
     assertThat(line(r.out(), "usage ledger rows")).contains("failed: ").contains("usage_ledger");

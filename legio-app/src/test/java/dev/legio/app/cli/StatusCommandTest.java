@@ -6,8 +6,6 @@ import dev.legio.app.LegioApp;
 import dev.legio.session.SessionRecord;
 import dev.legio.testing.MutableClock;
 import dev.legio.workspace.Workspace;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,18 +28,8 @@ class StatusCommandTest {
   private final MutableClock clock = MutableClock.at("2026-11-20T10:00:00Z");
   private String castra;
 
-  record Result(int code, String out, String err) {}
-
-  private Result legio(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            args,
-            new LegioCommand.Context(env, dir, clock),
-            new PrintWriter(out, true),
-            new PrintWriter(err, true));
-    return new Result(code, out.toString(), err.toString());
+  private CliResult legio(String... args) {
+    return CliResult.run(env, dir, clock, args);
   }
 
   @BeforeEach
@@ -87,7 +75,7 @@ class StatusCommandTest {
 
   @Test
   void theOpenChannelsAreListedAndTheOthersCounted() {
-    Result r = legio(castra, "status");
+    CliResult r = legio(castra, "status");
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(owners(r.out())).containsExactly("telegram:1");
@@ -101,12 +89,12 @@ class StatusCommandTest {
 
   @Test
   void allListsEveryChannelTheMostRecentlyUsedFirstUpToTheLimit() {
-    Result all = legio(castra, "status", "--channels", "all");
+    CliResult all = legio(castra, "status", "--channels", "all");
     assertThat(all.code()).as(all.err()).isZero();
     assertThat(owners(all.out())).containsExactly("telegram:1", "telegram:3", "telegram:2");
     assertThat(all.out()).doesNotContain("channels listed");
 
-    Result two = legio(castra, "status", "--channels", "all", "--limit", "2");
+    CliResult two = legio(castra, "status", "--channels", "all", "--limit", "2");
     assertThat(owners(two.out())).containsExactly("telegram:1", "telegram:3");
     assertThat(two.out())
         .contains("2 of 3 channels listed")
@@ -115,10 +103,10 @@ class StatusCommandTest {
 
   @Test
   void aWrongScopeOrLimitIsAUsageError() {
-    Result closed = legio(castra, "status", "--channels", "closed");
+    CliResult closed = legio(castra, "status", "--channels", "closed");
     assertThat(closed.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(closed.err()).contains("'open'").contains("'all'").contains("'closed'");
-    Result zero = legio(castra, "status", "--limit", "0");
+    CliResult zero = legio(castra, "status", "--limit", "0");
     assertThat(zero.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(zero.err()).contains("from 1 to 10000");
   }

@@ -7,8 +7,6 @@ import dev.legio.session.SessionMaintenance;
 import dev.legio.testing.MutableClock;
 import dev.legio.usage.Grouping;
 import dev.legio.workspace.Workspace;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,18 +27,8 @@ class UsageCommandTest {
   private final MutableClock clock = MutableClock.at("2026-11-20T10:00:00Z");
   private String castra;
 
-  record Result(int code, String out, String err) {}
-
-  private Result legio(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            args,
-            new dev.legio.app.cli.LegioCommand.Context(env, dir, clock),
-            new PrintWriter(out, true),
-            new PrintWriter(err, true));
-    return new Result(code, out.toString(), err.toString());
+  private CliResult legio(String... args) {
+    return CliResult.run(env, dir, clock, args);
   }
 
   @BeforeEach
@@ -66,7 +54,7 @@ class UsageCommandTest {
       s.execute("DROP TABLE usage_ledger");
     }
 
-    Result r = legio(castra, "usage");
+    CliResult r = legio(castra, "usage");
 
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err().strip())
@@ -84,7 +72,7 @@ class UsageCommandTest {
     assertThat(legio(castra, "say", "-q", "@vorenus and the south road").code()).isZero();
     assertThat(legio(castra, "say", "-q", "@pullo hold the bridge").code()).isZero();
 
-    Result r = legio(castra, "usage");
+    CliResult r = legio(castra, "usage");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .startsWith("AGENT ")
@@ -95,12 +83,12 @@ class UsageCommandTest {
     assertThat(line(r.out(), "pullo")).matches("pullo\\s+1\\s.*\\$0\\.0000");
     assertThat(line(r.out(), "TOTAL")).matches("TOTAL\\s+3\\s.*\\$0\\.0000");
 
-    Result byModel = legio(castra, "usage", "--by", "model");
+    CliResult byModel = legio(castra, "usage", "--by", "model");
     assertThat(line(byModel.out(), "offline")).startsWith("offline default").contains(" 3 ");
-    Result byDay = legio(castra, "usage", "--by=day");
+    CliResult byDay = legio(castra, "usage", "--by=day");
     assertThat(byDay.out()).startsWith("DAY (UTC)");
     assertThat(line(byDay.out(), "2026-11-20")).contains(" 3 ");
-    Result byKey = legio(castra, "usage", "--by", "key");
+    CliResult byKey = legio(castra, "usage", "--by", "key");
     assertThat(line(byKey.out(), "(none)")).contains(" 3 ");
   }
 
@@ -144,10 +132,10 @@ class UsageCommandTest {
 
   @Test
   void aGroupingOrAgeThatIsNotOneIsAClearError() {
-    Result r = legio(castra, "usage", "--by", "colour");
+    CliResult r = legio(castra, "usage", "--by", "colour");
     assertThat(r.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(r.err()).contains("'colour' is not a grouping: use agent, session, key, task-run");
-    Result age = legio(castra, "usage", "--since", "soon");
+    CliResult age = legio(castra, "usage", "--since", "soon");
     assertThat(age.code()).isEqualTo(LegioCommand.USAGE);
     assertThat(age.err()).contains("'soon' is not an age");
   }
@@ -157,12 +145,12 @@ class UsageCommandTest {
     assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
     clock.advance(Duration.ofDays(400));
     for (String age : new String[] {"P106751991167300D", "PT2562047788015215H"}) {
-      Result r = legio(castra, "usage", "--since", age);
+      CliResult r = legio(castra, "usage", "--since", age);
       assertThat(r.code()).as(r.err()).isEqualTo(LegioCommand.USAGE);
       assertThat(r.err()).contains("'" + age + "' is too long an age: at most 999999999 days");
     }
     for (String age : new String[] {"999999999d", "P999999999D"}) {
-      Result r = legio(castra, "usage", "--since", age);
+      CliResult r = legio(castra, "usage", "--since", age);
       assertThat(r.code()).as(r.err()).isZero();
       assertThat(line(r.out(), "TOTAL")).contains(" 1 ");
       assertThat(r.out()).contains("since 1970-01-01T00:00");
@@ -173,7 +161,7 @@ class UsageCommandTest {
   void statusShowsEachSessionsCostSoFar() {
     assertThat(legio(castra, "say", "-q", "@vorenus scout").code()).isZero();
 
-    Result status = legio(castra, "status");
+    CliResult status = legio(castra, "status");
     assertThat(status.out()).as(status.err()).startsWith("AGENT").contains("COST");
     assertThat(line(status.out(), "vorenus")).endsWith("offline  $0.0000");
     assertThat(line(status.out(), "pullo")).endsWith("-");
