@@ -123,6 +123,14 @@ final class LeaseGate {
     store.saveWhileLeased(record, holder);
   }
 
+  /**
+   * Deletes {@code owner}'s record only while this process's holder holds its lease, checked in the
+   * delete's transaction; {@link LeaseLostException} otherwise.
+   */
+  void deleteWhileHeld(String owner) {
+    store.deleteWhileLeased(owner, holder);
+  }
+
   /** Ends a turn: logs the reply, saves the record, gives the lease up, in one transaction. */
   Message finishTurn(MessageLog log, NewMessage reply, SessionRecord record) {
     return store.finishTurn(log, reply, record, holder);

@@ -20,7 +20,12 @@ public enum RebuildReason {
    * The back-end lost the conversation during a turn (it no longer had it, or it outgrew the
    * context window); the turn was sent again to a new session.
    */
-  BACKEND_LOST("back-end lost the conversation");
+  BACKEND_LOST("back-end lost the conversation"),
+  /**
+   * The stored session record was damaged (a value in its row Legio does not write, such as an
+   * unknown state): the session could not be continued from it ({@link DamagedSession}).
+   */
+  DAMAGED_RECORD("damaged session record");
 
   private final String description;
 

@@ -110,7 +110,7 @@ final class SessionCondenser {
     }
     String old = record.backendSessionId();
     lifecycle.closeLive(slot);
-    slot.live = lifecycle.openNew(slot, profile.shape());
+    slot.live = lifecycle.openConversation(slot, profile.shape());
     slot.record = record.condensed(slot.live.backendSessionId());
     store.save(slot.record);
     log.info(

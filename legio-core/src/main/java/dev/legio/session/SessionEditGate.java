@@ -95,12 +95,25 @@ public final class SessionEditGate {
         log.warn("{}: editing before the turn listener heard of every turn", owner);
       }
       return edit.apply(
-          record -> {
-            if (!record.owner().equals(owner)) {
-              throw new IllegalArgumentException(
-                  "an edit of " + owner + "'s session may not write " + record.owner() + "'s");
+          new RecordWriter() {
+            @Override
+            public void save(SessionRecord record) {
+              mustBeOwn(record.owner());
+              lease.saveWhileHeld(record);
             }
-            lease.saveWhileHeld(record);
+
+            @Override
+            public void delete(String whose) {
+              mustBeOwn(whose);
+              lease.deleteWhileHeld(whose);
+            }
+
+            private void mustBeOwn(String whose) {
+              if (!whose.equals(owner)) {
+                throw new IllegalArgumentException(
+                    "an edit of " + owner + "'s session may not write " + whose + "'s");
+              }
+            }
           });
     } catch (LeaseLostException e) {
       throw new SessionBusyException(

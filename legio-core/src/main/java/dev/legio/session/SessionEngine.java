@@ -461,13 +461,17 @@ public final class SessionEngine implements AutoCloseable {
     return rebuilds.snapshot();
   }
 
-  /** Every agent (legatus first) and every channel with a record, with its session. */
+  /**
+   * Every agent (legatus first) and every channel with a readable record, with its session (a
+   * damaged row is left out: {@link #status(ChannelListing)} names it).
+   */
   public List<SessionStatus> status() {
     return board.status();
   }
 
   /**
-   * Every agent, and the channels {@code listing} picks with their counts ({@link StatusBoard}).
+   * Every agent, and the channels {@code listing} picks with their counts; and the session rows
+   * that could not be read as a record (damaged), which hide no one ({@link StatusBoard}).
    */
   public StatusReport status(ChannelListing listing) {
     return board.status(listing);

@@ -40,6 +40,16 @@ import org.slf4j.LoggerFactory;
  *       UnfinishedEdits} finished any edit of its session a crash left half done (a rewind).
  *   <li>Closing marks the stored record closed with its reason (counting a rebuild reason when one
  *       is given); an owner without an active record is left as it is.
+ *   <li>A damaged stored record ({@link DamagedSession}: a value in its row Legio does not write,
+ *       such as an unknown state) is a session to rebuild, not a failure: the owner's next turn
+ *       logs a warning naming the row and what is wrong, counts a rebuild for {@link
+ *       RebuildReason#DAMAGED_RECORD} and opens a new session whose record replaces the row (its
+ *       rebuild total carried on when the row's can be read), bootstrapped from the log as any new
+ *       session is. A user expects the agent to answer; the earlier back-end conversation cannot be
+ *       trusted from a row that is partly wrong, and the log still holds what was said. Closing it
+ *       (a reset, an idle close) deletes the row, through the edit's writer, so that {@code legio
+ *       reset OWNER} clears it at once. Until then listings leave it out and name it ({@link
+ *       SessionListing}).
  * </ul>
  */
 final class SessionLifecycle {
@@ -76,9 +86,12 @@ final class SessionLifecycle {
   /**
    * The owner's stored record, active or closed, once any edit of its session a crash left half
    * done is finished; called holding the owner's lease.
+   *
+   * @throws DamagedSessionException when the owner's row is damaged
    */
   Optional<SessionRecord> stored(String owner) {
-    return Optional.ofNullable(unfinished.finish(store.find(owner).orElse(null), store::save));
+    return Optional.ofNullable(
+        unfinished.finish(store.find(owner).orElse(null), RecordWriter.plain(store)));
   }
 
   /** How a turn found its session. */
@@ -91,6 +104,34 @@ final class SessionLifecycle {
     boolean fresh() {
       return this == FRESH;
     }
+  }
+
+  /**
+   * Makes {@code slot.live} the session to use for this turn, from the owner's stored record
+   * ({@link #stored}), rebuilding or resuming as the rules say; called holding the owner's lease.
+   */
+  Start begin(OwnerSlot slot, OwnerProfile profile, Instant now) {
+    SessionRecord stored;
+    try {
+      stored = stored(slot.name()).orElse(null);
+    } catch (DamagedSessionException e) {
+      return replaceDamaged(slot, profile, e.damage(), now);
+    }
+    return prepare(slot, profile, stored, now);
+  }
+
+  /**
+   * Replaces a damaged stored record with a new session ({@link RebuildReason#DAMAGED_RECORD}), its
+   * rebuild total carried on when the row's could be read.
+   */
+  private Start replaceDamaged(
+      OwnerSlot slot, OwnerProfile profile, DamagedSession damage, Instant now) {
+    log.warn("{}: {}", slot.name(), damage.describe());
+    closeLive(slot);
+    long total = damage.rebuilds() + 1;
+    rebuilds.count(slot.name(), RebuildReason.DAMAGED_RECORD, total);
+    openNew(slot, profile.shape(), null, total, now);
+    return Start.FRESH;
   }
 
   /**
@@ -138,6 +179,16 @@ final class SessionLifecycle {
       total++;
       rebuilds.count(slot.name(), reason, total);
     }
+    openNew(slot, shape, opened, total, now);
+    return Start.FRESH;
+  }
+
+  /**
+   * Makes {@code slot}'s session a new one on {@code opened} (or a back-end session opened now,
+   * when null), with a new record carrying {@code rebuildTotal}, and saves that record.
+   */
+  private void openNew(
+      OwnerSlot slot, SessionShape shape, BackendSession opened, long rebuildTotal, Instant now) {
     if (opened == null) {
       opened = shape.backend().open(spec(slot, shape, null));
     }
@@ -159,9 +210,8 @@ final class SessionLifecycle {
             now.plus(settings.ttlFor(shape.backend().kind())),
             SessionRecord.State.ACTIVE,
             null,
-            total);
+            rebuildTotal);
     store.save(slot.record);
-    return Start.FRESH;
   }
 
   /**
@@ -192,7 +242,12 @@ final class SessionLifecycle {
       } catch (IllegalArgumentException notAUuid) {
         sessionId = Generators.timeBasedEpochGenerator().generate();
       }
-      long total = store.find(slot.name()).map(SessionRecord::rebuilds).orElse(0L);
+      long total;
+      try {
+        total = store.find(slot.name()).map(SessionRecord::rebuilds).orElse(0L);
+      } catch (DamagedSessionException e) {
+        total = e.damage().rebuilds(); // the record saved below replaces the damaged row
+      }
       record =
           new SessionRecord(
               slot.name(),
@@ -228,7 +283,7 @@ final class SessionLifecycle {
   }
 
   /** Opens a new back-end conversation for {@code slot}, as any new session is opened. */
-  BackendSession openNew(OwnerSlot slot, SessionShape shape) {
+  BackendSession openConversation(OwnerSlot slot, SessionShape shape) {
     return shape.backend().open(spec(slot, shape, null));
   }
 
@@ -278,7 +333,7 @@ final class SessionLifecycle {
    * @return false when the owner had no active session
    */
   boolean close(OwnerSlot slot, String why, RebuildReason reason) {
-    return close(slot, why, reason, store::save);
+    return close(slot, why, reason, RecordWriter.plain(store));
   }
 
   /**
@@ -287,7 +342,22 @@ final class SessionLifecycle {
   private boolean close(OwnerSlot slot, String why, RebuildReason reason, RecordWriter writer) {
     closeLive(slot);
     slot.record = null;
-    Optional<SessionRecord> stored = store.find(slot.name());
+    Optional<SessionRecord> stored;
+    try {
+      stored = store.find(slot.name());
+    } catch (DamagedSessionException e) {
+      DamagedSession damage = e.damage();
+      writer.delete(slot.name());
+      if (reason != null) {
+        rebuilds.count(slot.name(), reason, damage.rebuilds() + 1);
+      }
+      log.warn(
+          "{}: session closed ({}): its damaged record was deleted ({})",
+          slot.name(),
+          why,
+          damage.problem());
+      return true;
+    }
     if (stored.isEmpty() || !stored.get().active()) {
       return false;
     }

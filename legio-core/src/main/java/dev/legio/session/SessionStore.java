@@ -31,13 +31,23 @@ import java.util.Set;
  *       process shuts down (SIGTERM, SIGINT) it releases it.
  *   <li>{@link #finishTurn} writes nothing and throws {@link LeaseLostException} when {@code
  *       holder} no longer holds the owner's lease (a turn that lost its lease stores nothing), and
- *       so does {@link #saveWhileLeased} (an edit that lost its lease stores nothing).
+ *       so does {@link #saveWhileLeased} (an edit that lost its lease stores nothing), and {@link
+ *       #deleteWhileLeased}.
+ *   <li>A row that cannot be read as a record ({@link DamagedSession}) hides no other: {@link
+ *       #list} leaves it out and {@link #listing} names it ({@link SessionListing}); {@link #find}
+ *       of its owner throws {@link DamagedSessionException} naming it; {@link #save} replaces it
+ *       and {@link #delete} removes it as any row.
  * </ol>
  *
  * Implementations are thread-safe.
  */
 public interface SessionStore {
 
+  /**
+   * The owner's record; empty when it has none.
+   *
+   * @throws DamagedSessionException when the owner's row cannot be read as a record
+   */
   Optional<SessionRecord> find(String owner);
 
   /** Inserts or replaces the record of {@code record.owner()}. */
@@ -55,12 +65,29 @@ public interface SessionStore {
 
   /**
    * All records, ordered by owner in code point order (as {@link String#compareTo} for names
-   * without characters beyond U+FFFF): {@code Pullo} before {@code legatus}, whatever the locale.
+   * without characters beyond U+FFFF): {@code Pullo} before {@code legatus}, whatever the locale. A
+   * damaged row is left out ({@link #listing} names it).
    */
   List<SessionRecord> list();
 
+  /**
+   * All records, as {@link #list}, and the rows that cannot be read as one ({@link
+   * SessionListing}). By default a store that has no damaged rows: {@link #list} and none.
+   */
+  default SessionListing listing() {
+    return new SessionListing(list(), List.of());
+  }
+
   /** Deletes the owner's record; false when there was none. */
   boolean delete(String owner);
+
+  /**
+   * Deletes the owner's record (a damaged row a reset clears) only while {@code holder} holds the
+   * lease on it, checked in the same transaction as the delete, as {@link #saveWhileLeased} saves.
+   *
+   * @throws LeaseLostException when {@code holder} does not hold the lease; nothing was deleted
+   */
+  void deleteWhileLeased(String owner, String holder);
 
   /** Deletes the records that expired before {@code now}; returns how many. */
   int deleteExpired(Instant now);

@@ -29,6 +29,9 @@ import java.util.function.Function;
  *       every channel that has a record; an agent without a record is listed too. A legatus whose
  *       {@code prompt.md} cannot be used is listed as {@value #BROKEN} (the directory's problems
  *       say why) and hides no one.
+ *   <li>A session row that cannot be read as a record ({@link DamagedSession}) hides no one either:
+ *       its owner is listed as one without a record (an agent) or not at all (a channel), and the
+ *       row is named in {@link StatusReport#damagedSessions()} with what is wrong and what to do.
  *   <li>Each owner's activity is as {@link Activity#of} says (this process's view, else working
  *       while another process holds its lease).
  *   <li>A session's age is measured from its creation while it is active; none otherwise.
@@ -63,22 +66,30 @@ final class StatusBoard {
     this.channelIdleTimeout = channelIdleTimeout;
   }
 
-  /** Every agent, and the channels {@code listing} picks, with their counts. */
+  /**
+   * Every agent, and the channels {@code listing} picks (of those with a readable record) with
+   * their counts; and the damaged rows, whatever the listing.
+   */
   StatusReport status(ChannelListing listing) {
+    Instant now = clock.instant();
+    SessionListing rows = store.listing();
     List<SessionStatus> agentsFirst = new ArrayList<>();
     List<SessionStatus> channels = new ArrayList<>();
-    for (SessionStatus s : status()) {
+    for (SessionStatus s : statuses(rows.records(), now)) {
       (Owner.of(s.owner()).isChannel() ? channels : agentsFirst).add(s);
     }
     return new StatusReport(
-        agentsFirst, listing.select(channels, clock.instant(), channelIdleTimeout));
+        agentsFirst, listing.select(channels, now, channelIdleTimeout), rows.damaged());
   }
 
-  /** Every agent (legatus first) and every channel with a record, with its session. */
+  /** Every agent (legatus first) and every channel with a readable record, with its session. */
   List<SessionStatus> status() {
-    Instant now = clock.instant();
+    return statuses(store.list(), clock.instant());
+  }
+
+  private List<SessionStatus> statuses(List<SessionRecord> stored, Instant now) {
     Map<String, SessionRecord> records = new LinkedHashMap<>();
-    for (SessionRecord r : store.list()) {
+    for (SessionRecord r : stored) {
       records.put(r.owner(), r);
     }
     Set<String> leased = leases.leasedOwners();

@@ -232,8 +232,7 @@ final class TurnRunner implements AutoCloseable {
       profile = profiles.resolve(slot.owner);
       description = profile.description();
       Instant now = clock.instant();
-      SessionRecord stored = lifecycle.stored(owner).orElse(null);
-      boolean fresh = lifecycle.prepare(slot, profile, stored, now).fresh();
+      boolean fresh = lifecycle.begin(slot, profile, now).fresh();
       sessionEvents.activity(slot, Activity.WORKING);
       SessionCondenser.Brief brief =
           fresh ? SessionCondenser.Brief.NONE : condenser.condenseIfDue(slot, profile);

@@ -362,7 +362,8 @@ public final class SessionHistoryEditor {
   /** Runs {@code edit} of {@code owner}'s record once no turn of it runs (see {@link #gate}). */
   private Result guarded(String owner, Function<RecordWriter, Result> edit) {
     if (gate == null || owner == null || !Names.isValid(owner)) {
-      return edit.apply(sessions::save); // a name that is none is refused by the edit itself
+      return edit.apply(
+          RecordWriter.plain(sessions)); // a name that is none is refused by the edit itself
     }
     return gate.whileNoTurnRuns(owner, edit);
   }

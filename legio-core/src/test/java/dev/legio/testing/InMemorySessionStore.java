@@ -103,6 +103,16 @@ public final class InMemorySessionStore implements SessionStore {
     save(record);
   }
 
+  /** As the real stores: an edit whose holder no longer holds the lease deletes nothing. */
+  @Override
+  public synchronized void deleteWhileLeased(String owner, String holder) {
+    Lease current = leases.get(owner);
+    if (current == null || !current.holder().equals(holder)) {
+      throw new dev.legio.session.LeaseLostException(owner, holder);
+    }
+    delete(owner);
+  }
+
   /** As the real stores: a turn whose holder no longer holds the lease writes nothing. */
   @Override
   public synchronized dev.legio.log.Message finishTurn(

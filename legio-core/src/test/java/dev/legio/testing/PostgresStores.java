@@ -20,6 +20,14 @@ public final class PostgresStores implements AutoCloseable {
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 1 << 20, 4, clock));
   }
 
+  /** The JDBC URL of this test's schema; a store must have been opened first. */
+  public String url() {
+    if (database == null) {
+      throw new IllegalStateException("no store opened yet");
+    }
+    return database.url();
+  }
+
   /** Drops the schema, if one was made. */
   @Override
   public void close() {

@@ -9,6 +9,7 @@ import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.backend.http.ConversationTurn;
 import dev.legio.session.LeaseLostException;
+import dev.legio.session.RecordWriter;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
 import dev.legio.store.LegioStore;
@@ -392,7 +393,8 @@ abstract class SessionHistoryEditorContract {
   /** What the engine does before vorenus's next turn, in a new process. */
   private SessionRecord nextTurnOpens() {
     return RewindJournal.beside(new FileTranscriptStore(dir.resolve("transcripts"), dir, clock))
-        .finish(store.sessions().find("vorenus").orElseThrow(), store.sessions()::save);
+        .finish(
+            store.sessions().find("vorenus").orElseThrow(), RecordWriter.plain(store.sessions()));
   }
 
   /** The turns the model is resumed with, and the turns the transcript shows: one number. */
@@ -562,7 +564,8 @@ abstract class SessionHistoryEditorContract {
         .hasMessageContaining("before the session's next turn");
     // The same store still full: the turn goes on, the note waits.
     new RewindJournal(transcripts.folder(), full)
-        .finish(store.sessions().find("vorenus").orElseThrow(), store.sessions()::save);
+        .finish(
+            store.sessions().find("vorenus").orElseThrow(), RecordWriter.plain(store.sessions()));
     assertThat(RewindJournal.beside(transcripts).noteOf(sessionId.toString())).exists();
 
     nextTurnOpens();

@@ -56,7 +56,9 @@ final class ResetCommand implements Callable<Integer> {
     Set<String> owners = new TreeSet<>();
     if (name.equals("all")) {
       owners.addAll(engine.knownAgents());
-      sessions.list().forEach(r -> owners.add(r.owner()));
+      dev.legio.session.SessionListing listing = sessions.listing();
+      listing.records().forEach(r -> owners.add(r.owner()));
+      listing.damaged().forEach(d -> owners.add(d.owner()));
     } else {
       owners.add(name);
     }

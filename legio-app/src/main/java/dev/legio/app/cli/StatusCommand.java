@@ -20,8 +20,9 @@ import picocli.CommandLine.ParentCommand;
             + " idle_timeout_minutes; the others are counted): status, age, cumulative input"
             + " tokens, context use as a share of the model's window, messages, rebuilds and cost"
             + " so far, as recorded in the store; and which sessions have auto-compact off after"
-            + " failures; then each chat gateway as `legio serve` last reported it: state,"
-            + " messages in and out, why.")
+            + " failures, and which session records are damaged (left out, each with what to do);"
+            + " then each chat gateway as `legio serve` last reported it: state, messages in and"
+            + " out, why.")
 final class StatusCommand implements Callable<Integer> {
   @ParentCommand LegioCommand root;
 

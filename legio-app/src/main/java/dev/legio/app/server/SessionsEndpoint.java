@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.session.SessionBusyException;
+import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.Transcript;
@@ -20,7 +21,8 @@ import java.util.UUID;
 /**
  * The sessions: {@code GET /api/v1/sessions} (each owner's current record, then the other sessions
  * that left a transcript; what could not be listed, a folder or link among the transcripts or a
- * transcript that cannot be read, under {@code skipped_transcripts}, one line each), {@code GET
+ * transcript that cannot be read, under {@code skipped_transcripts}, one line each; a session row
+ * that cannot be read as a record under {@code damaged_sessions}), {@code GET
  * /api/v1/sessions/{id}} (the record, when it is an owner's current session, and its transcript's
  * entries, paged backwards with {@code ?before=INDEX} and {@code ?limit=N}), and {@code DELETE
  * /api/v1/sessions/{owner}} (a reset, as {@code legio reset}).
@@ -38,7 +40,8 @@ final class SessionsEndpoint {
   void list(ApiExchange exchange) throws Exception {
     List<Map<String, Object>> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (SessionRecord r : parts.sessions().list()) {
+    SessionListing records = parts.sessions().listing();
+    for (SessionRecord r : records.records()) {
       out.add(Views.record(r));
       seen.add(r.sessionId().toString());
     }
@@ -55,7 +58,15 @@ final class SessionsEndpoint {
         out.add(s);
       }
     }
-    exchange.json(200, Map.of("sessions", out, "skipped_transcripts", listing.skipped()));
+    exchange.json(
+        200,
+        Map.of(
+            "sessions",
+            out,
+            "skipped_transcripts",
+            listing.skipped(),
+            "damaged_sessions",
+            records.damaged().stream().map(Views::damaged).toList()));
   }
 
   void get(ApiExchange exchange) throws Exception {

@@ -17,7 +17,9 @@ import java.util.function.Supplier;
  * picks ({@code ?channels=open|all}, {@code ?limit=N}: by default the open ones, at most 100), with
  * {@code channel_counts} (how many channels have a record, are open, are listed), as {@code legio
  * status} shows them (each agent with the {@code model} its prompt file names, null for the
- * back-end's default), the back-end, and the prompt files that could not be read.
+ * back-end's default), the back-end, the prompt files that could not be read, and the session rows
+ * that could not be read ({@code damaged_sessions}, whatever the listing; such an agent's {@code
+ * session} is {@code damaged}), which hide no one.
  */
 final class StatusEndpoint implements Endpoint {
   private final ServerParts parts;
@@ -36,7 +38,10 @@ final class StatusEndpoint implements Endpoint {
     out.put(
         "agents",
         report.agents().stream()
-            .map(s -> withRebuilds(withModel(Views.status(s), s.owner()), s.owner()))
+            .map(
+                s ->
+                    withRebuilds(
+                        withModel(damagedOrNot(Views.status(s), report), s.owner()), s.owner()))
             .toList());
     ChannelListing.Listed channels = report.channels();
     out.put(
@@ -50,6 +55,7 @@ final class StatusEndpoint implements Endpoint {
     out.put("backend", parts.engine().backend().displayName());
     out.put("problems", parts.agents().problems());
     out.put("gateways", gateways.get().stream().map(StatusEndpoint::gateway).toList());
+    out.put("damaged_sessions", report.damagedSessions().stream().map(Views::damaged).toList());
     exchange.json(200, out);
   }
 
@@ -68,6 +74,16 @@ final class StatusEndpoint implements Endpoint {
         (int)
             exchange.queryLong("limit", ChannelListing.DEFAULT_LIMIT, 1, ChannelListing.MAX_LIMIT);
     return new ChannelListing(which, limit);
+  }
+
+  /** The view with {@code session} {@code damaged} when the owner's row is one of the damaged. */
+  private static Map<String, Object> damagedOrNot(Map<String, Object> view, StatusReport report) {
+    if (!report.damaged(String.valueOf(view.get("owner")))) {
+      return view;
+    }
+    Map<String, Object> out = new LinkedHashMap<>(view);
+    out.put("session", "damaged");
+    return out;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import dev.legio.backend.ContextUse;
 import dev.legio.log.Message;
 import dev.legio.memoria.MemoryEntry;
+import dev.legio.session.DamagedSession;
 import dev.legio.session.Reply;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStatus;
@@ -68,6 +69,19 @@ final class Views {
     out.put("rebuilds", r == null ? 0 : r.rebuilds());
     out.put("previous_backend_session_ids", r == null ? List.of() : r.previousBackendSessionIds());
     out.put("backend", r == null ? null : r.backend());
+    return out;
+  }
+
+  /**
+   * A session row that cannot be read as a record: its owner, its session id as stored, what is
+   * wrong and what to do.
+   */
+  static Map<String, Object> damaged(DamagedSession d) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("owner", d.owner());
+    out.put("session_id", d.sessionId());
+    out.put("problem", d.problem());
+    out.put("fix", d.fix());
     return out;
   }
 

@@ -73,7 +73,7 @@ public final class OperatorReplies {
 
   /**
    * {@code /status}: the status table of the agents and the open channels ({@link
-   * ChannelListing#DEFAULT}), with costs when {@code usage} is given.
+   * ChannelListing#DEFAULT}) and the damaged session rows, with costs when {@code usage} is given.
    */
   public static String status(SessionEngine engine, AgentDirectory agents, UsageLedger usage) {
     return StatusTable.format(

@@ -2,6 +2,7 @@ package dev.legio.app.text;
 
 import dev.legio.backend.ContextUse;
 import dev.legio.session.ChannelListing;
+import dev.legio.session.DamagedSession;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStatus;
 import dev.legio.session.StatusReport;
@@ -9,15 +10,20 @@ import dev.legio.usage.UsageTotal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The table {@code legio status} and {@code /status} print: one line per agent and channel listed
- * ({@link ChannelListing}: by default the open ones, then how many were left out), with each active
- * session's context use as a share of its model's window ({@code 42% of 200K}); then a line for
- * each session whose auto-compact is off after failures, and one for each active session that was
- * condensed (how often, and its latest earlier back-end sessions).
+ * ({@link ChannelListing}: by default the open ones), with each active session's context use as a
+ * share of its model's window ({@code 42% of 200K}); then a line for each session whose
+ * auto-compact is off after failures, and one for each active session that was condensed (how
+ * often, and its latest earlier back-end sessions); then the prompt files' problems, one line for
+ * each session row that could not be read as a record ({@code damaged session: ...}, naming it,
+ * what is wrong and what to do; its owner's SESSION is {@code damaged}), and how many channels were
+ * left out.
  */
 public final class StatusTable {
   private static final String[] HEADINGS = {
@@ -34,19 +40,8 @@ public final class StatusTable {
 
   private StatusTable() {}
 
-  public static String format(List<SessionStatus> statuses, List<String> problems) {
-    return format(statuses, problems, null);
-  }
-
-  /**
-   * The table of {@code report}'s agents and listed channels (with costs, as {@link #format(List,
-   * List, Map)}), then {@link #channelsLeftOut} when channels were left out.
-   */
-  public static String format(
-      StatusReport report, List<String> problems, Map<String, UsageTotal> costs) {
-    String table = format(report.listed(), problems, costs);
-    String left = channelsLeftOut(report.channels());
-    return left == null ? table : table + left + "\n";
+  public static String format(StatusReport report, List<String> problems) {
+    return format(report, problems, null);
   }
 
   /**
@@ -64,15 +59,19 @@ public final class StatusTable {
   }
 
   /**
-   * The table with a COST column: each session's cost so far, from {@code costs} (session id → its
-   * turns in the usage ledger); {@code -} for a session with no turns recorded. Null: no column.
+   * The table of {@code report}'s agents and listed channels, with a COST column: each session's
+   * cost so far, from {@code costs} (session id → its turns in the usage ledger); {@code -} for a
+   * session with no turns recorded. Null: no column. Then the notes, problems and damaged rows, and
+   * {@link #channelsLeftOut} when channels were left out.
    */
   public static String format(
-      List<SessionStatus> statuses, List<String> problems, Map<String, UsageTotal> costs) {
+      StatusReport report, List<String> problems, Map<String, UsageTotal> costs) {
     List<String[]> rows = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     rows.add(costs == null ? HEADINGS : withCost(HEADINGS, "COST"));
-    for (SessionStatus s : statuses) {
+    Set<String> damaged = new HashSet<>();
+    report.damagedSessions().forEach(d -> damaged.add(d.owner()));
+    for (SessionStatus s : report.listed()) {
       SessionRecord r = s.record();
       // A closed session's figures are history: the next turn starts a fresh context.
       ContextUse context = r != null && r.active() ? r.context() : null;
@@ -87,7 +86,9 @@ public final class StatusTable {
           new String[] {
             s.owner(),
             s.activity(),
-            r == null ? "none" : r.active() ? "active" : "closed (" + r.closeReason() + ")",
+            r == null
+                ? damaged.contains(s.owner()) ? "damaged" : "none"
+                : r.active() ? "active" : "closed (" + r.closeReason() + ")",
             s.age() == null ? "-" : age(s.age()),
             r == null ? "0" : String.format("%,d", r.inputTokens()),
             ContextFigures.describe(context),
@@ -107,6 +108,13 @@ public final class StatusTable {
     }
     for (String problem : problems) {
       out.append("problem: ").append(MessageFormat.safeText(problem)).append('\n');
+    }
+    for (DamagedSession d : report.damagedSessions()) {
+      out.append("damaged session: ").append(MessageFormat.safeText(d.describe())).append('\n');
+    }
+    String left = channelsLeftOut(report.channels());
+    if (left != null) {
+      out.append(left).append('\n');
     }
     return out.toString();
   }

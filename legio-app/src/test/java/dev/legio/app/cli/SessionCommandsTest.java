@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.app.LegioApp;
 import dev.legio.backend.ContextUse;
 import dev.legio.session.SessionRecord;
+import dev.legio.testing.HandEdits;
 import dev.legio.workspace.Workspace;
 import java.io.ByteArrayOutputStream;
 import java.io.PipedInputStream;
@@ -137,6 +138,33 @@ class SessionCommandsTest {
     assertThat(unknown.code()).isEqualTo(2);
     assertThat(unknown.err())
         .isEqualTo("legio: no agent named 'brutus'. Known agents: legatus, pullo, vorenus.\n");
+  }
+
+  @Test
+  void aDamagedSessionRowIsNamedByStatusHidingNoOneAndResetClearsIt() {
+    legio(castra, "say", "-q", "@vorenus one");
+    legio(castra, "say", "-q", "@pullo two");
+    HandEdits.sqlite(
+        dir.resolve("legion/castra/praetorium.db"),
+        "UPDATE sessions SET previous_backend_session_ids = 'oops' WHERE owner = 'vorenus'");
+
+    Result status = legio(castra, "status");
+
+    assertThat(status.code()).as(status.err()).isZero();
+    assertThat(line(status.out(), "pullo")).contains("active");
+    assertThat(line(status.out(), "vorenus")).contains(" damaged ");
+    assertThat(status.out())
+        .containsPattern(
+            "(?m)^damaged session: the session record of 'vorenus' \\(session [0-9a-f-]+\\) in"
+                + " the sqlite database is damaged: previous_backend_session_ids 'oops' is not a"
+                + " JSON array of strings \\(.*\\)\\. vorenus's next turn starts a new session in"
+                + " its place .*`legio reset vorenus` clears the row now, or delete it: DELETE FROM"
+                + " sessions WHERE owner = 'vorenus'$");
+
+    assertThat(legio(castra, "reset", "vorenus").out()).contains("Reset vorenus");
+    Result after = legio(castra, "status");
+    assertThat(line(after.out(), "vorenus")).contains(" none ");
+    assertThat(after.out()).doesNotContain("damaged");
   }
 
   @Test

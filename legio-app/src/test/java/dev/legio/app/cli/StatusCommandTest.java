@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.app.LegioApp;
 import dev.legio.session.SessionRecord;
+import dev.legio.testing.HandEdits;
 import dev.legio.testing.MutableClock;
 import dev.legio.workspace.Workspace;
 import java.nio.file.Path;
@@ -99,6 +100,26 @@ class StatusCommandTest {
     assertThat(two.out())
         .contains("2 of 3 channels listed")
         .contains("`legio status --channels all --limit N` lists more.");
+  }
+
+  @Test
+  void aDamagedChannelRowIsNamedBesideTheCountOfTheOthers() {
+    HandEdits.sqlite(
+        dir.resolve("legion/castra/praetorium.db"),
+        "UPDATE sessions SET state = 'paused' WHERE owner = 'telegram:2'");
+
+    Result r = legio(castra, "status");
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(owners(r.out())).containsExactly("telegram:1");
+    assertThat(r.out())
+        .containsPattern(
+            "(?m)^damaged session: the session record of 'telegram:2' \\(session [0-9a-f-]+\\)"
+                + " .*state 'paused' is neither 'active' nor 'closed'")
+        .contains("1 of 2 channels listed (1 open:");
+    Result all = legio(castra, "status", "--channels", "all");
+    assertThat(owners(all.out())).containsExactly("telegram:1", "telegram:3");
+    assertThat(all.out()).contains("damaged session: the session record of 'telegram:2'");
   }
 
   @Test

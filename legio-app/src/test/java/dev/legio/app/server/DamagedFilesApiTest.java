@@ -103,23 +103,80 @@ class DamagedFilesApiTest {
   }
 
   @Test
-  void aDamagedSessionRowIsA500SayingWhichAndWhatToDoNotAnInternalError() throws Exception {
+  void aDamagedSessionRowHidesNoSessionAndItsAgentsNextTurnReplacesIt() throws Exception {
     f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus first"));
-    try (java.sql.Connection db =
-            java.sql.DriverManager.getConnection(
-                "jdbc:sqlite:" + f.app.workspace().castra().resolve("praetorium.db"));
-        java.sql.Statement s = db.createStatement()) {
-      s.executeUpdate(
-          "UPDATE sessions SET previous_backend_session_ids = 'oops' WHERE owner = 'vorenus'");
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo second"));
+    dev.legio.testing.HandEdits.sqlite(
+        f.app.workspace().castra().resolve("praetorium.db"),
+        "UPDATE sessions SET previous_backend_session_ids = 'oops' WHERE owner = 'vorenus'");
+
+    HttpResponse<String> status = f.get("/api/v1/status", f.operator);
+    assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+    JsonNode body = ServerFixture.json(status);
+    assertThat(body.get("agents").findValuesAsText("owner")).contains("vorenus", "pullo");
+    for (JsonNode agent : body.get("agents")) {
+      String expected =
+          switch (agent.get("owner").asText()) {
+            case "vorenus" -> "damaged";
+            case "pullo" -> "active";
+            default -> "none";
+          };
+      assertThat(agent.get("session").asText()).as(agent.toString()).isEqualTo(expected);
     }
+    JsonNode damaged = body.get("damaged_sessions");
+    assertThat(damaged).hasSize(1);
+    assertThat(damaged.get(0).get("owner").asText()).isEqualTo("vorenus");
+    assertThat(damaged.get(0).get("session_id").asText()).isNotBlank();
+    assertThat(damaged.get(0).get("problem").asText())
+        .startsWith("previous_backend_session_ids 'oops' is not a JSON array of strings");
+    assertThat(damaged.get(0).get("fix").asText())
+        .contains("`legio reset vorenus`", "DELETE FROM sessions WHERE owner = 'vorenus'");
 
-    HttpResponse<String> r = f.get("/api/v1/status", f.operator);
+    HttpResponse<String> sessions = f.get("/api/v1/sessions", f.operator);
+    assertThat(sessions.statusCode()).as(sessions.body()).isEqualTo(200);
+    JsonNode listed = ServerFixture.json(sessions);
+    assertThat(listed.get("sessions").findValuesAsText("owner")).contains("pullo");
+    assertThat(listed.get("damaged_sessions").findValuesAsText("owner")).containsExactly("vorenus");
 
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(500);
-    assertThat(ServerFixture.json(r).get("error").asText())
-        .startsWith(
-            "the session of 'vorenus' has previous_backend_session_ids that are not a JSON array")
-        .endsWith("fix or clear that column");
+    HttpResponse<String> again =
+        f.post("/api/v1/messages", f.operator, Map.of("text", "@vorenus again"));
+    assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(again).get("replies").get(0).get("error").asBoolean()).isFalse();
+    JsonNode after = ServerFixture.json(f.get("/api/v1/status", f.operator));
+    assertThat(after.get("damaged_sessions")).isEmpty();
+  }
+
+  @Test
+  void aDamagedChannelRowIsNamedWhicheverChannelsAreListedAndNotCounted() throws Exception {
+    // Two chats seen hours ago (idle), then an open one; one of the idle ones is damaged.
+    f.channelUsed("telegram:1", Duration.ofHours(3), false);
+    f.channelUsed("telegram:2", Duration.ofHours(2), false);
+    HttpResponse<String> r =
+        f.post("/api/v1/channels/telegram:3/messages", f.gateway, Map.of("text", "hello"));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    dev.legio.testing.HandEdits.sqlite(
+        f.app.workspace().castra().resolve("praetorium.db"),
+        "UPDATE sessions SET state = 'paused' WHERE owner = 'telegram:2'");
+
+    for (String query : List.of("", "?channels=all", "?channels=all&limit=1")) {
+      HttpResponse<String> status = f.get("/api/v1/status" + query, f.operator);
+      assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+      JsonNode body = ServerFixture.json(status);
+      assertThat(body.get("damaged_sessions").findValuesAsText("owner"))
+          .as(query)
+          .containsExactly("telegram:2");
+      assertThat(body.get("channels").findValuesAsText("owner"))
+          .as(query)
+          .doesNotContain("telegram:2");
+      assertThat(body.at("/channel_counts/all").asInt()).as(query).isEqualTo(2);
+      assertThat(body.at("/channel_counts/open").asInt()).as(query).isEqualTo(1);
+    }
+    JsonNode open = ServerFixture.json(f.get("/api/v1/status", f.operator));
+    assertThat(open.get("channels").findValuesAsText("owner")).containsExactly("telegram:3");
+    JsonNode all = ServerFixture.json(f.get("/api/v1/status?channels=all", f.operator));
+    assertThat(all.get("channels").findValuesAsText("owner"))
+        .containsExactly("telegram:3", "telegram:1");
+    assertThat(all.at("/channel_counts/listed").asInt()).isEqualTo(2);
   }
 
   @Test

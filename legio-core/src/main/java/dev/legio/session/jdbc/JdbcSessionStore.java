@@ -5,9 +5,12 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.NewMessage;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
+import dev.legio.session.DamagedSession;
+import dev.legio.session.DamagedSessionException;
 import dev.legio.session.HeldLeases;
 import dev.legio.session.LeaseHolder;
 import dev.legio.session.LeaseLostException;
+import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStore;
 import dev.legio.session.SessionStoreException;
@@ -43,7 +46,9 @@ import javax.sql.DataSource;
  * ({@link #appendAndTryLease}) tries the first in the request's transaction, the second after it.
  *
  * <p>A session's previous back-end ids ({@link SessionRecord#previousBackendSessionIds()}) are a
- * JSON array of strings in one column, NULL when there are none ({@link PreviousIds}).
+ * JSON array of strings in one column, NULL when there are none ({@link PreviousIds}). A row with a
+ * value Legio does not write is a {@link DamagedSession} ({@link SessionRows#read}): left out of
+ * {@link #list}, named by {@link #listing}, thrown by {@link #find}.
  *
  * <p>Timestamps are stored to the microsecond: anything finer is truncated, the same way on both
  * databases.
@@ -211,7 +216,33 @@ public final class JdbcSessionStore implements SessionStore {
 
   @Override
   public List<SessionRecord> list() {
-    return query("listing the sessions", SELECT + " ORDER BY owner", s -> {});
+    return listing().records();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Here: one query; a row {@link SessionRows#read} finds damaged is named, and the rows after
+   * it are read all the same.
+   */
+  @Override
+  public SessionListing listing() {
+    List<SessionRecord> records = new ArrayList<>();
+    List<DamagedSession> damaged = new ArrayList<>();
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(SELECT + " ORDER BY owner");
+        ResultSet found = statement.executeQuery()) {
+      while (found.next()) {
+        try {
+          records.add(rows.read(found));
+        } catch (DamagedSessionException e) {
+          damaged.add(e.damage());
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("listing the sessions", e);
+    }
+    return new SessionListing(records, damaged);
   }
 
   @Override
@@ -222,6 +253,18 @@ public final class JdbcSessionStore implements SessionStore {
             "DELETE FROM sessions WHERE owner = ?",
             s -> s.setString(1, owner))
         > 0;
+  }
+
+  @Override
+  public void deleteWhileLeased(String owner, String holder) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(holder, "holder");
+    update(
+        "deleting the session of '" + owner + "' under the lease of '" + holder + "'",
+        List.of(
+            LeaseRows.guard(owner, holder),
+            new SharedWriter.Update(
+                "DELETE FROM sessions WHERE owner = ?", s -> s.setString(1, owner))));
   }
 
   @Override

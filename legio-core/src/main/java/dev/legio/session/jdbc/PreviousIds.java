@@ -3,7 +3,7 @@ package dev.legio.session.jdbc;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.legio.session.SessionStoreException;
+import dev.legio.errors.JsonFileProblem;
 import java.util.List;
 
 /**
@@ -27,7 +27,12 @@ final class PreviousIds {
     }
   }
 
-  static List<String> fromColumn(String owner, String column) {
+  /**
+   * The ids a column holds.
+   *
+   * @throws SessionRows.WrongValue when it is not a JSON array of strings, saying why
+   */
+  static List<String> fromColumn(String column) {
     if (column == null || column.isBlank()) {
       return List.of();
     }
@@ -35,12 +40,8 @@ final class PreviousIds {
       List<String> ids = JSON.readValue(column, STRINGS);
       return ids == null ? List.of() : ids;
     } catch (JsonProcessingException e) {
-      throw new SessionStoreException(
-          "the session of '"
-              + owner
-              + "' has previous_backend_session_ids that are not a JSON array of strings ("
-              + e.getOriginalMessage()
-              + "): fix or clear that column");
+      throw new SessionRows.WrongValue(
+          "is not a JSON array of strings (" + JsonFileProblem.of(e) + ")");
     }
   }
 }

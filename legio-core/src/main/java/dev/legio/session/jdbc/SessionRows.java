@@ -1,10 +1,12 @@
 package dev.legio.session.jdbc;
 
 import dev.legio.backend.ContextUse;
+import dev.legio.errors.Quoted;
 import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SqlValues;
+import dev.legio.session.DamagedSession;
+import dev.legio.session.DamagedSessionException;
 import dev.legio.session.SessionRecord;
-import dev.legio.session.SessionStoreException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,8 +22,11 @@ import java.util.stream.Collectors;
  *
  * <p>Rules: the four context columns are null together (a record without context figures); previous
  * back-end ids are one JSON column ({@link PreviousIds}); timestamps are truncated to the
- * microsecond on both databases; a state other than {@code active} or {@code closed} is an error
- * that names the row and what to do.
+ * microsecond on both databases; a row with a value Legio does not write (a state other than {@code
+ * active} or {@code closed}, previous ids that are not a JSON array of strings, a session id that
+ * is not a UUID, a timestamp that is not one, a required value that is NULL) is read as a {@link
+ * DamagedSession}, naming the column and quoting the value, thrown as a {@link
+ * DamagedSessionException}.
  */
 final class SessionRows {
   static final List<String> COLUMNS =
@@ -108,28 +113,109 @@ final class SessionRows {
     s.setString(22, node);
   }
 
-  /** The record in the current row of a {@link #SELECT}. */
+  /**
+   * The record in the current row of a {@link #SELECT}.
+   *
+   * @throws DamagedSessionException when a value of the row cannot be read as the record's, naming
+   *     the column and quoting the value
+   */
   SessionRecord read(ResultSet row) throws SQLException {
     String owner = row.getString(1);
-    return new SessionRecord(
-        owner,
-        values.readId(row, 2),
-        row.getString(3),
-        row.getString(4),
-        row.getString(5),
-        row.getString(6),
-        row.getLong(7),
-        row.getLong(8),
-        row.getLong(9),
-        row.getLong(10),
-        values.readTimestamp(row, 11),
-        values.readTimestamp(row, 12),
-        values.readTimestamp(row, 13),
-        state(owner, row.getString(14)),
-        row.getString(15),
-        row.getLong(16),
-        context(row),
-        PreviousIds.fromColumn(owner, row.getString(21)));
+    try {
+      return new SessionRecord(
+          owner,
+          required(row, 2, values::readId),
+          required(row, 3, ResultSet::getString),
+          row.getString(4),
+          required(row, 5, ResultSet::getString),
+          row.getString(6),
+          row.getLong(7),
+          row.getLong(8),
+          row.getLong(9),
+          row.getLong(10),
+          required(row, 11, values::readTimestamp),
+          required(row, 12, values::readTimestamp),
+          required(row, 13, values::readTimestamp),
+          required(row, 14, (r, i) -> state(r.getString(i))),
+          row.getString(15),
+          row.getLong(16),
+          context(row),
+          value(row, 21, (r, i) -> PreviousIds.fromColumn(r.getString(i))));
+    } catch (UnreadableValue e) {
+      throw new DamagedSessionException(
+          new DamagedSession(owner, text(row, 2), e.getMessage(), rebuilds(row), values.name()));
+    }
+  }
+
+  /** Reads one column's value; may throw a {@link RuntimeException} saying what is wrong. */
+  @FunctionalInterface
+  private interface ColumnReader<T> {
+    T read(ResultSet row, int column) throws SQLException;
+  }
+
+  /**
+   * A value that is not one Legio writes, thrown by a column's reader: its message says how, after
+   * the column's name and value ({@code is neither 'active' nor 'closed'}).
+   */
+  static final class WrongValue extends IllegalArgumentException {
+    WrongValue(String how) {
+      super(how);
+    }
+  }
+
+  /** A value of a row that is not one Legio writes: its message says which and why. */
+  private static final class UnreadableValue extends RuntimeException {
+    UnreadableValue(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** Column {@code column}'s value, which may not be NULL. */
+  private <T> T required(ResultSet row, int column, ColumnReader<T> reader) throws SQLException {
+    T value = value(row, column, reader);
+    if (value == null) {
+      throw new UnreadableValue(COLUMNS.get(column - 1) + " is NULL");
+    }
+    return value;
+  }
+
+  /** Column {@code column}'s value as {@code reader} reads it, or why it cannot be. */
+  private static <T> T value(ResultSet row, int column, ColumnReader<T> reader)
+      throws SQLException {
+    try {
+      return reader.read(row, column);
+    } catch (RuntimeException e) {
+      String stored = text(row, column);
+      if (stored == null && !(e instanceof WrongValue)) {
+        throw new UnreadableValue(COLUMNS.get(column - 1) + " is NULL");
+      }
+      throw new UnreadableValue(
+          COLUMNS.get(column - 1)
+              + " '"
+              + Quoted.of(stored)
+              + "' "
+              + (e instanceof WrongValue
+                  ? e.getMessage()
+                  : "cannot be read (" + Quoted.of(String.valueOf(e.getMessage())) + ")"));
+    }
+  }
+
+  /** A column's value as text, as stored; null when it cannot be read as text. */
+  private static String text(ResultSet row, int column) {
+    try {
+      return row.getString(column);
+    } catch (SQLException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The row's count of rebuilds, or 0 when that cannot be read either. */
+  private static long rebuilds(ResultSet row) {
+    try {
+      return Math.max(0, row.getLong(16));
+    } catch (SQLException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** The context figures of a row: null when it has none (all four columns are null together). */
@@ -141,19 +227,12 @@ final class SessionRows {
     return new ContextUse(tokens, row.getLong(18), row.getInt(19), row.getBoolean(20));
   }
 
-  private SessionRecord.State state(String owner, String state) {
+  private static SessionRecord.State state(String state) {
     return switch (state) {
+      case null -> null;
       case "active" -> SessionRecord.State.ACTIVE;
       case "closed" -> SessionRecord.State.CLOSED;
-      default ->
-          throw new SessionStoreException(
-              "the session of '"
-                  + owner
-                  + "' in the "
-                  + values.name()
-                  + " database has state '"
-                  + state
-                  + "', which is neither 'active' nor 'closed': fix or delete that row");
+      default -> throw new WrongValue("is neither 'active' nor 'closed'");
     };
   }
 }
