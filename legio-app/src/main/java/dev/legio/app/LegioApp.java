@@ -462,6 +462,11 @@ public final class LegioApp implements AutoCloseable {
       engine.close();
       engine = null;
     }
+    // The engine has told the usage recorder of every turn: it writes once more what a failed
+    // write left, before the store closes (engineUsage stays, for unrecordedUsage()).
+    if (engineUsage != null) {
+      engineUsage.close();
+    }
     if (tasks != null) {
       tasks.close();
       tasks = null;

@@ -19,14 +19,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * #turnFailed}) a row with its outcome ({@code error}, {@code timeout}, {@code lease_lost}) and no
  * tokens unless the back-end reported some. A row has a duration when the engine reports one.
  *
- * <p>A row the ledger cannot write (the database failed) is not lost silently: the failure is
- * thrown on, as before (the listener queue logs it), and kept ({@link #unrecorded()}), so that a
- * command that ran the turn can say that its usage went unrecorded and exit with a failure.
+ * <p>A row the ledger cannot write at once (the database locked or out of reach for a moment) is
+ * kept and written again later ({@link RetryingUsageWriter}: its rules, the back-off and the limit,
+ * are in its comment), so a short fault loses no turn and the turn listener goes on at once. A row
+ * given up at last (dropped past the limit, refused by the database, still unwritten at {@link
+ * #close}) is not lost silently: it is logged and kept count of ({@link #unrecorded()}), so that a
+ * command that ran the turn can say that its usage went unrecorded and exit with a failure. Close
+ * the recorder after the engine that tells it of turns, before the ledger's store.
  */
-public final class UsageRecorder implements TurnListener {
-  private final UsageLedger ledger;
+public final class UsageRecorder implements TurnListener, AutoCloseable {
   private final PriceTable prices;
   private final AtomicReference<Unrecorded> unrecorded = new AtomicReference<>();
+  private final RetryingUsageWriter writer;
 
   /**
    * The turns whose usage the ledger could not record: how many, whose (the first turn's owner) and
@@ -35,8 +39,16 @@ public final class UsageRecorder implements TurnListener {
   public record Unrecorded(int turns, String owner, String reason) {}
 
   public UsageRecorder(UsageLedger ledger, PriceTable prices) {
-    this.ledger = Objects.requireNonNull(ledger, "ledger");
+    this(ledger, prices, RetryingUsageWriter.Backoff.DEFAULT);
+  }
+
+  /**
+   * @param backoff when rows a failed write left are written again, and how many are kept
+   */
+  public UsageRecorder(UsageLedger ledger, PriceTable prices, RetryingUsageWriter.Backoff backoff) {
+    Objects.requireNonNull(ledger, "ledger");
     this.prices = Objects.requireNonNull(prices, "prices");
+    this.writer = new RetryingUsageWriter(ledger, backoff, this::countUnrecorded);
   }
 
   @Override
@@ -61,25 +73,31 @@ public final class UsageRecorder implements TurnListener {
   }
 
   private void record(List<LedgerEntry> entries) {
-    if (entries.isEmpty()) {
-      return;
-    }
-    try {
-      if (entries.size() == 1) {
-        ledger.append(entries.get(0));
-      } else {
-        ledger.appendAll(entries);
-      }
-    } catch (RuntimeException e) {
-      String reason = String.valueOf(e.getMessage());
-      unrecorded.accumulateAndGet(
-          new Unrecorded(entries.size(), entries.get(0).owner(), reason),
-          (before, now) ->
-              before == null
-                  ? now
-                  : new Unrecorded(before.turns() + now.turns(), before.owner(), now.reason()));
-      throw e;
-    }
+    writer.write(entries);
+  }
+
+  /** Counts rows given up: their turns are unrecorded. */
+  private void countUnrecorded(int count, LedgerEntry first, String why) {
+    unrecorded.accumulateAndGet(
+        new Unrecorded(count, first.owner(), why),
+        (before, now) ->
+            before == null
+                ? now
+                : new Unrecorded(before.turns() + now.turns(), before.owner(), now.reason()));
+  }
+
+  /** How many turns' rows wait to be written again after a failed write. */
+  public int pending() {
+    return writer.pending();
+  }
+
+  /**
+   * Writes the rows still kept after failed writes, once more; those it cannot write are logged and
+   * counted in {@link #unrecorded()}.
+   */
+  @Override
+  public void close() {
+    writer.close();
   }
 
   /** The ledger row of a failed {@code turn}. */

@@ -12,6 +12,7 @@ import dev.legio.testing.MutableClock;
 import dev.legio.testing.ScriptedBackend;
 import dev.legio.usage.Grouping;
 import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.RetryingUsageWriter;
 import dev.legio.usage.TurnOutcome;
 import dev.legio.usage.UsageRecorder;
 import dev.legio.usage.UsageReport;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,13 @@ abstract class TurnUsageContract {
   final ScriptedBackend backend = ScriptedBackend.forgetful();
 
   abstract LegioStore openStore(Path dir, MutableClock clock);
+
+  /**
+   * Starts a fault of the store's database that lasts until the result is closed: its writes fail,
+   * after the wait Legio gives them (SQLite's busy time-out, PostgreSQL's connection time-out: 10
+   * s). SQLite: another program holds its write lock; PostgreSQL: the server is out of reach.
+   */
+  abstract AutoCloseable databaseFault() throws Exception;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -137,6 +146,83 @@ abstract class TurnUsageContract {
     assertThat(report.total().turns()).isEqualTo(3);
     assertThat(report.total().failedTurns()).isEqualTo(3);
     assertThat(report.total().tokens()).isEqualTo(new Tokens(10, 5, 0, 0));
+  }
+
+  @Test
+  void aTurnCompletedDuringAShortDatabaseFaultIsRecordedOnceTheDatabaseIsBack() throws Exception {
+    UsageRecorder recorder =
+        new UsageRecorder(
+            store.usage(),
+            PriceTable.builtIn(),
+            new RetryingUsageWriter.Backoff(Duration.ofMillis(200), Duration.ofSeconds(1), 100));
+    AtomicReference<AutoCloseable> fault = new AtomicReference<>();
+    // Told first: the turn's own writes have landed; its usage row meets the fault.
+    TurnListener faultAfterTheTurn =
+        turn -> {
+          try {
+            fault.set(databaseFault());
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    SessionEngine faulty =
+        SessionEngine.builder()
+            .messageLog(store.messageLog())
+            .store(store.sessions())
+            .agents(new AgentDirectory(dir.resolve("castra")))
+            .backend(backend)
+            .settings(SessionSettings.defaults())
+            .clock(clock)
+            .turnListener(TurnListener.inOrder(faultAfterTheTurn, recorder))
+            .build();
+    try {
+      assertThat(faulty.handle("@vorenus report", DispatchListener.NONE).ok()).isTrue();
+      // The ledger's write waits Legio's 10 s for the database, fails, and its row is kept.
+      awaitUpTo(Duration.ofSeconds(40), () -> recorder.pending() == 1);
+      fault.getAndSet(null).close();
+      awaitUpTo(Duration.ofSeconds(20), () -> recorder.pending() == 0);
+    } finally {
+      AutoCloseable still = fault.getAndSet(null);
+      if (still != null) {
+        still.close();
+      }
+      faulty.close();
+      recorder.close();
+    }
+
+    List<LedgerEntry> entries = ledgerOnceReadable();
+    assertThat(entries).singleElement().satisfies(e -> assertThat(e.owner()).isEqualTo("vorenus"));
+    assertThat(entries.get(0).sessionId())
+        .isEqualTo(store.sessions().find("vorenus").orElseThrow().sessionId());
+    assertThat(recorder.unrecorded()).isEmpty();
+  }
+
+  /**
+   * The ledger's entries, read again while a read fails: a pool connection the fault broke fails
+   * its next use (PostgreSQL).
+   */
+  private List<LedgerEntry> ledgerOnceReadable() throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return store.usage().entries(START.minusSeconds(60), 100);
+      } catch (RuntimeException e) {
+        if (attempt == 5) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  private static void awaitUpTo(Duration max, java.util.function.BooleanSupplier done)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + max.toSeconds() + " s");
+      }
+      Thread.sleep(20);
+    }
   }
 
   @Test

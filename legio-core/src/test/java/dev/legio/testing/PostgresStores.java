@@ -20,6 +20,32 @@ public final class PostgresStores implements AutoCloseable {
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 1 << 20, 4, clock));
   }
 
+  /**
+   * A store on this test's schema whose connections go through {@code proxy} (see {@link
+   * #proxyToServer}), so that the test can cut them off.
+   */
+  public LegioStore openThrough(TcpProxy proxy, MutableClock clock) {
+    if (database == null) {
+      database = PostgresTestDatabase.create();
+    }
+    String url = SERVER.matcher(database.url()).replaceFirst("//127.0.0.1:" + proxy.port() + "/");
+    return LegioStore.openPostgres(
+        new JdbcMessageLogs.PostgresOptions(url, null, null, 1 << 20, 4, clock));
+  }
+
+  /** A proxy to the test PostgreSQL server ({@link PostgresTestDatabase#baseUrl()}). */
+  public static TcpProxy proxyToServer() {
+    java.util.regex.Matcher m = SERVER.matcher(PostgresTestDatabase.baseUrl());
+    if (!m.find()) {
+      throw new IllegalStateException("no host in " + PostgresTestDatabase.baseUrl());
+    }
+    return new TcpProxy(m.group(1), m.group(2) == null ? 5432 : Integer.parseInt(m.group(2)));
+  }
+
+  /** The server part of a PostgreSQL JDBC URL: {@code //host:port/}. */
+  private static final java.util.regex.Pattern SERVER =
+      java.util.regex.Pattern.compile("//([^/:?]+)(?::(\\d+))?/");
+
   /** The JDBC URL of this test's schema; a store must have been opened first. */
   public String url() {
     if (database == null) {
