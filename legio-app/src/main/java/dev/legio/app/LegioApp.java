@@ -55,6 +55,7 @@ public final class LegioApp implements AutoCloseable {
   private SessionEngine engine;
   private MemoryExtractor extractor;
   private UsageRecorder engineUsage;
+  private UsageRecorder taskUsage;
   private Memoria memoria;
   private final TranscriptStores transcripts;
   private LegioMetrics metrics;
@@ -272,7 +273,7 @@ public final class LegioApp implements AutoCloseable {
               store().tasks(),
               sessions(),
               usage(),
-              new UsageRecorder(usage(), prices()),
+              taskUsage = new UsageRecorder(usage(), prices()),
               config.sessions(),
               clock,
               conversations());
@@ -470,6 +471,10 @@ public final class LegioApp implements AutoCloseable {
     if (tasks != null) {
       tasks.close();
       tasks = null;
+    }
+    if (taskUsage != null) {
+      taskUsage.close(); // the task turns' rows a failed write left, once more
+      taskUsage = null;
     }
     // The engine has told the extractor of every turn; let it finish the extraction it runs (it
     // needs the back-end).

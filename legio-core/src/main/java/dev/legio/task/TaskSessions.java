@@ -95,7 +95,8 @@ public final class TaskSessions implements AutoCloseable {
    * @param backendsByKind the back-end of each other kind an agent may name; null: only {@code
    *     backend}
    * @param leases where the session leases are taken (the agents' session store)
-   * @param costs what prices the turns for the ledger
+   * @param costs what prices the turns and writes their rows to the ledger (closed by its owner,
+   *     after this)
    * @param conversations the conversations Legio keeps for the HTTP back-ends (those of expired
    *     sessions are deleted)
    */
@@ -116,8 +117,7 @@ public final class TaskSessions implements AutoCloseable {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.recorder =
-        new TaskTurnRecorder(ledger, Objects.requireNonNull(costs, "costs"), this.clock);
+    this.recorder = new TaskTurnRecorder(Objects.requireNonNull(costs, "costs"), this.clock);
     this.conversations = Objects.requireNonNull(conversations, "conversations");
     this.opener =
         new TaskSessionOpener(

@@ -11,7 +11,6 @@ import dev.legio.session.TurnEnding;
 import dev.legio.session.TurnMeter;
 import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.TaskRef;
-import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,20 +30,22 @@ import org.slf4j.LoggerFactory;
  *       outcome and duration and no tokens.
  *   <li>Every task turn is told to the {@link TurnMeter} (the metrics) once, under its agent's
  *       name, as the engine's turns are: completed (with its usage), failed or busy.
- *   <li>Neither may change the turn: a ledger or meter failure is logged, and the task's answer
- *       stands.
+ *   <li>Neither may change the turn: a meter failure is logged, and the task's answer stands. A row
+ *       the ledger cannot write at once is kept and written again by the {@link UsageRecorder}
+ *       ({@link dev.legio.usage.RetryingUsageWriter}'s rules), as an agent's turn's row is.
  * </ul>
  */
 final class TaskTurnRecorder {
   private static final Logger log = LoggerFactory.getLogger(TaskTurnRecorder.class);
 
-  private final UsageLedger ledger;
   private final UsageRecorder costs;
   private final Clock clock;
   private volatile TurnMeter meter = TurnMeter.NONE;
 
-  TaskTurnRecorder(UsageLedger ledger, UsageRecorder costs, Clock clock) {
-    this.ledger = ledger;
+  /**
+   * @param costs prices the turns and writes their rows (its owner closes it, after this)
+   */
+  TaskTurnRecorder(UsageRecorder costs, Clock clock) {
     this.costs = costs;
     this.clock = clock;
   }
@@ -74,12 +75,7 @@ final class TaskTurnRecorder {
   /** Puts a completed turn in the ledger; returns its entry (usage and cost). */
   LedgerEntry completed(String key, String taskRunId, CompletedTurn turn) {
     LedgerEntry entry = withTask(costs.entryOf(turn), new TaskRef(key, turn.owner(), taskRunId));
-    try {
-      ledger.append(entry);
-    } catch (RuntimeException e) {
-      log.error(
-          "task session {} of {}: the turn's usage could not be recorded", key, turn.owner(), e);
-    }
+    costs.record(entry);
     return entry;
   }
 
@@ -95,24 +91,19 @@ final class TaskTurnRecorder {
       String taskRunId,
       long started,
       BackendException failure) {
-    try {
-      ledger.append(
-          withTask(
-              costs.entryOf(
-                  new FailedTurn(
-                      profile.name(),
-                      sessionId,
-                      profile.model(),
-                      model.kind(),
-                      null,
-                      clock.instant(),
-                      Duration.ofNanos(System.nanoTime() - started),
-                      FailedTurn.Cause.of(failure))),
-              new TaskRef(key, profile.name(), taskRunId)));
-    } catch (RuntimeException e) {
-      log.error(
-          "task session {} of {}: the failed turn could not be recorded", key, profile.name(), e);
-    }
+    costs.record(
+        withTask(
+            costs.entryOf(
+                new FailedTurn(
+                    profile.name(),
+                    sessionId,
+                    profile.model(),
+                    model.kind(),
+                    null,
+                    clock.instant(),
+                    Duration.ofNanos(System.nanoTime() - started),
+                    FailedTurn.Cause.of(failure))),
+            new TaskRef(key, profile.name(), taskRunId)));
   }
 
   private static LedgerEntry withTask(LedgerEntry e, TaskRef task) {

@@ -86,6 +86,15 @@ public final class UsageRecorder implements TurnListener, AutoCloseable {
                 : new Unrecorded(before.turns() + now.turns(), before.owner(), now.reason()));
   }
 
+  /**
+   * Writes one turn's row as the recorder writes its listener's: at once, and again later when that
+   * fails ({@link RetryingUsageWriter}); never throws for the ledger (task turns, {@code
+   * task.TaskTurnRecorder}).
+   */
+  public void record(LedgerEntry entry) {
+    writer.write(List.of(Objects.requireNonNull(entry, "entry")));
+  }
+
   /** How many turns' rows wait to be written again after a failed write. */
   public int pending() {
     return writer.pending();

@@ -3,6 +3,7 @@ package dev.legio.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.pricing.Tokens;
+import dev.legio.testing.FlakyUsageLedger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,56 +19,9 @@ class RetryingUsageWriterTest {
   private static final RetryingUsageWriter.Backoff QUICK =
       new RetryingUsageWriter.Backoff(Duration.ofMillis(20), Duration.ofMillis(80), 100);
 
-  /** A ledger whose writes fail while it is down, or for the rows it refuses; all or none. */
-  static final class FlakyLedger implements UsageLedger {
-    final List<LedgerEntry> rows = new CopyOnWriteArrayList<>();
-    volatile boolean down;
-    volatile Predicate<LedgerEntry> refuses = e -> false;
-    volatile int attempts;
-
-    @Override
-    public void append(LedgerEntry entry) {
-      appendAll(List.of(entry));
-    }
-
-    @Override
-    public synchronized void appendAll(List<LedgerEntry> entries) {
-      attempts++;
-      if (down) {
-        throw new UsageLedgerException("database is locked", null);
-      }
-      for (LedgerEntry e : entries) {
-        if (refuses.test(e)) {
-          throw new UsageLedgerException("CHECK constraint failed: " + e.owner(), null);
-        }
-      }
-      rows.addAll(entries);
-    }
-
-    @Override
-    public UsageReport report(Instant since, Grouping by) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public List<LedgerEntry> entries(Instant since, int limit) {
-      return List.copyOf(rows);
-    }
-
-    @Override
-    public List<KeySessionTotal> sessionsOfKey(String sessionKey) {
-      return List.of();
-    }
-
-    @Override
-    public int deleteBefore(Instant cutoff) {
-      return 0;
-    }
-  }
-
   record LostRows(int count, String firstOwner, String why) {}
 
-  private final FlakyLedger ledger = new FlakyLedger();
+  private final FlakyUsageLedger ledger = new FlakyUsageLedger();
   private final List<LostRows> lost = new CopyOnWriteArrayList<>();
   private final List<RetryingUsageWriter> writers = new ArrayList<>();
 
