@@ -87,12 +87,13 @@ abstract class DamagedSessionRowContract {
 
   @Test
   void aDamagedRowHidesNoOtherRecordAndIsNamedWithWhatIsWrongAndWhatToDo() {
-    for (String owner : new String[] {"legatus", "pullo", "telegram:1", "vorenus"}) {
+    for (String owner : new String[] {"legatus", "pullo", "telegram:1", "telegram:2", "vorenus"}) {
       sessions().save(record(owner));
     }
     UUID pullos = sessions().find("pullo").orElseThrow().sessionId();
     handEdit("UPDATE sessions SET previous_backend_session_ids = 'oops' WHERE owner = 'pullo'");
     handEdit("UPDATE sessions SET state = 'paused' WHERE owner = 'telegram:1'");
+    handEdit("UPDATE sessions SET context_tokens = -5 WHERE owner = 'telegram:2'");
 
     assertThat(sessions().list())
         .extracting(SessionRecord::owner)
@@ -101,7 +102,7 @@ abstract class DamagedSessionRowContract {
     assertThat(listing.records()).extracting(SessionRecord::owner).contains("legatus", "vorenus");
     assertThat(listing.damaged())
         .extracting(DamagedSession::owner)
-        .containsExactly("pullo", "telegram:1");
+        .containsExactly("pullo", "telegram:1", "telegram:2");
     DamagedSession pullo = listing.damaged().get(0);
     assertThat(pullo.sessionId()).isEqualTo(pullos.toString());
     assertThat(pullo.rebuilds()).isEqualTo(2);
@@ -109,6 +110,8 @@ abstract class DamagedSessionRowContract {
         .startsWith("previous_backend_session_ids 'oops' is not a JSON array of strings (");
     assertThat(listing.damaged().get(1).problem())
         .isEqualTo("state 'paused' is neither 'active' nor 'closed'");
+    assertThat(listing.damaged().get(2).problem())
+        .isEqualTo("context_tokens '-5' cannot be read (context use cannot be negative)");
 
     assertThatThrownBy(() -> sessions().find("pullo"))
         .isInstanceOf(DamagedSessionException.class)
@@ -122,7 +125,7 @@ abstract class DamagedSessionRowContract {
     sessions().save(record("pullo"));
     assertThat(sessions().listing().damaged())
         .extracting(DamagedSession::owner)
-        .containsExactly("telegram:1");
+        .containsExactly("telegram:1", "telegram:2");
   }
 
   @Test

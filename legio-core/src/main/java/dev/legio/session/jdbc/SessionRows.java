@@ -139,12 +139,24 @@ final class SessionRows {
           required(row, 14, (r, i) -> state(r.getString(i))),
           row.getString(15),
           row.getLong(16),
-          context(row),
+          value(row, 17, (r, i) -> context(r)),
           value(row, 21, (r, i) -> PreviousIds.fromColumn(r.getString(i))));
     } catch (UnreadableValue e) {
-      throw new DamagedSessionException(
-          new DamagedSession(owner, text(row, 2), e.getMessage(), rebuilds(row), values.name()));
+      throw damaged(row, owner, e.getMessage());
+    } catch (RuntimeException e) {
+      // Any other value the record refuses: the row is damaged all the same, and hides no other.
+      throw damaged(
+          row,
+          owner,
+          "its values are not a session record ("
+              + Quoted.of(String.valueOf(e.getMessage()))
+              + ")");
     }
+  }
+
+  private DamagedSessionException damaged(ResultSet row, String owner, String problem) {
+    return new DamagedSessionException(
+        new DamagedSession(owner, text(row, 2), problem, rebuilds(row), values.name()));
   }
 
   /** Reads one column's value; may throw a {@link RuntimeException} saying what is wrong. */
