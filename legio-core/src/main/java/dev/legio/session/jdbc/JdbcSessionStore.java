@@ -6,7 +6,6 @@ import dev.legio.log.NewMessage;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.DamagedSession;
-import dev.legio.session.DamagedSessionException;
 import dev.legio.session.HeldLeases;
 import dev.legio.session.LeaseHolder;
 import dev.legio.session.LeaseLostException;
@@ -227,22 +226,13 @@ public final class JdbcSessionStore implements SessionStore {
    */
   @Override
   public SessionListing listing() {
-    List<SessionRecord> records = new ArrayList<>();
-    List<DamagedSession> damaged = new ArrayList<>();
     try (Connection connection = pool.getConnection();
         PreparedStatement statement = connection.prepareStatement(SELECT + " ORDER BY owner");
         ResultSet found = statement.executeQuery()) {
-      while (found.next()) {
-        try {
-          records.add(rows.read(found));
-        } catch (DamagedSessionException e) {
-          damaged.add(e.damage());
-        }
-      }
+      return rows.readAll(found);
     } catch (SQLException e) {
       throw failure("listing the sessions", e);
     }
-    return new SessionListing(records, damaged);
   }
 
   @Override

@@ -6,11 +6,13 @@ import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.session.DamagedSession;
 import dev.legio.session.DamagedSessionException;
+import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -152,6 +154,23 @@ final class SessionRows {
               + Quoted.of(String.valueOf(e.getMessage()))
               + ")");
     }
+  }
+
+  /**
+   * Every row left in {@code rows} (a {@link #SELECT}): the records, and the rows {@link #read}
+   * finds damaged, each named, the rows after it read all the same.
+   */
+  SessionListing readAll(ResultSet rows) throws SQLException {
+    List<SessionRecord> records = new ArrayList<>();
+    List<DamagedSession> damaged = new ArrayList<>();
+    while (rows.next()) {
+      try {
+        records.add(read(rows));
+      } catch (DamagedSessionException e) {
+        damaged.add(e.damage());
+      }
+    }
+    return new SessionListing(records, damaged);
   }
 
   private DamagedSessionException damaged(ResultSet row, String owner, String problem) {
