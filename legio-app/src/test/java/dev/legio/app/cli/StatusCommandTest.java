@@ -108,7 +108,7 @@ class StatusCommandTest {
         dir.resolve("legion/castra/praetorium.db"),
         "UPDATE sessions SET state = 'paused' WHERE owner = 'telegram:2'");
 
-    Result r = legio(castra, "status");
+    CliResult r = legio(castra, "status");
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(owners(r.out())).containsExactly("telegram:1");
@@ -117,7 +117,7 @@ class StatusCommandTest {
             "(?m)^damaged session: the session record of 'telegram:2' \\(session [0-9a-f-]+\\)"
                 + " .*state 'paused' is neither 'active' nor 'closed'")
         .contains("1 of 2 channels listed (1 open:");
-    Result all = legio(castra, "status", "--channels", "all");
+    CliResult all = legio(castra, "status", "--channels", "all");
     assertThat(owners(all.out())).containsExactly("telegram:1", "telegram:3");
     assertThat(all.out()).contains("damaged session: the session record of 'telegram:2'");
   }
