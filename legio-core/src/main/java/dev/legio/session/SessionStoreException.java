@@ -15,4 +15,20 @@ public class SessionStoreException extends RuntimeException implements Explained
   public SessionStoreException(String message) {
     super(message);
   }
+
+  /**
+   * {@code action} failed on the database named {@code database} ({@code sqlite}, {@code
+   * postgres}): what failed, the database's words, and to check that it is reachable.
+   */
+  public static SessionStoreException databaseFailed(
+      String action, String database, java.sql.SQLException e) {
+    return new SessionStoreException(
+        action
+            + " in the "
+            + database
+            + " database failed: "
+            + e.getMessage()
+            + ". Check that the database (praetorium in legio.toml) is reachable.",
+        e);
+  }
 }

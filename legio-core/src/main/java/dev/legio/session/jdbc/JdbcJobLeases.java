@@ -161,13 +161,6 @@ public final class JdbcJobLeases implements JobLeases {
   }
 
   private SessionStoreException failure(String action, SQLException e) {
-    return new SessionStoreException(
-        action
-            + " in the "
-            + values.name()
-            + " database failed: "
-            + e.getMessage()
-            + ". Check that the database (praetorium in legio.toml) is reachable.",
-        e);
+    return SessionStoreException.databaseFailed(action, values.name(), e);
   }
 }
