@@ -52,9 +52,14 @@ public final class LegioCommandLine {
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
             .map(entry -> Path.of(entry).toAbsolutePath().toString())
             .collect(Collectors.joining(File.pathSeparator));
-    boolean hotSpot = isHotSpot(System.getProperty("java.vm.name", ""));
-    return command(program, classPath, hotSpot, hotSpot && ProcessSecretsGuard.attachDisabled());
+    return command(program, classPath, HOT_SPOT, NO_ATTACH_HERE);
   }
+
+  /** Whether this JVM is HotSpot; the same for the process's life. */
+  private static final boolean HOT_SPOT = isHotSpot(System.getProperty("java.vm.name", ""));
+
+  /** Whether this JVM takes no attach: a start-up flag, asked once. */
+  private static final boolean NO_ATTACH_HERE = HOT_SPOT && ProcessSecretsGuard.attachDisabled();
 
   /**
    * The command line for a JVM at {@code program} with this class path: HotSpot's flags only on a

@@ -60,13 +60,12 @@ final class ArrivedBody extends Request.Wrapper {
 
   /** Looks again, without waiting, at what has arrived (called when some has: {@link #demand}). */
   void lookAgain() {
-    Content.Chunk arrived = null;
     synchronized (this) {
       if (first != null) {
         return;
       }
     }
-    arrived = super.read();
+    Content.Chunk arrived = super.read();
     synchronized (this) {
       first = arrived;
       whole = whole(arrived, getLength());

@@ -104,17 +104,15 @@ final class PostgresDialect implements Dialect {
    */
   static final int SOCKET_TIMEOUT_SECONDS = 60;
 
-  /** {@link #SOCKET_TIMEOUT_SECONDS}, unless {@code url} names a {@code socketTimeout}. */
+  /**
+   * {@link #SOCKET_TIMEOUT_SECONDS}, unless {@code url} names a {@code socketTimeout} (read as the
+   * driver reads its URL).
+   */
   static java.util.OptionalInt socketTimeoutFor(String url) {
-    int query = url.indexOf('?');
-    if (query >= 0) {
-      for (String parameter : url.substring(query + 1).split("&")) {
-        if (parameter.regionMatches(true, 0, "socketTimeout=", 0, "socketTimeout=".length())) {
-          return java.util.OptionalInt.empty();
-        }
-      }
-    }
-    return java.util.OptionalInt.of(SOCKET_TIMEOUT_SECONDS);
+    java.util.Properties named = org.postgresql.Driver.parseURL(url, new java.util.Properties());
+    return named != null && org.postgresql.PGProperty.SOCKET_TIMEOUT.isPresent(named)
+        ? java.util.OptionalInt.empty()
+        : java.util.OptionalInt.of(SOCKET_TIMEOUT_SECONDS);
   }
 
   @Override
