@@ -10,7 +10,6 @@ import dev.legio.log.Names;
 import dev.legio.log.NewMessage;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * package: {@link RebuildPolicy} (when a session is rebuilt), {@link HistoryInjector} (what a turn
  * carries), {@link LeaseGate} (sessions shared between processes), {@link IdleReaper}, {@link
  * ChannelPool} (channel sessions, least recently used first), {@link TurnRunner} (one turn), {@link
- * SessionLifecycle} (open, resume, rebuild, close), {@link OwnerProfiles} and {@link StatusBoard}.
+ * SessionLifecycle} (open, resume, rebuild, close), {@link RequestPosting} (a request logged and
+ * queued in one step), {@link OwnerProfiles} and {@link StatusBoard}.
  *
  * <p>Rules (each is pinned by a test in {@code SessionEngineContract}):
  *
@@ -60,7 +60,7 @@ public final class SessionEngine implements AutoCloseable {
   private final SessionSettings settings;
   private final Clock clock;
   private final LeaseGate leases;
-  private final RequestIntake intake;
+  private final RequestPosting posting;
   private final SessionEditGate edits;
   private final SessionResets resets;
   private final SessionEvents sessionEvents = new SessionEvents();
@@ -102,7 +102,7 @@ public final class SessionEngine implements AutoCloseable {
         new OwnerSlots(
             settings.channels().maxSessions(), this::knownAgents, this::closeEvictedChannel);
     this.shutdown = new EngineShutdown(slots, lifecycle, settings.shutdownGrace());
-    this.intake = new RequestIntake(messageLog, leases);
+    this.posting = new RequestPosting(slots, new RequestIntake(messageLog, leases), shutdown);
     this.board =
         new StatusBoard(
             agents, store, leases, clock, slots::held, settings.channels().idleTimeout());
@@ -214,38 +214,12 @@ public final class SessionEngine implements AutoCloseable {
   private Outcome dispatch(
       String sender, List<String> targets, String text, DispatchListener listener, RequestKey key) {
     agents.requireUsable(targets); // a broken prompt.md refuses the message before it is logged
-    List<OwnerSlot> slots = new ArrayList<>(targets.size());
-    List<TurnQueue.Place> places = new ArrayList<>(targets.size());
-    RequestIntake.Logged logged;
-    List<OwnerSlot> targetSlots = new ArrayList<>(targets.size());
-    for (String target : targets) {
-      targetSlots.add(this.slots.agent(target));
+    NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
+    if (key != null) {
+      message = message.withId(key.messageId(sender));
     }
-    // Each target's requests are queued in the order they are logged: its posting lock is held
-    // from the append to the enqueue. Locks are taken in name order, so two messages to the
-    // same agents cannot wait for each other; messages to other agents do not wait at all, and
-    // their appends can share a commit.
-    List<OwnerSlot> lockOrder = new ArrayList<>(targetSlots);
-    lockOrder.sort(java.util.Comparator.comparing(OwnerSlot::name));
-    shutdown.startPosting();
-    try {
-      lockOrder.forEach(slot -> slot.posting.lock());
-      try {
-        NewMessage message = NewMessage.of(sender, Audience.of(targets), text);
-        if (key != null) {
-          message = message.withId(key.messageId(sender));
-        }
-        logged = intake.log(message, targets.size() == 1 ? targetSlots.get(0) : null);
-        for (OwnerSlot slot : targetSlots) {
-          slots.add(slot);
-          places.add(slot.queue.enqueue());
-        }
-      } finally {
-        lockOrder.forEach(slot -> slot.posting.unlock());
-      }
-    } finally {
-      shutdown.endPosting();
-    }
+    RequestPosting.Posted posted = posting.toAgents(message, targets);
+    RequestIntake.Logged logged = posted.logged();
     Message request = logged.message();
     tellLogged(listener, request);
     if (targets.size() == 1) {
@@ -254,11 +228,18 @@ public final class SessionEngine implements AutoCloseable {
           request,
           List.of(
               turns.run(
-                  slots.get(0), places.get(0), request, listener, logged.leased(), logged.again())),
+                  posted.slots().get(0),
+                  posted.places().get(0),
+                  request,
+                  listener,
+                  logged.leased(),
+                  logged.again())),
           null);
     }
     return new Outcome(
-        request, parallelTurns.run(slots, places, request, listener, logged.again()), null);
+        request,
+        parallelTurns.run(posted.slots(), posted.places(), request, listener, logged.again()),
+        null);
   }
 
   /**
@@ -286,24 +267,19 @@ public final class SessionEngine implements AutoCloseable {
     if (key != null) {
       message = message.withId(key.messageId(channelKey));
     }
-    RequestIntake.Logged logged;
-    OwnerSlot slot;
-    TurnQueue.Place place;
-    shutdown.startPosting();
-    try {
-      synchronized (slots.channelPosting) {
-        slot = slots.channel(channel);
-        logged = intake.log(message, slot);
-        place = slot.queue.enqueue();
-      }
-    } finally {
-      shutdown.endPosting();
-    }
+    RequestPosting.Posted posted = posting.toChannel(message, channel);
+    RequestIntake.Logged logged = posted.logged();
     tellLogged(listener, logged.message());
     return new Outcome(
         logged.message(),
         List.of(
-            turns.run(slot, place, logged.message(), listener, logged.leased(), logged.again())),
+            turns.run(
+                posted.slots().get(0),
+                posted.places().get(0),
+                logged.message(),
+                listener,
+                logged.leased(),
+                logged.again())),
         null);
   }
 
@@ -411,13 +387,6 @@ public final class SessionEngine implements AutoCloseable {
    */
   public int cleanupChannels() {
     return reaper.reap(slots.channels(), settings.channels().idleTimeout());
-  }
-
-  /** Deletes session records whose time to live ran out. Returns how many. */
-  public int deleteExpiredRecords() {
-    int deleted = store.deleteExpired(clock.instant());
-    log.info("deleted {} expired session records", deleted);
-    return deleted;
   }
 
   /**

@@ -1101,7 +1101,7 @@ abstract class SessionEngineContract {
     engine.handle("@pullo one", DispatchListener.NONE);
     clock.advance(Duration.ofDays(20).plusSeconds(1));
 
-    assertThat(engine.deleteExpiredRecords()).isEqualTo(1);
+    assertThat(sessions().deleteExpired(clock.instant())).isEqualTo(1);
     assertThat(sessions().find("vorenus")).isEmpty();
     assertThat(sessions().find("pullo")).isPresent();
   }
