@@ -136,13 +136,20 @@ final class ChatLoop {
       text = "@" + defaultAgent + " " + text;
     }
     Outcome outcome;
+    // A Ctrl-C while the message is sent ends the chat, saying what became of the message.
+    MessageInterruption interruption = new MessageInterruption(progress);
+    MessageInterruption.CtrlC ctrlC = interruption.onCtrlC(err);
     try {
-      outcome = engine.handle(text, progress);
+      interruption.sending();
+      outcome = engine.handle(text, interruption);
     } catch (IllegalArgumentException refused) {
       // An invalid message (too long, a NUL, an unknown agent) is refused; the chat goes on.
       err.println("legio: line refused: " + refused.getMessage());
       err.flush();
       return true;
+    } finally {
+      interruption.ended();
+      ctrlC.close();
     }
     Replies.print(outcome, out, err);
     outcome.replies().stream()

@@ -33,9 +33,9 @@ final class SayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SayInterruption interruption =
-        new SayInterruption(quiet ? DispatchListener.NONE : Replies.statusLines(root.err));
-    SayInterruption.CtrlC ctrlC = interruption.onCtrlC(root.err);
+    MessageInterruption interruption =
+        new MessageInterruption(quiet ? DispatchListener.NONE : Replies.statusLines(root.err));
+    MessageInterruption.CtrlC ctrlC = interruption.onCtrlC(root.err);
     try {
       LegioApp app = root.app();
       int code;

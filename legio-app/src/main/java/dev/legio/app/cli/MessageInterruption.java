@@ -10,11 +10,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a Ctrl-C (SIGINT) during {@code legio say} says of the request: one line on standard error,
- * then exit status 130, the JVM's shutdown hooks run as before (the leases handed back).
+ * What a Ctrl-C (SIGINT) while a message is sent says of it, during {@code legio say} and during a
+ * {@code legio chat} turn: one line on standard error (chat: on its screen), then exit status 130,
+ * the JVM's shutdown hooks run as before (the leases handed back). At chat's prompt a Ctrl-C clears
+ * the line, as the line editor does.
  *
- * <p>What a Ctrl-C does to the request: {@code legio say} runs its turns in its own process, and
- * nothing takes them over when it ends.
+ * <p>What a Ctrl-C does to the request: {@code legio say} and {@code legio chat} run their turns in
+ * their own process, and nothing takes them over when it ends.
  *
  * <ul>
  *   <li>Before the message is logged: it was not sent; nothing is in the log.
@@ -27,8 +29,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Once the turns have ended (their replies being printed): what they answered is in the log.
  * </ul>
  */
-final class SayInterruption implements DispatchListener {
-  private static final Logger log = LoggerFactory.getLogger(SayInterruption.class);
+final class MessageInterruption implements DispatchListener {
+  private static final Logger log = LoggerFactory.getLogger(MessageInterruption.class);
 
   /** How long the line waits for a message being logged to be logged, or not. */
   static final Duration SETTLE = Duration.ofSeconds(2);
@@ -49,11 +51,11 @@ final class SayInterruption implements DispatchListener {
   /**
    * @param progress what hears the agents' events (the status lines)
    */
-  SayInterruption(DispatchListener progress) {
+  MessageInterruption(DispatchListener progress) {
     this(progress, SETTLE);
   }
 
-  SayInterruption(DispatchListener progress, Duration settle) {
+  MessageInterruption(DispatchListener progress, Duration settle) {
     this.progress = progress;
     this.settle = settle;
   }

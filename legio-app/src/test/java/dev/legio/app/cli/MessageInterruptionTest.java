@@ -11,7 +11,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The line a Ctrl-C during {@code legio say} prints, at each stage of the request. */
-class SayInterruptionTest {
+class MessageInterruptionTest {
   private static Message request(String... agents) {
     return new Message(
         1, UUID.randomUUID(), "caesar", "report", Audience.of(agents), Instant.now(), null);
@@ -19,7 +19,7 @@ class SayInterruptionTest {
 
   @Test
   void beforeTheMessageIsLoggedItWasNotSent() throws Exception {
-    SayInterruption interruption = new SayInterruption(DispatchListener.NONE);
+    MessageInterruption interruption = new MessageInterruption(DispatchListener.NONE);
     assertThat(interruption.line())
         .isEqualTo("legio: interrupted before the message was logged: it was not sent");
 
@@ -31,8 +31,8 @@ class SayInterruptionTest {
 
   @Test
   void whileItIsBeingLoggedTheLineWaitsForTheAppendToEnd() throws Exception {
-    SayInterruption interruption =
-        new SayInterruption(DispatchListener.NONE, Duration.ofSeconds(30));
+    MessageInterruption interruption =
+        new MessageInterruption(DispatchListener.NONE, Duration.ofSeconds(30));
     interruption.sending();
     Thread.ofVirtual()
         .start(
@@ -56,8 +56,8 @@ class SayInterruptionTest {
 
   @Test
   void anAppendThatDoesNotEndInTimeIsToldAsUnknown() throws Exception {
-    SayInterruption interruption =
-        new SayInterruption(DispatchListener.NONE, Duration.ofMillis(50));
+    MessageInterruption interruption =
+        new MessageInterruption(DispatchListener.NONE, Duration.ofMillis(50));
     interruption.sending();
     assertThat(interruption.line())
         .isEqualTo(
@@ -67,7 +67,7 @@ class SayInterruptionTest {
 
   @Test
   void severalAgentsAndAfterTheTurns() throws Exception {
-    SayInterruption interruption = new SayInterruption(DispatchListener.NONE);
+    MessageInterruption interruption = new MessageInterruption(DispatchListener.NONE);
     interruption.sending();
     interruption.requestLogged(request("vorenus", "pullo"));
     assertThat(interruption.line())
