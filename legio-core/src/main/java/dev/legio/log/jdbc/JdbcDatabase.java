@@ -315,9 +315,24 @@ public final class JdbcDatabase implements Closeable {
     return dataSource(config, url);
   }
 
-  /** {@code config} with the busy wait and memory map every connection has, for {@code url}. */
+  /**
+   * The size SQLite cuts its write-ahead log file back to once a checkpoint has copied it into the
+   * database: 64 MiB. Without a limit the {@code -wal} file keeps the size of the largest
+   * transaction ever written (a {@code legio log import} or a prune of a year: gigabytes) until the
+   * last connection closes, which on a server is never. 64 MiB lies above the ~40 MB the writer
+   * lets the log grow to between checkpoints ({@code wal_autocheckpoint = 10000} pages, {@link
+   * SqliteDialect#configureWriter}), so an ordinary day never truncates and re-grows the file.
+   */
+  static final long SQLITE_JOURNAL_SIZE_LIMIT = 64L << 20;
+
+  /**
+   * {@code config} with the busy wait, memory map and write-ahead log limit every connection has,
+   * for {@code url}.
+   */
   private static SQLiteDataSource dataSource(SQLiteConfig config, String url) {
     config.setBusyTimeout(10_000);
+    config.setPragma(
+        SQLiteConfig.Pragma.JOURNAL_SIZE_LIMIT, String.valueOf(SQLITE_JOURNAL_SIZE_LIMIT));
     // Readers map the file instead of copying pages through read() calls.
     config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, String.valueOf(256L << 20));
     SQLiteDataSource dataSource = new SQLiteDataSource(config);
