@@ -42,6 +42,11 @@ public final class LogCapture implements AutoCloseable {
     return appender.list.stream().map(LogCapture::render).collect(Collectors.joining("\n"));
   }
 
+  /** Everything logged so far, as logback's events (level, message, exception). */
+  public java.util.List<ILoggingEvent> events() {
+    return java.util.List.copyOf(appender.list);
+  }
+
   /** What was logged at WARN or ERROR, as {@link #text()} renders it. */
   public String warningsAndErrors() {
     return appender.list.stream()

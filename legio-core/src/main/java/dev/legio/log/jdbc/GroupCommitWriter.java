@@ -57,6 +57,7 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private WriteTransaction connection;
   private final CommitDelay delay = new CommitDelay();
+  private final WriteFailureLog failures;
   private boolean stopped;
   private volatile boolean closed;
 
@@ -75,6 +76,7 @@ final class GroupCommitWriter implements AutoCloseable {
     this.dialect = dialect;
     this.storeName = dialect.name();
     this.fileProblem = fileProblem;
+    this.failures = new WriteFailureLog(storeName);
   }
 
   private final java.util.function.Supplier<java.util.Optional<String>> fileProblem;
@@ -187,6 +189,7 @@ final class GroupCommitWriter implements AutoCloseable {
       }
       return;
     }
+    failures.succeeded();
     for (int i = 0; i < batch.size(); i++) {
       complete(batch.get(i), results[i]);
     }
@@ -195,6 +198,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private <R> void runAlone(Task<R> task) {
     try {
       R result = inTransaction(task.work());
+      failures.succeeded();
       task.done().complete(result);
       LockSupport.unpark(task.waiter());
     } catch (Throwable failure) {
@@ -273,9 +277,10 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private Throwable translate(Throwable failure) {
     if (failure instanceof SQLException sql) {
-      log.error("{} log write failed", storeName, sql);
+      String explained = dialect.explain(sql);
+      failures.failed(sql, explained);
       return new MessageLogException(
-          "writing to the " + storeName + " log failed: " + dialect.explain(sql), sql);
+          "writing to the " + storeName + " log failed: " + explained, sql);
     }
     return failure;
   }

@@ -57,6 +57,47 @@ class GroupCommitWriterTest {
   }
 
   @Test
+  void aStreakOfFailedWritesLogsALineEachOneStackTraceAndALineWhenWritesSucceedAgain()
+      throws Exception {
+    String insert = "INSERT INTO probe (n) VALUES (?)";
+    try (java.sql.Connection other =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("praetorium.db"));
+        java.sql.Statement s = other.createStatement();
+        dev.legio.testing.LogCapture logs = new dev.legio.testing.LogCapture()) {
+      s.execute("ALTER TABLE probe RENAME TO probe_away"); // an outage, of a kind quick to test
+      for (int i = 0; i < 5; i++) {
+        assertThatThrownBy(() -> writer.executeUpdate(insert, st -> st.setInt(1, 1)))
+            .isInstanceOf(MessageLogException.class);
+      }
+      s.execute("ALTER TABLE probe_away RENAME TO probe");
+      writer.executeUpdate(insert, st -> st.setInt(1, 2));
+      writer.executeUpdate(insert, st -> st.setInt(1, 3));
+
+      List<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+          logs.events().stream()
+              .filter(e -> e.getLoggerName().equals(GroupCommitWriter.class.getName()))
+              .toList();
+      assertThat(logged).hasSize(6);
+      assertThat(logged.subList(0, 5))
+          .allSatisfy(
+              e -> {
+                assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+                assertThat(e.getFormattedMessage())
+                    .startsWith("sqlite log write failed: ")
+                    .contains("no such table: probe")
+                    .doesNotContain("\n");
+              });
+      assertThat(logged.stream().filter(e -> e.getThrowableProxy() != null))
+          .as("one stack trace for the streak")
+          .containsExactly(logged.get(0));
+      assertThat(logged.get(4).getFormattedMessage()).contains("5 failed in a row");
+      assertThat(logged.get(5).getLevel()).isEqualTo(ch.qos.logback.classic.Level.INFO);
+      assertThat(logged.get(5).getFormattedMessage())
+          .isEqualTo("sqlite log writes succeed again, after 5 failed writes");
+    }
+  }
+
+  @Test
   void aLoneCallerWritesOnItsOwnThread() {
     Thread[] ranOn = new Thread[1];
     writer.executeUpdate(
