@@ -83,7 +83,10 @@ public interface MessageLog extends AutoCloseable {
    */
   PruneResult prune(Instant olderThan, Archive archive);
 
-  /** Keeps pruned messages somewhere else. May be called more than once for one prune. */
+  /**
+   * Keeps pruned messages somewhere else. May be called more than once for one prune, never twice
+   * with the same message (a transaction run again hands over only the messages not yet archived).
+   */
   @FunctionalInterface
   interface Archive {
     void write(List<Message> removed) throws java.io.IOException;

@@ -251,6 +251,8 @@ public final class JdbcMessageLog implements MessageLog {
 
   @Override
   public PruneResult prune(Instant olderThan, Archive archive) {
+    // The writer may run the transaction again: the archive must not get the messages twice.
+    Archive once = new ArchivedOnce(archive);
     return writer.write(
         tx -> {
           List<Message> removed = new ArrayList<>();
@@ -273,7 +275,7 @@ public final class JdbcMessageLog implements MessageLog {
             }
           }
           try {
-            archive.write(removed);
+            once.write(removed);
           } catch (IOException e) {
             throw new MessageLogException(
                 "archiving the messages to prune failed, so none were removed: " + e.getMessage(),

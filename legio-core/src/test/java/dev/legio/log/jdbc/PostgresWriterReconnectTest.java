@@ -10,6 +10,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,15 +64,59 @@ class PostgresWriterReconnectTest {
   @Test
   void aWriteAfterTheServerEndedTheIdleWriteConnectionLands() throws Exception {
     log.append(NewMessage.of("caesar", Audience.of("legatus"), "before"));
+    end(writerPid());
+
+    log.append(NewMessage.of("caesar", Audience.of("legatus"), "after"));
+
+    assertThat(log.size()).isEqualTo(2);
+  }
+
+  @Test
+  void aPruneRunAgainOnAFreshConnectionArchivesEachMessageOnce() throws Exception {
+    log.append(NewMessage.of("caesar", Audience.of("legatus"), "one"));
+    log.append(NewMessage.of("caesar", Audience.of("legatus"), "two"));
+    int pid = writerPid();
+    List<String> archived = new ArrayList<>();
+    boolean[] ended = {false};
+
+    var result =
+        log.prune(
+            Instant.parse("2026-02-16T00:00:00Z"),
+            removed -> {
+              removed.forEach(m -> archived.add(m.text()));
+              if (!ended[0]) {
+                ended[0] = true;
+                try {
+                  end(pid); // the connection breaks after the archive was written, before commit
+                } catch (Exception e) {
+                  throw new java.io.IOException(e);
+                }
+              }
+            });
+
+    assertThat(writerPid()).as("the prune ran again on a fresh connection").isNotEqualTo(pid);
+    assertThat(result.removed()).hasSize(2);
+    assertThat(log.size()).isZero();
+    assertThat(archived).containsExactly("one", "two");
+  }
+
+  /** The server process of the writer's connection. */
+  private int writerPid() throws Exception {
+    log.sharedWriter().executeUpdate("DELETE FROM writer_pid", s -> {});
     log.sharedWriter()
         .executeUpdate("INSERT INTO writer_pid (pid) SELECT pg_backend_pid()", s -> {});
     try (Connection other = DriverManager.getConnection(database.url());
+        Statement s = other.createStatement();
+        ResultSet rows = s.executeQuery("SELECT pid FROM writer_pid")) {
+      assertThat(rows.next()).isTrue();
+      return rows.getInt(1);
+    }
+  }
+
+  /** Ends a connection from the server's side, as a restart or a time-out would. */
+  private void end(int pid) throws Exception {
+    try (Connection other = DriverManager.getConnection(database.url());
         Statement s = other.createStatement()) {
-      int pid;
-      try (ResultSet rows = s.executeQuery("SELECT pid FROM writer_pid")) {
-        assertThat(rows.next()).isTrue();
-        pid = rows.getInt(1);
-      }
       try (ResultSet rows = s.executeQuery("SELECT pg_terminate_backend(" + pid + ")")) {
         assertThat(rows.next()).isTrue();
         assertThat(rows.getBoolean(1)).isTrue();
@@ -85,9 +132,5 @@ class PostgresWriterReconnectTest {
         Thread.sleep(20);
       }
     }
-
-    log.append(NewMessage.of("caesar", Audience.of("legatus"), "after"));
-
-    assertThat(log.size()).isEqualTo(2);
   }
 }
