@@ -19,6 +19,9 @@ import java.util.UUID;
  * @param cost what the turn cost, and where that figure came from
  * @param duration how long the turn took; null when unknown
  * @param outcome how the turn ended
+ * @param turnId the id of the turn this row measures, made once with the row: the ledger keeps one
+ *     row per id, so a row written again (a retry after a commit whose answer was lost) is counted
+ *     once; null for a row written before rows had ids
  */
 public record LedgerEntry(
     Instant at,
@@ -30,7 +33,8 @@ public record LedgerEntry(
     Tokens tokens,
     TurnCost cost,
     Duration duration,
-    TurnOutcome outcome) {
+    TurnOutcome outcome,
+    UUID turnId) {
   public LedgerEntry {
     Objects.requireNonNull(at, "at");
     Objects.requireNonNull(sessionId, "sessionId");
@@ -39,5 +43,31 @@ public record LedgerEntry(
     Objects.requireNonNull(tokens, "tokens");
     Objects.requireNonNull(cost, "cost");
     Objects.requireNonNull(outcome, "outcome");
+  }
+
+  /** A new row, of a turn given a new id. */
+  public LedgerEntry(
+      Instant at,
+      UUID sessionId,
+      String owner,
+      TaskRef task,
+      String backend,
+      String model,
+      Tokens tokens,
+      TurnCost cost,
+      Duration duration,
+      TurnOutcome outcome) {
+    this(
+        at,
+        sessionId,
+        owner,
+        task,
+        backend,
+        model,
+        tokens,
+        cost,
+        duration,
+        outcome,
+        UUID.randomUUID());
   }
 }

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *       too, at most {@link Backoff#longest} apart, for as long as the process runs. Neither a turn
  *       nor the listener waits for that.
  *   <li>An attempt writes every kept row in one transaction, all or none, so a kept row is written
- *       once. (The one case not covered: a PostgreSQL commit whose answer the network lost may have
- *       landed, and its rows are then written again.)
+ *       once; and a row whose write landed although it seemed to fail (a PostgreSQL commit whose
+ *       answer the network lost) is not counted twice when written again: the ledger keeps one row
+ *       per {@link LedgerEntry#turnId}.
  *   <li>A row the database refuses for itself never holds the others back: when the kept rows fail
  *       together although the database took other rows since they last failed, they are written one
  *       by one; a row that fails alone is kept, and given up when it fails alone again in a later

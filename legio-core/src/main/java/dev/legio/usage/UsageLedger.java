@@ -11,6 +11,8 @@ import java.util.List;
  * <ul>
  *   <li>Append-only: rows are never changed; only {@link #deleteBefore} removes them, oldest first
  *       (the daily cleanup, with {@link UsageRetention}).
+ *   <li>One row per turn: a row whose {@link LedgerEntry#turnId} the ledger holds already is not
+ *       written again (a retry of a write that landed although it seemed to fail).
  *   <li>A report's total is the sum of its rows, and its rows the sums of the turns in them: no
  *       turn is counted twice or left out.
  *   <li>A turn's unknown cost adds nothing to a sum; it is counted in {@link

@@ -34,19 +34,22 @@ import javax.sql.DataSource;
 /**
  * The usage ledger on Legio's SQL database (SQLite or PostgreSQL), in the table {@code
  * usage_ledger}. Costs are stored as whole nano-USD (rounded half up), so the database's sums are
- * exact; reports add the rows up in SQL, grouped as asked.
+ * exact; reports add the rows up in SQL, grouped as asked. A row whose turn id is already in the
+ * table is not written again ({@code ON CONFLICT (turn_id) DO NOTHING}, on both databases), so a
+ * retried write counts its turn once.
  */
 public final class JdbcUsageLedger implements UsageLedger {
   private static final String APPEND =
       "INSERT INTO usage_ledger (at, session_id, owner, session_key, agent, task_run_id, backend,"
           + " model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
           + " cost_nanos, price_table_cost_nanos, reported_cost_nanos, cost_source, duration_ms,"
-          + " outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+          + " outcome, turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (turn_id) DO NOTHING";
   private static final String ENTRIES =
       "SELECT at, session_id, owner, session_key, agent, task_run_id, backend, model,"
           + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_nanos,"
-          + " price_table_cost_nanos, reported_cost_nanos, cost_source, duration_ms, outcome"
-          + " FROM usage_ledger WHERE at >= ? ORDER BY at, id LIMIT ?";
+          + " price_table_cost_nanos, reported_cost_nanos, cost_source, duration_ms, outcome,"
+          + " turn_id FROM usage_ledger WHERE at >= ? ORDER BY at, id LIMIT ?";
 
   /**
    * The totals of a group of rows, read by {@link #total}: turns, tokens, cost, unknown, failed.
@@ -125,6 +128,7 @@ public final class JdbcUsageLedger implements UsageLedger {
         s.setLong(17, e.duration().toMillis());
       }
       s.setString(18, e.outcome().label());
+      values.bindId(s, 19, e.turnId());
     };
   }
 
@@ -201,7 +205,8 @@ public final class JdbcUsageLedger implements UsageLedger {
         tokens,
         cost,
         duration,
-        TurnOutcome.ofLabel(row.getString(18)));
+        TurnOutcome.ofLabel(row.getString(18)),
+        values.readId(row, 19));
   }
 
   @Override

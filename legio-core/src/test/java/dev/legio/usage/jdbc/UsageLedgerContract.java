@@ -325,6 +325,33 @@ public abstract class UsageLedgerContract {
   }
 
   @Test
+  void aRowWrittenAgainIsCountedOnce() {
+    // A retry after a commit whose answer the network lost writes the same rows again.
+    UUID session = UUID.randomUUID();
+    LedgerEntry first =
+        entry(clock.instant(), session, "vorenus", null, "m", new Tokens(10, 1, 0, 0), "0.5");
+    LedgerEntry second =
+        entry(
+            clock.instant().plusMillis(1),
+            session,
+            "vorenus",
+            null,
+            "m",
+            new Tokens(20, 2, 0, 0),
+            "0.25");
+    ledger.append(first);
+    ledger.append(first);
+    ledger.appendAll(List.of(first, second));
+    ledger.appendAll(List.of(first, second));
+
+    assertThat(ledger.entries(Instant.EPOCH, 10)).containsExactly(first, second);
+    UsageTotal total = ledger.report(Instant.EPOCH, Grouping.AGENT).total();
+    assertThat(total.turns()).isEqualTo(2);
+    assertThat(total.tokens().input()).isEqualTo(30);
+    assertThat(total.costUsd()).isEqualByComparingTo("0.75");
+  }
+
+  @Test
   void turnsRecordedTogetherAllLandInOrderInOneCall() {
     UUID session = UUID.randomUUID();
     List<LedgerEntry> entries = new java.util.ArrayList<>();
