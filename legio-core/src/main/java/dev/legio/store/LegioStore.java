@@ -186,9 +186,12 @@ public final class LegioStore implements AutoCloseable {
         database.pool(), database.values(), messageLog.sharedWriter());
   }
 
-  /** Whether the database answers now and has every migration of this build (readiness). */
+  /**
+   * Whether the database answers now, has every migration of this build, and takes the log writer's
+   * writes (readiness).
+   */
   public JdbcDatabase.Health health() {
-    return database.health();
+    return database.health().withWriterProblem(messageLog.writerProblem().orElse(null));
   }
 
   /** The conversations Legio holds for the HTTP back-ends. */

@@ -18,8 +18,11 @@ import java.util.concurrent.TimeoutException;
  *
  * <ul>
  *   <li>Ready when the store answers a query within {@link #STORE_TIMEOUT}, every migration this
- *       build knows is applied to it, and the node is not draining; otherwise not ready, with each
- *       failing check named.
+ *       build knows is applied to it, its writer can write (no transaction stuck on the database,
+ *       the last write not failed: {@code log.jdbc.WriterHealth} has the bound and why), and the
+ *       node is not draining; otherwise not ready, with each failing check named.
+ *   <li>A writer that failed turns ready again once a write succeeds, a request's or the probe the
+ *       check itself starts (a node out of rotation gets no requests to write).
  *   <li>Draining begins with {@link #drain()} (the server's shutdown, SIGTERM in {@code legio
  *       serve}) and never ends: a node that drains is on its way out.
  *   <li>A store check that throws counts as unreachable, with the reason (no secrets: the store's
@@ -31,9 +34,15 @@ public final class Readiness {
   public static final Duration STORE_TIMEOUT = Duration.ofSeconds(3);
 
   /** What the store says of itself. */
-  public record StoreHealth(String unreachable, List<String> pendingMigrations) {
+  public record StoreHealth(
+      String unreachable, List<String> pendingMigrations, String writerProblem) {
     public StoreHealth {
       pendingMigrations = List.copyOf(pendingMigrations);
+    }
+
+    /** A store whose writer is fine, or not known to be otherwise. */
+    public StoreHealth(String unreachable, List<String> pendingMigrations) {
+      this(unreachable, pendingMigrations, null);
     }
 
     public static StoreHealth healthy() {
@@ -56,7 +65,8 @@ public final class Readiness {
     return new Readiness(
         () -> {
           var health = store.health();
-          return new StoreHealth(health.unreachable(), health.pendingMigrations());
+          return new StoreHealth(
+              health.unreachable(), health.pendingMigrations(), health.writerProblem());
         });
   }
 
@@ -82,6 +92,7 @@ public final class Readiness {
       boolean ready,
       boolean storeReachable,
       boolean migrationsCurrent,
+      boolean writesSucceeding,
       boolean draining,
       List<String> reasons) {
     Map<String, Object> json() {
@@ -89,6 +100,7 @@ public final class Readiness {
       out.put("status", ready ? "ready" : "not ready");
       out.put("store_reachable", storeReachable);
       out.put("migrations_current", migrationsCurrent);
+      out.put("writes_succeeding", writesSucceeding);
       out.put("draining", draining);
       out.put("reasons", reasons);
       return out;
@@ -114,7 +126,17 @@ public final class Readiness {
               + String.join(", ", health.pendingMigrations())
               + " (restart a node of this version to apply them)");
     }
-    return new Report(reachable && current && !isDraining, reachable, current, isDraining, reasons);
+    boolean writing = health.writerProblem() == null;
+    if (!writing) {
+      reasons.add("database writes failing: " + health.writerProblem());
+    }
+    return new Report(
+        reachable && current && writing && !isDraining,
+        reachable,
+        current,
+        writing,
+        isDraining,
+        reasons);
   }
 
   private StoreHealth storeHealth() {

@@ -46,6 +46,7 @@ class ServerReadinessTest {
     assertThat(body.get("status").asText()).isEqualTo("ready");
     assertThat(body.get("store_reachable").asBoolean()).isTrue();
     assertThat(body.get("migrations_current").asBoolean()).isTrue();
+    assertThat(body.get("writes_succeeding").asBoolean()).isTrue();
     assertThat(body.get("draining").asBoolean()).isFalse();
     assertThat(body.get("reasons")).isEmpty();
   }
@@ -65,6 +66,49 @@ class ServerReadinessTest {
     assertThat(body.get("store_reachable").asBoolean()).isTrue();
     assertThat(body.get("migrations_current").asBoolean()).isFalse();
     assertThat(body.get("reasons").get(0).asText()).contains("migrations not applied: V12");
+  }
+
+  @Test
+  void aNodeWhoseDatabaseWritesFailIsNotReadyUntilAWriteSucceedsAgain() throws Exception {
+    Path db = f.root.resolve("castra/praetorium.db");
+    try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement s = other.createStatement()) {
+      s.execute("BEGIN IMMEDIATE"); // another program holds the write lock
+      CompletableFuture<Void> write =
+          CompletableFuture.runAsync(
+              () ->
+                  f.app
+                      .messageLog()
+                      .append(
+                          dev.legio.log.NewMessage.of(
+                              "caesar", dev.legio.log.Audience.of("vorenus"), "locked out")));
+      assertThat(f.get("/readyz", null).statusCode())
+          .as("a write waiting on a lock, within SQLite's busy wait")
+          .isEqualTo(200);
+      assertThat(write).failsWithin(Duration.ofSeconds(30));
+
+      HttpResponse<String> notReady = f.get("/readyz", null);
+
+      assertThat(notReady.statusCode()).isEqualTo(503);
+      JsonNode body = ServerFixture.json(notReady);
+      assertThat(body.get("status").asText()).isEqualTo("not ready");
+      assertThat(body.get("store_reachable").asBoolean()).isTrue();
+      assertThat(body.get("writes_succeeding").asBoolean()).isFalse();
+      assertThat(body.get("reasons").get(0).asText())
+          .startsWith("database writes failing: the last write to the database failed: ")
+          .contains("database is locked")
+          .contains("another program has held the database file's write lock");
+      s.execute("ROLLBACK");
+    }
+    // Out of rotation, the node gets no writes: its own probe finds the database writable again.
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    HttpResponse<String> ready = f.get("/readyz", null);
+    while (ready.statusCode() != 200 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      ready = f.get("/readyz", null);
+    }
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(ready).get("writes_succeeding").asBoolean()).isTrue();
   }
 
   @Test

@@ -58,6 +58,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private WriteTransaction connection;
   private final CommitDelay delay = new CommitDelay();
   private final WriteFailureLog failures;
+  private final WriterHealth health = new WriterHealth(System::nanoTime);
   private boolean stopped;
   private volatile boolean closed;
 
@@ -143,11 +144,17 @@ final class GroupCommitWriter implements AutoCloseable {
       java.util.Optional<String> problem = fileProblem.get();
       if (problem.isPresent()) {
         MessageLogException gone = new MessageLogException(problem.get());
+        health.failed(problem.get());
         batch.forEach(task -> fail(task, gone));
         return;
       }
       long started = System.nanoTime();
-      runBatch(batch);
+      health.began();
+      try {
+        runBatch(batch);
+      } finally {
+        health.ended();
+      }
       delay.record(batch.size(), System.nanoTime() - started);
     } finally {
       if (interrupted) {
@@ -190,6 +197,7 @@ final class GroupCommitWriter implements AutoCloseable {
       return;
     }
     failures.succeeded();
+    health.succeeded();
     for (int i = 0; i < batch.size(); i++) {
       complete(batch.get(i), results[i]);
     }
@@ -199,6 +207,7 @@ final class GroupCommitWriter implements AutoCloseable {
     try {
       R result = inTransaction(task.work());
       failures.succeeded();
+      health.succeeded();
       task.done().complete(result);
       LockSupport.unpark(task.waiter());
     } catch (Throwable failure) {
@@ -279,10 +288,16 @@ final class GroupCommitWriter implements AutoCloseable {
     if (failure instanceof SQLException sql) {
       String explained = dialect.explain(sql);
       failures.failed(sql, explained);
+      health.failed(explained);
       return new MessageLogException(
           "writing to the " + storeName + " log failed: " + explained, sql);
     }
     return failure;
+  }
+
+  /** Whether this writer can write now ({@link WriterHealth}'s rules). */
+  WriterHealth health() {
+    return health;
   }
 
   /** Finishes the queued work, then closes the connection; later writes fail. */

@@ -43,9 +43,20 @@ public final class JdbcDatabase implements Closeable {
 
   /**
    * How the database is, for a readiness check: {@code unreachable} is null when a query answered
-   * (else why not), {@code pendingMigrations} the versions this build knows that are not applied.
+   * (else why not), {@code pendingMigrations} the versions this build knows that are not applied,
+   * {@code writerProblem} null when the log's writer can write (else why not: {@link
+   * JdbcMessageLog#writerProblem}).
    */
-  public record Health(String unreachable, List<String> pendingMigrations) {}
+  public record Health(String unreachable, List<String> pendingMigrations, String writerProblem) {
+    public Health(String unreachable, List<String> pendingMigrations) {
+      this(unreachable, pendingMigrations, null);
+    }
+
+    /** This health, with what keeps the writer from writing (null: nothing). */
+    public Health withWriterProblem(String problem) {
+      return new Health(unreachable, pendingMigrations, problem);
+    }
+  }
 
   private JdbcDatabase(Dialect dialect, HikariDataSource pool, DataSource writes) {
     this.dialect = dialect;

@@ -117,6 +117,43 @@ public final class JdbcMessageLog implements MessageLog {
     this.clock = clock;
   }
 
+  /** True while a probe write of {@link #writerProblem} is under way. */
+  private final java.util.concurrent.atomic.AtomicBoolean probing =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * What keeps this log's writer from writing now ({@link WriterHealth}: a transaction stalled on
+   * the database, or the last write failed), or empty. While the last write failed, starts a probe
+   * (a one-statement transaction, at most one at a time, on a thread of its own) so that a node
+   * nobody writes through, being out of rotation, still learns that the database takes writes
+   * again.
+   */
+  public java.util.Optional<String> writerProblem() {
+    WriterHealth health = writer.health();
+    java.util.Optional<String> problem = health.problem();
+    if (health.failing() && probing.compareAndSet(false, true)) {
+      Thread.ofVirtual()
+          .name("legio-writer-probe")
+          .start(
+              () -> {
+                try {
+                  writer.write(
+                      tx -> {
+                        try (java.sql.Statement probe = tx.connection().createStatement()) {
+                          probe.execute("SELECT 1");
+                        }
+                        return null;
+                      });
+                } catch (RuntimeException e) {
+                  // logged by the writer; the health says it failed
+                } finally {
+                  probing.set(false);
+                }
+              });
+    }
+    return problem;
+  }
+
   // ---------------------------------------------------------------- writes
 
   /** This log's writer, for other stores on the same database (see {@link SharedWriter}). */
