@@ -120,7 +120,7 @@ public final class SessionEngine implements AutoCloseable {
             settings.lockWait(),
             this::awaitTurnsTold);
     this.edits = edits;
-    this.resets = new SessionResets(this::knownAgents, slots, edits, lifecycle);
+    this.resets = new SessionResets(this::knownAgents, slots, edits, lifecycle, store);
     this.profiles = new OwnerProfiles(agents, settings, backend, b.backendsByKind());
     this.turns =
         new TurnRunner(

@@ -16,6 +16,10 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>An agent's name must be one of the agents; a channel ({@code telegram:123}) may be one this
  *       process does not hold (another node serves it), whose stored session is closed.
+ *   <li>A name that is no agent of the castra any more (its folder removed) but still has a session
+ *       row, readable or damaged, is reset all the same: its row is closed (a damaged one deleted),
+ *       which is how the operator cleans up after removing an agent. A name with no row is refused,
+ *       naming the known agents.
  *   <li>A reset waits until no turn of the owner runs, on any node, by {@link SessionEditGate}'s
  *       rules; a turn that outlasts {@code lock_wait} refuses it ({@link SessionBusyException}).
  *   <li>A reset of {@code all} resets every agent, going past those busy with a turn, and says
@@ -27,16 +31,19 @@ public final class SessionResets {
   private final OwnerSlots slots;
   private final SessionEditGate edits;
   private final SessionLifecycle lifecycle;
+  private final SessionStore store;
 
   SessionResets(
       Supplier<Set<String>> agents,
       OwnerSlots slots,
       SessionEditGate edits,
-      SessionLifecycle lifecycle) {
+      SessionLifecycle lifecycle,
+      SessionStore store) {
     this.agents = agents;
     this.slots = slots;
     this.edits = edits;
     this.lifecycle = lifecycle;
+    this.store = store;
   }
 
   /**
@@ -57,6 +64,8 @@ public final class SessionResets {
       slot = held != null ? held : new OwnerSlot(owner); // its stored session, under its lease
     } else if (agents.get().contains(name)) {
       slot = slots.agent(name);
+    } else if (hasRow(name)) {
+      slot = new OwnerSlot(owner); // an agent removed from the castra: its stored session only
     } else {
       throw new IllegalArgumentException(new KnownNames(agents.get()).noAgentNamed(name));
     }
@@ -67,6 +76,15 @@ public final class SessionResets {
       throw e;
     } catch (RuntimeException e) {
       throw new IllegalStateException("could not reset " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the store holds a session row of {@code owner}, readable or damaged. */
+  private boolean hasRow(String owner) {
+    try {
+      return store.find(owner).isPresent();
+    } catch (DamagedSessionException e) {
+      return true;
     }
   }
 

@@ -4,6 +4,7 @@ import dev.legio.agents.AgentDirectory;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
 import dev.legio.session.ChannelListing;
+import dev.legio.session.Owner;
 import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionResets;
 import dev.legio.usage.UsageLedger;
@@ -66,7 +67,18 @@ public final class OperatorReplies {
               + String.join(", ", resets.busy())
               + "; reset them again once they have answered.";
     }
-    return engine.reset(name)
+    boolean closed = engine.reset(name);
+    if (!Owner.of(name).isChannel() && !engine.knownAgents().contains(name)) {
+      // An agent removed from the castra whose session row was left (SessionResets' rules).
+      return closed
+          ? "Reset "
+              + name
+              + ", an agent no longer configured in this castra: its session record is closed."
+          : name
+              + ", an agent no longer configured in this castra, has no active session; nothing to"
+              + " reset.";
+    }
+    return closed
         ? "Reset " + name + ": its next request starts a fresh session."
         : name + " has no active session; nothing to reset.";
   }

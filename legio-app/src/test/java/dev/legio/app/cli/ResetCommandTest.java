@@ -1,0 +1,93 @@
+package dev.legio.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.testing.HandEdits;
+import dev.legio.testing.MutableClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legio reset NAME} for an agent removed from the castra (its folder deleted) whose session
+ * row was left behind: the row is cleared, as the damaged-row notice tells the operator to do; a
+ * name with no row stays an error naming the known agents. Through a real workspace on SQLite.
+ */
+class ResetCommandTest {
+  @TempDir Path dir;
+  private final Map<String, String> env = new HashMap<>();
+  private final MutableClock clock = MutableClock.at("2026-11-20T10:00:00Z");
+  private String castra;
+
+  private CliResult legio(String... args) {
+    return CliResult.run(env, dir, clock, args);
+  }
+
+  @BeforeEach
+  void init() {
+    assertThat(legio("init", "legion").code()).isZero();
+    castra = "--castra=" + dir.resolve("legion");
+  }
+
+  private void removeAgent(String name) throws IOException {
+    try (Stream<Path> files = Files.walk(dir.resolve("legion/castra/centuriones/" + name))) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  @Test
+  void theActiveSessionOfARemovedAgentIsResetAndSaidToBeNoLongerConfigured() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo dig in").code()).isZero();
+    removeAgent("pullo");
+
+    CliResult reset = legio(castra, "reset", "pullo");
+
+    assertThat(reset.code()).as(reset.err()).isZero();
+    assertThat(reset.out())
+        .isEqualTo(
+            "Reset pullo, an agent no longer configured in this castra: its session record is"
+                + " closed.\n");
+    CliResult again = legio(castra, "reset", "pullo");
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.out())
+        .isEqualTo(
+            "pullo, an agent no longer configured in this castra, has no active session; nothing"
+                + " to reset.\n");
+  }
+
+  @Test
+  void theDamagedRowOfARemovedAgentIsClearedAsTheStatusSays() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo dig in").code()).isZero();
+    HandEdits.sqlite(
+        dir.resolve("legion/castra/praetorium.db"),
+        "UPDATE sessions SET state = 'paused' WHERE owner = 'pullo'");
+    removeAgent("pullo");
+    assertThat(legio(castra, "status").out()).contains("`legio reset pullo` clears the row now");
+
+    CliResult reset = legio(castra, "reset", "pullo");
+
+    assertThat(reset.code()).as(reset.err()).isZero();
+    assertThat(reset.out()).contains("Reset pullo, an agent no longer configured in this castra");
+    assertThat(legio(castra, "status").out()).doesNotContain("damaged");
+  }
+
+  @Test
+  void aNameWithNeitherAgentNorRowIsStillRefusedNamingTheKnownAgents() throws Exception {
+    removeAgent("pullo"); // no row of pullo: nothing to clean up
+
+    CliResult unknown = legio(castra, "reset", "pullo");
+
+    assertThat(unknown.code()).isEqualTo(LegioCommand.USAGE);
+    assertThat(unknown.err())
+        .isEqualTo("legio: no agent named 'pullo'. Known agents: legatus, vorenus.\n");
+  }
+}
