@@ -6,6 +6,8 @@ import dev.legio.app.text.MessageFormat;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.ContextWindows;
 import dev.legio.config.Durations;
+import dev.legio.session.DamagedSession;
+import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptContext;
@@ -107,7 +109,9 @@ final class SessionsCommand implements Runnable {
         "Every session with a transcript, most recently changed first.",
         "CONTEXT: how full its context was at its last answer, as a share of the model's window"
             + " (the session record's figure for a current session, else the usage in the"
-            + " transcript's last answer); - when unknown."
+            + " transcript's last answer); - when unknown.",
+        "Then the session rows that could not be read as a record (damaged session: ...), each with"
+            + " what is wrong and what to do, as `legio status` names them."
       })
   static final class ListSessions implements Callable<Integer> {
     @ParentCommand SessionsCommand sessions;
@@ -120,15 +124,17 @@ final class SessionsCommand implements Runnable {
         for (String skipped : listing.skipped()) {
           sessions.root.err.println("legio: " + MessageFormat.safeText(skipped));
         }
+        SessionListing rows = sessionRows(app, sessions.root.err);
         List<TranscriptInfo> all = listing.sessions();
         if (all.isEmpty()) {
           out.println(
               listing.skipped().isEmpty()
                   ? "No session transcripts yet."
                   : "No readable session transcripts (" + listing.skipped().size() + " skipped).");
+          printDamaged(rows, out);
           return 0;
         }
-        Map<String, ContextUse> live = liveContexts(app, sessions.root.err);
+        Map<String, ContextUse> live = liveContexts(rows);
         ContextWindows windows = ContextWindows.hosted(app.config().backend().contextWindows());
         String format = "%-36s  %-16s  %8s  %-20s  %-12s  %s%n";
         out.printf(Locale.ROOT, format, "ID", "OWNER", "MESSAGES", "CREATED", "CONTEXT", "SIZE");
@@ -144,8 +150,19 @@ final class SessionsCommand implements Runnable {
               ContextFigures.describe(context(i, live, windows)),
               size);
         }
+        printDamaged(rows, out);
         return 0;
       }
+    }
+  }
+
+  /**
+   * The session rows that could not be read as a record, one line each as {@code legio status}
+   * names them ({@link SessionListing}): which row, what is wrong, what to do.
+   */
+  private static void printDamaged(SessionListing rows, PrintWriter out) {
+    for (DamagedSession d : rows.damaged()) {
+      out.println("damaged session: " + MessageFormat.safeText(d.describe()));
     }
   }
 
@@ -169,22 +186,28 @@ final class SessionsCommand implements Runnable {
   }
 
   /**
-   * The context figures of the active sessions, by session id. The listing does without them (and
-   * says so) when the store cannot be opened.
+   * The session records and damaged rows of the store; none (and a line saying so) when the store
+   * cannot be read, the listing then doing without them.
    */
-  private static Map<String, ContextUse> liveContexts(LegioApp app, PrintWriter err) {
-    Map<String, ContextUse> live = new HashMap<>();
+  private static SessionListing sessionRows(LegioApp app, PrintWriter err) {
     try {
-      for (SessionRecord r : app.sessions().list()) {
-        if (r.active() && r.context() != null) {
-          live.put(r.sessionId().toString(), r.context());
-        }
-      }
+      return app.sessions().listing();
     } catch (RuntimeException e) {
       err.println(
           "legio: the session records could not be read ("
               + MessageFormat.safeText(String.valueOf(e.getMessage()))
               + "); CONTEXT shows the transcripts' own figures");
+      return new SessionListing(List.of(), List.of());
+    }
+  }
+
+  /** The context figures of the active sessions, by session id. */
+  private static Map<String, ContextUse> liveContexts(SessionListing rows) {
+    Map<String, ContextUse> live = new HashMap<>();
+    for (SessionRecord r : rows.records()) {
+      if (r.active() && r.context() != null) {
+        live.put(r.sessionId().toString(), r.context());
+      }
     }
     return live;
   }

@@ -3,6 +3,7 @@ package dev.legio.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.testing.HandEdits;
 import dev.legio.testing.MutableClock;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.NewEntry;
@@ -203,6 +204,27 @@ class SessionsCommandTest {
     Result listing = legio(castra, "sessions", "list");
     assertThat(lineOf(listing.out(), claudes)).contains("42% of 200K");
     assertThat(lineOf(listing.out(), unknown)).containsPattern(" - +\\d+ B$");
+  }
+
+  @Test
+  void listNamesADamagedSessionRowWithWhatIsWrongAndWhatToDoHidingNoTranscript() {
+    assertThat(legio(castra, "say", "-q", "@vorenus scout the north road").code()).isZero();
+    assertThat(legio(castra, "say", "-q", "@pullo guard the gate").code()).isZero();
+    HandEdits.sqlite(
+        workspace.resolve("castra/praetorium.db"),
+        "UPDATE sessions SET previous_backend_session_ids = 'oops' WHERE owner = 'vorenus'");
+
+    Result list = legio(castra, "sessions", "list");
+
+    assertThat(list.code()).as(list.err()).isZero();
+    assertThat(list.out()).contains(" vorenus ").contains(" pullo ");
+    assertThat(list.out())
+        .containsPattern(
+            "(?m)^damaged session: the session record of 'vorenus' \\(session [0-9a-f-]+\\) in"
+                + " the sqlite database is damaged: previous_backend_session_ids 'oops' is not a"
+                + " JSON array of strings .*`legio reset vorenus` clears the row now, or delete"
+                + " it: DELETE FROM sessions WHERE owner = 'vorenus'$");
+    assertThat(list.out().lines().filter(l -> l.startsWith("damaged session:"))).hasSize(1);
   }
 
   @Test
