@@ -2,6 +2,8 @@
 // model, context use as a bar, tokens and cost of its session, rebuilds by reason, and a reset button
 // (DELETE /api/v1/sessions/{owner}). Channels idle past their timeout or closed are counted, not
 // listed (GET /status lists the open ones, at most 100; `channel_counts` says how many there are).
+// Session rows that could not be read as a record (`damaged_sessions`) are named below them, each
+// with what is wrong and what to do, as `legio status` names them.
 import { html, useState } from './vendor/htm-preact-standalone.js';
 import { api, describe } from './api.js';
 import * as format from './format.js';
@@ -54,6 +56,15 @@ function leftOut(c) {
   return `${format.count(rest)} idle or closed ${rest === 1 ? 'channel' : 'channels'} not listed.`;
 }
 
+// A session row that could not be read as a record: which, what is wrong, what to do.
+function Damaged({ row }) {
+  return html`<li class="damaged" data-damaged-owner=${row.owner}>
+    <p>The session record of <strong>${row.owner}</strong>${row.session_id ? ' (session ' + row.session_id + ')' : ''}
+      is damaged: ${row.problem}.</p>
+    <p class="fix">${row.fix}</p>
+  </li>`;
+}
+
 export function AgentsPanel({ legion }) {
   const { status, costs, live, rebuilds, refreshStatus } = legion;
   const [notice, setNotice] = useState(null);
@@ -84,6 +95,12 @@ export function AgentsPanel({ legion }) {
           ${leftOut(status.channel_counts)
             ? html`<p class="channels-left-out" aria-label="Channels not listed">${leftOut(status.channel_counts)}</p>`
             : null}`
+      : null}
+    ${status && status.damaged_sessions && status.damaged_sessions.length > 0
+      ? html`<h3>Damaged session records</h3>
+          <ul class="damaged-sessions" aria-label="Damaged session records">
+            ${status.damaged_sessions.map((d) => html`<${Damaged} key=${d.owner} row=${d} />`)}
+          </ul>`
       : null}
     ${status && status.problems && status.problems.length > 0
       ? html`<h3>Prompt problems</h3><ul>${status.problems.map((p) => html`<li>${String(p)}</li>`)}</ul>`
