@@ -2,11 +2,18 @@
 // event stream resuming after its last message), the agents' and channels' status (GET /status,
 // read again when an event says something changed), each session's cost (GET /usage by session),
 // live activity and status lines, and rebuilds by reason seen since the page opened.
+//
+// The costs sum the whole usage ledger, a heavy query on a busy castra: they are read at most once
+// every USAGE_EVERY_MS, the events in between coalesced into one read at the end of the interval
+// (so the page shows the costs as they are at most that long after the last event).
 import { useState, useEffect, useRef, useCallback } from './vendor/htm-preact-standalone.js';
 import { api, ApiError } from './api.js';
 import { followEvents } from './events.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The least time between two reads of the costs (GET /usage by session). */
+export const USAGE_EVERY_MS = 5000;
 
 export function useLegion(token, onUnauthorised) {
   const [messages, setMessages] = useState([]);
@@ -16,15 +23,17 @@ export function useLegion(token, onUnauthorised) {
   const [rebuilds, setRebuilds] = useState({});
   const [connection, setConnection] = useState('connecting');
   const refreshTimer = useRef(null);
+  const usageTimer = useRef(null);
+  const usageReadAt = useRef(-Infinity); // when the costs were last asked for (performance.now())
   const newest = useRef(0); // the newest sequence the page shows
   useEffect(() => {
     newest.current = messages.length > 0 ? messages[messages.length - 1].sequence : 0;
   }, [messages]);
 
-  const refreshStatus = useCallback(async () => {
+  const readUsage = useCallback(async () => {
+    usageReadAt.current = performance.now();
     try {
-      const [s, usage] = await Promise.all([api('/status'), api('/usage?since=3650d&by=session')]);
-      setStatus(s);
+      const usage = await api('/usage?since=3650d&by=session');
       const bySession = {};
       for (const row of usage.rows) bySession[row.group] = row;
       setCosts(bySession);
@@ -32,6 +41,26 @@ export function useLegion(token, onUnauthorised) {
       if (e instanceof ApiError && e.status === 401) onUnauthorised();
     }
   }, [token]);
+
+  // The costs read again: now if the last read is USAGE_EVERY_MS old, else once at the end of the
+  // interval, however many events ask for it meanwhile.
+  const usageSoon = useCallback(() => {
+    if (usageTimer.current !== null) return;
+    const wait = Math.max(0, usageReadAt.current + USAGE_EVERY_MS - performance.now());
+    usageTimer.current = setTimeout(() => {
+      usageTimer.current = null;
+      readUsage();
+    }, wait);
+  }, [readUsage]);
+
+  const refreshStatus = useCallback(async () => {
+    usageSoon();
+    try {
+      setStatus(await api('/status'));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) onUnauthorised();
+    }
+  }, [token, usageSoon]);
 
   const refreshSoon = useCallback(() => {
     clearTimeout(refreshTimer.current);
@@ -117,6 +146,7 @@ export function useLegion(token, onUnauthorised) {
       stopped = true;
       if (follower) follower.stop();
       clearTimeout(refreshTimer.current);
+      clearTimeout(usageTimer.current);
     };
   }, [token]);
 

@@ -6,6 +6,7 @@ import dev.legio.testing.HandEdits;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,9 +19,12 @@ import org.openqa.selenium.WebElement;
 
 /**
  * The console's view of the legion's state in a real headless Chromium against a real Legio server
- * on the offline model: damaged session rows named as {@code GET /api/v1/status} names them.
+ * on the offline model: damaged session rows named as {@code GET /api/v1/status} names them, the
+ * costs read at most every few seconds however busy the log.
  */
 class ConsoleStatusBrowserTest {
+  private static final String USAGE_BY_SESSION = "/api/v1/usage?since=3650d&by=session";
+
   @TempDir Path dir;
   ServerFixture server;
   Chromium browser;
@@ -71,13 +75,49 @@ class ConsoleStatusBrowserTest {
     browser.screenshot("damaged-session");
   }
 
+  @Test
+  void aBurstOfEventsReadsTheCostsAtMostEveryFewSeconds() throws Exception {
+    signIn();
+    browser.await(d -> connection().equals("Live"));
+    int before = usageReads();
+
+    long started = System.nanoTime();
+    int messages = 10;
+    for (int i = 0; i < messages; i++) {
+      server.post("/api/v1/messages", server.operator, Map.of("text", "@vorenus ping " + i));
+      Thread.sleep(300); // apart, as a busy castra's turns are: no debounce merges them
+    }
+    browser.await(
+        d ->
+            d.findElements(By.cssSelector("[role=log] article[data-sender=vorenus]")).size()
+                == messages);
+    long burstMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+    // The read the last events asked for comes at the end of its interval.
+    Thread.sleep(6_000);
+    int during = usageReads() - before;
+
+    // One read at once, then at most one per 5 s interval of the burst, and the last one after it.
+    assertThat(during)
+        .as("usage reads for %d messages in %d ms", messages, burstMillis)
+        .isBetween(1, 2 + (int) (burstMillis / 5_000) + 1);
+  }
+
   // ---- helpers ----
+
+  private int usageReads() throws Exception {
+    List<String> urls = browser.requestedUrls();
+    return (int) urls.stream().filter(u -> u.endsWith(USAGE_BY_SESSION)).count();
+  }
 
   private void signIn() {
     browser.open(server.uri("/"));
     browser.await(d -> d.findElement(By.id("token"))).sendKeys(server.operator, Keys.ENTER);
     browser.await(d -> d.findElement(By.id("message")));
     browser.await(d -> !d.findElements(By.cssSelector(".agents [data-owner=vorenus]")).isEmpty());
+  }
+
+  private String connection() {
+    return browser.driver.findElement(By.cssSelector(".connection")).getText().strip();
   }
 
   private void assertNoAlert() {
