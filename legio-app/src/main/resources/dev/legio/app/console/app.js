@@ -1,7 +1,7 @@
 // The operator's console at "/": sign in with an access token, then the conversation, the agents
 // panel, sessions, memoria and usage. Everything goes through the public API (api.js).
 import { html, render, useState } from './vendor/htm-preact-standalone.js';
-import { api, session } from './api.js';
+import { api, session, describe } from './api.js';
 import { SignIn } from './signin.js';
 import { useLegion } from './legion.js';
 import { Conversation } from './conversation.js';
@@ -24,8 +24,8 @@ const CONNECTION = {
   unauthorised: 'Signed out: the token was refused',
 };
 
-function Console({ token, onSignOut }) {
-  const legion = useLegion(token, onSignOut);
+function Console({ token, onSignOut, onRefused }) {
+  const legion = useLegion(token, onRefused);
   const [view, setView] = useState('conversation');
   return html`<div class="console">
     <header class="top">
@@ -52,16 +52,31 @@ function Console({ token, onSignOut }) {
 
 function App() {
   const [token, setToken] = useState(session.token());
+  // Why the token was signed out, when the server refused it (a revoked token, a wrong one kept).
+  const [refused, setRefused] = useState(null);
   const signOut = () => {
     session.signOut();
+    setRefused(null);
+    setToken(null);
+  };
+  const refuse = (error) => {
+    session.signOut();
+    setRefused(
+      'The access token this tab kept was refused; sign in again. ' +
+        (error ? describe(error) : 'Wrong access token: the server refused it.'),
+    );
     setToken(null);
   };
   if (!token) {
-    return html`<${SignIn} title="Legio console" onSignedIn=${setToken}
+    return html`<${SignIn} title="Legio console" onSignedIn=${setToken} notice=${refused}
       check=${(t) => api('/status', { token: t })}
       hint="Make an operator token with: legio token create console --role operator" />`;
   }
-  return html`<${Console} key=${token} token=${token} onSignOut=${signOut} />`;
+  return html`<${Console} key=${token} token=${token} onSignOut=${signOut} onRefused=${refuse} />`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+// The page's "Loading the Legio console…" goes as the console takes its place (render would keep it
+// beside what it draws); loading.js replaces it if the scripts cannot load.
+const root = document.getElementById('app');
+root.replaceChildren();
+render(html`<${App} />`, root);

@@ -38,7 +38,7 @@ export function useLegion(token, onUnauthorised) {
       for (const row of usage.rows) bySession[row.group] = row;
       setCosts(bySession);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) onUnauthorised();
+      if (e instanceof ApiError && e.status === 401) onUnauthorised(e);
     }
   }, [token]);
 
@@ -58,7 +58,7 @@ export function useLegion(token, onUnauthorised) {
     try {
       setStatus(await api('/status'));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) onUnauthorised();
+      if (e instanceof ApiError && e.status === 401) onUnauthorised(e);
     }
   }, [token, usageSoon]);
 
@@ -132,7 +132,7 @@ export function useLegion(token, onUnauthorised) {
           break;
         } catch (e) {
           if (e instanceof ApiError && e.status === 401) {
-            onUnauthorised();
+            onUnauthorised(e);
             return;
           }
           setConnection('reconnecting');

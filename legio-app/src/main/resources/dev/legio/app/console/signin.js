@@ -1,11 +1,12 @@
 // The sign-in form: the access token is checked (by `check`, an API call) and then kept for this
-// browser session only; a refused token says why.
+// browser session only; a refused token says why. `notice` is shown until the person signs in again
+// (why the console signed them out).
 import { html, useState } from './vendor/htm-preact-standalone.js';
 import { session, ApiError, describe } from './api.js';
 
-export function SignIn({ onSignedIn, check, title, hint }) {
+export function SignIn({ onSignedIn, check, title, hint, notice }) {
   const [token, setToken] = useState('');
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(notice || null);
   const [busy, setBusy] = useState(false);
   const submit = async (e) => {
     e.preventDefault();

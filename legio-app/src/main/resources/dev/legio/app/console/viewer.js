@@ -84,4 +84,8 @@ function App() {
   return html`<${Viewer} token=${token} onSignOut=${signOut} />`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+// The page's loading notice goes as the viewer takes its place (render would keep it beside what it
+// draws); loading.js replaces it if the scripts cannot load.
+const root = document.getElementById('app');
+root.replaceChildren();
+render(html`<${App} />`, root);

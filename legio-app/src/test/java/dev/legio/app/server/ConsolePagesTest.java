@@ -24,6 +24,7 @@ class ConsolePagesTest {
   static final List<String> MODULES =
       List.of(
           "app.js",
+          "loading.js",
           "api.js",
           "events.js",
           "legion.js",

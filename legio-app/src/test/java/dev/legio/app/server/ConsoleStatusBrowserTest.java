@@ -20,7 +20,8 @@ import org.openqa.selenium.WebElement;
 /**
  * The console's view of the legion's state in a real headless Chromium against a real Legio server
  * on the offline model: damaged session rows named as {@code GET /api/v1/status} names them, the
- * costs read at most every few seconds however busy the log.
+ * costs read at most every few seconds however busy the log, and the loading notice gone once the
+ * page has loaded.
  */
 class ConsoleStatusBrowserTest {
   private static final String USAGE_BY_SESSION = "/api/v1/usage?since=3650d&by=session";
@@ -102,6 +103,45 @@ class ConsoleStatusBrowserTest {
         .isBetween(1, 2 + (int) (burstMillis / 5_000) + 1);
   }
 
+  @Test
+  void theLoadingNoticeGoesOnceThePageHasLoaded() {
+    browser.open(server.uri("/"));
+    browser.await(d -> d.findElement(By.id("token")));
+    assertThat(body()).doesNotContain("Loading the Legio console");
+
+    signIn();
+    assertThat(body()).doesNotContain("Loading the Legio console");
+  }
+
+  @Test
+  void aStoredTokenRefusedOnLoadSaysSoInsteadOfLoading() {
+    browser.open(server.uri("/"));
+    browser.await(d -> d.findElement(By.id("token")));
+    browser.driver.executeScript("sessionStorage.setItem('legio.token', 'not-a-token')");
+    browser.driver.navigate().refresh();
+
+    WebElement alert = browser.await(d -> d.findElement(By.cssSelector(".sign-in [role=alert]")));
+    assertThat(alert.getText())
+        .startsWith("The access token this tab kept was refused; sign in again.")
+        .contains("Wrong access token");
+    assertThat(body()).doesNotContain("Loading the Legio console");
+  }
+
+  @Test
+  void aScriptThatCannotLoadReplacesTheLoadingNoticeWithWhatToDo() {
+    browser.driver.executeCdpCommand("Network.enable", Map.of());
+    browser.driver.executeCdpCommand(
+        "Network.setBlockedURLs", Map.of("urls", List.of("*/console/legion.js")));
+
+    browser.open(server.uri("/"));
+
+    WebElement alert = browser.await(d -> d.findElement(By.cssSelector("#app [role=alert]")));
+    assertThat(alert.getText())
+        .startsWith("The page could not be loaded: one of its scripts could not be fetched")
+        .contains("Reload it");
+    assertThat(body()).doesNotContain("Loading the Legio console");
+  }
+
   // ---- helpers ----
 
   private int usageReads() throws Exception {
@@ -114,6 +154,10 @@ class ConsoleStatusBrowserTest {
     browser.await(d -> d.findElement(By.id("token"))).sendKeys(server.operator, Keys.ENTER);
     browser.await(d -> d.findElement(By.id("message")));
     browser.await(d -> !d.findElements(By.cssSelector(".agents [data-owner=vorenus]")).isEmpty());
+  }
+
+  private String body() {
+    return browser.driver.findElement(By.tagName("body")).getText();
   }
 
   private String connection() {
