@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * <p>A log file that cannot be written ({@code [logging] file} a folder, in a folder Legio may not
  * write, ...) is said once on the console, with why and what to do; Legio then runs without one,
  * and its errors do not send the user to a log file ({@link #logFileRefused}).
+ *
+ * <p>A failure's details are said to be in the log file only when they reached it ({@link
+ * #logged}): the file grew as they were written. A log file removed, made read-only or on a full
+ * disk after it was opened takes nothing (logback drops the write, saying nothing), and no log file
+ * at all (a command that failed before its workspace was read) takes nothing either; the caller
+ * then prints the cause on the console instead.
  */
 public final class Logging {
   private static Path current;
@@ -33,6 +39,35 @@ public final class Logging {
   /** Whether the last log file set could not be opened, so errors' details go nowhere. */
   public static synchronized boolean logFileRefused() {
     return refused;
+  }
+
+  /**
+   * The log file that takes what is logged: set, not refused, and still there; empty otherwise.
+   * Whether a given write reached it is {@link #logged}'s to say.
+   */
+  public static synchronized java.util.Optional<Path> logFile() {
+    return refused || current == null || !Files.isRegularFile(current)
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(current);
+  }
+
+  /**
+   * Runs {@code logging} (a failure's details sent to the log file) and says whether they reached
+   * the log file: false without one, or when it did not grow (see the class comment).
+   */
+  public static boolean logged(Runnable logging) {
+    Path file = logFile().orElse(null);
+    long before = file == null ? -1 : sizeOf(file);
+    logging.run();
+    return before >= 0 && sizeOf(file) > before;
+  }
+
+  private static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   static synchronized void toFile(Path file, String level) {

@@ -2,6 +2,7 @@ package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
 import dev.legio.app.LogFileOnly;
+import dev.legio.app.Logging;
 import dev.legio.errors.ExplainedFailure;
 import dev.legio.errors.FailureText;
 import dev.legio.errors.Quoted;
@@ -14,6 +15,9 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -108,13 +112,25 @@ public final class LegioCommand implements Runnable {
             cl.getErr().println("legio: " + SecretRedactor.redact(e.getMessage()));
             return FAILURE; // busy, not broken: nothing for the log file
           }
-          // The details (stack trace, causes) go to the log file; the console gets one line.
-          log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e);
+          // The details (stack trace, causes) go to the log file; the console gets one line, and
+          // the causes too when the log file did not take them.
+          boolean written =
+              Logging.logged(
+                  () -> log.error(LogFileOnly.MARKER, "{} failed", cl.getCommandName(), e));
           String message =
               e instanceof ExplainedFailure
                   ? FailureText.of(e)
                   : commandName(cl) + " failed: " + FailureText.of(e);
-          cl.getErr().println("legio: " + SecretRedactor.redact(message) + detailsNote());
+          cl.getErr()
+              .println(
+                  "legio: "
+                      + SecretRedactor.redact(message)
+                      + (written ? " (details in the log file)" : ""));
+          if (!written) {
+            for (String cause : causes(e, message)) {
+              cl.getErr().println("legio: cause: " + SecretRedactor.redact(cause));
+            }
+          }
           return FAILURE;
         });
     commandLine.setParameterExceptionHandler(LegioCommand::refuseArguments);
@@ -122,9 +138,32 @@ public final class LegioCommand implements Runnable {
     return commandLine;
   }
 
-  /** What ends a failure's line: where its details are, when a log file holds them. */
+  /**
+   * What ends the line of a failure logged earlier: where its details are, when a log file takes
+   * them ({@link Logging#logFile}); nothing otherwise.
+   */
   static String detailsNote() {
-    return dev.legio.app.Logging.logFileRefused() ? "" : " (details in the log file)";
+    return Logging.logFile().isPresent() ? " (details in the log file)" : "";
+  }
+
+  /**
+   * The causes of {@code e} in words ({@link FailureText}), outermost first, each one {@code
+   * message} does not already say: what the console shows when no log file took the details.
+   */
+  static List<String> causes(Throwable e, String message) {
+    List<String> said = new ArrayList<>();
+    String shown = message;
+    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable c = e.getCause();
+        c != null && seen.add(c) && said.size() < 10;
+        c = c.getCause()) {
+      String text = FailureText.of(c);
+      if (!shown.contains(text)) {
+        said.add(text);
+        shown = shown + " " + text;
+      }
+    }
+    return said;
   }
 
   /** The command as typed after {@code legio}: {@code log import}. */

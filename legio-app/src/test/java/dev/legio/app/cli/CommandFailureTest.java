@@ -2,14 +2,17 @@ package dev.legio.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.app.LegioApp;
 import dev.legio.config.ConfigException;
 import dev.legio.errors.ExplainedFailure;
 import dev.legio.errors.UsageError;
 import dev.legio.log.MessageLogException;
 import dev.legio.secrets.SecretRedactor;
 import dev.legio.transcript.NoSuchTranscriptException;
+import dev.legio.workspace.Workspace;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -82,13 +85,42 @@ class CommandFailureTest {
 
   /**
    * Asserts that a command ending with {@code thrown} exits with {@code status}, printing {@code
-   * line}.
+   * line} (whose note on the log file is there as this JVM's log file took the details or not:
+   * {@link #theDetailsAreSaidToBeInTheLogFileOnlyWhenTheyReachedIt} pins it).
    */
   private void assertReported(RuntimeException thrown, int status, String line) {
     Outcome outcome = run(thrown);
 
     assertThat(outcome.status()).isEqualTo(status);
-    assertThat(outcome.err().strip()).isEqualTo(line);
+    String note = " (details in the log file)";
+    assertThat(outcome.err().strip().replace(note, "")).isEqualTo(line.replace(note, ""));
+  }
+
+  @Test
+  void theDetailsAreSaidToBeInTheLogFileOnlyWhenTheyReachedIt() throws Exception {
+    Path ws = dir.resolve("legion");
+    assertThat(runArgs("init", ws.toString()).status()).isZero();
+    LegioApp.open(new Workspace(ws), Map.of(), Clock.systemUTC()).close(); // opens its log file
+    Path logFile = ws.resolve("castra/logs/legio.log");
+    RuntimeException thrown =
+        new IllegalStateException(
+            "the archive could not be written", new java.io.IOException("Read-only file system"));
+
+    Outcome written = run(thrown);
+    assertThat(written.err().strip())
+        .isEqualTo(
+            "legio: fail failed: the archive could not be written (details in the log file)");
+    assertThat(Files.readString(logFile)).contains("fail failed").contains("Read-only file system");
+
+    // The log file taken from under Legio, as a read-only or full log folder loses what is
+    // written: the details reach no file, so the console gets the cause and no word of a log file.
+    Files.delete(logFile);
+    Outcome lost = run(thrown);
+    assertThat(lost.status()).isEqualTo(LegioCommand.FAILURE);
+    assertThat(lost.err().strip().lines())
+        .containsExactly(
+            "legio: fail failed: the archive could not be written",
+            "legio: cause: Read-only file system");
   }
 
   @Test
