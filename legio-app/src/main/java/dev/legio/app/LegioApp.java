@@ -72,9 +72,10 @@ public final class LegioApp implements AutoCloseable {
   public enum Lifetime {
     ONE_SHOT,
     /**
-     * A one-shot command that only reads the store ({@code history}, {@code usage}, {@code
-     * status}): a SQLite store whose schema is current is opened read-only, so that a read-only
-     * castra (or a backup) can be read and is left as it was. Anything that writes then fails.
+     * A one-shot command that only reads the store ({@code history}, {@code usage}, {@code status},
+     * {@code sessions list} and {@code show}): a SQLite store whose schema is current is opened
+     * read-only, so that a read-only castra (or a backup) can be read and is left as it was.
+     * Anything that writes then fails.
      */
     ONE_SHOT_READING,
     LONG_RUNNING;

@@ -209,8 +209,9 @@ public final class LegioCommand implements Runnable {
   }
 
   /**
-   * The composition root for a one-shot command that only reads the store (history, usage, status):
-   * it works on a read-only castra ({@link LegioApp.Lifetime#ONE_SHOT_READING}).
+   * The composition root for a one-shot command that only reads the store (history, usage, status,
+   * sessions list and show): it works on a read-only castra ({@link
+   * LegioApp.Lifetime#ONE_SHOT_READING}).
    */
   LegioApp readingApp() {
     return LegioApp.open(

@@ -119,7 +119,7 @@ final class SessionsCommand implements Runnable {
     @Override
     public Integer call() {
       PrintWriter out = sessions.root.out;
-      try (LegioApp app = sessions.root.app()) {
+      try (LegioApp app = sessions.root.readingApp()) {
         TranscriptListing listing = app.transcripts().listing();
         for (String skipped : listing.skipped()) {
           sessions.root.err.println("legio: " + MessageFormat.safeText(skipped));
@@ -228,7 +228,7 @@ final class SessionsCommand implements Runnable {
     @Override
     public Integer call() {
       PrintWriter out = sessions.root.out;
-      try (LegioApp app = sessions.root.app()) {
+      try (LegioApp app = sessions.root.readingApp()) {
         Transcript t = app.transcripts().load(id);
         List<TranscriptEntry> entries = t.entries();
         if (tail != null) {

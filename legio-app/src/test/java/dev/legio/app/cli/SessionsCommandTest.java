@@ -228,6 +228,27 @@ class SessionsCommandTest {
   }
 
   @Test
+  void listAndShowOnlyReadThePraetoriumAndTakeNoMigrationLock() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@vorenus scout the north road").code()).isZero();
+    Path db = workspace.resolve("castra/praetorium.db");
+    Path lock = workspace.resolve("castra/praetorium.db.migrate.lock");
+    Files.delete(lock);
+    byte[] before = Files.readAllBytes(db);
+
+    Result list = legio(castra, "sessions", "list");
+    assertThat(list.code()).as(list.err()).isZero();
+    String id = list.out().lines().skip(1).findFirst().orElseThrow().split(" ")[0];
+    Result show = legio(castra, "sessions", "show", id);
+    assertThat(show.code()).as(show.err()).isZero();
+    assertThat(show.out()).contains("scout the north road");
+
+    // What a read-only castra (a 0444 file, a read-only folder, a backup) needs: nothing taken or
+    // written, no migration tried.
+    assertThat(lock).doesNotExist();
+    assertThat(Files.readAllBytes(db)).isEqualTo(before);
+  }
+
+  @Test
   void listingAndDeletingTreatAllPartsAsOneSession() {
     FileTranscriptStore small =
         new FileTranscriptStore(

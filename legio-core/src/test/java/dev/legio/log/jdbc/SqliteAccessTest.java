@@ -83,8 +83,8 @@ class SqliteAccessTest {
                 + file
                 + " is read-only (this process cannot write it or its folder), and this command"
                 + " writes to it: make the castra folder and praetorium.db writable, or work on a"
-                + " writable copy. Commands that only read (history, usage, status) work on it as"
-                + " it is.");
+                + " writable copy. Commands that only read (history, usage, status, sessions list"
+                + " and show) work on it as it is.");
     SqliteAccess.requireWritable(file, true);
     assertThat(SqliteAccess.writable(file)).isTrue();
   }
