@@ -22,6 +22,15 @@ interface Dialect extends SqlValues {
     return failure.getMessage();
   }
 
+  /**
+   * A write that changes nothing a reader sees, inside the current write transaction, for the
+   * writer's health probe ({@link JdbcMessageLog#writerProblem}): it must fail wherever a real
+   * write would (a database that turned read-only, a standby after a failover, a lock), so a probe
+   * that succeeds means writes succeed. A bare {@code SELECT 1} would not: it succeeds on a
+   * read-only database.
+   */
+  void probeWrite(Connection connection) throws SQLException;
+
   /** Prepares a new writer connection (called once per connection). */
   void configureWriter(Connection connection) throws SQLException;
 

@@ -124,9 +124,9 @@ public final class JdbcMessageLog implements MessageLog {
   /**
    * What keeps this log's writer from writing now ({@link WriterHealth}: a transaction stalled on
    * the database, or the last write failed), or empty. While the last write failed, starts a probe
-   * (a one-statement transaction, at most one at a time, on a thread of its own) so that a node
-   * nobody writes through, being out of rotation, still learns that the database takes writes
-   * again.
+   * (a transaction with {@link Dialect#probeWrite}, at most one at a time, on a thread of its own)
+   * so that a node nobody writes through, being out of rotation, still learns that the database
+   * takes writes again.
    */
   public java.util.Optional<String> writerProblem() {
     WriterHealth health = writer.health();
@@ -139,9 +139,7 @@ public final class JdbcMessageLog implements MessageLog {
                 try {
                   writer.write(
                       tx -> {
-                        try (java.sql.Statement probe = tx.connection().createStatement()) {
-                          probe.execute("SELECT 1");
-                        }
+                        dialect.probeWrite(tx.connection());
                         return null;
                       });
                 } catch (RuntimeException e) {

@@ -76,6 +76,20 @@ final class PostgresDialect implements Dialect {
     return "?::jsonb";
   }
 
+  /**
+   * An update of the log's table that matches no row, which a read-only transaction refuses ({@code
+   * default_transaction_read_only}), and a transaction id, which a standby refuses ("cannot assign
+   * TransactionIds during recovery") and whose commit writes a commit record to the write-ahead
+   * log.
+   */
+  @Override
+  public void probeWrite(Connection connection) throws SQLException {
+    try (java.sql.Statement s = connection.createStatement()) {
+      s.executeUpdate("UPDATE nuntii SET sender = sender WHERE false");
+      s.execute("SELECT txid_current()");
+    }
+  }
+
   @Override
   public void configureWriter(Connection connection) throws SQLException {
     try (java.sql.Statement s = connection.createStatement()) {

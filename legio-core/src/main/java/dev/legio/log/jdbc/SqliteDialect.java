@@ -80,6 +80,23 @@ final class SqliteDialect implements Dialect {
     return failure.getMessage();
   }
 
+  /**
+   * Writes the database header's {@code user_version} (which Legio does not use) back unchanged:
+   * SQLite writes the header page at the commit, so a full disk or a file that cannot be written
+   * fails the probe, as the write lock {@code BEGIN IMMEDIATE} took proved nothing else holds it.
+   */
+  @Override
+  public void probeWrite(Connection connection) throws SQLException {
+    try (java.sql.Statement s = connection.createStatement()) {
+      int version;
+      try (java.sql.ResultSet r = s.executeQuery("PRAGMA user_version")) {
+        r.next();
+        version = r.getInt(1);
+      }
+      s.execute("PRAGMA user_version = " + version);
+    }
+  }
+
   @Override
   public void configureWriter(Connection connection) throws SQLException {
     connection.setAutoCommit(true);

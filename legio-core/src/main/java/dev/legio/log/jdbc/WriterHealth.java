@@ -21,9 +21,9 @@ import java.util.function.LongSupplier;
  *       meanwhile: not ready is then the truth.)
  *   <li><b>Failing</b> from a write that failed until a write succeeds. A node that is not ready
  *       gets no requests and so makes no writes: while failing, the writer's owner probes with a
- *       one-statement write of its own ({@link JdbcMessageLog#writerProblem}). (A write that failed
- *       for its own request, a constraint it broke, counts too, until the next write: the probe's
- *       at the latest.)
+ *       write of its own that fails wherever a real write would ({@link Dialect#probeWrite},
+ *       started by {@link JdbcMessageLog#writerProblem}). (A write that failed for its own request,
+ *       a constraint it broke, counts too, until the next write: the probe's at the latest.)
  *   <li>Otherwise healthy. Reading costs two volatile reads: readiness may ask as often as it
  *       likes.
  * </ul>
