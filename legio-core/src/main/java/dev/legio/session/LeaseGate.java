@@ -25,6 +25,9 @@ import java.util.Set;
  *       the thread's interrupt flag set.
  *   <li>A lease is given up by {@link #release} or, at the end of a turn, by {@link #finishTurn} in
  *       the same transaction as the reply and the record.
+ *   <li>A turn that failed asks {@link #stillHeld} whether its lease was lost meanwhile: only a
+ *       lease still this holder's counts as held, never one taken again after another holder had it
+ *       (that holder may have run the session's turn and given the lease back).
  * </ul>
  *
  * <p>Lease renewal (a heartbeat for turns longer than {@code leaseDuration}) and the release of a
@@ -103,11 +106,13 @@ final class LeaseGate {
   }
 
   /**
-   * True while this process's holder still holds {@code owner}'s lease (extending it), or can take
-   * it again because no one took it over; false when another holder has it.
+   * True while this process's holder still holds {@code owner}'s lease (extending it), even one
+   * that ran out while no one took it over; false when another holder took it since, whether it
+   * holds it still or has given it up after running the session's turn (a paused node must not take
+   * for its own failure a turn that another node ran meanwhile). Never takes the lease.
    */
   boolean stillHeld(String owner) {
-    return store.tryLease(owner, holder, clock.instant(), leaseDuration);
+    return store.renewLease(owner, holder, clock.instant(), leaseDuration);
   }
 
   /** Gives {@code owner}'s lease up, if this process holds it. */

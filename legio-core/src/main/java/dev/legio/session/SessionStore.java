@@ -100,6 +100,13 @@ public interface SessionStore {
   boolean tryLease(String owner, String holder, Instant now, Duration duration);
 
   /**
+   * Extends {@code holder}'s lease on {@code owner} until {@code now + duration} when it still
+   * holds it (run out or not); never takes one. False when another holder took the lease since,
+   * even one that has given it up again: the session was run elsewhere meanwhile.
+   */
+  boolean renewLease(String owner, String holder, Instant now, Duration duration);
+
+  /**
    * The owners whose session is leased at {@code now} (its lease has not run out), by any holder:
    * the sessions some Legio process is driving.
    */

@@ -3,6 +3,7 @@ package dev.legio.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.BackendException;
 import dev.legio.backend.TurnTimeoutException;
 import dev.legio.config.SessionSettings;
 import dev.legio.pricing.PriceTable;
@@ -146,6 +147,36 @@ abstract class TurnUsageContract {
     assertThat(report.total().turns()).isEqualTo(3);
     assertThat(report.total().failedTurns()).isEqualTo(3);
     assertThat(report.total().tokens()).isEqualTo(new Tokens(10, 5, 0, 0));
+  }
+
+  @Test
+  void aPausedTurnWhoseSessionAnotherNodeRanAndGaveBackEndsAsTheLostLeaseNotAnError() {
+    // Found by a probe: this node pauses (SIGSTOP, a long GC) past the lease; another node takes
+    // the session, runs its turn and gives the lease back; then this node's back-end fails, as an
+    // HTTP back-end does when the stored conversation was continued by the other node. The lease
+    // is free again by then, but it was lost: that, not an error of the agent, is what is told.
+    backend.duringTurn =
+        turn -> {
+          clock.advance(Duration.ofMinutes(16));
+          assertThat(
+                  store
+                      .sessions()
+                      .tryLease("vorenus", "another-node", clock.instant(), Duration.ofMinutes(1)))
+              .isTrue();
+          store.sessions().releaseLease("vorenus", "another-node");
+          throw new BackendException(
+              "appending turn 0 to the conversation was refused: another process continued it");
+        };
+
+    Reply reply = engine.handle("@vorenus report", DispatchListener.NONE).replies().getFirst();
+
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text()).contains("lost the session's lease while the turn ran");
+    assertThat(engine.status())
+        .filteredOn(s -> s.owner().equals("vorenus"))
+        .extracting(SessionStatus::activity)
+        .containsExactly("idle");
+    assertThat(ledger()).extracting(LedgerEntry::outcome).containsExactly(TurnOutcome.LEASE_LOST);
   }
 
   @Test

@@ -68,6 +68,17 @@ public final class InMemorySessionStore implements SessionStore {
   }
 
   @Override
+  public synchronized boolean renewLease(
+      String owner, String holder, Instant now, Duration duration) {
+    Lease current = leases.get(owner);
+    if (current == null || !current.holder().equals(holder)) {
+      return false;
+    }
+    leases.put(owner, new Lease(holder, now.plus(duration)));
+    return true;
+  }
+
+  @Override
   public synchronized Set<String> leasedOwners(Instant now) {
     Set<String> out = new TreeSet<>();
     leases.forEach(

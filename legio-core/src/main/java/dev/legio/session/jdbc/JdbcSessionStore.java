@@ -290,6 +290,15 @@ public final class JdbcSessionStore implements SessionStore {
     return taken;
   }
 
+  @Override
+  public boolean renewLease(String owner, String holder, Instant now, Duration duration) {
+    Objects.requireNonNull(now, "now");
+    return update(
+            "renewing the lease on the session of '" + owner + "' for '" + holder + "'",
+            List.of(leases.renew(owner, holder, now.plus(duration))))[0]
+        == 1;
+  }
+
   /**
    * Registers a lease just taken: renewed while held (with a heartbeat clock), released at exit.
    */
