@@ -2,6 +2,7 @@ package dev.legio.session;
 
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
+import dev.legio.log.MessageLogException;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Busy ({@link #busy}): {@code [owner] Busy with another request (why). Your message is
  *       logged; send it again shortly.}, with a warning in the log file; the request stays logged.
  *   <li>A turn that failed ({@link #failure}, {@link #error}): {@code [owner] An error occurred
- *       during processing.}, the cause being in the log file.
+ *       during processing.}, the cause being in the log file; when the cause is Legio's own store
+ *       (the session store's or the message log's database failed, say PostgreSQL restarting;
+ *       {@link #storeFailed}), {@link #storeFailedText} says so and to send the message again.
  *   <li>A turn whose lease passed to another holder ({@link #leaseLost}): {@link #leaseLostText}
  *       says that the reply was not stored and to send the message again.
  *   <li>A turn a shutdown cut ({@link #interrupted}): the {@link InterruptionNote}'s text, the note
@@ -67,6 +70,49 @@ final class FailedReplies {
   /** The answer of {@code owner}'s turn that failed, its description known. */
   Reply error(String owner, String description) {
     return Reply.failure(owner, description, backendName, errorText(owner));
+  }
+
+  /** The answer of {@code owner}'s turn that failed for {@code cause}, its description known. */
+  Reply error(String owner, String description, Throwable cause) {
+    return storeFailed(cause)
+        ? Reply.failure(owner, description, backendName, storeFailedText(owner))
+        : error(owner, description);
+  }
+
+  /** The answer of a turn of {@code slot}'s owner that failed for {@code cause}. */
+  Reply failure(OwnerSlot slot, Throwable cause) {
+    return storeFailed(cause)
+        ? Reply.failure(
+            slot.name(),
+            descriptionIfKnown(slot, "the failure's answer"),
+            backendName,
+            storeFailedText(slot.name()))
+        : failure(slot);
+  }
+
+  /**
+   * Whether {@code cause} (or one of its causes) is a failure of Legio's own store: the session
+   * store or the message log could not read or write, not a damaged row nor a lost lease.
+   */
+  static boolean storeFailed(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof DamagedSessionException || t instanceof LeaseLostException) {
+        return false;
+      }
+      if (t instanceof SessionStoreException || t instanceof MessageLogException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The answer of a turn that failed because Legio's own store did. */
+  static String storeFailedText(String owner) {
+    return "["
+        + owner
+        + "] Legio's database failed while the turn ran (the node's log says why), so no reply was"
+        + " stored. Your message is logged; send it again (under the same Idempotency-Key, it"
+        + " stays one request).";
   }
 
   /** The answer of {@code owner}'s turn that lost its lease, its description known. */

@@ -136,7 +136,7 @@ final class TurnRunner implements AutoCloseable {
             ran = turn(slot, request, listener, place, leased, again);
           } catch (RuntimeException e) {
             log.error("dispatch to {} failed", slot.name(), e);
-            ran = new Ran(failure(slot), TurnEnding.FAILED, null);
+            ran = new Ran(replies.failure(slot, e), TurnEnding.FAILED, null);
           }
           if (ran.ending() != null) {
             measure(slot.owner, ran, Duration.ofNanos(System.nanoTime() - start));
@@ -388,7 +388,7 @@ final class TurnRunner implements AutoCloseable {
       return new Ran(replies.interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
     }
     log.error("{}: the turn for request {} failed", owner, request.id(), e);
-    return new Ran(replies.error(owner, description), TurnEnding.FAILED, null);
+    return new Ran(replies.error(owner, description, e), TurnEnding.FAILED, null);
   }
 
   /**

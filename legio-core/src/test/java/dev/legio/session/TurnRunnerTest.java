@@ -269,7 +269,7 @@ class TurnRunnerTest {
     runner.close();
 
     assertThat(reply.failed()).isTrue();
-    assertThat(reply.text()).isEqualTo("[vorenus] An error occurred during processing.");
+    assertThat(reply.text()).isEqualTo(FailedReplies.storeFailedText("vorenus"));
     assertThat(reply.description()).isNotEmpty().isEqualTo(descriptionOf("vorenus"));
   }
 

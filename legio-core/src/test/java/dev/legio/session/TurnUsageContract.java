@@ -180,6 +180,32 @@ abstract class TurnUsageContract {
   }
 
   @Test
+  void aTurnWhoseDatabaseFailsIsAnsweredThatTheDatabaseFailedAndToSendItAgain() throws Exception {
+    // Found by a probe: PostgreSQL restarted under load, and the turns in flight were answered
+    // "An error occurred during processing", which says neither what failed nor what to do.
+    AtomicReference<AutoCloseable> fault = new AtomicReference<>();
+    backend.duringTurn =
+        turn -> {
+          try {
+            fault.set(databaseFault());
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    Reply reply;
+    try {
+      reply = engine.handle("@vorenus report", DispatchListener.NONE).replies().getFirst();
+    } finally {
+      fault.get().close();
+    }
+
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text())
+        .isEqualTo(FailedReplies.storeFailedText("vorenus"))
+        .contains("database failed", "send it again");
+  }
+
+  @Test
   void aTurnCompletedDuringAShortDatabaseFaultIsRecordedOnceTheDatabaseIsBack() throws Exception {
     UsageRecorder recorder =
         new UsageRecorder(
