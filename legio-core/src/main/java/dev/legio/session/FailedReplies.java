@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A turn that failed ({@link #failure}, {@link #error}): {@code [owner] An error occurred
  *       during processing.}, the cause being in the log file; when the cause is Legio's own store
  *       (the session store's or the message log's database failed, say PostgreSQL restarting;
- *       {@link #storeFailed}), {@link #storeFailedText} says so and to send the message again.
+ *       {@link #storeFailed}), {@link #storeFailedText} says so and to send the message again (to
+ *       an agent's caller; a channel's outsider gets the generic error).
  *   <li>A turn whose lease passed to another holder ({@link #leaseLost}): {@link #leaseLostText}
  *       says that the reply was not stored and to send the message again.
  *   <li>A turn a shutdown cut ({@link #interrupted}): the {@link InterruptionNote}'s text, the note
@@ -72,16 +73,22 @@ final class FailedReplies {
     return Reply.failure(owner, description, backendName, errorText(owner));
   }
 
-  /** The answer of {@code owner}'s turn that failed for {@code cause}, its description known. */
+  /**
+   * The answer of {@code owner}'s turn that failed for {@code cause}, its description known: {@link
+   * #storeFailedText} when Legio's own store failed and the owner is an agent; a channel's outsider
+   * gets the generic error, as for any other failure.
+   */
   Reply error(String owner, String description, Throwable cause) {
-    return storeFailed(cause)
+    return storeFailed(cause) && !Owner.of(owner).isChannel()
         ? Reply.failure(owner, description, backendName, storeFailedText(owner))
         : error(owner, description);
   }
 
-  /** The answer of a turn of {@code slot}'s owner that failed for {@code cause}. */
+  /**
+   * The answer of a turn of {@code slot}'s owner that failed for {@code cause}, as {@link #error}.
+   */
   Reply failure(OwnerSlot slot, Throwable cause) {
-    return storeFailed(cause)
+    return storeFailed(cause) && !slot.owner.isChannel()
         ? Reply.failure(
             slot.name(),
             descriptionIfKnown(slot, "the failure's answer"),
@@ -110,9 +117,8 @@ final class FailedReplies {
   static String storeFailedText(String owner) {
     return "["
         + owner
-        + "] Legio's database failed while the turn ran (the node's log says why), so no reply was"
-        + " stored. Your message is logged; send it again (under the same Idempotency-Key, it"
-        + " stays one request).";
+        + "] Legio's database failed while the turn ran, so no reply was stored (the log file says"
+        + " why). Your message is logged; send it again.";
   }
 
   /** The answer of {@code owner}'s turn that lost its lease, its description known. */

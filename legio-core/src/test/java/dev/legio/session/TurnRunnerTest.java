@@ -266,11 +266,21 @@ class TurnRunnerTest {
 
     Reply reply =
         runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
+    // A channel's outsider is told of no database: the generic error, as for any failure.
+    Message outside =
+        log.append(NewMessage.of("telegram:1", Audience.of("telegram:1"), "hello from outside"));
+    OwnerSlot channel = new OwnerSlot(Owner.channel("telegram:1"));
+    Reply toOutsider =
+        runner.run(channel, channel.queue.enqueue(), outside, DispatchListener.NONE, false, false);
     runner.close();
 
     assertThat(reply.failed()).isTrue();
     assertThat(reply.text()).isEqualTo(FailedReplies.storeFailedText("vorenus"));
     assertThat(reply.description()).isNotEmpty().isEqualTo(descriptionOf("vorenus"));
+    assertThat(toOutsider.failed()).isTrue();
+    assertThat(toOutsider.text())
+        .isEqualTo("[telegram:1] An error occurred during processing.")
+        .doesNotContain("database");
   }
 
   @Test
