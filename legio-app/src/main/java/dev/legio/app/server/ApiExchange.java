@@ -10,7 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -32,6 +34,10 @@ final class ApiExchange {
   private final long startNanos;
   private final HandOff handOff;
   private final AtomicInteger handOffs = new AtomicInteger();
+  private final AtomicReference<AwaitedBodies.Wait> bodyWait =
+      new AtomicReference<>(AwaitedBodies.Wait.ARRIVED);
+  private final AtomicBoolean over = new AtomicBoolean();
+  private volatile AwaitedBodies awaitedBy;
   private QueryParameters query;
   private volatile boolean answered;
   private JsonNode body;
@@ -61,6 +67,7 @@ final class ApiExchange {
    * result on the same thread; what either throws is answered as an error. See {@link HandOff}.
    */
   <T> void afterEngine(Callable<T> call, HandOff.Answer<T> answer) {
+    goOn();
     handOffs.incrementAndGet();
     handOff.afterEngine(this, call, answer);
   }
@@ -69,6 +76,33 @@ final class ApiExchange {
   void onVirtualThread(HandOff.Step step) {
     handOffs.incrementAndGet();
     handOff.onVirtualThread(this, step);
+  }
+
+  /** Where the body is, for the drain ({@link AwaitedBodies}). */
+  AtomicReference<AwaitedBodies.Wait> bodyWait() {
+    return bodyWait;
+  }
+
+  /** The body of this exchange is on its way; {@code bodies} may end it until it arrives. */
+  void awaitedBy(AwaitedBodies bodies) {
+    awaitedBy = bodies;
+    bodies.add(this);
+  }
+
+  /**
+   * Before the exchange reads past its body, dispatches or answers: throws {@link
+   * AwaitedBodies.Ended} when the drain ended it while its body was on its way.
+   */
+  private void goOn() {
+    AwaitedBodies bodies = awaitedBy;
+    if (bodies != null && !bodies.arrived(this)) {
+      throw new AwaitedBodies.Ended();
+    }
+  }
+
+  /** True the first time only: the exchange is over (no longer counted in flight). */
+  boolean over() {
+    return over.compareAndSet(false, true);
   }
 
   /** How often this exchange was handed on: a step that leaves it unchanged was the last. */
@@ -166,8 +200,19 @@ final class ApiExchange {
     return JsonBody.parse(body);
   }
 
-  /** The body's bytes: 413 when it is over {@code [server] max_body_bytes}. */
+  /**
+   * The body's bytes: 413 when it is over {@code [server] max_body_bytes}. Once it is read (or its
+   * read failed), the request goes on unless the drain ended it meanwhile ({@link AwaitedBodies}).
+   */
   private byte[] readBody() throws IOException {
+    try {
+      return readArrivingBody();
+    } finally {
+      goOn();
+    }
+  }
+
+  private byte[] readArrivingBody() throws IOException {
     try (InputStream in =
         StalledTransfer.withDeadline(Content.Source.asInputStream(request), request)) {
       if (request.getLength() > maxBodyBytes) {
@@ -226,6 +271,7 @@ final class ApiExchange {
 
   /** Answers {@code status} with {@code body} as JSON. */
   void json(int status, Object body) throws IOException {
+    goOn();
     byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
     serverTiming();
     response.setStatus(status);
@@ -237,6 +283,7 @@ final class ApiExchange {
 
   /** Answers {@code status} with {@code body} as text of {@code contentType}. */
   void text(int status, String contentType, String body) {
+    goOn();
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
@@ -271,6 +318,7 @@ final class ApiExchange {
    * events and then closes the stream, which ends the response.
    */
   SseStream eventStream() {
+    goOn();
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream;charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
@@ -294,6 +342,7 @@ final class ApiExchange {
    * Server-Timing}, and its body, copied as it arrives (a stream of events stays a stream).
    */
   void relay(java.net.http.HttpResponse<InputStream> answer) throws IOException {
+    goOn();
     response.setStatus(answer.statusCode());
     answer
         .headers()

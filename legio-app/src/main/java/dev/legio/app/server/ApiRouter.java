@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *       unread ({@link UnreadBody}): a client that announces a body and never sends it holds no
  *       thread.
  *   <li>A body that has not arrived whole when the request is routed is read on a virtual thread
- *       ({@link ArrivedBody}): slow clients never hold the API's threads.
+ *       ({@link ArrivedBody}): slow clients never hold the API's threads. When the server starts to
+ *       drain, a request still waiting for its body is ended at once ({@link AwaitedBodies}).
  *   <li>An error body is {@code {"error": "<what to fix>"}}; an unexpected failure is logged (the
  *       request's path only, never its headers) and answered 500 without details.
  *   <li>Every error body passes {@link SecretRedactor}, as the log does: a back-end's failure that
@@ -59,6 +61,7 @@ final class ApiRouter extends Handler.Abstract {
   private final ApiTokens tokens;
   private final long maxBodyBytes;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final AwaitedBodies awaitedBodies = new AwaitedBodies();
   private volatile boolean closing;
   private HandOff handOff;
 
@@ -72,9 +75,33 @@ final class ApiRouter extends Handler.Abstract {
     return routes;
   }
 
-  /** From now on every new request gets 503. */
+  /**
+   * From now on every new request gets 503, and so does every request still waiting for its body
+   * ({@link AwaitedBodies}).
+   */
   void refuseNewRequests() {
     closing = true;
+    awaitedBodies.endAll(this::endWhileAwaited);
+  }
+
+  /** Answers a request the drain ends while its body is on its way: 503, the connection closed. */
+  private void endWhileAwaited(ApiExchange exchange) {
+    exchange.response().getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+    fail(
+        null,
+        exchange.response(),
+        exchange.callback(),
+        503,
+        "Legio is shutting down; send the request again when it is back",
+        Map.of());
+    over(exchange);
+  }
+
+  /** Counts {@code exchange} out of the requests in flight, once. */
+  private void over(ApiExchange exchange) {
+    if (exchange.over()) {
+      inFlight.decrementAndGet();
+    }
   }
 
   /** Requests being answered now. */
@@ -120,7 +147,13 @@ final class ApiRouter extends Handler.Abstract {
     }
     if (body.whole()) {
       respond(exchange, () -> route.endpoint().handle(exchange));
-    } else if (body.nothingArrived()) {
+      return true;
+    }
+    exchange.awaitedBy(awaitedBodies);
+    if (closing) {
+      awaitedBodies.endAll(this::endWhileAwaited); // the drain began while it was routed
+    }
+    if (body.nothingArrived()) {
       // Sent after its headers: looked at again once its first bytes are here (no thread waits).
       body.demand(
           () -> {
@@ -153,7 +186,13 @@ final class ApiRouter extends Handler.Abstract {
     try {
       step.run();
     } catch (Exception e) {
+      if (AwaitedBodies.ended(exchange)) {
+        return; // answered by the drain while its body was on its way: nothing more to say
+      }
       drain(exchange.request(), exchange);
+      if (!awaitedBodies.arrived(exchange)) {
+        return; // the drain ended it while what was left of its body was read
+      }
       ApiException refusal =
           switch (e) {
             case ApiException api -> api;
@@ -198,7 +237,7 @@ final class ApiRouter extends Handler.Abstract {
           refusal.extra());
     } finally {
       if (exchange.handOffs() == handOffs) {
-        inFlight.decrementAndGet();
+        over(exchange);
       }
     }
   }

@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * get 503 at once (but {@code /healthz} and {@code /readyz}, still answered), event streams end
  * with a {@code shutdown} event, requests in flight (a turn being answered or streamed) may finish
  * within the grace period, as may the chat gateways' turns, which take no new message from the
- * start. Turns still running then are interrupted while their callers are still connected, so each
- * caller is answered that Legio shut down (within {@link #ANSWER_INTERRUPTED}); then the listener
- * closes. The whole stop takes the grace and a few seconds, not the grace twice.
+ * start. A request still waiting for its body has dispatched nothing: it is ended at once (503,
+ * {@link AwaitedBodies}), not waited for. Turns still running then are interrupted while their
+ * callers are still connected, so each caller is answered that Legio shut down (within {@link
+ * #ANSWER_INTERRUPTED}); then the listener closes. The whole stop takes the grace and a few
+ * seconds, not the grace twice.
  */
 public final class LegioServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LegioServer.class);

@@ -3,6 +3,7 @@ package dev.legio.app.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.testing.LogCapture;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -220,6 +221,56 @@ class ServerReadinessTest {
       g.release();
       g.close();
     }
+  }
+
+  /**
+   * A client that promised a body of 1,000 bytes and sent 10 has dispatched nothing: the drain ends
+   * its request at once (503, the connection closed) instead of waiting for the body until the idle
+   * time-out (30 s), while a turn already dispatched still finishes. Nothing of it is logged.
+   */
+  @Test
+  void aRequestStillWaitingForItsBodyIsEndedAtOnceWhenTheDrainStarts() throws Exception {
+    java.net.URI base = f.uri("/");
+    String body = "{\"text\": \"@pullo never whole\"}";
+    try (LogCapture log = new LogCapture();
+        java.net.Socket stalled = new java.net.Socket(base.getHost(), base.getPort());
+        java.net.Socket silent = new java.net.Socket(base.getHost(), base.getPort())) {
+      stalled.setSoTimeout(30_000);
+      silent.setSoTimeout(30_000);
+      stalled.getOutputStream().write(stalledPost(body.substring(0, 10)));
+      silent.getOutputStream().write(stalledPost("")); // its headers only: no byte of the body
+      CompletableFuture<HttpResponse<String>> inFlight = f.postHeld("@vorenus #hold");
+      Thread.sleep(300); // both stalled requests are routed and wait for their bodies
+
+      long start = System.nanoTime();
+      CompletableFuture<Void> draining = CompletableFuture.runAsync(f.server::close);
+      for (java.net.Socket socket : List.of(stalled, silent)) {
+        String answer =
+            new String(
+                socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(answer).startsWith("HTTP/1.1 503").contains("shutting down");
+      }
+      f.release(); // the dispatched turn finishes as before
+      assertThat(inFlight.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      draining.get(30, TimeUnit.SECONDS);
+
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("the drain waited for no stalled body (the idle time-out is 30 s)")
+          .isLessThan(Duration.ofSeconds(10));
+      assertThat(log.warningsAndErrors()).isEmpty();
+      assertThat(log.text()).doesNotContain("broke off", "malformed");
+    }
+    List<String> logged = f.app.messageLog().history(10).stream().map(m -> m.text()).toList();
+    assertThat(logged).noneMatch(text -> text.contains("never whole")).hasSize(2);
+  }
+
+  /** A message whose Content-Length promises 1,000 bytes, with {@code sent} of them. */
+  private byte[] stalledPost(String sent) {
+    return ("POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+            + f.operator
+            + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+            + sent)
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /**
