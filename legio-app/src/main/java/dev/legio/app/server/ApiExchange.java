@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -188,6 +189,11 @@ final class ApiExchange {
 
   private JsonNode readJsonBody() throws IOException {
     JsonBody.requireJsonType(header("Content-Type"));
+    List<String> encodings = request.getHeaders().getValuesList(HttpHeader.CONTENT_ENCODING);
+    if (!encodings.isEmpty()) {
+      responseHeader("Accept-Encoding", "identity"); // what a 415 for a coding names (RFC 7694)
+    }
+    JsonBody.requireNoContentEncoding(encodings);
     byte[] body;
     try {
       body = readBody();

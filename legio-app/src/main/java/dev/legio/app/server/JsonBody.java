@@ -15,7 +15,9 @@ import java.io.IOException;
  * else is a 415. Nothing may follow the object ({@code {"text": "a"} {"text": "b"}} is refused, not
  * cut to its first object) and no key may stand twice (which of two {@code text}s was meant?). A
  * body that breaks a rule is a 400 that says where (line and column) and what, in the parser's
- * words without its class and feature names ({@link JsonSyntax}).
+ * words without its class and feature names ({@link JsonSyntax}). A body is read as it is sent: one
+ * with a {@code Content-Encoding} other than {@code identity} (gzip, deflate, br...) is a 415
+ * naming the encoding, before any of it is read, never a parse error about its compressed bytes.
  */
 final class JsonBody {
   private static final ObjectReader STRICT =
@@ -52,6 +54,26 @@ final class JsonBody {
           "send the JSON in UTF-8 (Content-Type: application/json; charset=utf-8); the charset '"
               + HeaderText.quoted(charset)
               + "' is not read");
+    }
+  }
+
+  /**
+   * Refuses with 415 a body whose {@code Content-Encoding} ({@code encodings}: the header's values,
+   * each perhaps a list) names anything but {@code identity}: this server decodes none.
+   */
+  static void requireNoContentEncoding(java.util.List<String> encodings) {
+    for (String value : encodings) {
+      for (String coding : value.split(",")) {
+        String name = coding.strip();
+        if (!name.isEmpty() && !name.equalsIgnoreCase("identity")) {
+          throw new ApiException(
+              415,
+              "the body is sent with Content-Encoding: "
+                  + HeaderText.quoted(name)
+                  + ", which this server does not decode; send the body uncompressed (without"
+                  + " Content-Encoding)");
+        }
+      }
     }
   }
 
