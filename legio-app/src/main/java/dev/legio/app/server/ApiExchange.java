@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -170,10 +169,21 @@ final class ApiExchange {
         "query parameter '" + name + "' must be a whole number from " + min + " to " + max);
   }
 
-  /** True when the client asked for {@code text/event-stream} in its Accept header. */
-  boolean acceptsEventStream() {
-    String accept = header("Accept");
-    return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
+  /** The media type of a stream of server-sent events. */
+  static final String EVENT_STREAM = "text/event-stream";
+
+  /** The media type of a JSON answer. */
+  static final String JSON = "application/json";
+
+  /**
+   * Which of {@code offered} (the default first) to answer with, as the Accept header takes them:
+   * 406 naming them when it takes none ({@link AcceptNegotiation}).
+   */
+  String answerType(String... offered) {
+    return AcceptNegotiation.choose(
+        header("Accept"),
+        List.of(offered),
+        request.getMethod() + " " + request.getHttpURI().getPath());
   }
 
   /**

@@ -20,6 +20,9 @@ import java.util.OptionalLong;
  *       event it received, which is the newer. {@code ?after=} is still checked (a whole number,
  *       given once): a URL that is wrong is refused whatever the header says.
  *   <li>A {@code message} event's id is its sequence; other events have none.
+ *   <li>The answer is {@code text/event-stream} only: an {@code Accept} that does not take it
+ *       ({@code application/json}, {@code text/event-stream;q=0}) is 406 ({@link
+ *       AcceptNegotiation}); no {@code Accept}, or {@code *}{@code /*}, streams.
  *   <li>A client whose buffer fills gets a final {@code too_slow} event and is disconnected; at
  *       shutdown every client gets {@code shutdown}. Idle streams get a comment every 15 s.
  * </ul>
@@ -42,6 +45,7 @@ final class EventsEndpoint implements Endpoint {
 
   @Override
   public void handle(ApiExchange exchange) throws Exception {
+    exchange.answerType(ApiExchange.EVENT_STREAM); // 406 for an Accept that does not take it
     long after = resumeAfter(exchange);
     // A stream lasts as long as its client: it holds a virtual thread, not one of the API's.
     exchange.onVirtualThread(() -> stream(exchange, after));

@@ -34,9 +34,10 @@ import java.util.Set;
  *       answers; with the same {@code Idempotency-Key} the turns run again and the request is
  *       logged once). A status speaks for the whole request: when only some agents were busy or
  *       cut, it is 200 and those replies say so ({@code error: true}).
- *   <li>With {@code Accept: text/event-stream}: {@code status} events as agents report them, one
- *       {@code reply} event per agent as its answer is logged, then {@code done} with the whole
- *       JSON answer. A client that leaves does not stop the turn.
+ *   <li>With {@code Accept: text/event-stream} (as {@link AcceptNegotiation} weighs it: not with
+ *       {@code q=0}; {@code text/*} too; a header that takes neither type is 406): {@code status}
+ *       events as agents report them, one {@code reply} event per agent as its answer is logged,
+ *       then {@code done} with the whole JSON answer. A client that leaves does not stop the turn.
  *   <li>An {@code Idempotency-Key} makes sending the message again safe ({@link IdempotencyKeys}).
  *   <li>The turn runs on the engine's side of the {@link HandOff}; the engine's own time is sent as
  *       {@code Server-Timing: engine;dur=MS}, so that the API's overhead can be measured.
@@ -53,6 +54,10 @@ final class MessagesEndpoint implements Endpoint {
 
   @Override
   public void handle(ApiExchange exchange) throws Exception {
+    boolean streams =
+        exchange
+            .answerType(ApiExchange.JSON, ApiExchange.EVENT_STREAM)
+            .equals(ApiExchange.EVENT_STREAM);
     String text = Bodies.text(exchange.jsonBody(), "text");
     Set<String> known = parts.engine().knownAgents();
     Mentions.Routing routing = Mentions.parse(text, known);
@@ -61,7 +66,7 @@ final class MessagesEndpoint implements Endpoint {
       throw new ApiException(400, unknown.getMessage(), Map.of("agents", unknown.known()));
     }
     RequestKey key = IdempotencyKeys.of(exchange);
-    if (exchange.acceptsEventStream()) {
+    if (streams) {
       exchange.onVirtualThread(() -> stream(exchange, text, key));
       return;
     }

@@ -68,4 +68,78 @@ class ContentNegotiationTest {
     HttpResponse<String> identity = postEncoded("identity", json);
     assertThat(identity.statusCode()).as(identity.body()).isEqualTo(200);
   }
+
+  private HttpResponse<String> message(String accept, String text) throws Exception {
+    HttpRequest.Builder b =
+        f.request("/api/v1/messages", f.operator).header("Content-Type", "application/json");
+    if (accept != null) {
+      b.header("Accept", accept);
+    }
+    return f.http.send(
+        b.POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"" + text + "\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String typeOf(HttpResponse<String> r) {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return r.headers().firstValue("Content-Type").orElse("").replaceAll(";.*", "");
+  }
+
+  @Test
+  void aMessageStreamsOnlyWhenTheAcceptHeaderWeighsTheStreamHighest() throws Exception {
+    try (LogCapture log = new LogCapture()) {
+      HttpResponse<String> none = message("text/event-stream;q=0", "@vorenus refused");
+      assertError(none, 406, "POST /api/v1/messages answers application/json or text/event-stream");
+      assertThat(ServerFixture.json(none).get("error").asText())
+          .contains("send Accept: application/json or text/event-stream");
+      assertError(message("application/xml", "@vorenus refused"), 406, "application/xml");
+      assertThat(log.warningsAndErrors()).isEmpty();
+    }
+    assertThat(f.app.messageLog().size()).as("nothing dispatched").isZero();
+
+    assertThat(typeOf(message("*/*, text/event-stream;q=0", "@vorenus one")))
+        .isEqualTo("application/json");
+    assertThat(typeOf(message("text/event-stream;q=0.1, application/json", "@vorenus two")))
+        .isEqualTo("application/json");
+    assertThat(typeOf(message("application/json;q=0.5, text/event-stream", "@vorenus three")))
+        .isEqualTo("text/event-stream");
+    assertThat(typeOf(message("text/*", "@vorenus four"))).isEqualTo("text/event-stream");
+    assertThat(typeOf(message("TEXT/Event-Stream", "@vorenus five")))
+        .isEqualTo("text/event-stream");
+    // Ordinary clients, as before: curl's */*, no Accept at all, a browser's list.
+    assertThat(typeOf(message("*/*", "@vorenus six"))).isEqualTo("application/json");
+    assertThat(typeOf(message(null, "@vorenus seven"))).isEqualTo("application/json");
+    assertThat(
+            typeOf(
+                message(
+                    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+                    "@vorenus eight")))
+        .isEqualTo("application/json");
+  }
+
+  @Test
+  void theEventStreamIs406ForAnAcceptThatDoesNotTakeIt() throws Exception {
+    for (String accept : java.util.List.of("application/json", "text/event-stream;q=0")) {
+      HttpResponse<java.io.InputStream> r =
+          f.http.send(
+              f.request("/api/v1/events", f.operator).header("Accept", accept).GET().build(),
+              HttpResponse.BodyHandlers.ofInputStream());
+      try (java.io.InputStream body = r.body()) {
+        assertThat(r.statusCode()).as(accept).isEqualTo(406); // before reading a stream's body
+        assertThat(ServerFixture.JSON.readTree(body).get("error").asText())
+            .contains("GET /api/v1/events answers text/event-stream")
+            .contains("send Accept: text/event-stream");
+      }
+    }
+    for (String accept : java.util.Arrays.asList("*/*", null)) {
+      HttpRequest.Builder b = f.request("/api/v1/events", f.operator);
+      if (accept != null) {
+        b.header("Accept", accept);
+      }
+      try (SseClient events = SseClient.open(f, b.timeout(Duration.ofMinutes(1)).GET().build())) {
+        assertThat(events.response.statusCode()).isEqualTo(200);
+        assertThat(events.next(10).name()).isEqualTo("ready");
+      }
+    }
+  }
 }
