@@ -19,6 +19,7 @@ import java.util.OptionalLong;
  *       reconnects to the URL it first opened, {@code ?after=} and all, with the id of the last
  *       event it received, which is the newer. {@code ?after=} is still checked (a whole number,
  *       given once): a URL that is wrong is refused whatever the header says.
+ *   <li>{@code Last-Event-ID} sent twice is 400 naming it, as a query parameter given twice is.
  *   <li>A {@code message} event's id is its sequence; other events have none.
  *   <li>The answer is {@code text/event-stream} only: an {@code Accept} that does not take it
  *       ({@code application/json}, {@code text/event-stream;q=0}) is 406 ({@link
@@ -110,6 +111,14 @@ final class EventsEndpoint implements Endpoint {
   /** The sequence to resume after: {@code Last-Event-ID}, else {@code ?after=}, else -1 (live). */
   private static long resumeAfter(ApiExchange exchange) {
     long after = exchange.queryLong("after", -1, 0, Long.MAX_VALUE);
+    int sent = exchange.headerCount("Last-Event-ID");
+    if (sent > 1) {
+      // As a query parameter given twice (QueryParameters): which one is meant is not clear.
+      throw ApiException.badRequest(
+          "header 'Last-Event-ID' is given "
+              + sent
+              + " times; send it once (the sequence of the last event received)");
+    }
     String header = exchange.header("Last-Event-ID");
     if (header != null && !header.isBlank()) {
       OptionalLong value = WholeNumber.parse(header.strip());

@@ -211,6 +211,24 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void aLastEventIdHeaderGivenTwiceIsRefusedNamingItAsAQueryParameterIs() throws Exception {
+    HttpResponse<InputStream> r =
+        f.http.send(
+            f.request("/api/v1/events", f.operator)
+                .header("Last-Event-ID", "1")
+                .header("Last-Event-ID", "5")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = r.body()) {
+      assertThat(r.statusCode()).isEqualTo(400); // before reading what would be a stream
+      assertThat(ServerFixture.JSON.readTree(body).get("error").asText())
+          .contains("header 'Last-Event-ID' is given 2 times")
+          .contains("send it once");
+    }
+  }
+
+  @Test
   void anErrorOfLegiosIsQuotedWholeNotCutAtEightyCharacters() throws Exception {
     HttpResponse<String> r = f.get("/api/v1/usage?since=99999999999d", f.operator);
     assertThat(r.statusCode()).isEqualTo(400);
