@@ -13,9 +13,13 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Jetty's own refusals (a malformed or ambiguous URI, headers too large...) as the API's errors
  * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a server error (5xx)
- * never repeats its exception's text, which may name the server's files.
+ * never repeats its exception's text, which may name the server's files. A path whose %-escapes are
+ * not UTF-8 ({@code %ff}) is said so, with how to send it ({@link PercentEncoding}).
  */
 final class JsonErrors implements Request.Handler {
+  /** Jetty's refusal of a path whose %-escapes are not UTF-8 ({@code /api/v1/sessions/%ff}). */
+  private static final String JETTY_BAD_UTF8 = "Bad UTF-8 encoding";
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     int status =
@@ -33,14 +37,16 @@ final class JsonErrors implements Request.Handler {
     String reason = HttpStatus.getMessage(status);
     String said = message == null ? "" : message.toString().strip();
     String error =
-        status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505
-            ? reason + ": " + advice(status) // the client's doing: nothing is in the log
-            : status >= 500
-                ? reason
-                    + ": internal error; see Legio's log file" // an exception's text stays there
-                : said.isEmpty() || said.equalsIgnoreCase(reason)
-                    ? reason + ": " + advice(status)
-                    : reason + ": " + Quoted.of(said);
+        status == 400 && said.equalsIgnoreCase(JETTY_BAD_UTF8)
+            ? reason + ": the path is not UTF-8, percent-encoded; " + PercentEncoding.HOW
+            : status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505
+                ? reason + ": " + advice(status) // the client's doing: nothing is in the log
+                : status >= 500
+                    ? reason + ": internal error; see Legio's log file" // an exception's text stays
+                    // there
+                    : said.isEmpty() || said.equalsIgnoreCase(reason)
+                        ? reason + ": " + advice(status)
+                        : reason + ": " + Quoted.of(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);

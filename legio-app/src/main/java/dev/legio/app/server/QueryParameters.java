@@ -1,8 +1,10 @@
 package dev.legio.app.server;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.util.Fields;
 
 /**
  * A request's query parameters, as the endpoints read them.
@@ -17,24 +19,41 @@ import org.eclipse.jetty.util.Fields;
  *       refused too ({@link JsonBody}).
  *   <li>A parameter is checked when its endpoint reads it: one the endpoint does not use is
  *       ignored, as a body's unused field is, once or twice.
- *   <li>Names and values are percent-decoded as UTF-8 (Jetty's decoding); an absent parameter is
- *       null.
+ *   <li>Names and values are percent-decoded as UTF-8 ({@link PercentEncoding}); an absent
+ *       parameter is null. A value that is not UTF-8, percent-encoded is 400 naming its parameter
+ *       when the endpoint reads it; a name that is not is 400 when the endpoint reads any.
  * </ul>
  */
 final class QueryParameters {
-  private final Fields fields;
+  /** Each name, decoded, with its values as sent (still percent-encoded). */
+  private final Map<String, List<String>> raw;
 
-  private QueryParameters(Fields fields) {
-    this.fields = fields;
+  private QueryParameters(Map<String, List<String>> raw) {
+    this.raw = raw;
   }
 
   static QueryParameters of(Request request) {
-    return new QueryParameters(Request.extractQueryParameters(request));
+    Map<String, List<String>> raw = new LinkedHashMap<>();
+    String query = request.getHttpURI().getQuery();
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        int equals = pair.indexOf('=');
+        String name =
+            PercentEncoding.decode(
+                equals < 0 ? pair : pair.substring(0, equals), "the name of a query parameter");
+        raw.computeIfAbsent(name, n -> new ArrayList<>())
+            .add(equals < 0 ? "" : pair.substring(equals + 1));
+      }
+    }
+    return new QueryParameters(raw);
   }
 
   /** The one value of {@code name}, or null when it is absent; 400 when it is given twice. */
   String single(String name) {
-    List<String> values = fields.getValues(name);
+    List<String> values = raw.get(name);
     if (values == null || values.isEmpty()) {
       return null;
     }
@@ -48,6 +67,6 @@ final class QueryParameters {
               + name
               + "=...)");
     }
-    return values.get(0);
+    return PercentEncoding.decode(values.get(0), "query parameter '" + name + "'");
   }
 }

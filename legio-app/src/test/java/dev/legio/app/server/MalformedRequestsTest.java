@@ -229,6 +229,33 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void aQueryOrPathThatIsNotUtf8PercentEncodedIs400NamingWhatToFix() throws Exception {
+    assertError(f.get("/api/v1/history?limit=5&viewer=%ff", f.operator), 400, "'viewer'");
+    assertThat(
+            ServerFixture.json(f.get("/api/v1/history?viewer=caesar%C3", f.operator))
+                .get("error")
+                .asText())
+        .contains("'viewer'")
+        .contains("UTF-8, percent-encoded");
+    String lone =
+        raw(
+            "GET /api/v1/history?viewer=50% HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + f.operator
+                + "\r\nConnection: close\r\n\r\n",
+            false);
+    assertThat(lone).startsWith("HTTP/1.1 400");
+    assertThat(ServerFixture.rawError(lone)).contains("'viewer'").contains("%25");
+    HttpResponse<String> name = f.get("/api/v1/history?%ff=1", f.operator);
+    assertError(name, 400, "UTF-8, percent-encoded");
+    HttpResponse<String> path = f.get("/api/v1/sessions/%ff", f.operator);
+    assertError(path, 400, "path");
+    assertThat(ServerFixture.json(path).get("error").asText()).contains("UTF-8");
+    // Well-formed UTF-8 is read as before.
+    assertThat(f.get("/api/v1/history?viewer=caesar&limit=%35", f.operator).statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
   void anErrorOfLegiosIsQuotedWholeNotCutAtEightyCharacters() throws Exception {
     HttpResponse<String> r = f.get("/api/v1/usage?since=99999999999d", f.operator);
     assertThat(r.statusCode()).isEqualTo(400);

@@ -1,0 +1,74 @@
+package dev.legio.app.server;
+
+import dev.legio.errors.Quoted;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A request's query as the API reads it: UTF-8, percent-encoded.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>{@code %XX} is the byte XX; the bytes must make UTF-8 ({@code %C3%A9} is é). A {@code %}
+ *       not followed by two hexadecimal digits (a lone {@code %}, {@code 50%}) or bytes that are
+ *       not UTF-8 ({@code %ff}, half a character {@code %C3}) are a 400 that names what holds them
+ *       (the query parameter, when its name can be read, or the path) and says how to send it:
+ *       never a bare "Bad Request", nor a character silently replaced by U+FFFD.
+ *   <li>In a query, {@code +} is a space (as a form sends it); in a path it is itself.
+ * </ul>
+ */
+final class PercentEncoding {
+  private PercentEncoding() {}
+
+  /** What to send instead, for every refusal. */
+  static final String HOW =
+      "send it as UTF-8, percent-encoded (é as %C3%A9, a space as %20, '%' itself as %25)";
+
+  /**
+   * {@code raw} decoded; a 400 saying that {@code what} ({@code "query parameter 'viewer'"}, {@code
+   * "the path"}) is not UTF-8, percent-encoded, when it is not.
+   */
+  static String decode(String raw, String what) {
+    if (raw.indexOf('%') < 0 && raw.indexOf('+') < 0) {
+      return raw;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c == '%') {
+        int high = i + 1 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+        int low = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 2), 16) : -1;
+        if (high < 0 || low < 0) {
+          throw ApiException.badRequest(
+              what
+                  + " ('"
+                  + Quoted.of(raw)
+                  + "') has a '%' not followed by two hexadecimal digits; "
+                  + HOW);
+        }
+        bytes.write(high * 16 + low);
+        i += 2;
+      } else if (c == '+') {
+        bytes.write(' ');
+      } else {
+        byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+        bytes.write(utf8, 0, utf8.length);
+      }
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes.toByteArray()))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw ApiException.badRequest(
+          what + " ('" + Quoted.of(raw) + "') is not UTF-8, percent-encoded; " + HOW);
+    }
+  }
+}
