@@ -23,8 +23,15 @@ class OtherProcessesCpuTest {
   private static final String STAT =
       "4242 (java (legio) x) S 1 4242 4242 0 -1 4194560 5 0 0 0 %d %d 0 0 20 0 40 0 %d 0 0";
 
-  /** Percentage points a figure may stray out of what the test's readings allow. */
-  private static final double SLACK = 2.0;
+  /**
+   * Percentage points a figure may stray out of what the test's readings allow. The kernel keeps a
+   * process's time ({@code /proc/PID/stat}, scaled from its run time) apart from the machine's
+   * ({@code /proc/stat}, counted by ticks), so over a one-second window the two disagree by a few
+   * points when the machine is nearly full: CI saw a figure of 98.1 against a bound of 95.6 with
+   * two {@code yes} on two cores. Five points still tell a counter that counted this process's
+   * spin, or missed the {@code yes} beside it: both loads are over 50 points.
+   */
+  private static final double SLACK = 5.0;
 
   @Test
   void othersAreEachOtherProcesssTimePlusStealAsAShareOfEveryCore() {
