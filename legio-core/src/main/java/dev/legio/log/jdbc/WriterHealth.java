@@ -34,8 +34,14 @@ final class WriterHealth {
 
   private final LongSupplier nanoTime;
 
-  /** When the transaction under way began ({@link #nanoTime}), or null: none under way. */
-  private volatile Long transactionSince;
+  /** No transaction under way: what {@link #transactionSince} holds then. */
+  private static final long NONE = Long.MIN_VALUE;
+
+  /**
+   * When the transaction under way began ({@link #nanoTime}), or {@link #NONE}: a primitive, so the
+   * writer's path allocates nothing per transaction.
+   */
+  private volatile long transactionSince = NONE;
 
   /** Why the last write failed, or null when it succeeded. */
   private volatile String failure;
@@ -51,7 +57,7 @@ final class WriterHealth {
 
   /** The writer's transaction (and the runs of its works alone) ended. */
   void ended() {
-    transactionSince = null;
+    transactionSince = NONE;
   }
 
   /** A write failed, for the reason in {@code why} (in words, without secrets). */
@@ -71,8 +77,8 @@ final class WriterHealth {
 
   /** What is wrong with the writer now, in a sentence naming the database problem; or empty. */
   Optional<String> problem() {
-    Long since = transactionSince;
-    if (since != null) {
+    long since = transactionSince;
+    if (since != NONE) {
       long running = nanoTime.getAsLong() - since;
       if (running > STALLED_AFTER.toNanos()) {
         return Optional.of(
