@@ -2,9 +2,11 @@ package dev.legio.session;
 
 import dev.legio.log.Names;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Resets: closes an owner's session so that its next request starts a fresh one, bootstrapped from
@@ -22,8 +24,9 @@ import java.util.function.Supplier;
  *       naming the known agents.
  *   <li>A reset waits until no turn of the owner runs, on any node, by {@link SessionEditGate}'s
  *       rules; a turn that outlasts {@code lock_wait} refuses it ({@link SessionBusyException}).
- *   <li>A reset of {@code all} resets every agent, going past those busy with a turn, and says
- *       which were busy.
+ *   <li>A reset of {@code all} resets every agent, and the left-over row of every agent removed
+ *       from the castra (as a reset of its name does; channels are not agents and keep theirs),
+ *       going past those busy with a turn, and says which were busy.
  * </ul>
  */
 public final class SessionResets {
@@ -88,11 +91,25 @@ public final class SessionResets {
     }
   }
 
+  /** The agents, then the owners of rows left by agents removed from the castra, by name. */
+  private Set<String> agentsAndLeftOverRows() {
+    Set<String> known = agents.get();
+    Set<String> names = new LinkedHashSet<>(known);
+    SessionListing rows = store.listing();
+    Stream.concat(
+            rows.records().stream().map(SessionRecord::owner),
+            rows.damaged().stream().map(DamagedSession::owner))
+        .filter(owner -> !Owner.of(owner).isChannel() && !known.contains(owner))
+        .sorted()
+        .forEach(names::add);
+    return names;
+  }
+
   /** Resets every agent's session but {@code except}'s, going past those busy with a turn. */
   Done resetAll(Set<String> except) {
     List<String> closed = new ArrayList<>();
     List<String> busy = new ArrayList<>();
-    for (String name : agents.get()) {
+    for (String name : agentsAndLeftOverRows()) {
       if (except.contains(name)) {
         continue;
       }

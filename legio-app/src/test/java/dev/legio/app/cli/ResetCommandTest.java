@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code legio reset NAME} for an agent removed from the castra (its folder deleted) whose session
  * row was left behind: the row is cleared, as the damaged-row notice tells the operator to do; a
- * name with no row stays an error naming the known agents. Through a real workspace on SQLite.
+ * name with no row stays an error naming the known agents; {@code reset all} clears such rows too.
+ * Through a real workspace on SQLite.
  */
 class ResetCommandTest {
   @TempDir Path dir;
@@ -78,6 +79,20 @@ class ResetCommandTest {
     assertThat(reset.code()).as(reset.err()).isZero();
     assertThat(reset.out()).contains("Reset pullo, an agent no longer configured in this castra");
     assertThat(legio(castra, "status").out()).doesNotContain("damaged");
+  }
+
+  @Test
+  void resetAllAlsoClearsTheRowsOfRemovedAgents() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo dig in").code()).isZero();
+    assertThat(legio(castra, "say", "-q", "@vorenus hold the line").code()).isZero();
+    removeAgent("pullo");
+
+    CliResult reset = legio(castra, "reset", "all");
+
+    assertThat(reset.code()).as(reset.err()).isZero();
+    assertThat(reset.out()).isEqualTo("Reset: vorenus, pullo.\n");
+    CliResult again = legio(castra, "reset", "pullo");
+    assertThat(again.out()).contains("pullo, an agent no longer configured in this castra, has no");
   }
 
   @Test
