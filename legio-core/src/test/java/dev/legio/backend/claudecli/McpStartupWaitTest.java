@@ -139,6 +139,8 @@ class McpStartupWaitTest {
       assertThat(session.send("Ping the outpost", e -> {}).text()).isEqualTo("Pong.");
     }
 
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+    // A wait that took the failed server for a pending one would last McpStartupWait.LIMIT. The
+    // bound is that, not a fixed figure: on a loaded machine the CLI alone took 39 s to answer.
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(McpStartupWait.LIMIT);
   }
 }
