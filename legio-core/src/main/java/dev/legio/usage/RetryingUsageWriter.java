@@ -9,36 +9,52 @@ import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes the usage recorder's rows to the {@link UsageLedger}, and keeps the rows a failed write
  * left (the database locked by another program past its busy wait, PostgreSQL out of reach for a
- * moment) to write them again, so that a short fault loses no turn from {@code legio usage}.
+ * moment) to write them again, so that a short fault loses no turn from {@code legio usage}, and
+ * the caller (the turn listener, which also writes transcripts after every turn) waits on the
+ * database at most once per fault.
  *
  * <p>Rules:
  *
  * <ul>
- *   <li>Rows are written at once, on the caller's thread (the turn listener's), as before. Rows
- *       whose write failed are kept, in order, and written again on a thread of their own: first
- *       {@link Backoff#first} after the failure, then twice as long after each attempt that fails
- *       too, at most {@link Backoff#longest} apart, for as long as the process runs. Neither a turn
- *       nor the listener waits for that.
+ *   <li>While no row is kept, rows are written at once, on the caller's thread (the turn
+ *       listener's). When that write fails, its rows are kept and a fault is presumed: until every
+ *       kept row is written or given up, new rows are kept behind them without a write of their
+ *       own, so the caller returns at once instead of waiting out the database's busy wait
+ *       (SQLite's 10 s) turn after turn.
+ *   <li>Kept rows are written, in the order they were given, on a thread of their own: first {@link
+ *       Backoff#first} after the failure, then twice as long after each attempt that fails too, at
+ *       most {@link Backoff#longest} apart, for as long as the process runs. An attempt that writes
+ *       every kept row goes on at once with the rows kept meanwhile; once none is left, rows are
+ *       written at once again.
  *   <li>An attempt writes every kept row in one transaction, all or none, so a kept row is written
  *       once; and a row whose write landed although it seemed to fail (a PostgreSQL commit whose
  *       answer the network lost) is not counted twice when written again: the ledger keeps one row
  *       per {@link LedgerEntry#turnId}.
- *   <li>A row the database refuses for itself never holds the others back: when the kept rows fail
- *       together although the database took other rows since they last failed, they are written one
- *       by one; a row that fails alone is kept, and given up when it fails alone again in a later
- *       such walk (the database having taken other rows in between). Two rows in a row that fail
- *       alone for the first time end a walk (the database is failing again), keeping the rest.
+ *   <li>When that transaction fails, the rows are written one by one, in order, so that a row the
+ *       database refuses for itself (a constraint it breaks) never holds the others back:
+ *       <ul>
+ *         <li>a row that fails alone is set aside while the next row is written; when that one is
+ *             written, the database takes rows, and the row set aside is written again at once
+ *             (after it, then: the one place the order of rows may change): it is given up as
+ *             refused when it fails again, written when the fault had just ended;
+ *         <li>two rows in a row that fail (the row set aside and the next one) mean the database is
+ *             failing again: the walk ends, and every row not written is kept, in order, for the
+ *             next attempt;
+ *         <li>the last row, failing alone with no row after it to test the database, is kept: the
+ *             next attempt, with the rows given meanwhile, judges it.
+ *       </ul>
+ *       A row is thus given up only when it failed twice alone with a row written in between.
  *   <li>At most {@link Backoff#limit} rows are kept: past that the oldest are dropped, and a
  *       warning counts them (at most one a minute).
  *   <li>{@link #close} waits for an attempt under way, then makes a last one; the rows it cannot
- *       write are logged as lost.
+ *       write are logged as lost. A row given after that is written at once, and given up when that
+ *       fails.
  *   <li>Every row given up (dropped, refused, lost at close) is told to the {@link Lost} listener,
  *       with why: none is dropped silently.
  * </ul>
@@ -76,30 +92,16 @@ public final class RetryingUsageWriter implements AutoCloseable {
     void rows(int count, LedgerEntry first, String why);
   }
 
-  /** A kept row; {@code failedAlone} once it failed in a write of its own. */
-  private static final class Kept {
-    final LedgerEntry entry;
-    boolean failedAlone;
-
-    Kept(LedgerEntry entry) {
-      this.entry = entry;
-    }
-  }
-
   private final UsageLedger ledger;
   private final Backoff backoff;
   private final Lost lost;
 
-  /** Successful writes so far (direct or kept rows): proof the database takes rows. */
-  private final AtomicLong writes = new AtomicLong();
-
   // Guarded by this.
-  private final Deque<Kept> kept = new ArrayDeque<>();
+  private final Deque<LedgerEntry> kept = new ArrayDeque<>();
   private ScheduledExecutorService retries;
   private boolean scheduled;
   private boolean closed;
   private Duration wait;
-  private long writesAtLastFailure;
   private int attemptingRows;
   private int droppedSinceWarning;
   private long lastDropWarning;
@@ -115,14 +117,25 @@ public final class RetryingUsageWriter implements AutoCloseable {
     this.wait = backoff.first();
   }
 
-  /** Writes {@code entries} now; when that fails, keeps them to write them again. */
+  /**
+   * Writes {@code entries} now, or, while rows are kept after a failed write, keeps them behind
+   * those without writing (the caller never waits on a failing database then); when the write
+   * fails, keeps them to write them again.
+   */
   public void write(List<LedgerEntry> entries) {
     if (entries.isEmpty()) {
       return;
     }
+    synchronized (this) {
+      if (!kept.isEmpty() || attemptingRows > 0) {
+        kept.addAll(entries);
+        dropPastLimit();
+        schedule();
+        return;
+      }
+    }
     try {
       append(entries);
-      writes.incrementAndGet();
     } catch (RuntimeException e) {
       keep(entries, e);
     }
@@ -141,6 +154,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     }
   }
 
+  /** Keeps the rows of a direct write that failed ({@code failure}). */
   private void keep(List<LedgerEntry> entries, RuntimeException failure) {
     String why = String.valueOf(failure.getMessage());
     synchronized (this) {
@@ -149,12 +163,12 @@ public final class RetryingUsageWriter implements AutoCloseable {
         return;
       }
       boolean first = kept.isEmpty() && attemptingRows == 0;
-      entries.forEach(e -> kept.addLast(new Kept(e)));
+      kept.addAll(entries);
       lastFailure = why;
-      writesAtLastFailure = writes.get();
       if (first) {
         log.warn(
-            "{}: recording the usage of {} failed ({}); kept, to be written again in {} ms",
+            "{}: recording the usage of {} failed ({}); kept, to be written again in {} ms, with"
+                + " the usage of the turns that end meanwhile",
             entries.get(0).owner(),
             entries.size() == 1 ? "its turn" : entries.size() + " turns",
             why,
@@ -171,7 +185,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
   private void dropPastLimit() {
     List<LedgerEntry> dropped = new ArrayList<>();
     while (kept.size() > backoff.limit()) {
-      dropped.add(kept.removeFirst().entry);
+      dropped.add(kept.removeFirst());
     }
     if (dropped.isEmpty()) {
       return;
@@ -181,7 +195,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     if (lastDropWarning == 0 || now - lastDropWarning >= DROP_WARNING_NANOS) {
       log.warn(
           "the usage of {} turns was dropped unrecorded: more than {} waited to be written"
-              + " again after failed writes ({}); legio usage will not count them",
+              + " while the database failed ({}); legio usage will not count them",
           droppedSinceWarning,
           backoff.limit(),
           lastFailure);
@@ -191,7 +205,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     lost.rows(
         dropped.size(),
         dropped.get(0),
-        "more than " + backoff.limit() + " turns waited to be written again (" + lastFailure + ")");
+        "more than " + backoff.limit() + " turns waited to be written (" + lastFailure + ")");
   }
 
   /** Schedules the next attempt after {@link #wait}, unless one is. Holds this. */
@@ -230,98 +244,122 @@ public final class RetryingUsageWriter implements AutoCloseable {
   }
 
   /**
-   * Writes the kept rows once, by the rules; true when it wrote them all (rows kept meanwhile
-   * aside).
+   * Writes the kept rows by the rules, and then the rows kept meanwhile, until none is left or some
+   * are kept again; true when none is left.
    */
   private boolean attempt() {
     synchronized (attempting) {
-      List<Kept> rows;
-      long writesBefore;
-      synchronized (this) {
-        rows = new ArrayList<>(kept);
-        kept.clear();
-        attemptingRows = rows.size();
-        writesBefore = writesAtLastFailure;
-      }
-      if (rows.isEmpty()) {
-        return true;
-      }
-      RuntimeException failure;
-      try {
-        append(rows.stream().map(k -> k.entry).toList());
-        writes.incrementAndGet();
+      while (true) {
+        List<LedgerEntry> rows;
+        synchronized (this) {
+          rows = new ArrayList<>(kept);
+          kept.clear();
+          attemptingRows = rows.size();
+        }
+        if (rows.isEmpty()) {
+          return true;
+        }
+        List<LedgerEntry> back = attemptOnce(rows);
         synchronized (this) {
           attemptingRows = 0;
+          for (int i = back.size() - 1; i >= 0; i--) {
+            kept.addFirst(back.get(i));
+          }
+          dropPastLimit();
         }
-        log.info("the usage of {} turns kept after a failed write is now recorded", rows.size());
-        return true;
-      } catch (RuntimeException e) {
-        failure = e;
-      }
-      List<Kept> back = rows;
-      if (writes.get() > writesBefore) {
-        back = oneByOne(rows, rows.size() == 1 ? failure : null);
-      }
-      synchronized (this) {
-        attemptingRows = 0;
-        writesAtLastFailure = writes.get();
-        lastFailure = String.valueOf(failure.getMessage());
-        for (int i = back.size() - 1; i >= 0; i--) {
-          kept.addFirst(back.get(i));
+        if (!back.isEmpty()) {
+          log.debug("writing {} kept usage rows failed again ({})", back.size(), lastFailure());
+          return false;
         }
-        dropPastLimit();
       }
-      if (!back.isEmpty()) {
-        log.debug("writing {} kept usage rows failed again ({})", back.size(), lastFailure);
-      }
-      return back.isEmpty();
+    }
+  }
+
+  private synchronized String lastFailure() {
+    return lastFailure;
+  }
+
+  private synchronized void failedWith(RuntimeException failure) {
+    lastFailure = String.valueOf(failure.getMessage());
+  }
+
+  /** Writes {@code rows} together, else one by one; returns the rows still to write, in order. */
+  private List<LedgerEntry> attemptOnce(List<LedgerEntry> rows) {
+    try {
+      append(rows);
+      log.info("the usage of {} turns kept after a failed write is now recorded", rows.size());
+      return List.of();
+    } catch (RuntimeException e) {
+      failedWith(e);
+      return oneByOne(rows, rows.size() == 1 ? e : null);
     }
   }
 
   /**
-   * Writes {@code rows} one at a time: a row that fails alone a second time is given up, one that
-   * fails alone for the first time is kept; two rows in a row failing for the first time (the
-   * database is failing again) end the walk, keeping the rest. Returns the rows still to write.
+   * Writes {@code rows} one at a time, by the rules: a row that fails is set aside while the next
+   * is written, then written again when that one was (given up if it fails again); two rows in a
+   * row failing end the walk, keeping the rest. Returns the rows still to write, in order.
    *
-   * @param alreadyFailed the failure of {@code rows}' one row, written alone just now; null to
-   *     write it
+   * @param firstFailed the failure of {@code rows}' one row, written alone just now; null to write
+   *     it
    */
-  private List<Kept> oneByOne(List<Kept> rows, RuntimeException alreadyFailed) {
-    List<Kept> still = new ArrayList<>();
-    boolean previousFailed = false;
+  private List<LedgerEntry> oneByOne(List<LedgerEntry> rows, RuntimeException firstFailed) {
+    LedgerEntry setAside = null;
+    int written = 0;
     for (int i = 0; i < rows.size(); i++) {
-      Kept row = rows.get(i);
-      RuntimeException failure = alreadyFailed;
+      LedgerEntry row = rows.get(i);
+      RuntimeException failure = i == 0 ? firstFailed : null;
       if (failure == null) {
         try {
-          ledger.append(row.entry);
-          writes.incrementAndGet();
-          previousFailed = false;
-          continue;
+          ledger.append(row);
         } catch (RuntimeException e) {
           failure = e;
         }
       }
-      if (row.failedAlone) {
-        String why = String.valueOf(failure.getMessage());
-        log.error(
-            "{}: the usage of a turn at {} was given up: the database refuses it while it takes"
-                + " other rows ({}); legio usage will not count it",
-            row.entry.owner(),
-            row.entry.at(),
-            why);
-        lost.rows(1, row.entry, "the database refuses the row: " + why);
+      if (failure != null) {
+        failedWith(failure);
+        if (setAside != null) { // two in a row: the database is failing again
+          List<LedgerEntry> still = new ArrayList<>(rows.size() - i + 1);
+          still.add(setAside);
+          still.addAll(rows.subList(i, rows.size()));
+          logWritten(written);
+          return still;
+        }
+        setAside = row;
         continue;
       }
-      row.failedAlone = true;
-      still.add(row);
-      if (previousFailed) {
-        still.addAll(rows.subList(i + 1, rows.size()));
-        break;
+      written++;
+      if (setAside != null) { // the database took a row: try the one set aside once more
+        try {
+          ledger.append(setAside);
+          written++;
+        } catch (RuntimeException e) {
+          failedWith(e);
+          refused(setAside, e);
+        }
+        setAside = null;
       }
-      previousFailed = true;
     }
-    return still;
+    logWritten(written);
+    return setAside == null ? List.of() : List.of(setAside);
+  }
+
+  private static void logWritten(int written) {
+    if (written > 0) {
+      log.info("the usage of {} turns kept after a failed write is now recorded", written);
+    }
+  }
+
+  /** Gives up {@code row}: the database refused it alone twice, taking another row in between. */
+  private void refused(LedgerEntry row, RuntimeException failure) {
+    String why = String.valueOf(failure.getMessage());
+    log.error(
+        "{}: the usage of a turn at {} was given up: the database refuses it while it takes"
+            + " other rows ({}); legio usage will not count it",
+        row.owner(),
+        row.at(),
+        why);
+    lost.rows(1, row, "the database refuses the row: " + why);
   }
 
   /**
@@ -354,7 +392,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     List<LedgerEntry> left;
     String why;
     synchronized (this) {
-      left = kept.stream().map(k -> k.entry).toList();
+      left = List.copyOf(kept);
       kept.clear();
       why = lastFailure;
     }

@@ -9,17 +9,26 @@ import dev.legio.usage.UsageReport;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
  * A usage ledger in memory whose writes fail while it is {@link #down} (as a locked or unreachable
- * database's do), or for the rows it {@link #refuses}; a write of several rows lands all or none.
+ * database's do), the next {@link #failNext} of them, or for the rows it {@link #refuses}; a write
+ * of several rows lands all or none. While {@link #holding} is set, a write waits until it is
+ * counted down (as one waiting out SQLite's busy wait does), then goes on by those rules.
  */
 public final class FlakyUsageLedger implements UsageLedger {
   public final List<LedgerEntry> rows = new CopyOnWriteArrayList<>();
   public volatile boolean down;
   public volatile Predicate<LedgerEntry> refuses = e -> false;
   public volatile int attempts;
+  public final AtomicInteger failNext = new AtomicInteger();
+  public volatile CountDownLatch holding;
+
+  /** Writes that began while {@link #holding} was set. */
+  public final AtomicInteger held = new AtomicInteger();
 
   @Override
   public void append(LedgerEntry entry) {
@@ -27,9 +36,23 @@ public final class FlakyUsageLedger implements UsageLedger {
   }
 
   @Override
-  public synchronized void appendAll(List<LedgerEntry> entries) {
+  public void appendAll(List<LedgerEntry> entries) {
+    CountDownLatch hold = holding;
+    if (hold != null) {
+      held.incrementAndGet();
+      try {
+        hold.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UsageLedgerException("interrupted while the database was locked", e);
+      }
+    }
+    write(entries);
+  }
+
+  private synchronized void write(List<LedgerEntry> entries) {
     attempts++;
-    if (down) {
+    if (down || failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       throw new UsageLedgerException("database is locked", null);
     }
     for (LedgerEntry e : entries) {

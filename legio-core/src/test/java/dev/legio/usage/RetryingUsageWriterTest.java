@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -119,29 +121,152 @@ class RetryingUsageWriterTest {
     LedgerEntry b = row("pullo");
     writer.write(List.of(a, poison, b)); // refused together, kept
     assertThat(writer.pending()).isEqualTo(3);
-
-    // The database takes other rows: the kept ones are written one by one; the refused one is
-    // kept once, then given up when it is refused again after other rows were taken.
     LedgerEntry c = row("legatus");
-    writer.write(List.of(c));
-    await(() -> ledger.rows.contains(b));
-    assertThat(ledger.rows).containsExactly(c, a, b);
-    writer.write(List.of(row("legatus")));
+    writer.write(List.of(c)); // kept behind them
+
+    // Written one by one: the refused row fails alone, the next one is written, it fails again.
     await(() -> writer.pending() == 0);
 
-    assertThat(ledger.rows).doesNotContain(poison).hasSize(4);
+    assertThat(ledger.rows).containsExactly(a, b, c);
     assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
     assertThat(lost.get(0).why()).startsWith("the database refuses the row: CHECK constraint");
+  }
+
+  @Test
+  void whileRowsAreKeptTheCallerDoesNotWaitOnTheDatabase() throws Exception {
+    RetryingUsageWriter writer = writer(QUICK);
+    ledger.down = true;
+    LedgerEntry a = row("vorenus");
+    writer.write(List.of(a)); // fails at once: kept
+    // Now every write waits, as one does on SQLite's busy wait while another program holds the
+    // lock.
+    ledger.holding = new CountDownLatch(1);
+    try {
+      LedgerEntry b = row("pullo");
+      LedgerEntry c = row("legatus");
+      CompletableFuture<Void> caller =
+          CompletableFuture.runAsync(
+              () -> {
+                writer.write(List.of(b));
+                writer.write(List.of(c));
+              });
+
+      assertThat(caller)
+          .as("the caller returns without a write of its own")
+          .succeedsWithin(Duration.ofSeconds(2));
+      assertThat(writer.pending()).isEqualTo(3);
+      await(() -> ledger.held.get() == 1); // the retry thread waits instead
+
+      ledger.down = false;
+      ledger.holding.countDown();
+      await(() -> writer.pending() == 0);
+      assertThat(ledger.rows).containsExactly(a, b, c);
+      assertThat(lost).isEmpty();
+    } finally {
+      ledger.holding.countDown();
+    }
+  }
+
+  @Test
+  void aRowTheDatabaseRefusesAmongRowsKeptDuringAFaultIsGivenUpWhileTheRestAreWritten()
+      throws Exception {
+    RetryingUsageWriter writer = writer(QUICK);
+    ledger.down = true;
+    ledger.refuses = e -> e.owner().equals("poison");
+    LedgerEntry a = row("vorenus");
+    LedgerEntry poison = row("poison");
+    LedgerEntry b = row("pullo");
+    writer.write(List.of(a));
+    writer.write(List.of(poison));
+    writer.write(List.of(b));
+    Thread.sleep(200); // attempts fail, while the database is down: no row is given up
+    assertThat(lost).isEmpty();
+    assertThat(writer.pending()).isEqualTo(3);
+
+    ledger.down = false;
+    await(() -> writer.pending() == 0);
+
+    assertThat(ledger.rows).containsExactly(a, b);
+    assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
+  }
+
+  @Test
+  void aRefusedRowWithNoRowAfterItIsKeptUntilARowWrittenAfterItShowsTheDatabaseTakesRows()
+      throws Exception {
+    RetryingUsageWriter writer = writer(QUICK);
+    ledger.refuses = e -> e.owner().equals("poison");
+    writer.write(List.of(row("poison")));
+    Thread.sleep(200); // attempts of the one row: nothing tells a refusal from a fault
+    assertThat(writer.pending()).isEqualTo(1);
+    assertThat(lost).isEmpty();
+
+    LedgerEntry a = row("vorenus");
+    writer.write(List.of(a));
+    await(() -> writer.pending() == 0);
+
+    assertThat(ledger.rows).containsExactly(a);
+    assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
+  }
+
+  @Test
+  void aFaultEndingWhileTheRowsAreWrittenOneByOneLosesNoRow() throws Exception {
+    RetryingUsageWriter writer =
+        writer(new RetryingUsageWriter.Backoff(Duration.ofMillis(300), Duration.ofMillis(300), 10));
+    ledger.down = true;
+    LedgerEntry a = row("vorenus");
+    LedgerEntry b = row("pullo");
+    LedgerEntry c = row("legatus");
+    writer.write(List.of(a, b));
+    writer.write(List.of(c));
+    // The first attempt's transaction fails, and its first row alone; then the database is back
+    // while the second row is written: the first was no row refused for itself.
+    ledger.failNext.set(2);
+    ledger.down = false;
+    await(() -> writer.pending() == 0);
+
+    assertThat(ledger.rows).containsExactly(b, a, c); // a set aside, written again after b
+    assertThat(lost).isEmpty();
+  }
+
+  @Test
+  void rowsGivenWhileRowsAreKeptAreWrittenAfterThemInTheOrderGiven() throws Exception {
+    RetryingUsageWriter writer =
+        writer(new RetryingUsageWriter.Backoff(Duration.ofMillis(300), Duration.ofMillis(300), 10));
+    ledger.down = true;
+    LedgerEntry a = row("vorenus");
+    writer.write(List.of(a));
+    ledger.down = false; // back before the attempt: the next rows still queue behind a
+    List<LedgerEntry> given = new ArrayList<>(List.of(a));
+    for (int i = 0; i < 4; i++) {
+      LedgerEntry next = row("agent" + i);
+      given.add(next);
+      writer.write(List.of(next));
+    }
+    assertThat(ledger.rows).isEmpty();
+
+    await(() -> writer.pending() == 0);
+    LedgerEntry after = row("pullo");
+    writer.write(List.of(after)); // nothing kept: written at once
+    given.add(after);
+
+    assertThat(ledger.rows).containsExactlyElementsOf(given);
   }
 
   @Test
   void whileTheDatabaseIsDownAKeptRowIsNeverGivenUp() throws Exception {
     RetryingUsageWriter writer = writer(QUICK);
     ledger.down = true;
-    writer.write(List.of(row("vorenus")));
-    Thread.sleep(300); // attempts at 20, 40, 80, 160, 240 ms...
+    List<LedgerEntry> rows = List.of(row("vorenus"), row("pullo"), row("legatus"));
+    writer.write(List.of(rows.get(0)));
+    writer.write(rows.subList(1, 3));
+    Thread.sleep(300); // attempts at 20, 40, 80, 160, 240 ms..., each written one by one too
     assertThat(ledger.attempts).isGreaterThan(3);
-    assertThat(writer.pending()).isEqualTo(1);
+    assertThat(writer.pending()).isEqualTo(3);
+    assertThat(lost).isEmpty();
+
+    ledger.down = false;
+    await(() -> writer.pending() == 0);
+    assertThat(ledger.rows).containsExactlyElementsOf(rows);
     assertThat(lost).isEmpty();
   }
 
