@@ -23,6 +23,9 @@ import java.util.concurrent.TimeoutException;
  *       node is not draining; otherwise not ready, with each failing check named.
  *   <li>A writer that failed turns ready again once a write succeeds, a request's or the probe the
  *       check itself starts (a node out of rotation gets no requests to write).
+ *   <li>A write the database refused for what it holds (a constraint it broke: {@code
+ *       log.jdbc.ContentRefusal}) is no failure of the writer: the node stays ready, since its
+ *       database takes other writes and every node would be refused the same.
  *   <li>Draining begins with {@link #drain()} (the server's shutdown, SIGTERM in {@code legio
  *       serve}) and never ends: a node that drains is on its way out.
  *   <li>A store check that throws counts as unreachable, with the reason (no secrets: the store's

@@ -112,6 +112,38 @@ class ServerReadinessTest {
     assertThat(ServerFixture.json(ready).get("writes_succeeding").asBoolean()).isTrue();
   }
 
+  /**
+   * A write the database refuses for what it holds (here a trigger another program added refuses a
+   * sender) fails alone: the database takes other writes, another node would be refused the same,
+   * so the node stays in rotation. It used to answer 503 until the next write or its probe.
+   */
+  @Test
+  void aWriteTheDatabaseRefusesForWhatItHoldsLeavesTheNodeReady() throws Exception {
+    Path db = f.root.resolve("castra/praetorium.db");
+    try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement s = other.createStatement()) {
+      s.execute(
+          "CREATE TRIGGER refuse_poison BEFORE INSERT ON nuntii WHEN NEW.sender = 'poison'"
+              + " BEGIN SELECT RAISE(ABORT, 'the test refuses this sender'); END");
+    }
+    assertThat(
+            CompletableFuture.runAsync(
+                () ->
+                    f.app
+                        .messageLog()
+                        .append(
+                            dev.legio.log.NewMessage.of(
+                                "poison", dev.legio.log.Audience.of("vorenus"), "refused"))))
+        .failsWithin(Duration.ofSeconds(30))
+        .withThrowableThat()
+        .withMessageContaining("the test refuses this sender");
+
+    HttpResponse<String> ready = f.get("/readyz", null);
+
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    assertThat(ServerFixture.json(ready).get("writes_succeeding").asBoolean()).isTrue();
+  }
+
   @Test
   void anUnreachableStoreIsNotReady() {
     Readiness readiness =

@@ -23,6 +23,13 @@ interface Dialect extends SqlValues {
   }
 
   /**
+   * Whether a write that failed with {@code failure} was refused for what it holds (a constraint it
+   * breaks, a value its column cannot hold) rather than because the database cannot write now:
+   * {@link ContentRefusal}'s rules.
+   */
+  boolean refusedForContent(SQLException failure);
+
+  /**
    * A write that changes nothing a reader sees, inside the current write transaction, for the
    * writer's health probe ({@link JdbcMessageLog#writerProblem}): it must fail wherever a real
    * write would (a database that turned read-only, a standby after a failover, a lock), so a probe

@@ -287,8 +287,13 @@ final class GroupCommitWriter implements AutoCloseable {
   private Throwable translate(Throwable failure) {
     if (failure instanceof SQLException sql) {
       String explained = dialect.explain(sql);
-      failures.failed(sql, explained);
-      health.failed(explained);
+      if (dialect.refusedForContent(sql)) {
+        // This write alone was refused: the database still takes writes (WriterHealth's rules).
+        failures.refused(sql, explained);
+      } else {
+        failures.failed(sql, explained);
+        health.failed(explained);
+      }
       return new MessageLogException(
           "writing to the " + storeName + " log failed: " + explained, sql);
     }

@@ -76,6 +76,11 @@ final class PostgresDialect implements Dialect {
     return "?::jsonb";
   }
 
+  @Override
+  public boolean refusedForContent(SQLException failure) {
+    return ContentRefusal.byPostgres(failure);
+  }
+
   /**
    * An update of the log's table that matches no row, which a read-only transaction refuses ({@code
    * default_transaction_read_only}), and a transaction id, which a standby refuses ("cannot assign

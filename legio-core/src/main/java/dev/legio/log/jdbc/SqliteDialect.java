@@ -80,6 +80,11 @@ final class SqliteDialect implements Dialect {
     return failure.getMessage();
   }
 
+  @Override
+  public boolean refusedForContent(SQLException failure) {
+    return ContentRefusal.bySqlite(failure);
+  }
+
   /**
    * Writes the database header's {@code user_version} (which Legio does not use) back unchanged:
    * SQLite writes the header page at the commit, so a full disk or a file that cannot be written

@@ -17,6 +17,9 @@ import org.slf4j.LoggerFactory;
  *       changes within it (another exception type, SQL state or error code); the lines between say
  *       it is the same cause as before.
  *   <li>The first write that succeeds after a streak logs one line at INFO, saying how many failed.
+ *   <li>A write the database refused for what it holds ({@link ContentRefusal}) is one line at
+ *       ERROR with its stack trace, saying that it was that write alone; it is no part of a streak
+ *       (it neither starts, lengthens nor ends one).
  * </ul>
  *
  * Not thread-safe: called with the writer's lock held.
@@ -50,6 +53,19 @@ final class WriteFailureLog {
       log.error("{} log write failed: {}", storeName, explained, failure);
     }
     streakCause = cause;
+  }
+
+  /**
+   * The database refused a write for what it holds ({@code failure}, put in words as {@code
+   * explained}): that write alone failed.
+   */
+  void refused(SQLException failure, String explained) {
+    log.error(
+        "{} log write refused for what it holds (that write alone; the database may take others):"
+            + " {}",
+        storeName,
+        explained,
+        failure);
   }
 
   /** A write succeeded: ends a streak of failures, saying so. */

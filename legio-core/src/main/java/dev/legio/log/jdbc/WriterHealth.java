@@ -22,8 +22,12 @@ import java.util.function.LongSupplier;
  *   <li><b>Failing</b> from a write that failed until a write succeeds. A node that is not ready
  *       gets no requests and so makes no writes: while failing, the writer's owner probes with a
  *       write of its own that fails wherever a real write would ({@link Dialect#probeWrite},
- *       started by {@link JdbcMessageLog#writerProblem}). (A write that failed for its own request,
- *       a constraint it broke, counts too, until the next write: the probe's at the latest.)
+ *       started by {@link JdbcMessageLog#writerProblem}).
+ *   <li>A write the database refused for what it holds ({@link ContentRefusal}: a constraint it
+ *       broke, a value its column cannot hold) is no failure of the writer and changes nothing
+ *       here: that write alone fails (its caller is told), the database takes the others, and
+ *       another node would be refused the same, so the node stays in rotation. Nor does it count as
+ *       a write that succeeded: a writer failing before it stays failing.
  *   <li>Otherwise healthy. Reading costs two volatile reads: readiness may ask as often as it
  *       likes.
  * </ul>
