@@ -21,11 +21,13 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A row the ledger cannot write at once (the database locked or out of reach for a moment) is
  * kept and written again later ({@link RetryingUsageWriter}: its rules, the back-off and the limit,
- * are in its comment), so a short fault loses no turn and the turn listener goes on at once. A row
- * given up at last (dropped past the limit, refused by the database, still unwritten at {@link
- * #close}) is not lost silently: it is logged and kept count of ({@link #unrecorded()}), so that a
- * command that ran the turn can say that its usage went unrecorded and exit with a failure. Close
- * the recorder after the engine that tells it of turns, before the ledger's store.
+ * are in its comment), so a short fault loses no turn; while rows are kept, the next turns' rows
+ * are kept behind them without a write, so the turn listener waits on a failing database once per
+ * fault, not once per turn. A row given up at last (dropped past the limit, refused by the
+ * database, still unwritten at {@link #close}) is not lost silently: it is logged and kept count of
+ * ({@link #unrecorded()}), so that a command that ran the turn can say that its usage went
+ * unrecorded and exit with a failure. Close the recorder after the engine that tells it of turns,
+ * before the ledger's store.
  */
 public final class UsageRecorder implements TurnListener, AutoCloseable {
   private final PriceTable prices;
@@ -87,9 +89,9 @@ public final class UsageRecorder implements TurnListener, AutoCloseable {
   }
 
   /**
-   * Writes one turn's row as the recorder writes its listener's: at once, and again later when that
-   * fails ({@link RetryingUsageWriter}); never throws for the ledger (task turns, {@code
-   * task.TaskTurnRecorder}).
+   * Writes one turn's row as the recorder writes its listener's: at once, or kept behind rows a
+   * failed write left, and again later when that fails ({@link RetryingUsageWriter}); never throws
+   * for the ledger (task turns, {@code task.TaskTurnRecorder}).
    */
   public void record(LedgerEntry entry) {
     writer.write(List.of(Objects.requireNonNull(entry, "entry")));
