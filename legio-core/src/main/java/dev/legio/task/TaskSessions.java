@@ -7,7 +7,6 @@ import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
-import dev.legio.backend.http.Conversation;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.config.SessionSettings;
 import dev.legio.errors.Quoted;
@@ -83,12 +82,12 @@ public final class TaskSessions implements AutoCloseable {
   private final UsageLedger ledger;
   private final SessionSettings settings;
   private final Clock clock;
-  private final ConversationStore conversations;
   private final TaskSessionOpener opener;
   private final String holder = "legio-tasks-" + UUID.randomUUID();
   private final TaskSlots slots = new TaskSlots();
   private final TaskTurnRecorder recorder;
   private final TaskShutdown shutdown = new TaskShutdown();
+  private final ExpiredTaskSessions expired;
 
   /**
    * @param backend the default back-end
@@ -118,7 +117,9 @@ public final class TaskSessions implements AutoCloseable {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.recorder = new TaskTurnRecorder(Objects.requireNonNull(costs, "costs"), this.clock);
-    this.conversations = Objects.requireNonNull(conversations, "conversations");
+    this.expired =
+        new ExpiredTaskSessions(
+            records, slots, Objects.requireNonNull(conversations, "conversations"), this.clock);
     this.opener =
         new TaskSessionOpener(
             Objects.requireNonNull(backend, "backend"), backendsByKind, records, settings);
@@ -375,53 +376,10 @@ public final class TaskSessions implements AutoCloseable {
 
   /**
    * Deletes the task sessions whose time to live ran out, with the conversations Legio stored for
-   * them; returns how many sessions.
+   * them ({@link ExpiredTaskSessions}); returns how many sessions.
    */
   public int deleteExpired() {
-    List<TaskSessionRecord> expired = records.deleteExpired(clock.instant());
-    for (TaskSessionRecord r : expired) {
-      TaskSlot slot = slots.get(r.sessionKey(), r.agent());
-      if (slot != null && slot.lock.tryLock()) {
-        try {
-          if (slot.record != null && slot.record.sessionId().equals(r.sessionId())) {
-            TaskSessionOpener.closeLive(slot);
-            slot.record = null;
-          }
-          slots.retireIfUnused(r.sessionKey(), r.agent(), slot);
-        } finally {
-          slot.lock.unlock();
-        }
-      }
-      conversationOf(r).ifPresent(this::deleteConversation);
-    }
-    log.info("deleted {} expired task sessions", expired.size());
-    return expired.size();
-  }
-
-  private static Optional<UUID> conversationOf(TaskSessionRecord r) {
-    if (r.backendSessionId() == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(UUID.fromString(r.backendSessionId()));
-    } catch (IllegalArgumentException notAConversation) {
-      return Optional.empty();
-    }
-  }
-
-  /** Deletes the conversation {@code id} and those it continues (after compactions). */
-  private void deleteConversation(UUID id) {
-    UUID next = id;
-    for (int hops = 0; next != null && hops < 1_000; hops++) {
-      try {
-        UUID previous = conversations.find(next).map(Conversation::previousId).orElse(null);
-        conversations.delete(next);
-        next = previous;
-      } catch (RuntimeException e) {
-        log.warn("the conversation {} of an expired task session could not be deleted", next, e);
-        return;
-      }
-    }
+    return expired.delete();
   }
 
   /**
