@@ -29,6 +29,8 @@ public final class Tasks {
    *     text
    * @throws dev.legio.task.TaskBusyException the session stayed busy past {@code lock_wait_seconds}
    * @throws dev.legio.task.TaskFailedException the back-end failed the turn (nothing was stored)
+   * @throws dev.legio.task.TaskLeaseLostException another node took the session over while this one
+   *     ran the turn (it paused past {@code lease_ttl_seconds}): nothing was stored
    * @throws dev.legio.task.TaskInterruptedException Legio is shutting down: the task did not run,
    *     or was interrupted past the shutdown's grace (nothing was stored)
    */

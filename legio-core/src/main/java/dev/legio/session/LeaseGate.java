@@ -36,8 +36,12 @@ import java.util.Set;
  * heartbeat registers the owner in the first two, extends its lease with {@code
  * store.tryLease(owner, holder, now, leaseDuration)} (the holder extends its own lease) on a
  * schedule, and unregisters it in the last two.
+ *
+ * <p>Task sessions ({@code dev.legio.task}) take their leases through a gate of their own, with the
+ * same rules.
  */
-final class LeaseGate {
+public final class LeaseGate {
+
   /** How often a waiting turn tries the lease again. */
   static final Duration POLL = Duration.ofMillis(50);
 
@@ -61,6 +65,17 @@ final class LeaseGate {
   private final Clock clock;
   private final InstantSource waitTime;
   private final Sleeper sleeper;
+
+  /**
+   * A gate whose bounded waits are measured on the monotonic timer and really slept.
+   *
+   * @param holder the holder every lease of this gate is taken under: one per gate
+   * @param leaseDuration how long a lease lasts unless renewed ({@code lease_ttl_seconds})
+   * @param clock the time leases are taken at and compared with (the sessions' clock)
+   */
+  public LeaseGate(SessionStore store, String holder, Duration leaseDuration, Clock clock) {
+    this(store, holder, leaseDuration, clock, MONOTONIC, Sleeper.REAL);
+  }
 
   /**
    * @param clock the time leases are taken at and compared with (the sessions' clock)
@@ -87,7 +102,7 @@ final class LeaseGate {
   }
 
   /** Takes {@code owner}'s lease, waiting up to {@code wait}; false when it could not. */
-  boolean acquire(String owner, Duration wait) {
+  public boolean acquire(String owner, Duration wait) {
     Instant deadline = waitTime.instant().plus(wait.isNegative() ? Duration.ZERO : wait);
     while (true) {
       if (store.tryLease(owner, holder, clock.instant(), leaseDuration)) {
@@ -111,12 +126,12 @@ final class LeaseGate {
    * holds it still or has given it up after running the session's turn (a paused node must not take
    * for its own failure a turn that another node ran meanwhile). Never takes the lease.
    */
-  boolean stillHeld(String owner) {
+  public boolean stillHeld(String owner) {
     return store.renewLease(owner, holder, clock.instant(), leaseDuration);
   }
 
   /** Gives {@code owner}'s lease up, if this process holds it. */
-  void release(String owner) {
+  public void release(String owner) {
     store.releaseLease(owner, holder);
   }
 

@@ -16,6 +16,10 @@ import java.util.Optional;
  *   <li>Keys are compared exactly: {@code a:b} and {@code a:b } are two keys.
  *   <li>{@link #deleteExpired} deletes exactly the records whose expiry is at or before {@code
  *       now}, and returns them (their conversations may have to go with them).
+ *   <li>{@link #saveWhileLeased} writes only while the holder holds the session's lease in the
+ *       {@link dev.legio.session.SessionStore} on the same database, checked in the write's
+ *       transaction: a turn that lost its lease writes nothing ({@link
+ *       dev.legio.session.LeaseLostException}).
  * </ol>
  */
 public interface TaskSessionStore {
@@ -24,6 +28,17 @@ public interface TaskSessionStore {
 
   /** Inserts or replaces the record of its (key, agent). */
   void save(TaskSessionRecord record);
+
+  /**
+   * Saves {@code record} as {@link #save} does, only while {@code holder} holds the session lease
+   * {@code lease} (in the session store on this database), checked in the write's transaction: a
+   * task turn whose lease ran out and was taken by another node writes nothing over the record that
+   * node wrote.
+   *
+   * @throws dev.legio.session.LeaseLostException when {@code holder} does not hold {@code lease};
+   *     nothing was written
+   */
+  void saveWhileLeased(TaskSessionRecord record, String lease, String holder);
 
   /** The records of {@code sessionKey}, by agent. */
   List<TaskSessionRecord> forKey(String sessionKey);

@@ -11,6 +11,8 @@ import dev.legio.backend.http.ConversationStore;
 import dev.legio.config.SessionSettings;
 import dev.legio.errors.Quoted;
 import dev.legio.session.CompletedTurn;
+import dev.legio.session.LeaseGate;
+import dev.legio.session.LeaseLostException;
 import dev.legio.session.SessionStore;
 import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.UsageLedger;
@@ -60,6 +62,14 @@ import org.slf4j.LoggerFactory;
  *       only for the pairs in use ({@link TaskSlots}): {@link #closeIdle} retires the others.
  *   <li>A back-end failure changes nothing stored but the usage ledger (a row with the failure's
  *       outcome and duration) and throws {@link TaskFailedException}.
+ *   <li>The session lease ({@code task/AGENT/KEY}, taken through a {@link LeaseGate} as an agent's
+ *       is) is renewed by the store's heartbeat while the turn runs, so a turn longer than {@code
+ *       lease_ttl_seconds} keeps it. The turn's record is saved only while the lease is still this
+ *       process's, checked in the write's transaction ({@link TaskSessionStore#saveWhileLeased}). A
+ *       turn whose lease passed to another node meanwhile (this one paused, or lost the database,
+ *       for longer than the lease) stores nothing, not even when the back-end then failed it: the
+ *       ledger gets a row with outcome {@code lease_lost} (with the tokens of the answer, when
+ *       there was one), and the caller gets {@link TaskLeaseLostException}.
  *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
  *       under its agent's name: completed (with its usage), failed, busy or interrupted; once,
  *       before {@link #run} returns or throws.
@@ -74,16 +84,14 @@ public final class TaskSessions implements AutoCloseable {
   /** The role task sessions open with (see the rules). */
   static final String ROLE = SessionSpec.CHAT_ROLE;
 
-  private static final Duration LEASE_POLL = Duration.ofMillis(50);
-
   private final AgentDirectory agents;
   private final TaskSessionStore records;
-  private final SessionStore leases;
   private final UsageLedger ledger;
   private final SessionSettings settings;
   private final Clock clock;
   private final TaskSessionOpener opener;
   private final String holder = "legio-tasks-" + UUID.randomUUID();
+  private final LeaseGate leases;
   private final TaskSlots slots = new TaskSlots();
   private final TaskTurnRecorder recorder;
   private final TaskShutdown shutdown = new TaskShutdown();
@@ -112,10 +120,12 @@ public final class TaskSessions implements AutoCloseable {
       ConversationStore conversations) {
     this.agents = Objects.requireNonNull(agents, "agents");
     this.records = Objects.requireNonNull(records, "records");
-    this.leases = Objects.requireNonNull(leases, "leases");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.leases =
+        new LeaseGate(
+            Objects.requireNonNull(leases, "leases"), holder, settings.leaseDuration(), this.clock);
     this.recorder = new TaskTurnRecorder(Objects.requireNonNull(costs, "costs"), this.clock);
     this.expired =
         new ExpiredTaskSessions(
@@ -173,11 +183,12 @@ public final class TaskSessions implements AutoCloseable {
     }
     try {
       String lease = leaseName(key, agent);
-      try {
-        takeLease(lease, key, agent, start);
-      } catch (TaskBusyException e) {
+      if (!leases.acquire(lease, settings.lockWait().minusNanos(System.nanoTime() - start))) {
         recorder.measure(agent, dev.legio.session.TurnEnding.BUSY, start, null);
-        throw e;
+        if (Thread.currentThread().isInterrupted()) {
+          throw new TaskBusyException("interrupted while waiting for the session of " + agent);
+        }
+        throw busy(key, agent, "another Legio process is running a task of this session");
       }
       long turnStart = System.nanoTime();
       try {
@@ -187,7 +198,7 @@ public final class TaskSessions implements AutoCloseable {
           throw new TaskBusyException(
               "Legio began stopping while the task of " + agent + " waited its turn");
         }
-        return turn(slot, key, profile, text, taskRunId);
+        return turn(slot, lease, key, profile, text, taskRunId);
       } catch (RuntimeException e) {
         recorder.measure(
             agent,
@@ -198,7 +209,7 @@ public final class TaskSessions implements AutoCloseable {
             null);
         throw e;
       } finally {
-        leases.releaseLease(lease, holder);
+        leases.release(lease);
       }
     } finally {
       slots.retireIfUnused(key, agent, slot); // a failed turn closed its live session
@@ -233,21 +244,6 @@ public final class TaskSessions implements AutoCloseable {
                     known));
   }
 
-  private void takeLease(String lease, String key, String agent, long start) {
-    long deadline = start + settings.lockWait().toNanos();
-    while (!leases.tryLease(lease, holder, clock.instant(), settings.leaseDuration())) {
-      if (System.nanoTime() >= deadline) {
-        throw busy(key, agent, "another Legio process is running a task of this session");
-      }
-      try {
-        Thread.sleep(LEASE_POLL);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new TaskBusyException("interrupted while waiting for the session of " + agent);
-      }
-    }
-  }
-
   private TaskBusyException busy(String key, String agent, String why) {
     return new TaskBusyException(
         "the session of "
@@ -262,7 +258,12 @@ public final class TaskSessions implements AutoCloseable {
   }
 
   private TaskResult turn(
-      TaskSlot slot, String key, AgentProfile profile, String text, String taskRunId) {
+      TaskSlot slot,
+      String lease,
+      String key,
+      AgentProfile profile,
+      String text,
+      String taskRunId) {
     String agent = profile.name();
     ModelBackend model = opener.backendFor(profile);
     Instant now = clock.instant();
@@ -281,10 +282,19 @@ public final class TaskSessions implements AutoCloseable {
       }
     } catch (BackendException e) {
       TaskSessionOpener.closeLive(slot);
-      if (slot.record != null) {
-        recorder.failed(slot.record.sessionId(), key, profile, model, taskRunId, started, e);
-      }
+      UUID sessionId = slot.record == null ? null : slot.record.sessionId();
       slot.record = null;
+      if (!stillHeld(lease, e)) {
+        // Whatever failed first (the stored conversation another node continued, say), the
+        // session was taken over while this turn ran: that is what the caller is told.
+        if (sessionId != null) {
+          recorder.leaseLost(sessionId, key, profile, model, taskRunId, started, null);
+        }
+        throw leaseLost(key, agent, e);
+      }
+      if (sessionId != null) {
+        recorder.failed(sessionId, key, profile, model, taskRunId, started, e);
+      }
       throw new TaskFailedException(
           agent + " could not answer the task: " + e.getMessage() + " (nothing was stored)", e);
     }
@@ -296,7 +306,15 @@ public final class TaskSessions implements AutoCloseable {
             slot.live.backendSessionId(),
             done,
             done.plus(settings.ttlFor(model.kind())));
-    records.save(slot.record);
+    try {
+      records.saveWhileLeased(slot.record, lease, holder);
+    } catch (LeaseLostException e) {
+      UUID sessionId = slot.record.sessionId();
+      TaskSessionOpener.closeLive(slot); // the session is the other node's: read again next time
+      slot.record = null;
+      recorder.leaseLost(sessionId, key, profile, model, taskRunId, started, result.usage());
+      throw leaseLost(key, agent, e);
+    }
     CompletedTurn completed =
         new CompletedTurn(
             agent,
@@ -320,6 +338,25 @@ public final class TaskSessions implements AutoCloseable {
         resumed,
         taskRunId,
         new TaskResult.TaskUsage(entry.tokens(), entry.cost().usd()));
+  }
+
+  /**
+   * Whether this process still holds {@code lease} after its turn failed with {@code failure}; true
+   * when the store cannot tell (its failure is added to {@code failure}, which stays the turn's).
+   */
+  private boolean stillHeld(String lease, RuntimeException failure) {
+    try {
+      return leases.stillHeld(lease);
+    } catch (RuntimeException storeFailed) {
+      failure.addSuppressed(storeFailed);
+      return true;
+    }
+  }
+
+  private TaskLeaseLostException leaseLost(String key, String agent, RuntimeException cause) {
+    log.warn(
+        "task session {} of {}: another node took the lease; the turn stored nothing", key, agent);
+    return new TaskLeaseLostException(key, agent, settings.leaseDuration(), cause);
   }
 
   /** From now on {@code turnMeter} (the metrics) hears how each task turn ended. */

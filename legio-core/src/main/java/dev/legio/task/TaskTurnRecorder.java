@@ -3,6 +3,7 @@ package dev.legio.task;
 import dev.legio.agents.AgentProfile;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.ModelBackend;
+import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.EndedTurn;
 import dev.legio.session.FailedTurn;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Every turn that reached the back-end is a row of the usage ledger with the task's session
  *       key, agent and task run id: a completed one with its usage and cost, a failed one with its
- *       outcome and duration and no tokens.
+ *       outcome and duration and no tokens, one whose lease passed to another node before it could
+ *       store its answer with outcome {@code lease_lost} and the tokens its answer cost.
  *   <li>Every task turn is told to the {@link TurnMeter} (the metrics) once, under its agent's
  *       name, as the engine's turns are: completed (with its usage), failed or busy.
  *   <li>Neither may change the turn: a meter failure is logged, and the task's answer stands. A row
@@ -91,6 +93,33 @@ final class TaskTurnRecorder {
       String taskRunId,
       long started,
       BackendException failure) {
+    failed(sessionId, key, profile, model, taskRunId, started, null, FailedTurn.Cause.of(failure));
+  }
+
+  /**
+   * Puts a turn whose lease passed to another node in the usage ledger: outcome {@code lease_lost},
+   * with the tokens of the answer it could not store (they were spent).
+   */
+  void leaseLost(
+      UUID sessionId,
+      String key,
+      AgentProfile profile,
+      ModelBackend model,
+      String taskRunId,
+      long started,
+      Usage usage) {
+    failed(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.LEASE_LOST);
+  }
+
+  private void failed(
+      UUID sessionId,
+      String key,
+      AgentProfile profile,
+      ModelBackend model,
+      String taskRunId,
+      long started,
+      Usage usage,
+      FailedTurn.Cause cause) {
     costs.record(
         withTask(
             costs.entryOf(
@@ -99,10 +128,10 @@ final class TaskTurnRecorder {
                     sessionId,
                     profile.model(),
                     model.kind(),
-                    null,
+                    usage,
                     clock.instant(),
                     Duration.ofNanos(System.nanoTime() - started),
-                    FailedTurn.Cause.of(failure))),
+                    cause)),
             new TaskRef(key, profile.name(), taskRunId)));
   }
 

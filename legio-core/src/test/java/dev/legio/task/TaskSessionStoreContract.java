@@ -1,6 +1,7 @@
 package dev.legio.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
@@ -51,6 +52,30 @@ public abstract class TaskSessionStoreContract {
         at.minusSeconds(60),
         at,
         at.plus(ttl));
+  }
+
+  @Test
+  void aRecordSavedUnderALeaseIsWrittenOnlyWhileItsHolderHoldsTheLease() {
+    Instant at = clock.instant();
+    String lease = "task/copywriter/ticket:1";
+    TaskSessionRecord first = record("ticket:1", "copywriter", at, Duration.ofDays(30));
+    assertThat(store.sessions().tryLease(lease, "node-a", at, Duration.ofSeconds(30))).isTrue();
+    tasks.saveWhileLeased(first, lease, "node-a");
+    assertThat(tasks.find("ticket:1", "copywriter")).contains(first);
+
+    // node-a's lease ran out and node-b took it: node-a's write is refused, node-b's lands.
+    Instant later = at.plusSeconds(31);
+    assertThat(store.sessions().tryLease(lease, "node-b", later, Duration.ofSeconds(30))).isTrue();
+    TaskSessionRecord stale = record("ticket:1", "copywriter", later, Duration.ofDays(30));
+    assertThatThrownBy(() -> tasks.saveWhileLeased(stale, lease, "node-a"))
+        .isInstanceOf(dev.legio.session.LeaseLostException.class);
+    assertThat(tasks.find("ticket:1", "copywriter")).contains(first);
+    // Nor may a holder write under no lease at all, or under another session's.
+    assertThatThrownBy(() -> tasks.saveWhileLeased(stale, "task/copywriter/ticket:2", "node-b"))
+        .isInstanceOf(dev.legio.session.LeaseLostException.class);
+    tasks.saveWhileLeased(stale, lease, "node-b");
+    assertThat(tasks.find("ticket:1", "copywriter")).contains(stale);
+    store.sessions().releaseLease(lease, "node-b");
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.legio.errors.Quoted;
 import dev.legio.task.TaskBusyException;
 import dev.legio.task.TaskFailedException;
 import dev.legio.task.TaskInterruptedException;
+import dev.legio.task.TaskLeaseLostException;
 import dev.legio.task.TaskRefusedException;
 import dev.legio.task.TaskResult;
 import dev.legio.task.TaskSessionRecord;
@@ -31,9 +32,11 @@ import java.util.Map;
  *       before the key, the agent or the text is checked, and nothing runs. Listing a key's
  *       sessions is refused the same way rather than answered empty, so that a key out of reach is
  *       told from a key with no sessions yet.
- *   <li>A session busy past {@code lock_wait_seconds} is 409; a back-end failure 502 (nothing
- *       stored: sending again is safe); a task that Legio's shutdown refused or interrupted is 503
- *       (nothing stored either).
+ *   <li>A session busy past {@code lock_wait_seconds} is 409, and so is a turn whose session
+ *       another node took over while this one ran it (this node paused past {@code
+ *       lease_ttl_seconds}; nothing stored, the message says to send the task again unless it was
+ *       already); a back-end failure 502 (nothing stored: sending again is safe); a task that
+ *       Legio's shutdown refused or interrupted is 503 (nothing stored either).
  *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
  *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
  * </ul>
@@ -71,6 +74,8 @@ final class TasksEndpoint {
             throw refused(e);
           } catch (TaskBusyException e) {
             throw new ApiException(409, e.getMessage());
+          } catch (TaskLeaseLostException e) {
+            throw new ApiException(409, Quoted.message(e.getMessage()));
           } catch (TaskFailedException e) {
             throw new ApiException(502, Quoted.message(e.getMessage()));
           } catch (TaskInterruptedException e) {

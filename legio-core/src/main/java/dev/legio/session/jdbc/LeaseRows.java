@@ -24,10 +24,11 @@ import java.util.Objects;
  *   <li>{@link #guard} changes nothing, but run first in a transaction it aborts the transaction
  *       with {@link LeaseLostException} when the holder no longer holds the lease, checked on the
  *       transaction's own connection, so no other writer slips in between the check and the writes
- *       after it.
+ *       after it. Other stores on the same database run it before a write that must hold a session
+ *       lease (the record of a task session, {@code JdbcTaskSessionStore}).
  * </ul>
  */
-final class LeaseRows {
+public final class LeaseRows {
   /** The lease upsert, updating only a lease that is {@link #MINE} or {@link #RUN_OUT}. */
   private static final String LEASE =
       "INSERT INTO session_leases (owner, holder, lease_until, holder_host, holder_pid)"
@@ -110,7 +111,7 @@ final class LeaseRows {
    * A statement that changes nothing but, run first in a transaction, aborts it with {@link
    * LeaseLostException} when {@code holder} does not hold {@code owner}'s lease.
    */
-  static SharedWriter.Update guard(String owner, String holder) {
+  public static SharedWriter.Update guard(String owner, String holder) {
     String touch = "UPDATE session_leases SET holder = holder WHERE owner = ? AND holder = ?";
     return new SharedWriter.Update(
         touch,

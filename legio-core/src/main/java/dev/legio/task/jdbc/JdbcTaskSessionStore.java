@@ -3,6 +3,8 @@ package dev.legio.task.jdbc;
 import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
+import dev.legio.session.LeaseLostException;
+import dev.legio.session.jdbc.LeaseRows;
 import dev.legio.task.TaskSessionRecord;
 import dev.legio.task.TaskSessionStore;
 import dev.legio.task.TaskSessionStoreException;
@@ -117,8 +119,20 @@ public final class JdbcTaskSessionStore implements TaskSessionStore {
 
   @Override
   public void save(TaskSessionRecord r) {
+    update("saving the task session of " + r.agent(), List.of(saveUpdate(r)));
+  }
+
+  @Override
+  public void saveWhileLeased(TaskSessionRecord r, String lease, String holder) {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(holder, "holder");
     update(
-        "saving the task session of " + r.agent(),
+        "saving the task session of " + r.agent() + " under its lease",
+        List.of(LeaseRows.guard(lease, holder), saveUpdate(r)));
+  }
+
+  private SharedWriter.Update saveUpdate(TaskSessionRecord r) {
+    return new SharedWriter.Update(
         SAVE,
         s -> {
           s.setString(1, r.sessionKey());
@@ -198,17 +212,25 @@ public final class JdbcTaskSessionStore implements TaskSessionStore {
   }
 
   private int update(String action, String sql, SharedWriter.Binder binder) {
+    return update(action, List.of(new SharedWriter.Update(sql, binder)))[0];
+  }
+
+  /**
+   * Runs {@code updates} in one transaction; returns their update counts. A lease {@linkplain
+   * LeaseRows#guard guard} that refuses passes its {@link LeaseLostException} on as it is.
+   */
+  private int[] update(String action, List<SharedWriter.Update> updates) {
     if (writer != null) {
       try {
-        return writer.executeUpdate(sql, binder);
+        return writer.executeUpdates(updates);
+      } catch (LeaseLostException e) {
+        throw e;
       } catch (RuntimeException e) {
         throw new TaskSessionStoreException(action + " failed: " + e.getMessage(), e);
       }
     }
-    try (Connection connection = pool.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
-      return statement.executeUpdate();
+    try (Connection connection = pool.getConnection()) {
+      return SharedWriter.inOneTransaction(connection, updates);
     } catch (SQLException e) {
       throw new TaskSessionStoreException(action + " failed: " + e.getMessage(), e);
     }

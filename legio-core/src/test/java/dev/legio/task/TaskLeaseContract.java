@@ -1,0 +1,220 @@
+package dev.legio.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.legio.agents.AgentDirectory;
+import dev.legio.backend.BackendException;
+import dev.legio.config.SessionSettings;
+import dev.legio.pricing.PriceTable;
+import dev.legio.session.HeldLeases;
+import dev.legio.session.LeaseHolder;
+import dev.legio.session.SessionStore;
+import dev.legio.session.jdbc.JdbcSessionStore;
+import dev.legio.store.LegioStore;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.ScriptedBackend;
+import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.TurnOutcome;
+import dev.legio.usage.UsageRecorder;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The session lease of task sessions between nodes, on a real store (SQLite and PostgreSQL by the
+ * subclasses): two "nodes" are two task services on one database, each taking its leases through a
+ * session store of its own whose heartbeat beats only when the test says ({@link
+ * HeldLeases#renewAll}), on a clock the test moves. A node that pauses is one whose heartbeat does
+ * not beat while the clock passes its lease.
+ */
+public abstract class TaskLeaseContract {
+  static final String KEY = "ticket:4711";
+  static final String AGENT = "copywriter";
+  static final Duration LEASE = SessionSettings.DEFAULT_LEASE_TTL;
+
+  @TempDir Path dir;
+  protected final MutableClock clock = MutableClock.at("2026-11-20T10:00:00.123456Z");
+  private Workspace workspace;
+  private LegioStore store;
+  private final List<TaskSessions> services = new ArrayList<>();
+  final ScriptedBackend backend = ScriptedBackend.resuming(new ScriptedBackend.Conversations());
+
+  /** Opens a store on the database under test. */
+  protected abstract LegioStore openStore(Path dir, MutableClock clock);
+
+  /** Runs after the store is closed (to drop a test schema, say). */
+  protected void afterStoresClosed() {}
+
+  @BeforeEach
+  void setUp() throws Exception {
+    workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    Path prompt = workspace.castra().resolve("centuriones/" + AGENT + "/prompt.md");
+    Files.createDirectories(prompt.getParent());
+    Files.writeString(prompt, "---\ndescription: Answers tickets.\n---\nYou answer tickets.\n");
+    store = openStore(dir, clock);
+  }
+
+  @AfterEach
+  void tearDown() {
+    services.forEach(TaskSessions::close);
+    backend.close();
+    store.close();
+    afterStoresClosed();
+  }
+
+  /** A node whose leases beat only by {@code heart.renewAll()}. */
+  TaskSessions node(HeldLeases heart, SessionSettings settings) {
+    return node(
+        store.sessionsAs(new JdbcSessionStore.LeaseUpkeep(LeaseHolder.thisProcess(), heart, clock)),
+        settings);
+  }
+
+  /** A node taking its leases through {@code leases}. */
+  TaskSessions node(SessionStore leases, SessionSettings settings) {
+    TaskSessions tasks =
+        new TaskSessions(
+            new AgentDirectory(workspace.castra()),
+            backend,
+            null,
+            store.tasks(),
+            leases,
+            store.usage(),
+            new UsageRecorder(store.usage(), PriceTable.withOverrides(Map.of())),
+            settings,
+            clock,
+            store.conversations());
+    services.add(tasks);
+    return tasks;
+  }
+
+  LegioStore store() {
+    return store;
+  }
+
+  @Test
+  void aTaskTurnLongerThanTheLeaseKeepsItAndAnotherNodeWaits() {
+    HeldLeases heartA = new HeldLeases(false);
+    TaskSessions a = node(heartA, SessionSettings.defaults());
+    TaskSessions b =
+        node(
+            new HeldLeases(false), SessionSettings.defaults().withLockWait(Duration.ofMillis(200)));
+    AtomicReference<Throwable> meanwhile = new AtomicReference<>();
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().equals("a long task")) {
+            // The turn runs past its lease; the heartbeat beats as it does every third of it.
+            clock.advance(LEASE.dividedBy(3));
+            heartA.renewAll();
+            clock.advance(LEASE.dividedBy(3));
+            heartA.renewAll();
+            clock.advance(LEASE.dividedBy(3).plusSeconds(5));
+            heartA.renewAll();
+            try {
+              b.run(KEY, AGENT, "a task on another node", "run-b");
+            } catch (RuntimeException e) {
+              meanwhile.set(e);
+            }
+          }
+        };
+
+    TaskResult done = a.run(KEY, AGENT, "a long task", "run-a");
+
+    assertThat(meanwhile.get())
+        .isInstanceOf(TaskBusyException.class)
+        .hasMessageContaining("another Legio process is running a task of this session");
+    assertThat(backend.turns)
+        .extracting(ScriptedBackend.Turn::message)
+        .containsExactly("a long task");
+    assertThat(store.tasks().find(KEY, AGENT).orElseThrow().turns()).isEqualTo(1);
+    // The long turn gave its lease up: the other node runs the session's next turn at once.
+    TaskResult next = b.run(KEY, AGENT, "a task on another node", "run-b");
+    assertThat(next.resumed()).isTrue();
+    assertThat(next.sessionId()).isEqualTo(done.sessionId());
+  }
+
+  @Test
+  void aTurnWhoseLeaseAnotherNodeTookStoresNothingAndSaysSo() {
+    TaskSessions a = node(new HeldLeases(false), SessionSettings.defaults());
+    TaskSessions b = node(new HeldLeases(false), SessionSettings.defaults());
+    TaskResult first = a.run(KEY, AGENT, "one", "run-1");
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().equals("two")) {
+            // Node a pauses (kill -STOP): no heartbeat while its lease runs out, and node b runs
+            // two tasks of the session meanwhile.
+            clock.advance(LEASE.plusSeconds(1));
+            b.run(KEY, AGENT, "three", "run-3");
+            b.run(KEY, AGENT, "four", "run-4");
+          }
+        };
+
+    assertThatThrownBy(() -> a.run(KEY, AGENT, "two", "run-2"))
+        .isInstanceOf(TaskLeaseLostException.class)
+        .hasMessageContaining("the session of copywriter for key 'ticket:4711' was taken over")
+        .hasMessageContaining("paused or lost the database for longer than")
+        .hasMessageContaining("lease_ttl_seconds (30 s)")
+        .hasMessageContaining("Nothing of this turn was stored")
+        .hasMessageContaining("unless the task was sent again meanwhile, send it again");
+
+    // Node b's record stands (one, three, four), not node a's turn over it.
+    TaskSessionRecord kept = store.tasks().find(KEY, AGENT).orElseThrow();
+    assertThat(kept.sessionId()).isEqualTo(first.sessionId());
+    assertThat(kept.turns()).isEqualTo(3);
+    // The paused turn's tokens were spent: the ledger has it, as lease_lost.
+    List<LedgerEntry> rows = store.usage().entries(Instant.EPOCH, 100);
+    assertThat(rows)
+        .extracting(e -> e.task().taskRunId() + " " + e.outcome())
+        .containsExactlyInAnyOrder(
+            "run-1 " + TurnOutcome.OK,
+            "run-3 " + TurnOutcome.OK,
+            "run-4 " + TurnOutcome.OK,
+            "run-2 " + TurnOutcome.LEASE_LOST);
+    assertThat(rows)
+        .filteredOn(e -> "run-2".equals(e.task().taskRunId()))
+        .singleElement()
+        .satisfies(e -> assertThat(e.tokens().input()).isPositive());
+    // Node a's next task continues the session node b left.
+    TaskResult later = a.run(KEY, AGENT, "five", "run-5");
+    assertThat(later.resumed()).isTrue();
+    assertThat(store.tasks().find(KEY, AGENT).orElseThrow().turns()).isEqualTo(4);
+  }
+
+  @Test
+  void aTurnTheBackEndFailsAfterAnotherNodeTookItsLeaseIsToldAsTakenOver() {
+    TaskSessions a = node(new HeldLeases(false), SessionSettings.defaults());
+    TaskSessions b = node(new HeldLeases(false), SessionSettings.defaults());
+    a.run(KEY, AGENT, "one", "run-1");
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().equals("two")) {
+            clock.advance(LEASE.plusSeconds(1));
+            b.run(KEY, AGENT, "three", "run-3");
+            // What fails first is the conversation node b continued, not the record's write.
+            throw new BackendException("the conversation was continued by another process");
+          }
+        };
+
+    assertThatThrownBy(() -> a.run(KEY, AGENT, "two", "run-2"))
+        .isInstanceOf(TaskLeaseLostException.class)
+        .hasMessageContaining("was taken over by another Legio node")
+        .hasCauseInstanceOf(BackendException.class);
+    assertThat(store.tasks().find(KEY, AGENT).orElseThrow().turns()).isEqualTo(2);
+    assertThat(store.usage().entries(Instant.EPOCH, 100))
+        .filteredOn(e -> "run-2".equals(e.task().taskRunId()))
+        .extracting(LedgerEntry::outcome)
+        .containsExactly(TurnOutcome.LEASE_LOST);
+  }
+}
