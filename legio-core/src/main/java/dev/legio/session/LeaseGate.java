@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gate between Legio processes that share a store: a turn runs only while this process holds
@@ -24,7 +26,11 @@ import java.util.Set;
  *       time; a wait of zero or less tries once. An interrupt ends the wait without the lease, with
  *       the thread's interrupt flag set.
  *   <li>A lease is given up by {@link #release} or, at the end of a turn, by {@link #finishTurn} in
- *       the same transaction as the reply and the record.
+ *       the same transaction as the reply and the record. Work that gives its lease up in a {@code
+ *       finally} uses {@link #releaseAfter}: a release that fails (the database is down) never
+ *       replaces how the work ended. It is added to the work's failure as suppressed and logged
+ *       once, in words: the lease frees itself when it runs out ({@code lease_ttl_seconds}), as a
+ *       dead node's does, so nothing is left to do.
  *   <li>A turn that failed asks {@link #stillHeld} whether its lease was lost meanwhile: only a
  *       lease still this holder's counts as held, never one taken again after another holder had it
  *       (that holder may have run the session's turn and given the lease back).
@@ -41,6 +47,7 @@ import java.util.Set;
  * same rules.
  */
 public final class LeaseGate {
+  private static final Logger log = LoggerFactory.getLogger(LeaseGate.class);
 
   /** How often a waiting turn tries the lease again. */
   static final Duration POLL = Duration.ofMillis(50);
@@ -133,6 +140,28 @@ public final class LeaseGate {
   /** Gives {@code owner}'s lease up, if this process holds it. */
   public void release(String owner) {
     store.releaseLease(owner, holder);
+  }
+
+  /**
+   * Gives {@code owner}'s lease up at the end of work that ended with {@code failure} (null: it
+   * succeeded), never hiding how the work ended: a release that fails is added to {@code failure}
+   * as suppressed, logged once in words, and not thrown. The lease frees itself when it runs out.
+   */
+  public void releaseAfter(String owner, Throwable failure) {
+    try {
+      store.releaseLease(owner, holder);
+    } catch (RuntimeException e) {
+      if (failure != null && failure != e) {
+        failure.addSuppressed(e);
+      }
+      log.warn(
+          "{}: the session lease could not be given up ({}); it frees itself within {} s, when it"
+              + " runs out ([sessions] lease_ttl_seconds), and until then other nodes wait for this"
+              + " session; nothing else needs doing",
+          owner,
+          e.getMessage(),
+          leaseDuration.toSeconds());
+    }
   }
 
   /**

@@ -90,6 +90,7 @@ public final class SessionEditGate {
     if (!lease.acquire(owner, lockWait.minusNanos(System.nanoTime() - start))) {
       throw busy(owner, "a turn or an edit of it, on this Legio node or another,");
     }
+    RuntimeException failure = null;
     try {
       if (!turnsTold.test(lockWait)) {
         log.warn("{}: editing before the turn listener heard of every turn", owner);
@@ -116,15 +117,19 @@ public final class SessionEditGate {
             }
           });
     } catch (LeaseLostException e) {
-      throw new SessionBusyException(
-          owner
-              + "'s session is busy: the database held this edit's write for longer than the"
-              + " session lease ([sessions] lease_ttl_seconds), and a turn took the lease"
-              + " meanwhile, so the session record was not changed. Try again once "
-              + owner
-              + " has answered.");
+      throw failure =
+          new SessionBusyException(
+              owner
+                  + "'s session is busy: the database held this edit's write for longer than the"
+                  + " session lease ([sessions] lease_ttl_seconds), and a turn took the lease"
+                  + " meanwhile, so the session record was not changed. Try again once "
+                  + owner
+                  + " has answered.");
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
     } finally {
-      lease.release(owner);
+      lease.releaseAfter(owner, failure); // never hides how the edit ended
     }
   }
 

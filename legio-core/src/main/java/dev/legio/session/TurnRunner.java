@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  *       audience, replying to the request, in one transaction with the updated record (tokens,
  *       messages, last injected sequence, expiry, context use) and the release of the lease.
  *   <li>A failure answers {@code [owner] An error occurred during processing.} (the cause goes to
- *       the log file), marks the owner's activity {@link Activity#ERROR} and releases the lease;
- *       during shutdown, a turn interrupted is answered and logged as interrupted. Every failed
- *       answer (busy, error, lease lost, interrupted) is made by {@link FailedReplies}.
+ *       the log file), marks the owner's activity {@link Activity#ERROR} and releases the lease (a
+ *       release that fails changes no answer: {@link LeaseGate#releaseAfter}); during shutdown, a
+ *       turn interrupted is answered and logged as interrupted. Every failed answer (busy, error,
+ *       lease lost, interrupted) is made by {@link FailedReplies}.
  *   <li>A turn whose lease passed to another holder while it ran (this process paused, or lost the
  *       database, for longer than {@code lease_ttl_seconds}) stores nothing: no reply in the log,
  *       no record, no transcript or memory; only the usage ledger is told, as a failed turn with
@@ -219,7 +220,7 @@ final class TurnRunner implements AutoCloseable {
     if (again) {
       Optional<Reply> answered = answerInTheLog(slot, request);
       if (answered.isPresent()) {
-        leases.release(owner);
+        leases.releaseAfter(owner, null);
         return new Ran(answered.get(), null, null);
       }
     }
@@ -228,6 +229,7 @@ final class TurnRunner implements AutoCloseable {
     OwnerProfile profile = null;
     TurnResult result = null;
     boolean sent = false;
+    RuntimeException failure = null;
     try {
       profile = profiles.resolve(slot.owner);
       description = profile.description();
@@ -308,7 +310,8 @@ final class TurnRunner implements AutoCloseable {
           TurnEnding.COMPLETED,
           completed);
     } catch (RuntimeException e) {
-      if (!(e instanceof LeaseLostException) && !(leased && !leases.stillHeld(owner))) {
+      failure = e;
+      if (!(e instanceof LeaseLostException) && !(leased && !stillHeld(owner, e))) {
         return failed(slot, request, profile, description, backendName, result, sent, started, e);
       }
       // The lease passed to another holder while the turn ran: whatever failed first (the stored
@@ -322,8 +325,22 @@ final class TurnRunner implements AutoCloseable {
       return new Ran(replies.leaseLost(owner, description), TurnEnding.FAILED, null);
     } finally {
       if (leased) {
-        leases.release(owner);
+        leases.releaseAfter(owner, failure); // never replaces the turn's own answer
       }
+    }
+  }
+
+  /**
+   * Whether this process still holds {@code owner}'s lease after its turn failed with {@code
+   * failure}; true when the store cannot tell (its failure is added to {@code failure}, which stays
+   * the turn's).
+   */
+  private boolean stillHeld(String owner, RuntimeException failure) {
+    try {
+      return leases.stillHeld(owner);
+    } catch (RuntimeException storeFailed) {
+      failure.addSuppressed(storeFailed);
+      return true;
     }
   }
 
@@ -431,7 +448,7 @@ final class TurnRunner implements AutoCloseable {
 
   private void releaseIf(boolean leased, String owner) {
     if (leased) {
-      leases.release(owner);
+      leases.releaseAfter(owner, null);
     }
   }
 

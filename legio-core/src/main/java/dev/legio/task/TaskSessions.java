@@ -69,7 +69,10 @@ import org.slf4j.LoggerFactory;
  *       turn whose lease passed to another node meanwhile (this one paused, or lost the database,
  *       for longer than the lease) stores nothing, not even when the back-end then failed it: the
  *       ledger gets a row with outcome {@code lease_lost} (with the tokens of the answer, when
- *       there was one), and the caller gets {@link TaskLeaseLostException}.
+ *       there was one), and the caller gets {@link TaskLeaseLostException}. A release of the lease
+ *       that fails (the database is down) changes nothing of how the turn ended: the turn's own
+ *       failure is thrown (the release's suppressed in it), a completed task keeps its answer, and
+ *       the lease frees itself when it runs out ({@link LeaseGate#releaseAfter}).
  *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
  *       under its agent's name: completed (with its usage), failed, busy or interrupted; once,
  *       before {@link #run} returns or throws.
@@ -191,6 +194,7 @@ public final class TaskSessions implements AutoCloseable {
         throw busy(key, agent, "another Legio process is running a task of this session");
       }
       long turnStart = System.nanoTime();
+      RuntimeException failure = null;
       try {
         if (shutdown.closing()) {
           // Stopping began while this task waited its turn (the turn before it, interrupted,
@@ -200,6 +204,7 @@ public final class TaskSessions implements AutoCloseable {
         }
         return turn(slot, lease, key, profile, text, taskRunId);
       } catch (RuntimeException e) {
+        failure = e;
         recorder.measure(
             agent,
             shutdown.closing()
@@ -209,7 +214,7 @@ public final class TaskSessions implements AutoCloseable {
             null);
         throw e;
       } finally {
-        leases.release(lease);
+        leases.releaseAfter(lease, failure); // a release that fails never hides the turn's ending
       }
     } finally {
       slots.retireIfUnused(key, agent, slot); // a failed turn closed its live session

@@ -284,6 +284,42 @@ class TurnRunnerTest {
   }
 
   @Test
+  void aLeaseReleaseThatFailsDoesNotChangeAFailedTurnsAnswer() throws Exception {
+    // The database goes away between the turn and the release of its lease.
+    SessionStore releaseFails =
+        (SessionStore)
+            Proxy.newProxyInstance(
+                SessionStore.class.getClassLoader(),
+                new Class<?>[] {SessionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("releaseLease")) {
+                    throw new SessionStoreException("releasing the lease failed: connection lost");
+                  }
+                  try {
+                    return method.invoke(store, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TurnRunner runner =
+        runner(
+            SessionSettings.defaults(),
+            new LeaseGate(releaseFails, "me", LEASE, clock, clock, clock::advance));
+    backend.failing.add("vorenus");
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
+    OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
+
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
+
+    // The back-end's failure is the answer, not a database failure the release added after it.
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text()).isEqualTo("[vorenus] An error occurred during processing.");
+    assertThat(slot.activity).isEqualTo(Activity.ERROR);
+    runner.close();
+  }
+
+  @Test
   void aDispatchInterruptedWhileItsTurnRunsAnswersAsInterruptedAndStillDescribesItsAgent()
       throws Exception {
     CountDownLatch started = new CountDownLatch(1);

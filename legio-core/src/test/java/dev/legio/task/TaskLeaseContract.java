@@ -217,4 +217,56 @@ public abstract class TaskLeaseContract {
         .extracting(LedgerEntry::outcome)
         .containsExactly(TurnOutcome.LEASE_LOST);
   }
+
+  @Test
+  void aLeaseReleaseThatFailsDoesNotHideHowTheTurnEnded() {
+    // The database goes away between the turn and the release of its lease.
+    SessionStore real =
+        store.sessionsAs(
+            new JdbcSessionStore.LeaseUpkeep(
+                LeaseHolder.thisProcess(), new HeldLeases(false), clock));
+    SessionStore releaseFails =
+        (SessionStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                SessionStore.class.getClassLoader(),
+                new Class<?>[] {SessionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("releaseLease")) {
+                    throw new dev.legio.session.SessionStoreException(
+                        "releasing the lease on the session of '" + args[0] + "' failed");
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TaskSessions a = node(releaseFails, SessionSettings.defaults());
+
+    // A completed task keeps its answer: its record is stored, and the lease frees itself.
+    TaskResult done = a.run(KEY, AGENT, "one", "run-1");
+    assertThat(done.reply()).isNotBlank();
+    assertThat(store.tasks().find(KEY, AGENT).orElseThrow().turns()).isEqualTo(1);
+
+    // A failed task is told its own failure, with the release's failure inside it.
+    backend.failing.add(AGENT);
+    assertThatThrownBy(() -> a.run(KEY, AGENT, "two", "run-2"))
+        .isInstanceOf(TaskFailedException.class)
+        .hasMessageContaining("could not answer the task")
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .singleElement()
+                    .satisfies(
+                        released ->
+                            assertThat(released)
+                                .isInstanceOf(dev.legio.session.SessionStoreException.class)
+                                .hasMessageContaining("releasing the lease")));
+
+    // The lease left behind runs out as a dead node's does: another node then takes the session.
+    TaskSessions b = node(new HeldLeases(false), SessionSettings.defaults());
+    clock.advance(LEASE.plusSeconds(1));
+    backend.failing.clear();
+    assertThat(b.run(KEY, AGENT, "three", "run-3").resumed()).isTrue();
+  }
 }
