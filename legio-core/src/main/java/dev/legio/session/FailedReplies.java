@@ -26,7 +26,13 @@ import org.slf4j.LoggerFactory;
  *       {@link #storeFailed}), {@link #storeFailedText} says so and to send the message again (to
  *       an agent's caller; a channel's outsider gets the generic error).
  *   <li>A turn whose lease passed to another holder ({@link #leaseLost}): {@link #leaseLostText}
- *       says that the reply was not stored and to send the message again.
+ *       says that this node paused, that another node took the session over meanwhile and that this
+ *       node's reply was not stored; the request is logged (it was before the turn began), and the
+ *       other node may have answered it already (a turn there sees it in its history, or ran it
+ *       when it was sent again), so the text does not say to send it again but to look first: an
+ *       agent's caller at the history, or to send it again under the same {@code Idempotency-Key}
+ *       (answered from the log when it was answered); a channel's outsider at the conversation
+ *       above.
  *   <li>A turn a shutdown cut ({@link #interrupted}): the {@link InterruptionNote}'s text, the note
  *       logged as the owner's reply under the id derived from the request; when it cannot be
  *       logged, the note an earlier interruption logged under that id, else none (a warning).
@@ -128,11 +134,21 @@ final class FailedReplies {
 
   /** The answer of a turn that lost its lease before it could store its reply. */
   static String leaseLostText(String owner) {
+    if (Owner.of(owner).isChannel()) {
+      return "["
+          + owner
+          + "] This reply was not kept: the Legio node writing it paused, and another node took"
+          + " this conversation over meanwhile. Your message was received and may have been"
+          + " answered already: look above before sending it again.";
+    }
     return "["
         + owner
-        + "] This Legio node lost the session's lease while the turn ran (it paused or lost the"
-        + " database for longer than lease_ttl_seconds) and another node took the session over;"
-        + " the reply was not stored. Your message is logged; send it again.";
+        + "] This Legio node paused (or lost its database) for longer than [sessions]"
+        + " lease_ttl_seconds while the turn ran, and another node took the session over"
+        + " meanwhile; this node's reply was not stored. Your message is logged, and the other"
+        + " node may have answered it already: look at the history (GET /api/v1/history) before"
+        + " sending it again, or send it again under the same Idempotency-Key, which answers from"
+        + " the log when it was answered.";
   }
 
   private static String errorText(String owner) {

@@ -12,6 +12,7 @@ public final class LeaseLostException extends SessionStoreException {
             + owner
             + "' is no longer held by "
             + holder
-            + " (another Legio process took it): the turn was not stored; send the message again");
+            + " (another Legio process took it while this one paused): nothing was written, since"
+            + " that process may be driving the session");
   }
 }

@@ -85,8 +85,8 @@ class TurnRunnerTest {
         "LEASED_ELSEWHERE, vorenus,    another Legio process holds its session,           true,  -,       -,          IDLE,  0, -",
         "PRE_LEASED,       pullo,      pullo answer 1,                                    false, pullo,   caesar,     IDLE,  1, -",
         "LOST,             vorenus,    vorenus answer 1,                                  false, vorenus, caesar,     IDLE,  2, BACKEND_LOST",
-        "PAUSED,           vorenus,    lost the session's lease while the turn ran,       true,  -,       -,          IDLE,  1, -",
-        "PAUSED_THEN_FAILS, vorenus,   lost the session's lease while the turn ran,       true,  -,       -,          IDLE,  1, -",
+        "PAUSED,           vorenus,    another node took the session over meanwhile,     true,  -,       -,          IDLE,  1, -",
+        "PAUSED_THEN_FAILS, vorenus,   another node took the session over meanwhile,     true,  -,       -,          IDLE,  1, -",
       })
   void aTurnEndsWithItsReplyLoggedItsRecordSavedAndTheLeaseReleased(
       Scenario scenario,

@@ -171,7 +171,16 @@ abstract class TurnUsageContract {
     Reply reply = engine.handle("@vorenus report", DispatchListener.NONE).replies().getFirst();
 
     assertThat(reply.failed()).isTrue();
-    assertThat(reply.text()).contains("lost the session's lease while the turn ran");
+    // The caller is not told to send it again blindly: the message is in the log, and the node
+    // that took the session over may have answered it.
+    assertThat(reply.text())
+        .contains("another node took the session over meanwhile")
+        .contains("Your message is logged, and the other node may have answered it already")
+        .contains("look at the history (GET /api/v1/history) before sending it again")
+        .contains("the same Idempotency-Key");
+    assertThat(store.messageLog().history(10))
+        .extracting(dev.legio.log.Message::text)
+        .containsExactly("@vorenus report");
     assertThat(engine.status())
         .filteredOn(s -> s.owner().equals("vorenus"))
         .extracting(SessionStatus::activity)
