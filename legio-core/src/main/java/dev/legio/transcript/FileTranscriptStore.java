@@ -314,6 +314,45 @@ public final class FileTranscriptStore implements TranscriptStore {
     return TranscriptListing.of(folder, SUFFIX, this::info);
   }
 
+  /**
+   * Every session and when it started, reading each transcript's first part only as far as its
+   * first conversation line ({@link TranscriptStartTime}), not the whole transcript as {@link
+   * #listing} does.
+   */
+  @Override
+  public TranscriptStarts starts() {
+    List<String> skipped = new ArrayList<>();
+    List<TranscriptStarts.Start> out = new ArrayList<>();
+    for (String id : TranscriptListing.sessionIds(folder, SUFFIX, skipped)) {
+      try {
+        Instant started = started(file(id));
+        if (started != null) {
+          out.add(new TranscriptStarts.Start(id, started));
+        }
+      } catch (TranscriptException e) {
+        skipped.add(TranscriptListing.leftOut(id, e));
+      }
+    }
+    return new TranscriptStarts(out, skipped);
+  }
+
+  /**
+   * When the transcript whose first part is {@code first} started: its first conversation line's
+   * timestamp, else the part's modification time; null when the part is missing.
+   */
+  private static Instant started(Path first) {
+    try {
+      Instant start = TranscriptStartTime.of(first);
+      return start != null
+          ? start
+          : Files.getLastModifiedTime(first, java.nio.file.LinkOption.NOFOLLOW_LINKS).toInstant();
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return null;
+    } catch (IOException e) {
+      throw new TranscriptException("cannot read " + first + ": " + e.getMessage(), e);
+    }
+  }
+
   /** A session id from a part's file name ({@code <id>.jsonl}, {@code <id>_partN.jsonl}). */
   static String sessionIdOf(String fileName) {
     Matcher part = PART.matcher(fileName);
@@ -325,6 +364,7 @@ public final class FileTranscriptStore implements TranscriptStore {
    *
    * @throws TranscriptException when a part cannot be read (a link, say)
    */
+  @Override
   public TranscriptInfo info(String sessionId) {
     List<Path> parts = parts(checkId(sessionId));
     if (parts.isEmpty()) {
@@ -341,9 +381,9 @@ public final class FileTranscriptStore implements TranscriptStore {
           modified = m;
         }
       }
-      Instant created = createdAt(t);
+      Instant created = started(parts.get(0));
       if (created == null) {
-        created = Files.getLastModifiedTime(parts.get(0)).toInstant();
+        return null; // deleted since it was loaded
       }
       return new TranscriptInfo(
           sessionId,
@@ -357,18 +397,6 @@ public final class FileTranscriptStore implements TranscriptStore {
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot read the transcript of session " + sessionId + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** The first entry's timestamp; null when there is none or its body is not valid JSON. */
-  private static Instant createdAt(Transcript t) {
-    if (t.entries().isEmpty()) {
-      return null;
-    }
-    try {
-      return t.entries().get(0).timestamp();
-    } catch (TranscriptException bodyNotJson) {
-      return null;
     }
   }
 

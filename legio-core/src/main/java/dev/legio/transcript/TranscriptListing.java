@@ -35,8 +35,29 @@ public record TranscriptListing(List<TranscriptInfo> sessions, List<String> skip
 
   /** Lists {@code folder}'s {@code *suffix} files, reading each session with {@code info}. */
   static TranscriptListing of(Path folder, String suffix, Function<String, TranscriptInfo> info) {
-    Set<String> ids = new TreeSet<>();
     List<String> skipped = new ArrayList<>();
+    List<TranscriptInfo> out = new ArrayList<>();
+    for (String id : sessionIds(folder, suffix, skipped)) {
+      try {
+        TranscriptInfo one = info.apply(id);
+        if (one != null) {
+          out.add(one);
+        }
+      } catch (TranscriptException e) {
+        skipped.add(leftOut(id, e));
+      }
+    }
+    out.sort(Comparator.comparing(TranscriptInfo::lastModified).reversed());
+    return new TranscriptListing(List.copyOf(out), List.copyOf(skipped));
+  }
+
+  /**
+   * The session ids of {@code folder}'s {@code *suffix} files, sorted, that can be session ids;
+   * entries that are not regular files are named in {@code skipped}. None when the folder is
+   * missing.
+   */
+  static Set<String> sessionIds(Path folder, String suffix, List<String> skipped) {
+    Set<String> ids = new TreeSet<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*" + suffix)) {
       for (Path f : files) {
         String refused = TranscriptFiles.refusal(f);
@@ -44,30 +65,23 @@ public record TranscriptListing(List<TranscriptInfo> sessions, List<String> skip
           skipped.add(refused);
           continue;
         }
-        ids.add(FileTranscriptStore.sessionIdOf(f.getFileName().toString()));
+        String id = FileTranscriptStore.sessionIdOf(f.getFileName().toString());
+        try {
+          ids.add(FileTranscriptStore.checkId(id));
+        } catch (IllegalArgumentException e) {
+          // not a session file of ours
+        }
       }
     } catch (NoSuchFileException e) {
-      return new TranscriptListing(List.of(), List.of());
+      return Set.of();
     } catch (IOException e) {
       throw new TranscriptException("cannot list " + folder + ": " + e.getMessage(), e);
     }
-    List<TranscriptInfo> out = new ArrayList<>();
-    for (String id : ids) {
-      try {
-        FileTranscriptStore.checkId(id);
-      } catch (IllegalArgumentException e) {
-        continue; // not a session file of ours
-      }
-      try {
-        TranscriptInfo one = info.apply(id);
-        if (one != null) {
-          out.add(one);
-        }
-      } catch (TranscriptException e) {
-        skipped.add("session " + id + " left out: " + e.getMessage());
-      }
-    }
-    out.sort(Comparator.comparing(TranscriptInfo::lastModified).reversed());
-    return new TranscriptListing(List.copyOf(out), List.copyOf(skipped));
+    return ids;
+  }
+
+  /** The line {@link #skipped} holds for a session that could not be read. */
+  static String leftOut(String sessionId, TranscriptException e) {
+    return "session " + sessionId + " left out: " + e.getMessage();
   }
 }

@@ -108,6 +108,29 @@ public interface TranscriptStore {
     return new TranscriptListing(list(), List.of());
   }
 
+  /**
+   * Every session with a transcript and when it started ({@link TranscriptInfo#created}), and what
+   * was left out, as {@link #listing} says, without the rest of each listing: a store should read
+   * no more of each transcript than its start (the file store reads its first lines).
+   */
+  default TranscriptStarts starts() {
+    TranscriptListing all = listing();
+    return new TranscriptStarts(
+        all.sessions().stream()
+            .map(i -> new TranscriptStarts.Start(i.sessionId(), i.created()))
+            .toList(),
+        all.skipped());
+  }
+
+  /**
+   * One session's listing, or null when it has no transcript.
+   *
+   * @throws TranscriptException when its transcript cannot be read
+   */
+  default TranscriptInfo info(String sessionId) {
+    return list().stream().filter(i -> i.sessionId().equals(sessionId)).findFirst().orElse(null);
+  }
+
   /** Deletes every part of a session's transcript; returns how many files were removed. */
   int delete(String sessionId);
 
