@@ -3,29 +3,23 @@ package dev.legio.app.server;
 import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
 import dev.legio.session.SessionBusyException;
-import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
 import dev.legio.transcript.Transcript;
-import dev.legio.transcript.TranscriptInfo;
-import dev.legio.transcript.TranscriptListing;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
- * The sessions: {@code GET /api/v1/sessions} (each owner's current record, then the other sessions
- * that left a transcript; what could not be listed, a folder or link among the transcripts or a
- * transcript that cannot be read, under {@code skipped_transcripts}, one line each; a session row
- * that cannot be read as a record under {@code damaged_sessions}), {@code GET
- * /api/v1/sessions/{id}} (the record, when it is an owner's current session, and its transcript's
- * entries, paged backwards with {@code ?before=INDEX} and {@code ?limit=N}), and {@code DELETE
- * /api/v1/sessions/{owner}} (a reset, as {@code legio reset}).
+ * The sessions: {@code GET /api/v1/sessions} (each owner's current record and the other sessions
+ * that left a transcript, newest first, in pages of {@code ?limit=N} followed with {@code
+ * ?cursor=}, as {@link SessionPages} says), {@code GET /api/v1/sessions/{id}} (the record, when it
+ * is an owner's current session, and its transcript's entries, paged backwards with {@code
+ * ?before=INDEX} and {@code ?limit=N}), and {@code DELETE /api/v1/sessions/{owner}} (a reset, as
+ * {@code legio reset}).
  */
 final class SessionsEndpoint {
   static final int DEFAULT_LIMIT = 100;
@@ -38,35 +32,11 @@ final class SessionsEndpoint {
   }
 
   void list(ApiExchange exchange) throws Exception {
-    List<Map<String, Object>> out = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    SessionListing records = parts.sessions().listing();
-    for (SessionRecord r : records.records()) {
-      out.add(Views.record(r));
-      seen.add(r.sessionId().toString());
-    }
-    TranscriptListing listing = parts.transcripts().listing();
-    for (TranscriptInfo i : listing.sessions()) {
-      if (seen.add(i.sessionId())) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("session_id", i.sessionId());
-        s.put("owner", i.owner());
-        s.put("state", "ended");
-        s.put("messages", i.messages());
-        s.put("created_at", Views.time(i.created()));
-        s.put("last_active_at", Views.time(i.lastModified()));
-        out.add(s);
-      }
-    }
-    exchange.json(
-        200,
-        Map.of(
-            "sessions",
-            out,
-            "skipped_transcripts",
-            listing.skipped(),
-            "damaged_sessions",
-            records.damaged().stream().map(Views::damaged).toList()));
+    int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+    String cursor = exchange.query("cursor");
+    SessionsCursor after =
+        cursor == null || cursor.isEmpty() ? null : SessionsCursor.decode(cursor);
+    exchange.json(200, SessionPages.page(parts.sessions(), parts.transcripts(), after, limit));
   }
 
   void get(ApiExchange exchange) throws Exception {

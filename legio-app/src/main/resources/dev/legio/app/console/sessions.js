@@ -54,11 +54,17 @@ function Transcript({ id, onClose, onChanged }) {
 
 export function Sessions() {
   const [sessions, setSessions] = useState(null);
+  const [next, setNext] = useState(null);
   const [error, setError] = useState(null);
   const [open, setOpen] = useState(null);
-  const load = async () => {
+  // The first page, newest first; "More sessions" reads the next one after the last shown
+  // (the API's cursor: sessions started meanwhile do not shift it).
+  const load = async (cursor) => {
     try {
-      setSessions((await api('/sessions')).sessions);
+      const page = await api('/sessions?limit=' + PAGE + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
+      setSessions((old) => (cursor ? [...(old || []), ...page.sessions] : page.sessions));
+      setNext(page.next_cursor);
+      setError(null);
     } catch (e) {
       setError(describe(e));
     }
@@ -83,6 +89,7 @@ export function Sessions() {
       </tbody>
     </table>
     ${sessions && sessions.length === 0 ? html`<p>No sessions yet.</p>` : null}
-    ${open ? html`<${Transcript} key=${open} id=${open} onClose=${() => setOpen(null)} onChanged=${load} />` : null}
+    ${next ? html`<button type="button" onClick=${() => load(next)}>More sessions</button>` : null}
+    ${open ? html`<${Transcript} key=${open} id=${open} onClose=${() => setOpen(null)} onChanged=${() => load()} />` : null}
   </section>`;
 }

@@ -40,6 +40,22 @@ class OpenApiTest {
   }
 
   @Test
+  void theSessionsListingDocumentsItsPagingParametersAndCursor() {
+    JsonNode list = OpenApiEndpoint.load().at("/paths/~1api~1v1~1sessions/get");
+    Map<String, JsonNode> parameters = new java.util.TreeMap<>();
+    list.get("parameters").forEach(p -> parameters.put(p.get("name").asText(), p));
+    assertThat(parameters).containsOnlyKeys("limit", "cursor");
+    assertThat(parameters.get("limit").at("/schema/default").asInt())
+        .isEqualTo(SessionsEndpoint.DEFAULT_LIMIT);
+    assertThat(parameters.get("limit").at("/schema/maximum").asInt())
+        .isEqualTo(SessionsEndpoint.MAX_LIMIT);
+    assertThat(parameters.get("cursor").get("in").asText()).isEqualTo("query");
+    JsonNode answer = list.at("/responses/200/content/application~1json/schema/properties");
+    assertThat(answer.has("next_cursor")).isTrue();
+    assertThat(list.at("/responses/400").isMissingNode()).isFalse();
+  }
+
+  @Test
   void theDocumentIsOpenApi31WithBearerAuth() {
     JsonNode doc = OpenApiEndpoint.load();
     assertThat(doc.get("openapi").asText()).isEqualTo("3.1.0");

@@ -1,0 +1,118 @@
+package dev.legio.app.server;
+
+import dev.legio.session.SessionListing;
+import dev.legio.session.SessionRecord;
+import dev.legio.session.SessionStore;
+import dev.legio.transcript.TranscriptException;
+import dev.legio.transcript.TranscriptInfo;
+import dev.legio.transcript.TranscriptStarts;
+import dev.legio.transcript.TranscriptStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pages of {@code GET /api/v1/sessions}: each owner's current session record and every other
+ * session that left a transcript, in one order.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Order: newest first by a session's start ({@code started_at}), then by session id, both
+ *       descending. A session's start is its transcript's, the timestamp of its first conversation
+ *       line, which never changes once written; a current session with no transcript yet starts at
+ *       its record's {@code created_at}. A current session and an ended one are ordered alike, so a
+ *       session that stops being its owner's current one keeps its place.
+ *   <li>A page holds up to {@code limit} sessions after the cursor ({@link SessionsCursor}; none:
+ *       from the newest). {@code next_cursor} names its last one; it is null when no session
+ *       follows, and only then is the listing at its end.
+ *   <li>Paging is stable: a session added while a client pages starts after every session it has
+ *       read, so it is not on its later pages and moves none of them: no session repeats and none
+ *       is skipped. A current session whose first turn is written meanwhile moves from its record's
+ *       creation to its first turn's time (it was on its page or, if it moves past the cursor, is
+ *       on the first page read again).
+ *   <li>A page reads the session rows and each transcript's start only ({@link
+ *       TranscriptStore#starts}: the first lines of each), then loads the transcripts of the ended
+ *       sessions on the page for their counts, not every transcript.
+ *   <li>What the listing left out is named on the first page (no cursor): {@code
+ *       skipped_transcripts} (an entry of the transcripts folder that is not a regular file, a
+ *       transcript whose start cannot be read) and {@code damaged_sessions} (rows that cannot be
+ *       read as a record). A transcript that cannot be loaded when its page is read is named in
+ *       that page's {@code skipped_transcripts} instead of listed, and one deleted meanwhile is
+ *       left out: a page may hold fewer than {@code limit} sessions.
+ * </ul>
+ */
+final class SessionPages {
+  private SessionPages() {}
+
+  /** The page after {@code after} (null: the first), of at most {@code limit} sessions. */
+  static Map<String, Object> page(
+      SessionStore sessions, TranscriptStore transcripts, SessionsCursor after, int limit) {
+    SessionListing records = sessions.listing();
+    TranscriptStarts starts = transcripts.starts();
+    Map<String, Instant> started = new HashMap<>();
+    for (TranscriptStarts.Start s : starts.sessions()) {
+      started.put(s.sessionId(), s.started());
+    }
+    Map<String, SessionRecord> current = new HashMap<>();
+    List<SessionsCursor> order = new ArrayList<>();
+    for (SessionRecord r : records.records()) {
+      String id = r.sessionId().toString();
+      current.put(id, r);
+      order.add(new SessionsCursor(started.getOrDefault(id, r.createdAt()), id));
+    }
+    for (TranscriptStarts.Start s : starts.sessions()) {
+      if (!current.containsKey(s.sessionId())) {
+        order.add(new SessionsCursor(s.started(), s.sessionId()));
+      }
+    }
+    if (after != null) {
+      order.removeIf(k -> SessionsCursor.NEWEST_FIRST.compare(k, after) <= 0);
+    }
+    order.sort(SessionsCursor.NEWEST_FIRST);
+    List<Map<String, Object>> out = new ArrayList<>();
+    List<String> skipped = new ArrayList<>(after == null ? starts.skipped() : List.of());
+    List<SessionsCursor> page = order.subList(0, Math.min(limit, order.size()));
+    for (SessionsCursor k : page) {
+      SessionRecord record = current.get(k.sessionId());
+      if (record != null) {
+        Map<String, Object> s = Views.record(record);
+        s.put("started_at", Views.time(k.started()));
+        out.add(s);
+        continue;
+      }
+      try {
+        TranscriptInfo info = transcripts.info(k.sessionId());
+        if (info != null) {
+          out.add(ended(info, k.started()));
+        }
+      } catch (TranscriptException e) {
+        skipped.add("session " + k.sessionId() + " left out: " + e.getMessage());
+      }
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("sessions", out);
+    answer.put("next_cursor", order.size() > limit ? page.get(page.size() - 1).encode() : null);
+    answer.put("skipped_transcripts", skipped);
+    answer.put(
+        "damaged_sessions",
+        after == null ? records.damaged().stream().map(Views::damaged).toList() : List.of());
+    return answer;
+  }
+
+  /** A session that left a transcript and is no owner's current one. */
+  private static Map<String, Object> ended(TranscriptInfo i, Instant started) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("session_id", i.sessionId());
+    s.put("owner", i.owner());
+    s.put("state", "ended");
+    s.put("messages", i.messages());
+    s.put("created_at", Views.time(i.created()));
+    s.put("last_active_at", Views.time(i.lastModified()));
+    s.put("started_at", Views.time(started));
+    return s;
+  }
+}
