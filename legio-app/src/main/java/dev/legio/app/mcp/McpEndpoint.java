@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.app.http.AcceptHeader;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.config.PraetoriumSettings;
@@ -48,12 +49,15 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code MCP-Protocol-Version}, when sent, must be one of {@link McpVersions#SUPPORTED}: else
  *       400.
  *   <li>POST: {@code Content-Type: application/json} (else 415), an {@code Accept} taking both
- *       {@code application/json} and {@code text/event-stream} (else 406), a body of at most {@code
- *       [server] max_body_bytes} (as the API; {@link #DEFAULT_MAX_BODY} when none is given; else
- *       413) that arrives in time (else 408, {@link dev.legio.app.http.StalledTransfer}), then
- *       {@link IncomingMessageCheck}: not JSON 400 with {@code -32700}, not JSON-RPC 400 with
- *       {@code -32600}, bad params 200 with {@code -32602}. GET needs {@code Accept:
- *       text/event-stream} (else 406). Other methods: 405.
+ *       {@code application/json} and {@code text/event-stream} as RFC 9110 weighs it ({@link
+ *       AcceptHeader}: a wildcard such as {@code *}{@code /*} or {@code text/*} takes, {@code q=0}
+ *       refuses; no header takes nothing, as MCP's clients must send one) (else 406), a body of at
+ *       most {@code [server] max_body_bytes} (as the API; {@link #DEFAULT_MAX_BODY} when none is
+ *       given; else 413) that arrives in time (else 408, {@link
+ *       dev.legio.app.http.StalledTransfer}), then {@link IncomingMessageCheck}: not JSON 400 with
+ *       {@code -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}.
+ *       GET needs an {@code Accept} taking {@code text/event-stream}, weighed alike (else 406).
+ *       Other methods: 405.
  * </ol>
  *
  * Every refusal is a JSON-RPC error object whose message says what to send instead; never a stack
@@ -390,13 +394,14 @@ public final class McpEndpoint extends HttpServlet {
             + " origin");
   }
 
+  /**
+   * Whether the request's {@code Accept} takes {@code type}, weighed as the API weighs it ({@link
+   * AcceptHeader}: {@code q=0} refuses, {@code text/*} and {@code *}{@code /*} take); an absent or
+   * empty header takes nothing here, since MCP's clients must list what they take.
+   */
   private static boolean accepts(HttpServletRequest request, String type) {
     String accept = request.getHeader("Accept");
-    if (accept == null) {
-      return false;
-    }
-    String a = accept.toLowerCase(Locale.ROOT);
-    return a.contains(type) || a.contains("*/*");
+    return accept != null && !accept.isBlank() && AcceptHeader.of(accept).takes(type);
   }
 
   /** {@code http://HOST} as the client addressed this server (the Host header was checked). */
