@@ -127,6 +127,7 @@ final class ApiRouter extends Handler.Abstract {
     try {
       route = route(path, segments, method, response);
       Caller caller = authorise(request, route);
+      JsonOnlyRoutes.check(route, request);
       body = ArrivedBody.of(request);
       exchange =
           new ApiExchange(
