@@ -146,9 +146,9 @@ final class FailedReplies {
         + "] This Legio node paused (or lost its database) for longer than [sessions]"
         + " lease_ttl_seconds while the turn ran, and another node took the session over"
         + " meanwhile; this node's reply was not stored. Your message is logged, and the other"
-        + " node may have answered it already: look at the history (GET /api/v1/history) before"
-        + " sending it again, or send it again under the same Idempotency-Key, which answers from"
-        + " the log when it was answered.";
+        + " node may have answered it already: look at the history (legio history, GET"
+        + " /api/v1/history) before sending it again; an API caller may instead send it again"
+        + " under the same Idempotency-Key, which answers from the log when it was answered.";
   }
 
   private static String errorText(String owner) {

@@ -20,8 +20,10 @@ class FailedRepliesTest {
         .contains("another node took the session over meanwhile")
         .contains("this node's reply was not stored")
         .contains("Your message is logged, and the other node may have answered it already")
-        .contains("look at the history (GET /api/v1/history) before sending it again")
-        .contains("send it again under the same Idempotency-Key, which answers from the log")
+        .contains(
+            "look at the history (legio history, GET /api/v1/history) before sending it again")
+        .contains(
+            "an API caller may instead send it again under the same Idempotency-Key, which answers")
         .doesNotContain("Your message is logged; send it again.");
   }
 

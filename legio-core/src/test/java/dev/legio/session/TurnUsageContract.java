@@ -176,7 +176,8 @@ abstract class TurnUsageContract {
     assertThat(reply.text())
         .contains("another node took the session over meanwhile")
         .contains("Your message is logged, and the other node may have answered it already")
-        .contains("look at the history (GET /api/v1/history) before sending it again")
+        .contains(
+            "look at the history (legio history, GET /api/v1/history) before sending it again")
         .contains("the same Idempotency-Key");
     assertThat(store.messageLog().history(10))
         .extracting(dev.legio.log.Message::text)
