@@ -22,11 +22,14 @@ import java.util.Set;
  *   <li>Everything else is the database failing to write (a lock, a connection, a read-only or full
  *       database, a missing table, a trigger's own error code), including a failure no code
  *       explains: when in doubt, the node is not ready until a write succeeds, as before.
- *   <li>The failure's whole chain is read (causes and next exceptions: a batch's failure wraps the
- *       row's), and the first code found decides.
+ *   <li>The failure's chain is read (causes and next exceptions: a batch's failure wraps the row's;
+ *       at most 16, so a chain that loops ends), and the first code found decides.
  * </ul>
  */
 final class ContentRefusal {
+  /** The most exceptions of a chain read: a chain that loops ends there. */
+  private static final int MAX_CHAIN = 16;
+
   /** SQLite's primary result codes of a refusal of content. */
   private static final Set<Integer> SQLITE_CODES = Set.of(18, 19, 20);
 
@@ -34,7 +37,8 @@ final class ContentRefusal {
 
   /** Whether PostgreSQL refused the write that failed with {@code failure} for what it holds. */
   static boolean byPostgres(SQLException failure) {
-    for (SQLException e = failure; e != null; e = next(e)) {
+    SQLException e = failure;
+    for (int i = 0; e != null && i < MAX_CHAIN; i++, e = next(e)) {
       String state = e.getSQLState();
       if (state != null && state.length() == 5) {
         return state.startsWith("23") || state.startsWith("22");
@@ -45,7 +49,8 @@ final class ContentRefusal {
 
   /** Whether SQLite refused the write that failed with {@code failure} for what it holds. */
   static boolean bySqlite(SQLException failure) {
-    for (SQLException e = failure; e != null; e = next(e)) {
+    SQLException e = failure;
+    for (int i = 0; e != null && i < MAX_CHAIN; i++, e = next(e)) {
       int code = e.getErrorCode() & 0xff; // the primary result code of an extended one
       if (code != 0) {
         return SQLITE_CODES.contains(code);
