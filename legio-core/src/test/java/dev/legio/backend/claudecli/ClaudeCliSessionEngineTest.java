@@ -15,6 +15,7 @@ import dev.legio.session.SessionRecord;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
+import dev.legio.testing.HangingTurnTimeout;
 import dev.legio.testing.RealClaudeCli;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
@@ -355,7 +356,8 @@ class ClaudeCliSessionEngineTest {
             r.systemText().contains("You are vorenus")
                 ? Reply.hang()
                 : Reply.text("pullo reporting").withUsage(10, 2, 0, 0));
-    startLegio(Mode.PERSISTENT, Duration.ofSeconds(15));
+    // pullo's process starts and answers under the time-out vorenus waits out: one tied to load.
+    startLegio(Mode.PERSISTENT, HangingTurnTimeout.measure());
 
     Outcome outcome = say("@vorenus @pullo Status?");
 
