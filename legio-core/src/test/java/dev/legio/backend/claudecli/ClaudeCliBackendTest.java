@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -314,29 +315,58 @@ class ClaudeCliBackendTest {
     }
   }
 
+  /**
+   * Only the hanging turn runs under the short time-out: the turns before and after it run in
+   * back-ends of their own with the usual 60 s, since each starts a CLI process, which a loaded
+   * machine can take longer than 10 s to start (the time-out counts from the turn's start). That
+   * the same session starts another process for its next turn is {@link
+   * #aProcessThatDiesFailsTheTurnAndTheNextTurnStartsAnother}'s to show.
+   */
   @Test
   void aHangingTurnTimesOutKillsTheProcessAndTheNextTurnResumes() throws Exception {
-    api.enqueue(Reply.text("first"), Reply.hang(), Reply.text("back again"));
-    ClaudeCliBackend backend = backend(Mode.PERSISTENT, Duration.ofSeconds(10));
-    try (BackendSession session = backend.open(spec(null))) {
+    // By the turn's text, not in order: under load the hanging turn may not reach the API at all.
+    api.fallback(
+        r -> {
+          String text = r.lastUserText();
+          if (text.contains("hello")) {
+            return Reply.hang();
+          }
+          return Reply.text(text.contains("are you there?") ? "back again" : "first");
+        });
+    String id;
+    ClaudeCliBackend before = backend(Mode.PERSISTENT);
+    try (BackendSession session = before.open(spec(null))) {
+      id = session.backendSessionId();
       send(session, "remember the eagle");
       awaitConversationOnDisk(session, "remember the eagle");
+    }
+
+    Duration timeout = Duration.ofSeconds(10);
+    ClaudeCliBackend backend = backend(Mode.PERSISTENT, timeout);
+    try (BackendSession session = backend.open(spec(id))) {
       List<ProcessHandle> seen = new CopyOnWriteArrayList<>();
-      Thread watcher = whenTheApiIsCalled(2, () -> seen.addAll(backend.processHandles()));
+      AtomicBoolean turnOver = new AtomicBoolean();
+      Thread watcher = whileNotOver(turnOver, () -> collectNew(seen, backend.processHandles()));
       long t0 = System.nanoTime();
       assertThatThrownBy(() -> send(session, "hello"))
           .isInstanceOf(BackendException.class)
           .hasMessageContaining("did not answer within 10 s");
+      // the time-out, then the kill: not a second time-out
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(25));
+      turnOver.set(true);
       watcher.join();
       assertThat(seen).hasSize(1).noneMatch(ProcessHandle::isAlive);
       assertThat(backend.runningProcesses()).isZero();
-      api.releaseHangs();
+    }
+    api.releaseHangs();
 
+    try (BackendSession session = backend(Mode.PERSISTENT).open(spec(id))) {
       assertThat(send(session, "are you there?").text()).isEqualTo("back again");
     }
-    // the new process resumed the conversation
-    assertThat(conversationOf(api.scriptedRequests().get(2))).contains("remember the eagle");
+    // the new process resumed the conversation, which the killed one left as it was
+    FakeMessagesApi.Request last = api.scriptedRequests().getLast();
+    assertThat(last.lastUserText()).contains("are you there?");
+    assertThat(conversationOf(last)).contains("remember the eagle").contains("first");
   }
 
   @Test
@@ -380,6 +410,31 @@ class ClaudeCliBackendTest {
 
   private static String conversationOf(FakeMessagesApi.Request r) {
     return String.join("\n", r.messageTexts());
+  }
+
+  /** Runs {@code action} every 20 ms on another thread until {@code over}. */
+  private static Thread whileNotOver(AtomicBoolean over, Runnable action) {
+    return Thread.ofVirtual()
+        .start(
+            () -> {
+              while (!over.get()) {
+                action.run();
+                try {
+                  Thread.sleep(20);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
+  }
+
+  /** Adds to {@code seen} the processes of {@code now} it does not have. */
+  private static void collectNew(List<ProcessHandle> seen, List<ProcessHandle> now) {
+    for (ProcessHandle p : now) {
+      if (seen.stream().noneMatch(s -> s.pid() == p.pid())) {
+        seen.add(p);
+      }
+    }
   }
 
   /** Runs {@code action} on another thread once the fake has received {@code n} requests. */
