@@ -7,10 +7,10 @@ import dev.legio.backend.SessionSpec;
 import dev.legio.backend.claudecli.ClaudeCliBackend.Mode;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
+import dev.legio.testing.LogCapture;
 import dev.legio.testing.RealClaudeCli;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -98,7 +98,8 @@ class McpStartupWaitTest {
                 Mode.PERSISTENT,
                 "default",
                 List.of("mcp__slow"),
-                Duration.ofSeconds(60),
+                // longer than the wait's own limit: a wait held to it ends in its warning
+                McpStartupWait.LIMIT.multipliedBy(2),
                 work,
                 real.environment(),
                 spec -> Optional.of(config)));
@@ -130,17 +131,23 @@ class McpStartupWaitTest {
     assertThat(turn.get(0).toolNames()).contains("mcp__slow__ping");
   }
 
+  /**
+   * Told by what the wait did, not by the wall clock: a loaded machine (a load of 22 on 2 cores)
+   * took 78 s over a turn whose wait was over as soon as the CLI answered.
+   */
   @Test
   void aServerThatFailsToStartDoesNotHoldTheTurn() {
     ClaudeCliBackend backend = backend("false", List.of());
 
-    long started = System.nanoTime();
-    try (BackendSession session = backend.open(spec())) {
+    try (LogCapture log = new LogCapture(McpStartupWait.class.getName());
+        BackendSession session = backend.open(spec())) {
       assertThat(session.send("Ping the outpost", e -> {}).text()).isEqualTo("Pong.");
-    }
 
-    // A wait that took the failed server for a pending one would last McpStartupWait.LIMIT. The
-    // bound is that, not a fixed figure: on a loaded machine the CLI alone took 39 s to answer.
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(McpStartupWait.LIMIT);
+      // The first answer the CLI gave about its servers ended the wait: the failed one is told
+      // as such, not waited for until the wait's limit (the turn's time-out is longer).
+      assertThat(log.text())
+          .contains("MCP server slow is failed")
+          .doesNotContain("still starting", "were not ready");
+    }
   }
 }
