@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import java.util.function.ToLongBiFunction;
 import org.junit.jupiter.api.Test;
@@ -82,17 +83,20 @@ class OtherProcessesCpuTest {
     assertThat(OtherProcessesCpu.read().processes().keySet())
         .noneMatch(k -> k.startsWith(self + "@"));
 
-    int cores = Runtime.getRuntime().availableProcessors();
+    // Four workers a core: on a machine busy with a dozen other runnable processes, one a core gets
+    // too small a share of it to stand out of the readings' margin (13 points at a load of 15 on
+    // two cores, against a margin of 34).
+    int workers = 4 * Runtime.getRuntime().availableProcessors();
     measure(
         "this process's own work in the window",
         OtherProcessesCpu::new,
-        () -> spinOnEveryCore(cores, 1_000),
+        window -> spinOnEveryCore(workers, window),
         (before, after) -> after.selfTicks() - before.selfTicks());
 
-    // `yes`, one a core: with the machine's other work, the load has a share of it worth counting.
+    // `yes`, four a core: with the machine's other work, the load has a share worth counting.
     List<Process> yes = new ArrayList<>();
     try {
-      for (int i = 0; i < cores; i++) {
+      for (int i = 0; i < workers; i++) {
         yes.add(new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
       }
       assertThat(OtherProcessesCpu.read().processes().keySet())
@@ -101,7 +105,7 @@ class OtherProcessesCpuTest {
       measure(
           "`yes` beside the window",
           () -> OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(20)),
-          () -> sleep(1_000),
+          OtherProcessesCpuTest::sleep,
           (before, after) ->
               yes.stream().mapToLong(p -> after.ticksOf(p.pid()) - before.ticksOf(p.pid())).sum());
     } finally {
@@ -127,24 +131,27 @@ class OtherProcessesCpuTest {
   /**
    * Measures {@code work} with a counter, up to three times, until the load the test made is larger
    * than the readings' margin (a busy machine can leave it little time); each measurement must be
-   * within its margin.
+   * within its margin. The window is 1 s, then 2 s, then 4 s: the margin is the time the test's
+   * readings of {@code /proc} take against the window's, and a busy machine makes them slow.
    *
+   * @param work the work in a window of the milliseconds it is given
    * @param load the load's ticks between two of the test's readings
    */
   private static void measure(
       String what,
       Supplier<OtherProcessesCpu> counters,
-      Runnable work,
+      LongConsumer work,
       ToLongBiFunction<ProcReading, ProcReading> load)
       throws IOException {
     Measured measured = null;
     for (int attempt = 0; attempt < 3; attempt++) {
+      long window = 1_000L << attempt;
       try (OtherProcessesCpu counter = counters.get()) {
         sleep(300);
         ProcReading outerOpen = ProcReading.now();
         counter.opened();
         ProcReading innerOpen = ProcReading.now();
-        work.run();
+        work.accept(window);
         ProcReading innerClose = ProcReading.now();
         counter.closed();
         ProcReading outerClose = ProcReading.now();
