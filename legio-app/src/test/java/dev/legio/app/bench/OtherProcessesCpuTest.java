@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,21 +84,22 @@ class OtherProcessesCpuTest {
     assertThat(OtherProcessesCpu.read().processes().keySet())
         .noneMatch(k -> k.startsWith(self + "@"));
 
-    // Four workers a core: on a machine busy with a dozen other runnable processes, one a core gets
-    // too small a share of it to stand out of the readings' margin (13 points at a load of 15 on
-    // two cores, against a margin of 34).
-    int workers = 4 * Runtime.getRuntime().availableProcessors();
+    int cores = Runtime.getRuntime().availableProcessors();
     measure(
         "this process's own work in the window",
         OtherProcessesCpu::new,
-        window -> spinOnEveryCore(workers, window),
+        window -> spinOnEveryCore(cores, window),
         (before, after) -> after.selfTicks() - before.selfTicks());
 
-    // `yes`, four a core: with the machine's other work, the load has a share worth counting.
+    // `yes`, four a core, each in a session of its own: with the machine's other work, the load has
+    // a share worth counting. The kernel shares the cores between sessions first (autogroups), so
+    // any number of `yes` in this process's session had its share at most, 15 points at a load of
+    // 15 on two cores.
     List<Process> yes = new ArrayList<>();
     try {
-      for (int i = 0; i < workers; i++) {
-        yes.add(new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+      for (int i = 0; i < 4 * cores; i++) {
+        yes.add(
+            new ProcessBuilder(yesInASessionOfItsOwn()).redirectOutput(Redirect.DISCARD).start());
       }
       assertThat(OtherProcessesCpu.read().processes().keySet())
           .anyMatch(k -> k.startsWith(yes.get(0).pid() + "@"));
@@ -248,7 +250,12 @@ class OtherProcessesCpuTest {
     assumeThat(OtherProcessesCpu.read()).as("Linux's /proc").isNotNull();
     try (OtherProcessesCpu counter =
         OtherProcessesCpu.readingThroughWarmUp(Duration.ofMillis(10))) {
-      Thread.sleep(500);
+      // Five readings, however long a busy machine makes them take (three in 500 ms at a load of
+      // 15 on 2 cores): what matters is that they go on, then stop.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (counter.warmUpReadings() < 5 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
       assertThat(counter.warmUpReadings()).isGreaterThanOrEqualTo(5);
       counter.opened();
       int before = counter.warmUpReadings();
@@ -264,6 +271,16 @@ class OtherProcessesCpuTest {
     int after = unopened.warmUpReadings();
     Thread.sleep(100);
     assertThat(unopened.warmUpReadings()).isEqualTo(after);
+  }
+
+  /**
+   * {@code yes} in a new session ({@code setsid}, which runs it in its own process since a child of
+   * the JVM leads no process group), or plain {@code yes} where there is no {@code setsid}.
+   */
+  private static List<String> yesInASessionOfItsOwn() {
+    return Files.isExecutable(Path.of("/usr/bin/setsid"))
+        ? List.of("/usr/bin/setsid", "yes")
+        : List.of("yes");
   }
 
   /** Keeps {@code threads} threads of this process busy for {@code millis}. */
