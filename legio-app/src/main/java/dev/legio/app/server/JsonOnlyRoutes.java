@@ -12,7 +12,10 @@ import org.eclipse.jetty.server.Request;
  * <ul>
  *   <li>Every route under {@code /api/v1} answers {@code application/json} only, but {@code POST
  *       /api/v1/messages} (JSON or a stream of server-sent events) and {@code GET /api/v1/events}
- *       (a stream), which choose with {@link AcceptNegotiation} themselves.
+ *       (a stream), which choose with {@link AcceptNegotiation} themselves, and the other routes a
+ *       peer node may answer ({@code POST /api/v1/tasks}, {@code POST
+ *       /api/v1/channels/{channel}/messages}): their {@code Accept} goes to that node as it came
+ *       ({@link PeerRelay}), and what it answers is passed back.
  *   <li>A request to a JSON-only route whose {@code Accept} does not take JSON ({@code text/html},
  *       {@code application/json;q=0}) is 406 naming {@code application/json}, as {@code /events}
  *       answers one that does not take a stream: after its token is checked, before its body is
@@ -26,9 +29,13 @@ import org.eclipse.jetty.server.Request;
  * </ul>
  */
 final class JsonOnlyRoutes {
-  /** The routes of the API that choose their answer's type themselves. */
+  /** The routes of the API that choose their answer's type themselves, or a peer node does. */
   private static final Set<String> NEGOTIATING =
-      Set.of("POST " + Routes.PREFIX + "/messages", "GET " + Routes.PREFIX + "/events");
+      Set.of(
+          "POST " + Routes.PREFIX + "/messages",
+          "GET " + Routes.PREFIX + "/events",
+          "POST " + Routes.PREFIX + "/tasks",
+          "POST " + Routes.PREFIX + "/channels/{channel}/messages");
 
   private JsonOnlyRoutes() {}
 
