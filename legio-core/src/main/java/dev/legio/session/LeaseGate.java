@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *       replaces how the work ended. It is added to the work's failure as suppressed and logged
  *       once, in words: the lease frees itself when it runs out ({@code lease_ttl_seconds}), as a
  *       dead node's does, so nothing is left to do.
- *   <li>A turn that failed asks {@link #stillHeld} whether its lease was lost meanwhile: only a
- *       lease still this holder's counts as held, never one taken again after another holder had it
- *       (that holder may have run the session's turn and given the lease back).
+ *   <li>A turn that failed asks {@link #stillHeldAfter} whether its lease was lost meanwhile: only
+ *       a lease still this holder's counts as held, never one taken again after another holder had
+ *       it (that holder may have run the session's turn and given the lease back); a store that
+ *       cannot tell counts as held, so that a database fault is told as one, not as a lost lease.
  * </ul>
  *
  * <p>Lease renewal (a heartbeat for turns longer than {@code leaseDuration}) and the release of a
@@ -135,6 +136,20 @@ public final class LeaseGate {
    */
   public boolean stillHeld(String owner) {
     return store.renewLease(owner, holder, clock.instant(), leaseDuration);
+  }
+
+  /**
+   * {@link #stillHeld} asked by work that failed with {@code failure}: true when the store cannot
+   * tell, its failure added to {@code failure} as suppressed (which stays the work's), so that a
+   * database fault is never taken for a lost lease.
+   */
+  public boolean stillHeldAfter(String owner, RuntimeException failure) {
+    try {
+      return stillHeld(owner);
+    } catch (RuntimeException storeFailed) {
+      failure.addSuppressed(storeFailed);
+      return true;
+    }
   }
 
   /** Gives {@code owner}'s lease up, if this process holds it. */

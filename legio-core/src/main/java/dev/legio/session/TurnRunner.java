@@ -311,7 +311,7 @@ final class TurnRunner implements AutoCloseable {
           completed);
     } catch (RuntimeException e) {
       failure = e;
-      if (!(e instanceof LeaseLostException) && !(leased && !stillHeld(owner, e))) {
+      if (!(e instanceof LeaseLostException) && !(leased && !leases.stillHeldAfter(owner, e))) {
         return failed(slot, request, profile, description, backendName, result, sent, started, e);
       }
       // The lease passed to another holder while the turn ran: whatever failed first (the stored
@@ -327,20 +327,6 @@ final class TurnRunner implements AutoCloseable {
       if (leased) {
         leases.releaseAfter(owner, failure); // never replaces the turn's own answer
       }
-    }
-  }
-
-  /**
-   * Whether this process still holds {@code owner}'s lease after its turn failed with {@code
-   * failure}; true when the store cannot tell (its failure is added to {@code failure}, which stays
-   * the turn's).
-   */
-  private boolean stillHeld(String owner, RuntimeException failure) {
-    try {
-      return leases.stillHeld(owner);
-    } catch (RuntimeException storeFailed) {
-      failure.addSuppressed(storeFailed);
-      return true;
     }
   }
 

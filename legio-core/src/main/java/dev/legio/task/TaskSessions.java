@@ -289,7 +289,7 @@ public final class TaskSessions implements AutoCloseable {
       TaskSessionOpener.closeLive(slot);
       UUID sessionId = slot.record == null ? null : slot.record.sessionId();
       slot.record = null;
-      if (!stillHeld(lease, e)) {
+      if (!leases.stillHeldAfter(lease, e)) {
         // Whatever failed first (the stored conversation another node continued, say), the
         // session was taken over while this turn ran: that is what the caller is told.
         if (sessionId != null) {
@@ -343,19 +343,6 @@ public final class TaskSessions implements AutoCloseable {
         resumed,
         taskRunId,
         new TaskResult.TaskUsage(entry.tokens(), entry.cost().usd()));
-  }
-
-  /**
-   * Whether this process still holds {@code lease} after its turn failed with {@code failure}; true
-   * when the store cannot tell (its failure is added to {@code failure}, which stays the turn's).
-   */
-  private boolean stillHeld(String lease, RuntimeException failure) {
-    try {
-      return leases.stillHeld(lease);
-    } catch (RuntimeException storeFailed) {
-      failure.addSuppressed(storeFailed);
-      return true;
-    }
   }
 
   private TaskLeaseLostException leaseLost(String key, String agent, RuntimeException cause) {
