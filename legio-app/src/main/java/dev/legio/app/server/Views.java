@@ -4,6 +4,7 @@ import dev.legio.backend.ContextUse;
 import dev.legio.log.Message;
 import dev.legio.memoria.MemoryEntry;
 import dev.legio.session.DamagedSession;
+import dev.legio.session.Owner;
 import dev.legio.session.Reply;
 import dev.legio.session.SessionRecord;
 import dev.legio.session.SessionStatus;
@@ -56,7 +57,7 @@ final class Views {
     SessionRecord r = s.record();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("owner", s.owner());
-    out.put("kind", s.owner().contains(":") ? "channel" : "agent");
+    out.put("kind", Owner.of(s.owner()).isChannel() ? "channel" : "agent");
     out.put("description", s.description());
     out.put("status", s.activity());
     out.put("session", r == null ? "none" : r.active() ? "active" : "closed");
