@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  *       (the session store's or the message log's database failed, say PostgreSQL restarting;
  *       {@link #storeFailed}), {@link #storeFailedText} says so and to send the message again (to
  *       an agent's caller; a channel's outsider gets the generic error).
+ *   <li>A turn whose answer came but could not be stored because Legio's own store failed ({@link
+ *       #unstored}) gives that answer all the same, since its tokens are spent and sending the
+ *       message again would pay for it twice: an agent's caller gets {@link #unstoredText}, which
+ *       says the answer is not in the history and not to send the message again for it, then the
+ *       answer; a channel's outsider gets the answer alone, as any answer (told of no database).
  *   <li>A turn whose lease passed to another holder ({@link #leaseLost}): {@link #leaseLostText}
  *       says that this node paused, that another node took the session over meanwhile and that this
  *       node's reply was not stored; the request is logged (it was before the turn began), and the
@@ -125,6 +130,24 @@ final class FailedReplies {
         + owner
         + "] Legio's database failed while the turn ran, so no reply was stored (the log file says"
         + " why). Your message is logged; send it again.";
+  }
+
+  /**
+   * The answer of {@code owner}'s turn whose {@code answer} came but could not be stored because
+   * Legio's own store failed.
+   */
+  Reply unstored(String owner, String description, String answer) {
+    String text = Owner.of(owner).isChannel() ? answer : unstoredText(owner) + "\n\n" + answer;
+    return Reply.failure(owner, description, backendName, text);
+  }
+
+  /** What an agent's caller is told, before the answer itself, of an answer that is not stored. */
+  static String unstoredText(String owner) {
+    return "["
+        + owner
+        + "] Legio's database failed while this reply was stored, so it is not in the history"
+        + " (the log file says why); your message is logged. The reply, so that you need not send"
+        + " the message again for it:";
   }
 
   /** The answer of {@code owner}'s turn that lost its lease, its description known. */

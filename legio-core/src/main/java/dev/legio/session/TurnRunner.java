@@ -38,10 +38,13 @@ import org.slf4j.LoggerFactory;
  *       audience, replying to the request, in one transaction with the updated record (tokens,
  *       messages, last injected sequence, expiry, context use) and the release of the lease.
  *   <li>A failure answers {@code [owner] An error occurred during processing.} (the cause goes to
- *       the log file), marks the owner's activity {@link Activity#ERROR} and releases the lease (a
- *       release that fails changes no answer: {@link LeaseGate#releaseAfter}); during shutdown, a
- *       turn interrupted is answered and logged as interrupted. Every failed answer (busy, error,
- *       lease lost, interrupted) is made by {@link FailedReplies}.
+ *       the log file); a turn whose answer came but could not be stored (Legio's own store failed)
+ *       answers with that answer all the same, saying it was not stored ({@link
+ *       FailedReplies#unstored}): the tokens are spent, so the answer is not thrown away; marks the
+ *       owner's activity {@link Activity#ERROR} and releases the lease (a release that fails
+ *       changes no answer: {@link LeaseGate#releaseAfter}); during shutdown, a turn interrupted is
+ *       answered and logged as interrupted. Every failed answer (busy, error, lease lost,
+ *       interrupted) is made by {@link FailedReplies}.
  *   <li>A turn whose lease passed to another holder while it ran (this process paused, or lost the
  *       database, for longer than {@code lease_ttl_seconds}) stores nothing: no reply in the log,
  *       no record, no transcript or memory; only the usage ledger is told, as a failed turn with
@@ -228,6 +231,7 @@ final class TurnRunner implements AutoCloseable {
     long started = System.nanoTime();
     OwnerProfile profile = null;
     TurnResult result = null;
+    String answer = null;
     boolean sent = false;
     RuntimeException failure = null;
     try {
@@ -252,7 +256,7 @@ final class TurnRunner implements AutoCloseable {
         message = injector.compose(profile, true, 0, request);
         result = slot.live.send(message, events);
       }
-      String answer =
+      answer =
           StorableReply.of(
               result.text().isBlank() ? "(no answer)" : result.text(), messageLog.maxTextBytes());
       Instant done = clock.instant();
@@ -312,7 +316,7 @@ final class TurnRunner implements AutoCloseable {
     } catch (RuntimeException e) {
       failure = e;
       if (!(e instanceof LeaseLostException) && !(leased && !leases.stillHeldAfter(owner, e))) {
-        return failed(slot, request, profile, description, backendName, result, sent, started, e);
+        return failed(slot, request, profile, description, answer, result, sent, started, e);
       }
       // The lease passed to another holder while the turn ran: whatever failed first (the stored
       // conversation another process continued, say), that is what the caller is told.
@@ -370,13 +374,18 @@ final class TurnRunner implements AutoCloseable {
             cause));
   }
 
-  /** A turn that failed for another reason than a lost lease: told to the listeners, answered. */
+  /**
+   * A turn that failed for another reason than a lost lease: told to the listeners, answered.
+   *
+   * @param answer the model's answer when the turn had one before it failed (its storing failed),
+   *     else null
+   */
   private Ran failed(
       OwnerSlot slot,
       Message request,
       OwnerProfile profile,
       String description,
-      String backendName,
+      String answer,
       TurnResult result,
       boolean sent,
       long started,
@@ -391,6 +400,9 @@ final class TurnRunner implements AutoCloseable {
       return new Ran(replies.interrupted(slot, request, description), TurnEnding.INTERRUPTED, null);
     }
     log.error("{}: the turn for request {} failed", owner, request.id(), e);
+    if (answer != null && FailedReplies.storeFailed(e)) {
+      return new Ran(replies.unstored(owner, description, answer), TurnEnding.FAILED, null);
+    }
     return new Ran(replies.error(owner, description, e), TurnEnding.FAILED, null);
   }
 

@@ -284,6 +284,55 @@ class TurnRunnerTest {
   }
 
   @Test
+  void anAnswerThatCannotBeStoredIsGivenAllTheSameSayingItIsNotInTheHistory() throws Exception {
+    // The model answered (its tokens are spent); the database fails as the reply is stored.
+    SessionStore storingFails =
+        (SessionStore)
+            Proxy.newProxyInstance(
+                SessionStore.class.getClassLoader(),
+                new Class<?>[] {SessionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("finishTurn")) {
+                    throw new SessionStoreException("the database is unreachable");
+                  }
+                  try {
+                    return method.invoke(store, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    backend.answer = turn -> "the answer <b>it paid for</b>";
+    TurnRunner runner =
+        runner(
+            SessionSettings.defaults(),
+            new LeaseGate(storingFails, "me", LEASE, clock, clock, clock::advance));
+    Message request = log.append(NewMessage.of("caesar", Audience.of("vorenus"), "hello"));
+    OwnerSlot slot = new OwnerSlot(Owner.of("vorenus"));
+    Message outside =
+        log.append(NewMessage.of("telegram:1", Audience.of("telegram:1"), "hello from outside"));
+    OwnerSlot channel = new OwnerSlot(Owner.channel("telegram:1"));
+
+    Reply reply =
+        runner.run(slot, slot.queue.enqueue(), request, DispatchListener.NONE, false, false);
+    Reply toOutsider =
+        runner.run(channel, channel.queue.enqueue(), outside, DispatchListener.NONE, false, false);
+    runner.close();
+
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.messageId()).isNull();
+    assertThat(reply.text())
+        .isEqualTo(FailedReplies.unstoredText("vorenus") + "\n\nthe answer <b>it paid for</b>");
+    assertThat(reply.description()).isEqualTo(descriptionOf("vorenus"));
+    // A channel's outsider gets the answer as any answer, told of no database.
+    assertThat(toOutsider.failed()).isTrue();
+    assertThat(toOutsider.text()).isEqualTo("the answer <b>it paid for</b>");
+    // Nothing was logged, and the leases are free.
+    assertThat(log.size()).as("the two requests only").isEqualTo(2);
+    assertThat(store.holderOf("vorenus")).isEmpty();
+    assertThat(store.holderOf("telegram:1")).isEmpty();
+  }
+
+  @Test
   void aLeaseReleaseThatFailsDoesNotChangeAFailedTurnsAnswer() throws Exception {
     // The database goes away between the turn and the release of its lease.
     SessionStore releaseFails =
