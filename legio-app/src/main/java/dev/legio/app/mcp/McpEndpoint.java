@@ -1,6 +1,7 @@
 package dev.legio.app.mcp;
 
 import dev.legio.app.http.AcceptHeader;
+import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.config.PraetoriumSettings;
@@ -19,6 +20,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,12 +50,13 @@ import org.slf4j.LoggerFactory;
  *       no tool. Tokens are never logged.
  *   <li>{@code MCP-Protocol-Version}, when sent, must be one of {@link McpVersions#SUPPORTED}: else
  *       400.
- *   <li>POST: {@code Content-Type: application/json} (else 415), an {@code Accept} taking both
- *       {@code application/json} and {@code text/event-stream} as RFC 9110 weighs it ({@link
- *       AcceptHeader}: a wildcard such as {@code *}{@code /*} or {@code text/*} takes, {@code q=0}
- *       refuses; no header takes nothing, as MCP's clients must send one) (else 406), a body of at
- *       most {@code [server] max_body_bytes} (as the API; {@link #DEFAULT_MAX_BODY} when none is
- *       given; else 413) that arrives in time (else 408, {@link
+ *   <li>POST: {@code Content-Type: application/json} and no {@code Content-Encoding} but {@code
+ *       identity} ({@link dev.legio.app.http.ContentEncodingRefusal}) (else 415), an {@code Accept}
+ *       taking both {@code application/json} and {@code text/event-stream} as RFC 9110 weighs it
+ *       ({@link AcceptHeader}: a wildcard such as {@code *}{@code /*} or {@code text/*} takes,
+ *       {@code q=0} refuses; no header takes nothing, as MCP's clients must send one) (else 406), a
+ *       body of at most {@code [server] max_body_bytes} (as the API; {@link #DEFAULT_MAX_BODY} when
+ *       none is given; else 413) that arrives in time (else 408, {@link
  *       dev.legio.app.http.StalledTransfer}), then {@link IncomingMessageCheck}: not JSON 400 with
  *       {@code -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}.
  *       GET needs an {@code Accept} taking {@code text/event-stream}, weighed alike (else 406).
@@ -287,6 +290,14 @@ public final class McpEndpoint extends HttpServlet {
           "send the JSON-RPC message with Content-Type: application/json (got "
               + (type == null ? "none" : "'" + type + "'")
               + ")");
+      return;
+    }
+    String encoded =
+        ContentEncodingRefusal.of(Collections.list(request.getHeaders("Content-Encoding")))
+            .orElse(null);
+    if (encoded != null) {
+      response.setHeader(ContentEncodingRefusal.ACCEPT_ENCODING, ContentEncodingRefusal.IDENTITY);
+      HttpAnswers.refuse(request, response, 415, JsonRpcError.SERVER_ERROR, encoded);
       return;
     }
     if (!accepts(request, "application/json") || !accepts(request, "text/event-stream")) {

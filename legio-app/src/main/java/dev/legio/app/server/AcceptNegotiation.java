@@ -1,6 +1,7 @@
 package dev.legio.app.server;
 
 import dev.legio.app.http.AcceptHeader;
+import dev.legio.app.http.HeaderText;
 import java.util.List;
 
 /**

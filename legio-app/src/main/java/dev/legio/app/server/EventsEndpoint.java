@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.http.HeaderText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.http.HeaderText;
 import dev.legio.session.RequestKey;
 
 /**

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.legio.app.http.ContentEncodingRefusal;
+import dev.legio.app.http.HeaderText;
 import dev.legio.errors.JsonSyntax;
 import dev.legio.errors.Quoted;
 import java.io.IOException;
@@ -58,23 +60,15 @@ final class JsonBody {
   }
 
   /**
-   * Refuses with 415 a body whose {@code Content-Encoding} ({@code encodings}: the header's values,
-   * each perhaps a list) names anything but {@code identity}: this server decodes none.
+   * Refuses with 415 a body whose {@code Content-Encoding} ({@code encodings}: the header's values)
+   * names anything but {@code identity}, by the rule of {@link ContentEncodingRefusal}.
    */
   static void requireNoContentEncoding(java.util.List<String> encodings) {
-    for (String value : encodings) {
-      for (String coding : value.split(",")) {
-        String name = coding.strip();
-        if (!name.isEmpty() && !name.equalsIgnoreCase("identity")) {
-          throw new ApiException(
-              415,
-              "the body is sent with Content-Encoding: "
-                  + HeaderText.quoted(name)
-                  + ", which this server does not decode; send the body uncompressed (without"
-                  + " Content-Encoding)");
-        }
-      }
-    }
+    ContentEncodingRefusal.of(encodings)
+        .ifPresent(
+            why -> {
+              throw new ApiException(ContentEncodingRefusal.STATUS, why);
+            });
   }
 
   /** The object {@code body} holds; a 400 when it is not exactly one JSON object. */

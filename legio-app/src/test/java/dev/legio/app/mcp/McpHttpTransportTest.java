@@ -316,6 +316,16 @@ class McpHttpTransportTest {
         "Content-Type: application/json (got 'text/plain')");
     assertError(
         client.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}",
+            session,
+            "Content-Encoding",
+            "gzip"),
+        415,
+        null,
+        -32000,
+        "Content-Encoding: gzip, which this server does not decode");
+    assertError(
+        client.post(
             "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}", session, "Accept", "text/html"),
         406,
         null,

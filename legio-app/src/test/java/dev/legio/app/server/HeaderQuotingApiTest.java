@@ -2,6 +2,7 @@ package dev.legio.app.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.legio.app.http.HeaderText;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

@@ -3,6 +3,7 @@ package dev.legio.app.gateway.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.legio.app.gateway.webhook.WebhookHandler;
+import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import java.io.IOException;
@@ -24,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * {@code setWebhook}, or with another value, is refused with 401 (compared in constant time) and
  * nothing is read further; a body over 1 MiB gets 413, one that is not an update 400, one that
  * stops arriving 408 ({@link StalledTransfer}). An answer given before the whole body was read
- * (405, 401, 413) leaves its body unread ({@link UnreadBody}). An update is answered (200) after
- * its turn is stored, so Telegram delivers it again if Legio stops midway; one seen before (its id
- * below the stored offset) gets 200 and is skipped. An update whose turn Legio's shutdown cut gets
- * 503 ({@link TurnCutByShutdown}). A failure while answering is 500, and Telegram tries again.
+ * (405, 401, 415 for a compressed body, 413) leaves its body unread ({@link UnreadBody}). An update
+ * is answered (200) after its turn is stored, so Telegram delivers it again if Legio stops midway;
+ * one seen before (its id below the stored offset) gets 200 and is skipped. An update whose turn
+ * Legio's shutdown cut gets 503 ({@link TurnCutByShutdown}). A failure while answering is 500, and
+ * Telegram tries again.
  */
 final class TelegramWebhook extends Handler.Abstract {
   static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
@@ -58,6 +60,9 @@ final class TelegramWebhook extends Handler.Abstract {
         || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8))) {
       UnreadBody.dropOrClose(request, response);
       return answer(response, callback, 401, "missing or wrong " + SECRET_HEADER);
+    }
+    if (WebhookHandler.encodedBody(request, response) instanceof String why) {
+      return answer(response, callback, ContentEncodingRefusal.STATUS, why);
     }
     byte[] body;
     try {

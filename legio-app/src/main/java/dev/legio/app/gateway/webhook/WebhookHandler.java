@@ -1,5 +1,6 @@
 package dev.legio.app.gateway.webhook;
 
+import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import java.io.IOException;
@@ -22,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * the signature itself in {@link #answer}.
  *
  * <p>Rules: while Legio stops every request gets 503 ({@link #refuseNewRequests}); another method
- * gets 405, a body over the limit 413, an unexpected error 500 with no detail (the log has it); the
- * body of a refused request is never logged. An answer given before the whole body was read (503,
- * 405, 413) leaves its body unread ({@link UnreadBody}); a body that stops arriving gets 408
- * ({@link StalledTransfer}).
+ * gets 405, a compressed body 415 ({@link ContentEncodingRefusal}), a body over the limit 413, an
+ * unexpected error 500 with no detail (the log has it); the body of a refused request is never
+ * logged. An answer given before the whole body was read (503, 405, 415, 413) leaves its body
+ * unread ({@link UnreadBody}); a body that stops arriving gets 408 ({@link StalledTransfer}).
  */
 public abstract class WebhookHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(WebhookHandler.class);
@@ -75,6 +76,8 @@ public abstract class WebhookHandler extends Handler.Abstract {
         UnreadBody.dropOrClose(request, response);
         response.getHeaders().put(HttpHeader.ALLOW, "POST");
         answer = Answer.error(405, "only POST is accepted here: this is a platform's webhook");
+      } else if (encodedBody(request, response) instanceof String why) {
+        answer = Answer.error(ContentEncodingRefusal.STATUS, why);
       } else {
         byte[] body = read(request);
         if (body == null) {
@@ -97,6 +100,23 @@ public abstract class WebhookHandler extends Handler.Abstract {
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     response.write(true, ByteBuffer.wrap(answer.json().getBytes(StandardCharsets.UTF_8)), callback);
     return true;
+  }
+
+  /**
+   * Why {@code request}'s body is refused unread for its {@code Content-Encoding} ({@link
+   * ContentEncodingRefusal}), its answer's headers set; null when it is sent as it is.
+   */
+  public static String encodedBody(Request request, Response response) {
+    String why =
+        ContentEncodingRefusal.of(request.getHeaders().getValuesList(HttpHeader.CONTENT_ENCODING))
+            .orElse(null);
+    if (why != null) {
+      UnreadBody.dropOrClose(request, response);
+      response
+          .getHeaders()
+          .put(ContentEncodingRefusal.ACCEPT_ENCODING, ContentEncodingRefusal.IDENTITY);
+    }
+    return why;
   }
 
   /**

@@ -141,6 +141,30 @@ class SlackGatewayTest {
   }
 
   @Test
+  void aCompressedBodyGets415NamingItsCodingAndRunsNoTurn() throws Exception {
+    start();
+    String body = callback("Ev1", mention("C123", "U123", "<@U0BOT> hello", "1700000000.000100"));
+    long now = Instant.now().getEpochSecond();
+
+    HttpResponse<String> compressed =
+        legio.post(
+            SlackGateway.PATH,
+            body,
+            "X-Slack-Request-Timestamp",
+            Long.toString(now),
+            "X-Slack-Signature",
+            sign(SECRET, now, body),
+            "Content-Encoding",
+            "gzip");
+
+    assertThat(compressed.statusCode()).isEqualTo(415);
+    assertThat(compressed.body()).contains("Content-Encoding: gzip").contains("uncompressed");
+    assertThat(compressed.headers().firstValue("Accept-Encoding")).hasValue("identity");
+    assertThat(legio.opened).isEmpty();
+    assertThat(legio.health("slack").messagesIn()).isZero();
+  }
+
+  @Test
   void aStaleTimestampGets401() throws Exception {
     start();
     String body = callback("Ev1", mention("C123", "U123", "<@U0BOT> hello", "1700000000.000100"));

@@ -187,6 +187,25 @@ class TelegramWebhookTest {
   }
 
   @Test
+  void aCompressedBodyGets415NamingItsCodingAndNothingHappens() throws Exception {
+    long id = telegram.userWrites(OPERATOR, "private", OPERATOR, "Caesar", "@vorenus hold");
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(server.url().resolve(TelegramGateway.WEBHOOK_PATH))
+                .header("Content-Type", "application/json")
+                .header("Content-Encoding", "br")
+                .header(TelegramWebhook.SECRET_HEADER, SECRET)
+                .POST(HttpRequest.BodyPublishers.ofString(telegram.update(id).toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(r.statusCode()).isEqualTo(415);
+    assertThat(r.body()).contains("Content-Encoding: br").contains("uncompressed");
+    assertThat(r.headers().firstValue("Accept-Encoding")).hasValue("identity");
+    assertThat(fromCaesar()).isEmpty();
+  }
+
+  @Test
   void anOversizeBodyGets413AlsoWhenItIsSentInChunksWithoutALength() throws Exception {
     byte[] big = new byte[(2 << 20)];
     java.util.Arrays.fill(big, (byte) ' ');

@@ -1,4 +1,4 @@
-package dev.legio.app.server;
+package dev.legio.app.http;
 
 import dev.legio.errors.Quoted;
 import java.nio.ByteBuffer;
@@ -20,11 +20,11 @@ import java.nio.charset.StandardCharsets;
  *       length.
  * </ul>
  */
-final class HeaderText {
+public final class HeaderText {
   private HeaderText() {}
 
   /** {@code value}, a header's value as Jetty read it, quoted for an error message. */
-  static String quoted(String value) {
+  public static String quoted(String value) {
     if (value == null
         || value.chars().allMatch(c -> c < 0x80)
         || value.chars().anyMatch(c -> c > 0xFF)) {

@@ -1,4 +1,4 @@
-package dev.legio.app.server;
+package dev.legio.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
