@@ -73,6 +73,10 @@ import org.slf4j.LoggerFactory;
  *       that fails (the database is down) changes nothing of how the turn ended: the turn's own
  *       failure is thrown (the release's suppressed in it), a completed task keeps its answer, and
  *       the lease frees itself when it runs out ({@link LeaseGate#releaseAfter}).
+ *   <li>A turn whose answer came but whose record could not be saved (Legio's database failed,
+ *       {@link TaskSessionStoreException}) keeps the record as it was, puts a failed row with the
+ *       answer's tokens in the ledger, and throws {@link TaskNotStoredException} with the answer:
+ *       its tokens are spent, so it is not thrown away.
  *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
  *       under its agent's name: completed (with its usage), failed, busy or interrupted; once,
  *       before {@link #run} returns or throws.
@@ -319,6 +323,13 @@ public final class TaskSessions implements AutoCloseable {
       slot.record = null;
       recorder.leaseLost(sessionId, key, profile, model, taskRunId, started, result.usage());
       throw leaseLost(key, agent, e);
+    } catch (TaskSessionStoreException e) {
+      // The answer came, and only its storing failed: it is given all the same (tokens spent).
+      UUID sessionId = slot.record.sessionId();
+      TaskSessionOpener.closeLive(slot); // read again next time: the stored record is the truth
+      slot.record = null;
+      recorder.notStored(sessionId, key, profile, model, taskRunId, started, result.usage(), e);
+      throw new TaskNotStoredException(key, agent, reply, taskRunId, e);
     }
     CompletedTurn completed =
         new CompletedTurn(

@@ -111,6 +111,23 @@ final class TaskTurnRecorder {
     failed(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.LEASE_LOST);
   }
 
+  /**
+   * Puts a turn whose answer came but whose session could not be stored ({@code failure}, Legio's
+   * own database) in the usage ledger: a failed turn, with the tokens of that answer (they were
+   * spent).
+   */
+  void notStored(
+      UUID sessionId,
+      String key,
+      AgentProfile profile,
+      ModelBackend model,
+      String taskRunId,
+      long started,
+      Usage usage,
+      RuntimeException failure) {
+    failed(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.of(failure));
+  }
+
   private void failed(
       UUID sessionId,
       String key,

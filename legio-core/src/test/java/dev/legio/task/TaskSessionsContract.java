@@ -389,6 +389,59 @@ public abstract class TaskSessionsContract {
             });
   }
 
+  @Test
+  void anAnswerWhoseSessionCannotBeStoredIsGivenWithTheErrorAndItsTokensAreInTheLedger() {
+    TaskSessionStore real = store.tasks();
+    TaskSessionStore savesFail =
+        (TaskSessionStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                TaskSessionStore.class.getClassLoader(),
+                new Class<?>[] {TaskSessionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("saveWhileLeased")) {
+                    throw new TaskSessionStoreException(
+                        "could not save the task session: the database is unreachable", null);
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TaskSessions tasks =
+        TestTaskSessions.on(
+            store, savesFail, workspace.castra(), anthropic(store), settings, clock);
+    services.add(tasks);
+    api.enqueue(Reply.text("The copy you paid for."));
+
+    assertThatThrownBy(() -> tasks.run(KEY, AGENT, "Write the copy.", "run-1"))
+        .isInstanceOfSatisfying(
+            TaskNotStoredException.class,
+            e -> {
+              assertThat(e.reply()).isEqualTo("The copy you paid for.");
+              assertThat(e.taskRunId()).isEqualTo("run-1");
+              assertThat(e.getMessage())
+                  .contains("database failed")
+                  .contains("the database is unreachable")
+                  .contains("use it rather than sending the task again");
+            });
+
+    // The turn is in the ledger as failed, with the tokens its answer spent.
+    List<LedgerEntry> rows = store.usage().entries(Instant.EPOCH, 100);
+    assertThat(rows)
+        .singleElement()
+        .satisfies(
+            row -> {
+              assertThat(row.outcome()).isEqualTo(dev.legio.usage.TurnOutcome.ERROR);
+              assertThat(row.task().taskRunId()).isEqualTo("run-1");
+              assertThat(row.tokens().output()).isPositive();
+            });
+    // Nothing of the session was stored, and the lease is free for the next task.
+    assertThat(real.find(KEY, AGENT)).isEmpty();
+    api.enqueue(Reply.text("Again."));
+    assertThat(anthropicTasks().run(KEY, AGENT, "Once more.", "run-2").reply()).isEqualTo("Again.");
+  }
+
   // ------------------------------------------------------------------ refusals
 
   @Test

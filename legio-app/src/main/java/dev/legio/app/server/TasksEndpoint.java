@@ -6,6 +6,7 @@ import dev.legio.task.TaskBusyException;
 import dev.legio.task.TaskFailedException;
 import dev.legio.task.TaskInterruptedException;
 import dev.legio.task.TaskLeaseLostException;
+import dev.legio.task.TaskNotStoredException;
 import dev.legio.task.TaskRefusedException;
 import dev.legio.task.TaskResult;
 import dev.legio.task.TaskSessionRecord;
@@ -36,7 +37,10 @@ import java.util.Map;
  *       another node took over while this one ran it (this node paused past {@code
  *       lease_ttl_seconds}; nothing stored, the message says to send the task again unless it was
  *       already); a back-end failure 502 (nothing stored: sending again is safe); a task that
- *       Legio's shutdown refused or interrupted is 503 (nothing stored either).
+ *       Legio's shutdown refused or interrupted is 503 (nothing stored either). A turn whose answer
+ *       came but whose session Legio's database failed to store is 503 too, with the answer in
+ *       {@code reply} (and {@code task_run_id}) beside the error: its tokens are spent, and sending
+ *       the task again would pay for it twice.
  *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
  *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
  * </ul>
@@ -78,6 +82,11 @@ final class TasksEndpoint {
             throw new ApiException(409, Quoted.message(e.getMessage()));
           } catch (TaskFailedException e) {
             throw new ApiException(502, Quoted.message(e.getMessage()));
+          } catch (TaskNotStoredException e) {
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("reply", e.reply());
+            answer.put("task_run_id", e.taskRunId());
+            throw new ApiException(503, Quoted.message(e.getMessage()), answer);
           } catch (TaskInterruptedException e) {
             throw new ApiException(503, e.getMessage());
           }

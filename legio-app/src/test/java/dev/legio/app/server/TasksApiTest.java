@@ -103,6 +103,32 @@ class TasksApiTest {
     assertError(f.get("/api/v1/tasks/sessions", f.task), 400, "'session_key' is missing");
   }
 
+  /**
+   * The model answered, then the database refused to store the task's session (a trigger another
+   * program added stands for a database that fails): the answer comes with the 503, since its
+   * tokens are spent.
+   */
+  @Test
+  void anAnswerWhoseSessionCannotBeStoredIs503WithTheAnswer() throws Exception {
+    HttpResponse<String> first = task(f.task, KEY, "vorenus", "hello");
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+    Path db = f.root.resolve("castra/praetorium.db");
+    try (java.sql.Connection other = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement s = other.createStatement()) {
+      s.execute(
+          "CREATE TRIGGER refuse_task_sessions BEFORE UPDATE ON task_sessions"
+              + " BEGIN SELECT RAISE(ABORT, 'the test refuses task sessions'); END");
+    }
+
+    HttpResponse<String> failed = task(f.task, KEY, "vorenus", "and the bridge");
+
+    assertError(failed, 503, "database failed while the session for key");
+    JsonNode body = ServerFixture.json(failed);
+    assertThat(body.get("reply").asText()).isNotBlank();
+    assertThat(body.get("task_run_id").asText()).isEqualTo("run-14");
+    assertThat(body.get("error").asText()).contains("use it rather than sending the task again");
+  }
+
   @Test
   void aBackEndsFailureIs502AndItsAnswerMasksWhatTheLogMasks() throws Exception {
     dev.legio.secrets.SecretRedactor.register("registered-7f3c9e1d");
