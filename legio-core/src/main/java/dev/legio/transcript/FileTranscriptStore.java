@@ -2,6 +2,7 @@ package dev.legio.transcript;
 
 import dev.legio.errors.Quoted;
 import dev.legio.files.LockFile;
+import dev.legio.files.LockHeldException;
 import dev.legio.files.OwnerOnly;
 import dev.legio.transcript.TranscriptParts.Lines;
 import dev.legio.transcript.TranscriptParts.Written;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -34,8 +36,13 @@ import java.util.regex.Pattern;
  *
  * <p>Locking: appends to one session take a {@link LockFile} on {@code .<id>.lock} beside the
  * transcript (an OS file lock, which other processes respect; Legio's own threads wait on an
- * in-process lock first). Each line is written whole with one write, so readers in other processes
- * see whole lines or a partial last line, which loading skips.
+ * in-process lock first). An append, create or delete waits at most {@link #DEFAULT_LOCK_WAIT} (5
+ * s) for another process to let go of that lock, then fails with {@link TranscriptLockedException}
+ * naming the lock file, having written nothing: a Claude Code CLI, another {@code legio} command or
+ * a stuck program holding it never holds up the thread that writes every turn's transcript (what
+ * the caller does with the entries is its own rule: {@link TranscriptRecorder} keeps them). Each
+ * line is written whole with one write, so readers in other processes see whole lines or a partial
+ * last line, which loading skips.
  *
  * <p>Privacy: transcripts hold whole conversations, so the folders and {@code .jsonl} files this
  * store creates are its owner's only ({@link OwnerOnly}: {@code rwx------}, {@code rw-------} on
@@ -44,6 +51,9 @@ import java.util.regex.Pattern;
 public final class FileTranscriptStore implements TranscriptStore {
   public static final long DEFAULT_PART_LIMIT_BYTES = 50_000_000L;
   public static final long DEFAULT_TOTAL_LIMIT_BYTES = 200_000_000L;
+
+  /** How long an append waits for another process to let go of the transcript's lock. */
+  public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(5);
 
   /** What Legio writes as {@code version} (Claude Code writes its own version there). */
   public static final String VERSION = "legio";
@@ -60,6 +70,7 @@ public final class FileTranscriptStore implements TranscriptStore {
   private final KnownTips tips = new KnownTips();
   private final Clock clock;
   private final TranscriptParts partFiles;
+  private final Duration lockWait;
 
   /** A store with parts of 50 MB and 200 MB in all. */
   public FileTranscriptStore(Path dir, Path cwd, Clock clock) {
@@ -87,6 +98,22 @@ public final class FileTranscriptStore implements TranscriptStore {
 
   private FileTranscriptStore(
       Path dir, Path cwd, String project, Clock clock, long partLimitBytes, long totalLimitBytes) {
+    this(dir, cwd, project, clock, partLimitBytes, totalLimitBytes, DEFAULT_LOCK_WAIT);
+  }
+
+  /** A store whose appends wait at most {@code lockWait} for another process's lock (tests). */
+  FileTranscriptStore(Path dir, Path cwd, Clock clock, Duration lockWait) {
+    this(dir, cwd, null, clock, DEFAULT_PART_LIMIT_BYTES, DEFAULT_TOTAL_LIMIT_BYTES, lockWait);
+  }
+
+  private FileTranscriptStore(
+      Path dir,
+      Path cwd,
+      String project,
+      Clock clock,
+      long partLimitBytes,
+      long totalLimitBytes,
+      Duration lockWait) {
     if (partLimitBytes < 1 || partLimitBytes > Integer.MAX_VALUE - 16) {
       throw new IllegalArgumentException("partLimitBytes must be from 1 to 2 GB");
     }
@@ -101,6 +128,7 @@ public final class FileTranscriptStore implements TranscriptStore {
             .resolve(project != null ? project : projectFolderName(absolute.toString()));
     this.clock = clock;
     this.partFiles = new TranscriptParts(this.folder, partLimitBytes, totalLimitBytes);
+    this.lockWait = lockWait;
     for (Path name : this.folder) {
       int bytes = name.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
       if (bytes > 255) {
@@ -260,10 +288,19 @@ public final class FileTranscriptStore implements TranscriptStore {
       }
       lock(sessionId)
           .run(
+              lockWait,
               () -> {
                 work.run();
                 return null;
               });
+    } catch (LockHeldException e) {
+      throw new TranscriptLockedException(
+          "cannot append to the transcript of session "
+              + sessionId
+              + ": "
+              + e.getMessage()
+              + "; nothing was written",
+          e);
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot append to the transcript of session " + sessionId + ": " + e.getMessage(), e);
@@ -413,6 +450,7 @@ public final class FileTranscriptStore implements TranscriptStore {
             // Under the append lock, so that no append of another process is half-way through.
             int removed =
                 lock.run(
+                    lockWait,
                     () -> {
                       List<Path> parts = parts(sessionId);
                       int n = 0;
@@ -429,6 +467,14 @@ public final class FileTranscriptStore implements TranscriptStore {
             tips.forget(sessionId);
             return removed;
           });
+    } catch (LockHeldException e) {
+      throw new TranscriptLockedException(
+          "cannot delete the transcript of session "
+              + sessionId
+              + ": "
+              + e.getMessage()
+              + "; nothing was deleted",
+          e);
     } catch (IOException e) {
       throw new TranscriptException(
           "cannot delete the transcript of session " + sessionId + ": " + e.getMessage(), e);

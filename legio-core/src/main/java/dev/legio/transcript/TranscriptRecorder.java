@@ -5,10 +5,13 @@ import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.TurnListener;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes every turn of the session engine to its session's transcript: the message sent to the
@@ -23,9 +26,27 @@ import java.util.UUID;
  * <p>Each append chains to the transcript's tip as the store reads it under the transcript's lock
  * ({@link TranscriptStore#appendToChain}), never to a tip remembered from an earlier turn: another
  * node may have run the session's last turn, and a rewind may have tombstoned it.
+ *
+ * <p>A session whose transcript another process kept locked past the store's wait ({@link
+ * TranscriptLockedException}: nothing was written) keeps its turns here, in order, and they are
+ * written first with that session's next turn, in the same append and chain, so none is lost while
+ * the listener's thread goes on to the next turns instead of waiting for the lock. One warning
+ * names the lock file when a session's turns are first kept; one line says when they are written.
+ * At most {@link #MAX_KEPT} turns are kept per session: past that the oldest are dropped, logged as
+ * an error. Turns kept when the process stops are lost (the warning said so). Any other failure to
+ * write is thrown, as before, and its turns are not kept (it would fail again: a full transcript,
+ * an entry too large).
  */
 public final class TranscriptRecorder implements TurnListener {
+  private static final Logger log = LoggerFactory.getLogger(TranscriptRecorder.class);
+
+  /** The most turns of one session kept while its transcript is locked. */
+  static final int MAX_KEPT = 1_000;
+
   private final TranscriptStore store;
+
+  /** Per session, turns whose append found the transcript locked (guarded by this). */
+  private final Map<String, List<CompletedTurn>> kept = new HashMap<>();
 
   public TranscriptRecorder(TranscriptStore store) {
     this.store = store;
@@ -41,17 +62,31 @@ public final class TranscriptRecorder implements TurnListener {
    * session's turns in the order they came.
    */
   @Override
-  public void turnsCompleted(List<CompletedTurn> turns) {
+  public synchronized void turnsCompleted(List<CompletedTurn> turns) {
     Map<String, List<CompletedTurn>> bySession = new LinkedHashMap<>();
     for (CompletedTurn turn : turns) {
-      bySession.computeIfAbsent(turn.sessionId().toString(), k -> new ArrayList<>()).add(turn);
+      bySession
+          .computeIfAbsent(
+              turn.sessionId().toString(), k -> new ArrayList<>(kept.getOrDefault(k, List.of())))
+          .add(turn);
     }
     // A session whose write fails does not keep the others' turns from their transcripts.
     RuntimeException failure = null;
     for (Map.Entry<String, List<CompletedTurn>> session : bySession.entrySet()) {
+      String sessionId = session.getKey();
+      List<CompletedTurn> toWrite = session.getValue();
       try {
-        store.appendToChain(
-            session.getKey(), (exists, tip) -> entries(session.getValue(), exists, tip));
+        store.appendToChain(sessionId, (exists, tip) -> entries(toWrite, exists, tip));
+        List<CompletedTurn> before = kept.remove(sessionId);
+        if (before != null) {
+          log.info(
+              "{}: the {} turns kept while another process held the transcript's lock are"
+                  + " written to it now",
+              toWrite.get(0).owner(),
+              before.size());
+        }
+      } catch (TranscriptLockedException e) {
+        keep(sessionId, toWrite, e);
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;
@@ -63,6 +98,37 @@ public final class TranscriptRecorder implements TurnListener {
     if (failure != null) {
       throw failure;
     }
+  }
+
+  /** Keeps {@code turns} (the session's kept ones first) for its next append. Holds this. */
+  private void keep(String sessionId, List<CompletedTurn> turns, TranscriptLockedException why) {
+    boolean first = !kept.containsKey(sessionId);
+    List<CompletedTurn> keeping = new ArrayList<>(turns);
+    int dropped = Math.max(0, keeping.size() - MAX_KEPT);
+    if (dropped > 0) {
+      keeping.subList(0, dropped).clear();
+      log.error(
+          "{}: {} turns were dropped from the transcript of session {} unwritten: more than {}"
+              + " waited while another process held its lock ({})",
+          turns.get(0).owner(),
+          dropped,
+          sessionId,
+          MAX_KEPT,
+          why.getMessage());
+    }
+    kept.put(sessionId, keeping);
+    if (first) {
+      log.warn(
+          "{}: {}; the turn is kept, to be written with the session's next turn (lost if Legio"
+              + " stops first)",
+          turns.get(0).owner(),
+          why.getMessage());
+    }
+  }
+
+  /** How many turns of {@code sessionId} wait for its transcript's lock. */
+  synchronized int kept(String sessionId) {
+    return kept.getOrDefault(sessionId, List.of()).size();
   }
 
   /** One session's turns as entries chained after {@code tip}. */

@@ -1,7 +1,9 @@
 package dev.legio.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.legio.testing.HeldFileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +85,53 @@ class LockFileTest {
           .isZero();
     }
     assertThat(Files.readString(counter)).isEqualTo(Integer.toString(2 * each));
+  }
+
+  @Test
+  void aBoundedRunGivesUpNamingTheFileWhileAnotherProcessHoldsTheLockAndRunsOnceItLetsGo()
+      throws Exception {
+    LockFile lock = LockFile.at(dir.resolve(".session.lock"));
+    java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+    try (HeldFileLock other = HeldFileLock.hold(lock.file())) {
+      long start = System.nanoTime();
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+          java.time.Duration.ofSeconds(20),
+          () ->
+              assertThatThrownBy(
+                      () -> lock.run(java.time.Duration.ofMillis(300), ran::incrementAndGet))
+                  .isInstanceOf(LockHeldException.class)
+                  .hasMessageContaining("another process holds the lock of " + lock.file())
+                  .hasMessageContaining("fuser"));
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+          .as("it waited about the time it was given")
+          .isGreaterThanOrEqualTo(java.time.Duration.ofMillis(300))
+          .isLessThan(java.time.Duration.ofSeconds(10));
+      assertThat(ran).as("nothing ran without the lock").hasValue(0);
+    }
+
+    assertThat((int) lock.run(java.time.Duration.ofMillis(300), ran::incrementAndGet)).isEqualTo(1);
+  }
+
+  @Test
+  void aBoundedRunWaitsForALockLetGoWithinItsTime() throws Exception {
+    LockFile lock = LockFile.at(dir.resolve(".session.lock"));
+    HeldFileLock other = HeldFileLock.hold(lock.file());
+    Thread letGo =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    Thread.sleep(200);
+                    other.close();
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+    try {
+      assertThat(lock.run(java.time.Duration.ofSeconds(60), () -> "written")).isEqualTo("written");
+    } finally {
+      letGo.join();
+    }
   }
 
   @Test

@@ -6,6 +6,8 @@ import dev.legio.backend.BackendEvent;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
+import dev.legio.testing.HeldFileLock;
+import dev.legio.testing.LogCapture;
 import dev.legio.testing.MutableClock;
 import java.nio.file.Path;
 import java.util.List;
@@ -209,6 +211,46 @@ class TranscriptRecorderTest {
         .extracting(TranscriptEntry::text)
         .containsExactly("q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4");
     assertChained(t.entries());
+  }
+
+  @Test
+  void aTurnWhoseTranscriptAnotherProcessKeepsLockedFreesTheListenerAndIsWrittenWithTheNextTurn()
+      throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore store =
+        new FileTranscriptStore(
+            dir, dir.resolve("castra-root"), clock, java.time.Duration.ofMillis(300));
+    TranscriptRecorder recorder = new TranscriptRecorder(store);
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+
+    // A Claude Code CLI, or `legio sessions rewind` in another process, holding the lock.
+    try (HeldFileLock other = HeldFileLock.hold(store.folder().resolve("." + id + ".lock"));
+        LogCapture logs = new LogCapture(TranscriptRecorder.class.getName())) {
+      long start = System.nanoTime();
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+          java.time.Duration.ofSeconds(20),
+          () -> recorder.turnCompleted(turn(session, "vorenus", "q2", "a2")));
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+          .as("the listener's thread is free again after the store's lock wait")
+          .isLessThan(java.time.Duration.ofSeconds(10));
+      assertThat(store.load(id).entries())
+          .extracting(TranscriptEntry::text)
+          .containsExactly("q1", "a1");
+      assertThat(recorder.kept(id)).as("the turn is kept, not lost").isEqualTo(1);
+      assertThat(logs.warningsAndErrors())
+          .contains("another process holds the lock of")
+          .contains("." + id + ".lock")
+          .contains("kept, to be written with the session's next turn");
+    }
+
+    recorder.turnCompleted(turn(session, "vorenus", "q3", "a3"));
+    List<TranscriptEntry> entries = store.load(id).entries();
+    assertThat(entries)
+        .extracting(TranscriptEntry::text)
+        .containsExactly("q1", "a1", "q2", "a2", "q3", "a3");
+    assertChained(entries);
+    assertThat(recorder.kept(id)).isZero();
   }
 
   /** Each entry names the one before it as its parent. */
