@@ -30,6 +30,21 @@ class PostgresWriteRefusalTest extends WriteRefusalContract {
     }
   }
 
+  @Override
+  void refuseByTrigger(Connection c, String table, String column, String value) throws Exception {
+    try (Statement s = c.createStatement()) {
+      s.execute(
+          ("CREATE FUNCTION refuse_%1$s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                  + " IF NEW.%2$s = '%1$s' THEN"
+                  + " RAISE EXCEPTION 'refuse_%1$s: the test refuses this row'; END IF;"
+                  + " RETURN NEW; END $$")
+              .formatted(value, column));
+      s.execute(
+          "CREATE TRIGGER refuse_%1$s BEFORE INSERT ON %2$s FOR EACH ROW EXECUTE FUNCTION refuse_%1$s()"
+              .formatted(value, table));
+    }
+  }
+
   @AfterEach
   void dropSchema() {
     stores.close();

@@ -20,6 +20,11 @@ class SqliteWriteRefusalTest extends WriteRefusalContract {
   }
 
   @Override
+  void refuseByTrigger(Connection c, String table, String column, String value) throws Exception {
+    refuse(c, table, column, value);
+  }
+
+  @Override
   void refuse(Connection c, String table, String column, String value) throws Exception {
     try (Statement s = c.createStatement()) {
       s.execute(

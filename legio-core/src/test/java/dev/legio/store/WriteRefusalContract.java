@@ -11,7 +11,7 @@ import dev.legio.testing.MutableClock;
 import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.TurnCost;
 import dev.legio.usage.TurnOutcome;
-import dev.legio.usage.UsageLedgerException;
+import dev.legio.usage.UsageRowRefusedException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -45,6 +45,14 @@ abstract class WriteRefusalContract {
    * {@code value}: SQLite by a trigger's {@code RAISE(ABORT)}, PostgreSQL by a CHECK constraint.
    */
   abstract void refuse(Connection c, String table, String column, String value) throws Exception;
+
+  /**
+   * Makes the database refuse, from now on, every new row of {@code table} whose {@code column} is
+   * {@code value} by a trigger that raises an error naming {@code refuse_<value>}: SQLite's {@code
+   * RAISE(ABORT)}, PostgreSQL's PL/pgSQL {@code RAISE EXCEPTION} (SQL state {@code P0001}).
+   */
+  abstract void refuseByTrigger(Connection c, String table, String column, String value)
+      throws Exception;
 
   @BeforeEach
   void open() {
@@ -85,7 +93,43 @@ abstract class WriteRefusalContract {
     }
 
     assertThatThrownBy(() -> store.usage().append(row("poison")))
-        .isInstanceOf(UsageLedgerException.class)
+        .as("told apart from a failing database, so the usage writer gives it up at once")
+        .isInstanceOf(UsageRowRefusedException.class)
+        .hasMessageContaining("refuse_poison");
+
+    assertThat(store.health().writerProblem()).isNull();
+    store.usage().append(row("vorenus"));
+    assertThat(store.usage().entries(AT.minusSeconds(60), 10))
+        .extracting(LedgerEntry::owner)
+        .containsExactly("vorenus");
+  }
+
+  @Test
+  void aMessageATriggerRefusesFailsAloneAndTheWriterStaysHealthy() throws Exception {
+    try (Connection c = connect()) {
+      refuseByTrigger(c, "nuntii", "sender", "poison");
+    }
+
+    assertThatThrownBy(
+            () -> store.messageLog().append(NewMessage.of("poison", Audience.ALL, "refused")))
+        .isInstanceOf(MessageLogException.class)
+        .hasMessageContaining("refuse_poison");
+
+    assertThat(store.health().writerProblem())
+        .as("a trigger refusing a row is a refusal of that row, not a failing database")
+        .isNull();
+    store.messageLog().append(NewMessage.of("caesar", Audience.of("vorenus"), "after"));
+    assertThat(store.messageLog().history(10)).extracting(m -> m.text()).containsExactly("after");
+  }
+
+  @Test
+  void aUsageRowATriggerRefusesIsToldAsRefusedForItsContent() throws Exception {
+    try (Connection c = connect()) {
+      refuseByTrigger(c, "usage_ledger", "owner", "poison");
+    }
+
+    assertThatThrownBy(() -> store.usage().append(row("poison")))
+        .isInstanceOf(UsageRowRefusedException.class)
         .hasMessageContaining("refuse_poison");
 
     assertThat(store.health().writerProblem()).isNull();

@@ -1,6 +1,7 @@
 package dev.legio.usage.jdbc;
 
 import dev.legio.log.Timestamps;
+import dev.legio.log.jdbc.ContentRefusal;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
 import dev.legio.pricing.Tokens;
@@ -14,6 +15,7 @@ import dev.legio.usage.TurnOutcome;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageLedgerException;
 import dev.legio.usage.UsageReport;
+import dev.legio.usage.UsageRowRefusedException;
 import dev.legio.usage.UsageTotal;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -147,7 +149,7 @@ public final class JdbcUsageLedger implements UsageLedger {
         }
       }
     } catch (SQLException e) {
-      throw failure("reading the usage ledger", e);
+      throw new UsageLedgerException("reading the usage ledger failed: " + e.getMessage(), e);
     }
     rows.sort(
         Comparator.comparing(UsageTotal::group, Comparator.nullsLast(Comparator.naturalOrder())));
@@ -178,7 +180,7 @@ public final class JdbcUsageLedger implements UsageLedger {
         }
       }
     } catch (SQLException e) {
-      throw failure("reading the usage ledger", e);
+      throw new UsageLedgerException("reading the usage ledger failed: " + e.getMessage(), e);
     }
     return out;
   }
@@ -229,7 +231,7 @@ public final class JdbcUsageLedger implements UsageLedger {
         }
       }
     } catch (SQLException e) {
-      throw failure("reading the usage ledger", e);
+      throw new UsageLedgerException("reading the usage ledger failed: " + e.getMessage(), e);
     }
     return out;
   }
@@ -288,7 +290,7 @@ public final class JdbcUsageLedger implements UsageLedger {
       try {
         return writer.executeUpdate(sql, binder);
       } catch (RuntimeException e) {
-        throw new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+        throw failure(action, e);
       }
     }
     try (Connection connection = pool.getConnection();
@@ -307,7 +309,7 @@ public final class JdbcUsageLedger implements UsageLedger {
         writer.executeUpdates(updates);
         return;
       } catch (RuntimeException e) {
-        throw new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+        throw failure(action, e);
       }
     }
     try (Connection connection = pool.getConnection()) {
@@ -317,7 +319,14 @@ public final class JdbcUsageLedger implements UsageLedger {
     }
   }
 
-  private static UsageLedgerException failure(String action, SQLException e) {
-    return new UsageLedgerException(action + " failed: " + e.getMessage(), e);
+  /**
+   * The failure of {@code action}: a {@link UsageRowRefusedException} when the database refused the
+   * rows for what they hold ({@link ContentRefusal}), which writing them again would not change.
+   */
+  private UsageLedgerException failure(String action, Exception e) {
+    String message = action + " failed: " + e.getMessage();
+    return ContentRefusal.of(values, e)
+        ? new UsageRowRefusedException(message, e)
+        : new UsageLedgerException(message, e);
   }
 }
