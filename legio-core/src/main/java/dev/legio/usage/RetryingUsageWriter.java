@@ -13,48 +13,52 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the usage recorder's rows to the {@link UsageLedger}, and keeps the rows a failed write
- * left (the database locked by another program past its busy wait, PostgreSQL out of reach for a
- * moment) to write them again, so that a short fault loses no turn from {@code legio usage}, and
- * the caller (the turn listener, which also writes transcripts after every turn) waits on the
- * database at most once per fault.
+ * Writes the usage recorder's rows to the {@link UsageLedger} on a thread of its own, and keeps the
+ * rows a failed write left (the database locked by another program past its busy wait, PostgreSQL
+ * out of reach for a moment) to write them again, so that a short fault loses no turn from {@code
+ * legio usage}, and the caller (the turn listener, which also writes transcripts after every turn)
+ * never waits out the database's busy wait.
  *
  * <p>Rules:
  *
  * <ul>
- *   <li>While no row is kept, rows are written at once, on the caller's thread (the turn
- *       listener's). When that write fails, its rows are kept and a fault is presumed: until every
- *       kept row is written or given up, new rows are kept behind them without a write of their
- *       own, so the caller returns at once instead of waiting out the database's busy wait
- *       (SQLite's 10 s) turn after turn.
- *   <li>Kept rows are written, in the order they were given, on a thread of their own: first {@link
- *       Backoff#first} after the failure, then twice as long after each attempt that fails too, at
- *       most {@link Backoff#longest} apart, for as long as the process runs. An attempt that writes
- *       every kept row goes on at once with the rows kept meanwhile; once none is left, rows are
- *       written at once again.
+ *   <li>Rows are written on the writer's thread ({@code legio-usage-retry}). While no row is kept,
+ *       a caller hands its rows over and waits for them up to {@link #CALLER_WAIT} (a write that
+ *       lands within it has landed when {@link #write} returns); past that, or as soon as the write
+ *       fails, it returns, its rows kept. So a fault (SQLite's 10 s busy wait while another program
+ *       holds the file's write lock) holds the caller for at most {@link #CALLER_WAIT}, once: while
+ *       rows are kept, new rows are kept behind them and the caller returns at once.
+ *   <li>Kept rows are written, in the order they were given, first {@link Backoff#first} after a
+ *       failure, then twice as long after each attempt that fails too, at most {@link
+ *       Backoff#longest} apart, for as long as the process runs. An attempt that writes every kept
+ *       row goes on at once with the rows kept meanwhile; once none is left, rows are written as
+ *       they come again.
  *   <li>An attempt writes every kept row in one transaction, all or none, so a kept row is written
  *       once; and a row whose write landed although it seemed to fail (a PostgreSQL commit whose
  *       answer the network lost) is not counted twice when written again: the ledger keeps one row
  *       per {@link LedgerEntry#turnId}.
  *   <li>When that transaction fails, the rows are written one by one, in order, so that a row the
- *       database refuses for itself (a constraint it breaks) never holds the others back:
+ *       database refuses for itself never holds the others back:
  *       <ul>
- *         <li>a row that fails alone is set aside while the next row is written; when that one is
- *             written, the database takes rows, and the row set aside is written again at once
- *             (after it, then: the one place the order of rows may change): it is given up as
- *             refused when it fails again, written when the fault had just ended;
- *         <li>two rows in a row that fail (the row set aside and the next one) mean the database is
- *             failing again: the walk ends, and every row not written is kept, in order, for the
+ *         <li>a row the ledger says the database refused for what it holds ({@link
+ *             UsageRowRefusedException}: a constraint or trigger refusing it, a value its column
+ *             cannot hold) is given up at once, logged once with why, even the last row or a row
+ *             written alone: writing it again would fail again;
+ *         <li>a row that fails alone otherwise is set aside while the next row is written; when
+ *             that one is written, the database takes rows, and the row set aside is written again
+ *             at once (after it, then: the one place the order of rows may change): it is given up
+ *             as refused when it fails again, written when the fault had just ended;
+ *         <li>two rows in a row that fail so (the row set aside and the next one) mean the database
+ *             is failing again: the walk ends, and every row not written is kept, in order, for the
  *             next attempt;
- *         <li>the last row, failing alone with no row after it to test the database, is kept: the
- *             next attempt, with the rows given meanwhile, judges it.
+ *         <li>the last row, failing so alone with no row after it to test the database, is kept:
+ *             the next attempt, with the rows given meanwhile, judges it.
  *       </ul>
- *       A row is thus given up only when it failed twice alone with a row written in between.
  *   <li>At most {@link Backoff#limit} rows are kept: past that the oldest are dropped, and a
  *       warning counts them (at most one a minute).
  *   <li>{@link #close} waits for an attempt under way, then makes a last one; the rows it cannot
- *       write are logged as lost. A row given after that is written at once, and given up when that
- *       fails.
+ *       write are logged as lost. A row given after that is written at once, on the caller's
+ *       thread, and given up when that fails.
  *   <li>Every row given up (dropped, refused, lost at close) is told to the {@link Lost} listener,
  *       with why: none is dropped silently.
  * </ul>
@@ -63,6 +67,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class RetryingUsageWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RetryingUsageWriter.class);
+
+  /**
+   * The longest a caller waits for its rows to be written while none is kept: a write that takes
+   * longer (a database busy or out of reach) goes on without it.
+   */
+  public static final Duration CALLER_WAIT = Duration.ofSeconds(1);
 
   /** How long a warning about dropped rows stays the last one. */
   private static final long DROP_WARNING_NANOS = Duration.ofMinutes(1).toNanos();
@@ -106,6 +116,8 @@ public final class RetryingUsageWriter implements AutoCloseable {
   private int droppedSinceWarning;
   private long lastDropWarning;
   private String lastFailure = "";
+  private long failures;
+  private boolean inFault;
 
   /** Serialises attempts: the retry thread's and the last one at close. */
   private final Object attempting = new Object();
@@ -118,26 +130,62 @@ public final class RetryingUsageWriter implements AutoCloseable {
   }
 
   /**
-   * Writes {@code entries} now, or, while rows are kept after a failed write, keeps them behind
-   * those without writing (the caller never waits on a failing database then); when the write
-   * fails, keeps them to write them again.
+   * Hands {@code entries} to the writer's thread and, unless rows are kept after a failed write,
+   * waits up to {@link #CALLER_WAIT} for them to be written (see the class comment); after {@link
+   * #close}, writes them on this thread.
    */
   public void write(List<LedgerEntry> entries) {
     if (entries.isEmpty()) {
       return;
     }
+    long failuresBefore;
     synchronized (this) {
-      if (!kept.isEmpty() || attemptingRows > 0) {
+      if (!closed) {
+        boolean waitForIt = kept.isEmpty() && attemptingRows == 0 && !inFault;
         kept.addAll(entries);
         dropPastLimit();
-        schedule();
-        return;
+        if (attemptingRows == 0) {
+          schedule(); // else the attempt under way takes them, or schedules the next for them
+        }
+        if (!waitForIt) {
+          return;
+        }
+        failuresBefore = failures;
+      } else {
+        failuresBefore = -1;
       }
     }
+    if (failuresBefore < 0) {
+      writeAfterClose(entries);
+      return;
+    }
+    awaitWritten(failuresBefore);
+  }
+
+  /**
+   * Waits up to {@link #CALLER_WAIT} until no row is left to write, or an attempt that failed since
+   * {@code failuresBefore} were counted has kept its rows again.
+   */
+  private synchronized void awaitWritten(long failuresBefore) {
+    long left = CALLER_WAIT.toNanos();
+    long deadline = System.nanoTime() + left;
+    try {
+      // Until nothing is left, or an attempt failed and the rows it left are kept again.
+      while (left > 0 && (attemptingRows > 0 || (!kept.isEmpty() && failures == failuresBefore))) {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+        left = deadline - System.nanoTime();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A write after {@link #close}: on this thread, given up when it fails. */
+  private void writeAfterClose(List<LedgerEntry> entries) {
     try {
       append(entries);
     } catch (RuntimeException e) {
-      keep(entries, e);
+      giveUp(entries, "the usage writer was closing: " + e.getMessage());
     }
   }
 
@@ -151,33 +199,6 @@ public final class RetryingUsageWriter implements AutoCloseable {
       ledger.append(entries.get(0));
     } else {
       ledger.appendAll(entries);
-    }
-  }
-
-  /** Keeps the rows of a direct write that failed ({@code failure}). */
-  private void keep(List<LedgerEntry> entries, RuntimeException failure) {
-    String why = String.valueOf(failure.getMessage());
-    synchronized (this) {
-      if (closed) {
-        giveUp(entries, "the usage writer was closing: " + why);
-        return;
-      }
-      boolean first = kept.isEmpty() && attemptingRows == 0;
-      kept.addAll(entries);
-      lastFailure = why;
-      if (first) {
-        log.warn(
-            "{}: recording the usage of {} failed ({}); kept, to be written again in {} ms, with"
-                + " the usage of the turns that end meanwhile",
-            entries.get(0).owner(),
-            entries.size() == 1 ? "its turn" : entries.size() + " turns",
-            why,
-            wait.toMillis());
-      } else {
-        log.debug("recording the usage of {} turns failed again ({})", entries.size(), why);
-      }
-      dropPastLimit();
-      schedule();
     }
   }
 
@@ -208,7 +229,10 @@ public final class RetryingUsageWriter implements AutoCloseable {
         "more than " + backoff.limit() + " turns waited to be written (" + lastFailure + ")");
   }
 
-  /** Schedules the next attempt after {@link #wait}, unless one is. Holds this. */
+  /**
+   * Schedules the next attempt, unless one is: at once, or after {@link #wait} while a fault lasts.
+   * Holds this.
+   */
   private void schedule() {
     if (scheduled || closed) {
       return;
@@ -222,11 +246,16 @@ public final class RetryingUsageWriter implements AutoCloseable {
       retries = executor;
     }
     scheduled = true;
-    retries.schedule(this::retry, wait.toNanos(), TimeUnit.NANOSECONDS);
+    retries.schedule(this::retry, inFault ? wait.toNanos() : 0, TimeUnit.NANOSECONDS);
   }
 
-  /** The retry thread's attempt, and the next one scheduled while rows are kept. */
+  /** The writer thread's attempt, and the next one scheduled while rows are kept. */
   private void retry() {
+    boolean faultBefore;
+    synchronized (this) {
+      scheduled = false; // rows given from now on schedule the next attempt themselves
+      faultBefore = inFault;
+    }
     boolean wrote;
     try {
       wrote = attempt();
@@ -235,8 +264,8 @@ public final class RetryingUsageWriter implements AutoCloseable {
       wrote = false;
     }
     synchronized (this) {
-      scheduled = false;
-      wait = wrote ? backoff.first() : min(wait.multipliedBy(2), backoff.longest());
+      // A fault that began with this attempt is tried again after the first wait.
+      wait = wrote || !faultBefore ? backoff.first() : min(wait.multipliedBy(2), backoff.longest());
       if (!kept.isEmpty()) {
         schedule();
       }
@@ -255,9 +284,11 @@ public final class RetryingUsageWriter implements AutoCloseable {
           rows = new ArrayList<>(kept);
           kept.clear();
           attemptingRows = rows.size();
-        }
-        if (rows.isEmpty()) {
-          return true;
+          if (rows.isEmpty()) {
+            inFault = false;
+            notifyAll();
+            return true;
+          }
         }
         List<LedgerEntry> back = attemptOnce(rows);
         synchronized (this) {
@@ -266,28 +297,50 @@ public final class RetryingUsageWriter implements AutoCloseable {
             kept.addFirst(back.get(i));
           }
           dropPastLimit();
-        }
-        if (!back.isEmpty()) {
-          log.debug("writing {} kept usage rows failed again ({})", back.size(), lastFailure());
-          return false;
+          if (!back.isEmpty()) {
+            faultGoesOn(back);
+            notifyAll();
+            return false;
+          }
+          notifyAll();
         }
       }
     }
   }
 
-  private synchronized String lastFailure() {
-    return lastFailure;
+  /**
+   * Rows {@code back} are kept after a failed attempt: warns once when a fault begins. Holds this.
+   */
+  private void faultGoesOn(List<LedgerEntry> back) {
+    if (inFault) {
+      log.debug("writing {} kept usage rows failed again ({})", back.size(), lastFailure);
+      return;
+    }
+    inFault = true;
+    log.warn(
+        "{}: recording the usage of {} failed ({}); kept, to be written again in {} ms, with"
+            + " the usage of the turns that end meanwhile",
+        back.get(0).owner(),
+        back.size() == 1 ? "a turn" : back.size() + " turns",
+        lastFailure,
+        wait.toMillis());
   }
 
   private synchronized void failedWith(RuntimeException failure) {
     lastFailure = String.valueOf(failure.getMessage());
+    failures++;
+  }
+
+  /** Whether rows written now were kept after a failed write (worth a line when they land). */
+  private synchronized boolean recovering() {
+    return inFault;
   }
 
   /** Writes {@code rows} together, else one by one; returns the rows still to write, in order. */
   private List<LedgerEntry> attemptOnce(List<LedgerEntry> rows) {
     try {
       append(rows);
-      log.info("the usage of {} turns kept after a failed write is now recorded", rows.size());
+      logWritten(rows.size());
       return List.of();
     } catch (RuntimeException e) {
       failedWith(e);
@@ -315,6 +368,11 @@ public final class RetryingUsageWriter implements AutoCloseable {
         } catch (RuntimeException e) {
           failure = e;
         }
+      }
+      if (failure instanceof UsageRowRefusedException refusal) {
+        failedWith(refusal);
+        refused(row, refusal); // it would fail again: given up at once, holding nothing back
+        continue;
       }
       if (failure != null) {
         failedWith(failure);
@@ -344,18 +402,21 @@ public final class RetryingUsageWriter implements AutoCloseable {
     return setAside == null ? List.of() : List.of(setAside);
   }
 
-  private static void logWritten(int written) {
-    if (written > 0) {
+  private void logWritten(int written) {
+    if (written > 0 && recovering()) {
       log.info("the usage of {} turns kept after a failed write is now recorded", written);
     }
   }
 
-  /** Gives up {@code row}: the database refused it alone twice, taking another row in between. */
+  /**
+   * Gives up {@code row}: the database refused it for what it holds, or alone twice, taking another
+   * row in between.
+   */
   private void refused(LedgerEntry row, RuntimeException failure) {
     String why = String.valueOf(failure.getMessage());
     log.error(
-        "{}: the usage of a turn at {} was given up: the database refuses it while it takes"
-            + " other rows ({}); legio usage will not count it",
+        "{}: the usage of a turn at {} was given up: the database refuses that row ({}), and would"
+            + " refuse it again however often it was written; legio usage will not count it",
         row.owner(),
         row.at(),
         why);

@@ -6,6 +6,7 @@ import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageLedgerException;
 import dev.legio.usage.UsageReport;
+import dev.legio.usage.UsageRowRefusedException;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,6 +24,13 @@ public final class FlakyUsageLedger implements UsageLedger {
   public final List<LedgerEntry> rows = new CopyOnWriteArrayList<>();
   public volatile boolean down;
   public volatile Predicate<LedgerEntry> refuses = e -> false;
+
+  /**
+   * Whether a refusal is told as one ({@link UsageRowRefusedException}, as the database ledger
+   * tells a constraint or trigger refusing a row); false: a failure like any other.
+   */
+  public volatile boolean refusalsTold = true;
+
   public volatile int attempts;
   public final AtomicInteger failNext = new AtomicInteger();
   public volatile CountDownLatch holding;
@@ -57,7 +65,10 @@ public final class FlakyUsageLedger implements UsageLedger {
     }
     for (LedgerEntry e : entries) {
       if (refuses.test(e)) {
-        throw new UsageLedgerException("CHECK constraint failed: " + e.owner(), null);
+        String why = "CHECK constraint failed: " + e.owner();
+        throw refusalsTold
+            ? new UsageRowRefusedException(why, null)
+            : new UsageLedgerException(why, null);
       }
     }
     rows.addAll(entries);

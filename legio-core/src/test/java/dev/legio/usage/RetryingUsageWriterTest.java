@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.pricing.Tokens;
 import dev.legio.testing.FlakyUsageLedger;
+import dev.legio.testing.LogCapture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -116,20 +117,78 @@ class RetryingUsageWriterTest {
   void aRowTheDatabaseRefusesForItselfIsGivenUpAndHoldsNoOtherBack() throws Exception {
     RetryingUsageWriter writer = writer(QUICK);
     ledger.refuses = e -> e.owner().equals("poison");
+    ledger.refusalsTold = false; // a refusal the ledger cannot tell from a fault
     LedgerEntry a = row("vorenus");
     LedgerEntry poison = row("poison");
     LedgerEntry b = row("pullo");
-    writer.write(List.of(a, poison, b)); // refused together, kept
-    assertThat(writer.pending()).isEqualTo(3);
-    LedgerEntry c = row("legatus");
-    writer.write(List.of(c)); // kept behind them
+    writer.write(List.of(a, poison, b)); // refused together, then written one by one
 
-    // Written one by one: the refused row fails alone, the next one is written, it fails again.
+    // The refused row fails alone, the next one is written, it fails again: given up.
     await(() -> writer.pending() == 0);
+    LedgerEntry c = row("legatus");
+    writer.write(List.of(c));
 
     assertThat(ledger.rows).containsExactly(a, b, c);
     assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
     assertThat(lost.get(0).why()).startsWith("the database refuses the row: CHECK constraint");
+  }
+
+  @Test
+  void aLoneRowTheLedgerTellsRefusedIsGivenUpAtOnceLoggedOnceWithWhy() throws Exception {
+    RetryingUsageWriter writer = writer(QUICK);
+    ledger.refuses = e -> e.owner().equals("poison");
+    try (LogCapture logs = new LogCapture(RetryingUsageWriter.class.getName())) {
+      writer.write(List.of(row("poison"))); // no row after it, none before
+
+      await(() -> writer.pending() == 0);
+      assertThat(lost)
+          .singleElement()
+          .satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"))
+          .satisfies(
+              l ->
+                  assertThat(l.why())
+                      .isEqualTo(
+                          "the database refuses the row: CHECK constraint" + " failed: poison"));
+      Thread.sleep(200); // no attempt of it again
+      assertThat(ledger.attempts).isEqualTo(1);
+      assertThat(logs.warningsAndErrors())
+          .as("one line, in words, with why")
+          .isEqualTo(
+              "poison: the usage of a turn at 2026-11-28T10:00:00Z was given up: the database"
+                  + " refuses that row (CHECK constraint failed: poison), and would refuse it again"
+                  + " however often it was written; legio usage will not count it");
+    }
+    LedgerEntry a = row("vorenus");
+    writer.write(List.of(a));
+    assertThat(ledger.rows).containsExactly(a);
+  }
+
+  @Test
+  void theCallerWaitsForItsRowsAtMostAMomentWhileTheDatabaseHoldsTheWrite() throws Exception {
+    RetryingUsageWriter writer = writer(QUICK);
+    // The first write waits, as one does on SQLite's busy wait while another program holds the
+    // lock.
+    ledger.holding = new CountDownLatch(1);
+    try {
+      LedgerEntry a = row("vorenus");
+      long start = System.nanoTime();
+      writer.write(List.of(a));
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("the caller went on after the caller's wait, not the database's")
+          .isGreaterThanOrEqualTo(RetryingUsageWriter.CALLER_WAIT)
+          .isLessThan(RetryingUsageWriter.CALLER_WAIT.plusSeconds(2));
+      assertThat(writer.pending()).isEqualTo(1);
+      LedgerEntry b = row("pullo");
+      CompletableFuture<Void> next = CompletableFuture.runAsync(() -> writer.write(List.of(b)));
+      assertThat(next).as("kept behind it at once").succeedsWithin(Duration.ofMillis(500));
+
+      ledger.holding.countDown();
+      await(() -> writer.pending() == 0);
+      assertThat(ledger.rows).containsExactly(a, b);
+      assertThat(lost).isEmpty();
+    } finally {
+      ledger.holding.countDown();
+    }
   }
 
   @Test
@@ -195,6 +254,7 @@ class RetryingUsageWriterTest {
       throws Exception {
     RetryingUsageWriter writer = writer(QUICK);
     ledger.refuses = e -> e.owner().equals("poison");
+    ledger.refusalsTold = false; // a refusal the ledger cannot tell from a fault
     writer.write(List.of(row("poison")));
     Thread.sleep(200); // attempts of the one row: nothing tells a refusal from a fault
     assertThat(writer.pending()).isEqualTo(1);
