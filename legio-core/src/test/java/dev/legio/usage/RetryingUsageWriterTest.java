@@ -172,7 +172,10 @@ class RetryingUsageWriterTest {
     try {
       LedgerEntry a = row("vorenus");
       long start = System.nanoTime();
-      writer.write(List.of(a));
+      CompletableFuture<Void> first = CompletableFuture.runAsync(() -> writer.write(List.of(a)));
+      assertThat(first)
+          .as("the caller is not held for as long as the database holds the write")
+          .succeedsWithin(RetryingUsageWriter.CALLER_WAIT.plusSeconds(5));
       assertThat(Duration.ofNanos(System.nanoTime() - start))
           .as("the caller went on after the caller's wait, not the database's")
           .isGreaterThanOrEqualTo(RetryingUsageWriter.CALLER_WAIT)
