@@ -24,6 +24,9 @@ import java.util.UUID;
  * @param context how full the session's context is after the turn; null when unknown
  * @param duration how long the turn took, from the lease to the reply; null when the engine did not
  *     measure it
+ * @param sessionCreated when the session was created ({@link SessionRecord#createdAt()}), which a
+ *     transcript begun by this turn carries as its start; null when the turn's session has no such
+ *     record (a task session's turn)
  */
 public record CompletedTurn(
     String owner,
@@ -38,9 +41,42 @@ public record CompletedTurn(
     int toolCalls,
     List<BackendEvent.CompactionEnded> compactions,
     ContextUse context,
-    Duration duration) {
+    Duration duration,
+    Instant sessionCreated) {
   public CompletedTurn {
     compactions = compactions == null ? List.of() : List.copyOf(compactions);
+  }
+
+  /** A turn of a session without a record's creation time. */
+  public CompletedTurn(
+      String owner,
+      UUID sessionId,
+      boolean fresh,
+      String sent,
+      String reply,
+      String model,
+      Usage usage,
+      Instant at,
+      String backendKind,
+      int toolCalls,
+      List<BackendEvent.CompactionEnded> compactions,
+      ContextUse context,
+      Duration duration) {
+    this(
+        owner,
+        sessionId,
+        fresh,
+        sent,
+        reply,
+        model,
+        usage,
+        at,
+        backendKind,
+        toolCalls,
+        compactions,
+        context,
+        duration,
+        null);
   }
 
   /** A turn whose duration was not measured. */

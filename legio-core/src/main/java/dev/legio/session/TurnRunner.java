@@ -300,7 +300,8 @@ final class TurnRunner implements AutoCloseable {
               events.toolCalls,
               events.compactions,
               result.context(),
-              took);
+              took,
+              slot.record.createdAt());
       notifyTurn(completed);
       return new Ran(
           new Reply(

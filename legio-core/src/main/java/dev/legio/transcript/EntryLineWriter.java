@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.log.Timestamps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -12,7 +13,9 @@ import java.io.UncheckedIOException;
  * uuid} first, then {@code parentUuid} and the fields every message carries ({@code isSidechain},
  * {@code userType}, {@code cwd}, {@code sessionId}, {@code version}, {@code timestamp}), then the
  * entry's own. A {@code tombstone} (Legio's own type) carries the uuid it deletes; an {@code
- * agent-name} entry only the name and session.
+ * agent-name} entry only the name, the session and, when it has one, the session's creation as its
+ * {@code timestamp} (to the microsecond, as the session store keeps a record's creation), not the
+ * time of the write.
  */
 final class EntryLineWriter {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -62,6 +65,9 @@ final class EntryLineWriter {
           g.writeStringField("type", "agent-name");
           g.writeStringField("agentName", a.agentName());
           g.writeStringField("sessionId", sessionId);
+          if (a.sessionCreated() != null) {
+            g.writeStringField("timestamp", Timestamps.truncate(a.sessionCreated()).toString());
+          }
         }
       }
       g.writeEndObject();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.legio.backend.Usage;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -58,11 +59,20 @@ public sealed interface NewEntry {
 
   /**
    * Claude Code's {@code agent-name} entry: whose session this is. Legio writes the owner (an agent
-   * or a channel) first in every transcript it starts.
+   * or a channel) first in every transcript it starts, with the session's creation as the line's
+   * {@code timestamp}: where the session's place in a listing is ({@link TranscriptStartTime}).
+   *
+   * @param sessionCreated when the session was created (its record's {@code createdAt}), written to
+   *     the microsecond; null: the line carries no time
    */
-  record AgentName(String agentName) implements NewEntry {
+  record AgentName(String agentName, Instant sessionCreated) implements NewEntry {
     public AgentName {
       Objects.requireNonNull(agentName, "agentName");
+    }
+
+    /** An {@code agent-name} line without a time. */
+    public AgentName(String agentName) {
+      this(agentName, null);
     }
   }
 
@@ -116,5 +126,9 @@ public sealed interface NewEntry {
 
   static AgentName agentName(String name) {
     return new AgentName(name);
+  }
+
+  static AgentName agentName(String name, Instant sessionCreated) {
+    return new AgentName(name, sessionCreated);
   }
 }

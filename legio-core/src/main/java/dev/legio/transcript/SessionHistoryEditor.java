@@ -280,8 +280,10 @@ public final class SessionHistoryEditor {
             ? shapeOf(newOwner)
             : null;
     UUID forkId = Generators.timeBasedEpochGenerator().generate();
+    // The fork starts when its record is created: its transcript says so in its first line.
+    Instant now = clock.instant();
     List<NewEntry> copy = new ArrayList<>();
-    copy.add(NewEntry.agentName(newOwner));
+    copy.add(NewEntry.agentName(newOwner, now));
     Map<String, UUID> renamed = new HashMap<>();
     for (TranscriptEntry e : cut.kept()) {
       UUID uuid = UUID.randomUUID();
@@ -300,7 +302,6 @@ public final class SessionHistoryEditor {
     if (record.isPresent()) {
       SessionRecord r = record.get();
       backendId = copier.copyWithout(r, cut.turnsRemoved());
-      Instant now = clock.instant();
       long rebuilds = sessions.find(newOwner).map(SessionRecord::rebuilds).orElse(0L);
       String promptHash = r.promptHash();
       String rosterHash = r.rosterHash();

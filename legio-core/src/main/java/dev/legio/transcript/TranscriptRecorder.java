@@ -19,9 +19,12 @@ import org.slf4j.LoggerFactory;
  * parentUuid} as Claude Code chains them, with the model and the turn's token usage in the
  * assistant entry's {@code message.model} and {@code message.usage}, as Claude Code writes them (so
  * a listing can tell how full the context is). A session's transcript is named by its session id
- * and starts with an {@code agent-name} entry naming its owner. Each compaction that ran before a
- * turn ({@link CompletedTurn#compactions()}) is written first, as a {@code summary} entry (its
- * {@code <context_summary>} block and the number of messages it replaces) in the same chain.
+ * and starts with an {@code agent-name} entry naming its owner, timed at the session's creation
+ * ({@link CompletedTurn#sessionCreated()}), so that the session starts at the same instant before
+ * its first turn is written (its record's creation) and after (its transcript's start). Each
+ * compaction that ran before a turn ({@link CompletedTurn#compactions()}) is written first, as a
+ * {@code summary} entry (its {@code <context_summary>} block and the number of messages it
+ * replaces) in the same chain.
  *
  * <p>Each append chains to the transcript's tip as the store reads it under the transcript's lock
  * ({@link TranscriptStore#appendToChain}), never to a tip remembered from an earlier turn: another
@@ -135,7 +138,7 @@ public final class TranscriptRecorder implements TurnListener {
   private static List<NewEntry> entries(List<CompletedTurn> turns, boolean exists, UUID tip) {
     List<NewEntry> entries = new ArrayList<>();
     if (!exists) {
-      entries.add(NewEntry.agentName(turns.get(0).owner()));
+      entries.add(NewEntry.agentName(turns.get(0).owner(), turns.get(0).sessionCreated()));
     }
     UUID parent = tip;
     for (CompletedTurn turn : turns) {

@@ -18,17 +18,20 @@ import java.util.Arrays;
  * <p>Rules:
  *
  * <ul>
- *   <li>The start is the top-level {@code timestamp} of the first conversation line (a type of
- *       {@link TranscriptScanner#MESSAGE_TYPES}: {@code user}, {@code assistant}, {@code summary},
- *       ...), whether or not a tombstone took that line back later. Metadata lines ({@code
- *       agent-name}), lines without a valid timestamp and malformed lines (a partial line a crash
- *       left) are passed over.
- *   <li>Transcripts are only appended to, so once a conversation line is written the start never
- *       changes: a listing ordered by it stays in the same order while sessions are added.
+ *   <li>The start is the top-level {@code timestamp} of the first line that is either an {@code
+ *       agent-name} line carrying one (Legio writes the session's creation there, the {@code
+ *       createdAt} of its record, so a session's start is the same before its first turn is written
+ *       and after: {@link NewEntry.AgentName}) or a conversation line (a type of {@link
+ *       TranscriptScanner#MESSAGE_TYPES}: {@code user}, {@code assistant}, {@code summary}, ...),
+ *       whether or not a tombstone took that line back later. Other metadata lines, an {@code
+ *       agent-name} line without a time (one Legio wrote before it stamped them), lines without a
+ *       valid timestamp and malformed lines (a partial line a crash left) are passed over.
+ *   <li>Transcripts are only appended to, so once such a line is written the start never changes: a
+ *       listing ordered by it stays in the same order while sessions are added.
  *   <li>The part is read {@value #READ_BYTES} bytes at a time and only until the first line that
- *       answers: for a transcript Legio wrote, its second line (after {@code agent-name}), within
- *       the first read. Only a transcript with no conversation line carrying a timestamp is read to
- *       the end of its first part; the answer is then null.
+ *       answers: for a transcript Legio wrote, its first line ({@code agent-name}), within the
+ *       first read. Only a transcript with no such line carrying a timestamp is read to the end of
+ *       its first part; the answer is then null.
  *   <li>The part is opened as {@link TranscriptFiles} opens parts: a link or a folder is refused
  *       with a {@link TranscriptException} naming it.
  * </ul>
@@ -79,7 +82,10 @@ final class TranscriptStartTime {
     }
   }
 
-  /** The line's timestamp when it is a conversation line carrying a valid one; null otherwise. */
+  /**
+   * The line's timestamp when it is a conversation or {@code agent-name} line carrying a valid one;
+   * null otherwise.
+   */
   static Instant start(byte[] bytes, int from, int to) {
     String type = null;
     String timestamp = null;
@@ -104,7 +110,9 @@ final class TranscriptStartTime {
     } catch (IOException malformed) {
       return null;
     }
-    if (type == null || timestamp == null || !TranscriptScanner.MESSAGE_TYPES.contains(type)) {
+    if (type == null
+        || timestamp == null
+        || !(TranscriptScanner.MESSAGE_TYPES.contains(type) || type.equals("agent-name"))) {
       return null;
     }
     try {

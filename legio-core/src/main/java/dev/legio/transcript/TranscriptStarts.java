@@ -21,8 +21,9 @@ public record TranscriptStarts(List<Start> sessions, List<String> skipped) {
   /**
    * One session's start.
    *
-   * @param started the timestamp of its first conversation line ({@link TranscriptInfo#created});
-   *     for a transcript with none, its first part's modification time
+   * @param started when it started, as {@link TranscriptInfo#created} says: the session's creation
+   *     its {@code agent-name} line carries, else its first conversation line's timestamp; for a
+   *     transcript with neither, its first part's modification time
    */
   public record Start(String sessionId, Instant started) {}
 }

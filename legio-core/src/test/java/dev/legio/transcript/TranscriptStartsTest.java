@@ -54,6 +54,21 @@ class TranscriptStartsTest {
   }
 
   @Test
+  void aTranscriptLegioBeganStartsAtTheSessionsCreationItsFirstLineCarries() throws Exception {
+    FileTranscriptStore store = store();
+    Instant created = Instant.parse("2026-04-03T09:59:58.123456789Z");
+    // The session's first turn is written two seconds after its record was created.
+    store.append(
+        "s-one", List.of(NewEntry.agentName("vorenus", created), NewEntry.user(null, "hello")));
+
+    Instant toTheMicrosecond = Instant.parse("2026-04-03T09:59:58.123456Z");
+    assertThat(starts(store)).containsExactlyEntriesOf(Map.of("s-one", toTheMicrosecond));
+    assertThat(store.info("s-one").created()).isEqualTo(toTheMicrosecond);
+    assertThat(Files.readAllLines(store.file("s-one")).get(0))
+        .contains("\"type\":\"agent-name\"", "\"timestamp\":\"2026-04-03T09:59:58.123456Z\"");
+  }
+
+  @Test
   void malformedAndMetadataLinesArePassedOverAndATranscriptWithoutATimeStartsAtItsFile()
       throws Exception {
     FileTranscriptStore store = store();

@@ -22,18 +22,25 @@ import java.util.Map;
  *
  * <ul>
  *   <li>Order: newest first by a session's start ({@code started_at}), then by session id, both
- *       descending. A session's start is its transcript's, the timestamp of its first conversation
- *       line, which never changes once written; a current session with no transcript yet starts at
- *       its record's {@code created_at}. A current session and an ended one are ordered alike, so a
- *       session that stops being its owner's current one keeps its place.
+ *       descending. A session's start is its transcript's ({@link TranscriptStore#starts}), which
+ *       never changes once written; a current session with no transcript yet starts at its record's
+ *       {@code created_at}.
+ *   <li>A session's place in the order never moves over its life. The transcript Legio begins for a
+ *       session carries its record's {@code created_at} as its start (its first line, {@code
+ *       agent-name}), so a current session starts at the same instant before its first turn is
+ *       written and after, and keeps it when it ends and only its transcript is left; a fork's
+ *       transcript and record are made with the same instant. A session with a transcript keeps its
+ *       transcript's start when it becomes current again ({@code legio chat --resume}), whatever
+ *       its new record's {@code created_at}. A transcript Legio did not write (the Claude Code
+ *       CLI's, one written before Legio timed its first line) starts at its first conversation
+ *       line.
  *   <li>A page holds up to {@code limit} sessions after the cursor ({@link SessionsCursor}; none:
  *       from the newest). {@code next_cursor} names its last one; it is null when no session
  *       follows, and only then is the listing at its end.
  *   <li>Paging is stable: a session added while a client pages starts after every session it has
- *       read, so it is not on its later pages and moves none of them: no session repeats and none
- *       is skipped. A current session whose first turn is written meanwhile moves from its record's
- *       creation to its first turn's time (it was on its page or, if it moves past the cursor, is
- *       on the first page read again).
+ *       read, so it is not on its later pages and moves none of them; a session whose first turn is
+ *       written, or that ends, meanwhile stays where it was: no session repeats and none is
+ *       skipped.
  *   <li>A page reads the session rows and each transcript's start only ({@link
  *       TranscriptStore#starts}: the first lines of each), then loads the transcripts of the ended
  *       sessions on the page for their counts, not every transcript.

@@ -4,7 +4,11 @@ import static dev.legio.app.server.ServerApiTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.backend.Usage;
+import dev.legio.session.CompletedTurn;
+import dev.legio.session.SessionRecord;
 import dev.legio.transcript.FileTranscriptStore;
+import dev.legio.transcript.TranscriptRecorder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -111,6 +115,97 @@ class SessionsPagingApiTest {
         .filteredOn(s -> s.get("session_id").asText().equals(pullo))
         .singleElement()
         .satisfies(s -> assertThat(s.get("state").asText()).isEqualTo("ended"));
+  }
+
+  @Test
+  void aCurrentSessionWhoseFirstTurnIsWrittenBetweenPagesIsListedOnceInItsPlace() throws Exception {
+    Set<String> all = new HashSet<>();
+    for (int i = 0; i < 20; i++) {
+      all.add(transcript(f, "vorenus", LONG_AGO.minusSeconds(30L * i)));
+    }
+    // pullo's current session was created among the older ones and has no transcript yet: its
+    // first turn is still running.
+    SessionRecord pullo =
+        new SessionRecord(
+            "pullo",
+            UUID.randomUUID(),
+            "offline",
+            null,
+            "prompt",
+            null,
+            0,
+            0,
+            0,
+            0,
+            LONG_AGO.minusSeconds(305),
+            LONG_AGO.minusSeconds(305),
+            Instant.now().plus(Duration.ofDays(1)),
+            SessionRecord.State.ACTIVE,
+            null,
+            0);
+    f.app.sessions().save(pullo);
+    String id = pullo.sessionId().toString();
+    all.add(id);
+
+    JsonNode page = page(5, null);
+    List<String> seen = new ArrayList<>(ids(page));
+    assertThat(seen).doesNotContain(id);
+    // Meanwhile its first turn ends and is written, now, as the engine writes it.
+    new TranscriptRecorder(f.app.transcripts())
+        .turnCompleted(
+            new CompletedTurn(
+                "pullo",
+                pullo.sessionId(),
+                true,
+                "hello",
+                "hi",
+                null,
+                Usage.NONE,
+                Instant.now(),
+                "offline",
+                0,
+                List.of(),
+                null,
+                null,
+                pullo.createdAt()));
+    assertThat(store(f).file(id)).exists();
+    while (!page.get("next_cursor").isNull()) {
+      page = page(5, page.get("next_cursor").asText());
+      seen.addAll(ids(page));
+    }
+
+    assertThat(seen).doesNotHaveDuplicates().hasSameElementsAs(all);
+    // Its place is its record's creation, before the turn was written and after it ended.
+    List<JsonNode> again = readAll(1_000);
+    assertThat(again)
+        .filteredOn(s -> s.get("session_id").asText().equals(id))
+        .singleElement()
+        .satisfies(
+            s -> assertThat(s.get("started_at").asText()).isEqualTo(pullo.createdAt().toString()));
+    // It ends: its record goes, its transcript stays.
+    f.app.sessions().delete("pullo");
+    assertThat(readAll(1_000))
+        .filteredOn(s -> s.get("session_id").asText().equals(id))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.get("state").asText()).isEqualTo("ended");
+              assertThat(s.get("started_at").asText()).isEqualTo(pullo.createdAt().toString());
+            });
+  }
+
+  @Test
+  void aSessionTheEngineBeginsStartsAtItsRecordsCreation() throws Exception {
+    String id = currentSession("vorenus");
+    SessionRecord record = f.app.sessions().find("vorenus").orElseThrow();
+
+    JsonNode listed = readAll(1_000).getFirst();
+
+    assertThat(listed.get("session_id").asText()).isEqualTo(id);
+    assertThat(Instant.parse(listed.get("started_at").asText())).isEqualTo(record.createdAt());
+    assertThat(store(f).starts().sessions())
+        .singleElement()
+        .satisfies(s -> assertThat(s.started()).isEqualTo(record.createdAt()));
   }
 
   @Test
