@@ -1,19 +1,22 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.server.SessionPages;
+import dev.legio.app.server.SessionsCursor;
 import dev.legio.app.text.ContextFigures;
 import dev.legio.app.text.MessageFormat;
 import dev.legio.backend.ContextUse;
 import dev.legio.backend.ContextWindows;
 import dev.legio.config.Durations;
+import dev.legio.errors.Quoted;
 import dev.legio.session.DamagedSession;
 import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.Transcript;
 import dev.legio.transcript.TranscriptContext;
 import dev.legio.transcript.TranscriptEntry;
+import dev.legio.transcript.TranscriptException;
 import dev.legio.transcript.TranscriptInfo;
-import dev.legio.transcript.TranscriptListing;
 import dev.legio.transcript.TranscriptStore;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -106,53 +109,127 @@ final class SessionsCommand implements Runnable {
       name = "list",
       mixinStandardHelpOptions = true,
       description = {
-        "Every session with a transcript, most recently changed first.",
+        "The sessions, newest first by when each started (a session's place never moves): each"
+            + " owner's current session and every other session with a transcript, a page at a"
+            + " time, as GET /api/v1/sessions pages them. When more follow, the last line is the"
+            + " command that lists the next page (More: legio sessions list --cursor ...).",
         "CONTEXT: how full its context was at its last answer, as a share of the model's window"
             + " (the session record's figure for a current session, else the usage in the"
-            + " transcript's last answer); - when unknown.",
-        "Then the session rows that could not be read as a record (damaged session: ...), each with"
-            + " what is wrong and what to do, as `legio status` names them."
+            + " transcript's last answer); - when unknown. SIZE: - for a current session whose"
+            + " first turn is not written yet.",
+        "Then, on the first page, the session rows that could not be read as a record (damaged"
+            + " session: ...), each with what is wrong and what to do, as `legio status` names"
+            + " them."
       })
   static final class ListSessions implements Callable<Integer> {
+    /** How many sessions a page lists unless {@code --limit} says. */
+    static final int DEFAULT_LIMIT = 50;
+
     @ParentCommand SessionsCommand sessions;
+
+    @Option(
+        names = "--limit",
+        paramLabel = "N",
+        description = "How many sessions to list (default: " + DEFAULT_LIMIT + ").")
+    Integer limit;
+
+    @Option(
+        names = "--cursor",
+        paramLabel = "C",
+        description =
+            "Where the page before ended: the cursor its More: line gave (none: the newest).")
+    String cursor;
 
     @Override
     public Integer call() {
-      PrintWriter out = sessions.root.out;
-      try (LegioApp app = sessions.root.readingApp()) {
-        TranscriptListing listing = app.transcripts().listing();
-        for (String skipped : listing.skipped()) {
-          sessions.root.err.println("legio: " + MessageFormat.safeText(skipped));
+      int size = limit == null ? DEFAULT_LIMIT : limit;
+      if (size < 1) {
+        throw new IllegalArgumentException("--limit must be at least 1");
+      }
+      SessionsCursor after = null;
+      if (cursor != null) {
+        after = SessionsCursor.parse(cursor);
+        if (after == null) {
+          throw new IllegalArgumentException(
+              "--cursor '"
+                  + Quoted.of(cursor)
+                  + "' is not a cursor legio sessions list gave: pass the one its More: line"
+                  + " names unchanged, or leave --cursor out for the newest sessions");
         }
-        SessionListing rows = sessionRows(app, sessions.root.err);
-        List<TranscriptInfo> all = listing.sessions();
-        if (all.isEmpty()) {
+      }
+      PrintWriter out = sessions.root.out;
+      PrintWriter err = sessions.root.err;
+      try (LegioApp app = sessions.root.readingApp()) {
+        SessionListing rows = sessionRows(app, err);
+        SessionPages.Page page = SessionPages.page(rows, app.transcripts(), after, size);
+        for (String skipped : page.skipped()) {
+          err.println("legio: " + MessageFormat.safeText(skipped));
+        }
+        if (page.sessions().isEmpty()) {
           out.println(
-              listing.skipped().isEmpty()
-                  ? "No session transcripts yet."
-                  : "No readable session transcripts (" + listing.skipped().size() + " skipped).");
-          printDamaged(rows, out);
+              after != null
+                  ? "No sessions after that cursor."
+                  : page.skipped().isEmpty()
+                      ? "No sessions yet."
+                      : "No readable sessions (" + page.skipped().size() + " skipped).");
+          printDamaged(page, out);
           return 0;
         }
         Map<String, ContextUse> live = liveContexts(rows);
         ContextWindows windows = ContextWindows.hosted(app.config().backend().contextWindows());
         String format = "%-36s  %-16s  %8s  %-20s  %-12s  %s%n";
         out.printf(Locale.ROOT, format, "ID", "OWNER", "MESSAGES", "CREATED", "CONTEXT", "SIZE");
-        for (TranscriptInfo i : all) {
-          String size = size(i.bytes()) + (i.parts() > 1 ? " (" + i.parts() + " parts)" : "");
+        for (SessionPages.Listed listed : page.sessions()) {
+          TranscriptInfo i = transcriptOf(listed, app.transcripts(), err);
+          SessionRecord r = listed.record();
+          String owner = r != null ? r.owner() : i.owner();
           out.printf(
               Locale.ROOT,
               format,
-              i.sessionId(),
-              i.owner() == null ? "-" : MessageFormat.safeText(i.owner()),
-              i.messages(),
-              time(i.created()),
-              ContextFigures.describe(context(i, live, windows)),
-              size);
+              listed.key().sessionId(),
+              owner == null ? "-" : MessageFormat.safeText(owner),
+              i != null ? i.messages() : r.messageCount(),
+              time(listed.key().started()),
+              ContextFigures.describe(
+                  i != null ? context(i, live, windows) : live.get(listed.key().sessionId())),
+              i == null
+                  ? "-"
+                  : size(i.bytes()) + (i.parts() > 1 ? " (" + i.parts() + " parts)" : ""));
         }
-        printDamaged(rows, out);
+        printDamaged(page, out);
+        if (page.next() != null) {
+          out.println(
+              "More: legio sessions list"
+                  + (limit == null ? "" : " --limit " + size)
+                  + " --cursor "
+                  + page.next().encode());
+        }
         return 0;
       }
+    }
+  }
+
+  /**
+   * The transcript of a session on a page: an ended session's, as the page read it; a current
+   * session's, read now (null when its first turn is not written yet, or, named on {@code err},
+   * when it cannot be read).
+   */
+  private static TranscriptInfo transcriptOf(
+      SessionPages.Listed listed, TranscriptStore transcripts, PrintWriter err) {
+    if (listed.transcript() != null) {
+      return listed.transcript();
+    }
+    try {
+      return transcripts.info(listed.key().sessionId());
+    } catch (TranscriptException e) {
+      err.println(
+          "legio: "
+              + MessageFormat.safeText(
+                  "the transcript of session "
+                      + listed.key().sessionId()
+                      + " cannot be read: "
+                      + e.getMessage()));
+      return null;
     }
   }
 
@@ -160,8 +237,8 @@ final class SessionsCommand implements Runnable {
    * The session rows that could not be read as a record, one line each as {@code legio status}
    * names them ({@link SessionListing}): which row, what is wrong, what to do.
    */
-  private static void printDamaged(SessionListing rows, PrintWriter out) {
-    for (DamagedSession d : rows.damaged()) {
+  private static void printDamaged(SessionPages.Page page, PrintWriter out) {
+    for (DamagedSession d : page.damaged()) {
       out.println("damaged session: " + MessageFormat.safeText(d.describe()));
     }
   }

@@ -1,8 +1,8 @@
 package dev.legio.app.server;
 
+import dev.legio.session.DamagedSession;
 import dev.legio.session.SessionListing;
 import dev.legio.session.SessionRecord;
-import dev.legio.session.SessionStore;
 import dev.legio.transcript.TranscriptException;
 import dev.legio.transcript.TranscriptInfo;
 import dev.legio.transcript.TranscriptStarts;
@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The pages of {@code GET /api/v1/sessions}: each owner's current session record and every other
- * session that left a transcript, in one order.
+ * The pages of {@code GET /api/v1/sessions} and {@code legio sessions list}: each owner's current
+ * session record and every other session that left a transcript, in one order.
  *
  * <p>Rules:
  *
@@ -52,13 +52,45 @@ import java.util.Map;
  *       left out: a page may hold fewer than {@code limit} sessions.
  * </ul>
  */
-final class SessionPages {
+public final class SessionPages {
   private SessionPages() {}
 
-  /** The page after {@code after} (null: the first), of at most {@code limit} sessions. */
-  static Map<String, Object> page(
-      SessionStore sessions, TranscriptStore transcripts, SessionsCursor after, int limit) {
-    SessionListing records = sessions.listing();
+  /**
+   * One page.
+   *
+   * @param sessions its sessions, in the order
+   * @param next the cursor of the page after it; null when no session follows
+   * @param skipped for people: what was left out, one line each
+   * @param damaged the session rows that cannot be read as a record (on the first page only)
+   */
+  public record Page(
+      List<Listed> sessions,
+      SessionsCursor next,
+      List<String> skipped,
+      List<DamagedSession> damaged) {
+    public Page {
+      sessions = List.copyOf(sessions);
+      skipped = List.copyOf(skipped);
+      damaged = List.copyOf(damaged);
+    }
+  }
+
+  /**
+   * A session on a page: an owner's current one ({@code record}; its transcript not loaded) or an
+   * ended one ({@code transcript}).
+   *
+   * @param key its place in the order: its start and id
+   * @param record its record while it is an owner's current session; null once it ended
+   * @param transcript its transcript's listing when it ended; null for a current session
+   */
+  public record Listed(SessionsCursor key, SessionRecord record, TranscriptInfo transcript) {}
+
+  /**
+   * The page after {@code after} (null: the first), of at most {@code limit} sessions, of the
+   * session records {@code records} and the transcripts of {@code transcripts}.
+   */
+  public static Page page(
+      SessionListing records, TranscriptStore transcripts, SessionsCursor after, int limit) {
     TranscriptStarts starts = transcripts.starts();
     Map<String, Instant> started = new HashMap<>();
     for (TranscriptStarts.Start s : starts.sessions()) {
@@ -80,33 +112,48 @@ final class SessionPages {
       order.removeIf(k -> SessionsCursor.NEWEST_FIRST.compare(k, after) <= 0);
     }
     order.sort(SessionsCursor.NEWEST_FIRST);
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<Listed> out = new ArrayList<>();
     List<String> skipped = new ArrayList<>(after == null ? starts.skipped() : List.of());
     List<SessionsCursor> page = order.subList(0, Math.min(limit, order.size()));
     for (SessionsCursor k : page) {
       SessionRecord record = current.get(k.sessionId());
       if (record != null) {
-        Map<String, Object> s = Views.record(record);
-        s.put("started_at", Views.time(k.started()));
-        out.add(s);
+        out.add(new Listed(k, record, null));
         continue;
       }
       try {
         TranscriptInfo info = transcripts.info(k.sessionId());
         if (info != null) {
-          out.add(ended(info, k.started()));
+          out.add(new Listed(k, null, info));
         }
       } catch (TranscriptException e) {
         skipped.add("session " + k.sessionId() + " left out: " + e.getMessage());
       }
     }
+    return new Page(
+        out,
+        order.size() > limit ? page.get(page.size() - 1) : null,
+        skipped,
+        after == null ? records.damaged() : List.of());
+  }
+
+  /** The page as {@code GET /api/v1/sessions} answers it. */
+  static Map<String, Object> json(Page page) {
+    List<Map<String, Object>> sessions = new ArrayList<>();
+    for (Listed l : page.sessions()) {
+      if (l.record() != null) {
+        Map<String, Object> s = Views.record(l.record());
+        s.put("started_at", Views.time(l.key().started()));
+        sessions.add(s);
+      } else {
+        sessions.add(ended(l.transcript(), l.key().started()));
+      }
+    }
     Map<String, Object> answer = new LinkedHashMap<>();
-    answer.put("sessions", out);
-    answer.put("next_cursor", order.size() > limit ? page.get(page.size() - 1).encode() : null);
-    answer.put("skipped_transcripts", skipped);
-    answer.put(
-        "damaged_sessions",
-        after == null ? records.damaged().stream().map(Views::damaged).toList() : List.of());
+    answer.put("sessions", sessions);
+    answer.put("next_cursor", page.next() == null ? null : page.next().encode());
+    answer.put("skipped_transcripts", page.skipped());
+    answer.put("damaged_sessions", page.damaged().stream().map(Views::damaged).toList());
     return answer;
   }
 

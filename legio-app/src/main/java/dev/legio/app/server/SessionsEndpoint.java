@@ -36,7 +36,10 @@ final class SessionsEndpoint {
     String cursor = exchange.query("cursor");
     SessionsCursor after =
         cursor == null || cursor.isEmpty() ? null : SessionsCursor.decode(cursor);
-    exchange.json(200, SessionPages.page(parts.sessions(), parts.transcripts(), after, limit));
+    exchange.json(
+        200,
+        SessionPages.json(
+            SessionPages.page(parts.sessions().listing(), parts.transcripts(), after, limit)));
   }
 
   void get(ApiExchange exchange) throws Exception {
