@@ -56,6 +56,16 @@ class OpenApiTest {
   }
 
   @Test
+  void aTaskWhoseSessionAnotherNodeTookOverIsDocumentedAs409() {
+    JsonNode conflict = OpenApiEndpoint.load().at("/paths/~1api~1v1~1tasks/post/responses/409");
+    assertThat(conflict.get("description").asText())
+        .contains("busy past lock_wait_seconds", "another Legio node took the session over")
+        .contains("nothing of the turn was stored", "send it again");
+    assertThat(conflict.at("/content/application~1json/schema/$ref").asText())
+        .isEqualTo("#/components/schemas/Error");
+  }
+
+  @Test
   void theDocumentIsOpenApi31WithBearerAuth() {
     JsonNode doc = OpenApiEndpoint.load();
     assertThat(doc.get("openapi").asText()).isEqualTo("3.1.0");

@@ -4,11 +4,23 @@ import static dev.legio.app.server.ServerApiTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.legio.app.LegioApp;
+import dev.legio.app.StoreOpener;
+import dev.legio.backend.offline.OfflineBackend;
+import dev.legio.session.LeaseHolder;
+import dev.legio.store.LegioStore;
+import dev.legio.task.TaskSessionRecord;
+import dev.legio.task.TaskSessions;
+import dev.legio.testing.MutableClock;
+import dev.legio.usage.LedgerEntry;
+import dev.legio.usage.TurnOutcome;
+import dev.legio.usage.UsageRecorder;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -217,5 +229,61 @@ class TasksApiTest {
 
     f.release();
     assertThat(holding.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aTurnWhoseSessionAnotherNodeTookOverIs409SayingWhatHappenedAndStoresNothing()
+      throws Exception {
+    assertThat(task(f.task, KEY, "vorenus", "scout the ford").statusCode()).isEqualTo(200);
+    // Node b shares the database; its clock is past the lease this node's turn holds, as when
+    // this node pauses (kill -STOP) longer than lease_ttl_seconds with no heartbeat meanwhile.
+    MutableClock later = new MutableClock(Instant.now().plus(Duration.ofHours(1)));
+    try (LegioStore nodeB =
+            StoreOpener.open(
+                f.app.config().praetorium(),
+                later,
+                LegioApp.Lifetime.LONG_RUNNING,
+                new LeaseHolder("node-b", 1));
+        TaskSessions b =
+            new TaskSessions(
+                f.app.agents(),
+                new OfflineBackend(),
+                null,
+                nodeB.tasks(),
+                nodeB.sessions(),
+                nodeB.usage(),
+                new UsageRecorder(nodeB.usage(), f.app.prices()),
+                f.app.config().sessions(),
+                later,
+                nodeB.conversations())) {
+      CompletableFuture<HttpResponse<String>> held =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return task(f.task, KEY, "vorenus", "#hold and the bridge");
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
+      b.run(KEY, "vorenus", "the ford on node b", "run-b");
+      TaskSessionRecord leftByB = f.app.store().tasks().find(KEY, "vorenus").orElseThrow();
+      f.release();
+
+      HttpResponse<String> lost = held.get(30, TimeUnit.SECONDS);
+
+      assertError(lost, 409, "the session of vorenus for key '" + KEY + "' was taken over");
+      assertError(lost, 409, "lease_ttl_seconds");
+      assertError(lost, 409, "Nothing of this turn was stored");
+      assertError(lost, 409, "unless the task was sent again meanwhile, send it again");
+      assertThat(ServerFixture.json(lost).fieldNames()).toIterable().containsExactly("error");
+      // Nothing of the lost turn stored: the record is as node b left it.
+      assertThat(f.app.store().tasks().find(KEY, "vorenus")).contains(leftByB);
+    }
+    // Its tokens were spent: the ledger has the turn, as lease_lost.
+    assertThat(f.app.usage().entries(Instant.EPOCH, 100))
+        .filteredOn(e -> "run-20".equals(e.task().taskRunId()))
+        .extracting(LedgerEntry::outcome)
+        .containsExactly(TurnOutcome.LEASE_LOST);
   }
 }
