@@ -22,6 +22,17 @@ import org.slf4j.LoggerFactory;
  * One running {@code claude} process: its stdin, its stdout as a queue of lines, and the tail of
  * its stderr for error messages. Killing it kills its descendants too (MCP servers, shell commands
  * the model ran), so nothing it started outlives it.
+ *
+ * <p>Rule: its stdout and stderr are read on platform threads of their own, never on virtual
+ * threads. A read of a pipe blocks its thread in the kernel; on a virtual thread it holds one of
+ * the JDK scheduler's carrier threads for as long as the process is silent, which for an idle
+ * persistent session is hours. With as many silent pipes as the machine has cores every carrier is
+ * held; the spare carriers the JDK adds meanwhile retire after 30 s idle, and from then on a
+ * virtual thread's timed wait that expires finds no carrier to run it. A turn (a virtual thread)
+ * waiting for a line with its deadline ({@link #next}) then woke only when some CLI wrote again: a
+ * hanging turn outlived its {@code turn_timeout_seconds} by minutes, until the CLI's own API
+ * time-out. Read on platform threads, the pipes hold no carrier, and a turn's deadline ends its
+ * wait whatever other sessions do.
  */
 final class CliProcess implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CliProcess.class);
@@ -46,7 +57,8 @@ final class CliProcess implements AutoCloseable {
     this.registry = registry;
     this.label = label;
     this.stdin = process.getOutputStream();
-    Thread.ofVirtual()
+    Thread.ofPlatform()
+        .daemon()
         .name("claude-out-" + label)
         .start(
             () -> {
@@ -63,7 +75,8 @@ final class CliProcess implements AutoCloseable {
                 lines.add(new Line.End());
               }
             });
-    Thread.ofVirtual()
+    Thread.ofPlatform()
+        .daemon()
         .name("claude-err-" + label)
         .start(
             () -> {

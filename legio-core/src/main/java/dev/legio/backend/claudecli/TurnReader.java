@@ -19,7 +19,9 @@ import java.util.function.Function;
  *       other line before the {@code result} goes to the caller.
  *   <li>The turn must end before its deadline ({@code turn_timeout_seconds}); otherwise it fails
  *       with a {@link TurnTimeoutException} saying so (the caller kills the process). An interrupt
- *       fails it too, keeping the thread's interrupt flag.
+ *       fails it too, keeping the thread's interrupt flag. The deadline bounds the whole wait,
+ *       however many other CLI processes sit silent meanwhile (their pipes hold no virtual-thread
+ *       carrier: {@link CliProcess}).
  *   <li>Output that ends before a {@code result} line fails as the caller decides from the
  *       process's exit ({@link CliProcess#describeExit}).
  *   <li>A result is an error when it says {@code is_error} or its {@code subtype} is not {@code
