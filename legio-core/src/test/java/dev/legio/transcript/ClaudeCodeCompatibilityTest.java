@@ -30,13 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
 class ClaudeCodeCompatibilityTest {
   @TempDir Path dir;
   private Path cli;
+  private Path home;
   private Path config;
   private Path project;
 
   @BeforeEach
   void findTheCli() throws IOException {
     cli = RealClaudeCli.executable();
-    config = Files.createDirectories(dir.resolve("claude-config"));
+    home = Files.createDirectories(dir.resolve("home"));
+    config = home.resolve(".claude"); // RealClaudeCli.environment's CLAUDE_CONFIG_DIR
     project = Files.createDirectories(dir.resolve("project"));
   }
 
@@ -48,13 +50,12 @@ class ClaudeCodeCompatibilityTest {
         new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
     env.keySet().removeIf(k -> k.startsWith("ANTHROPIC_") || k.startsWith("CLAUDE"));
-    env.put("HOME", dir.resolve("home").toString());
-    env.put("CLAUDE_CONFIG_DIR", config.toString());
-    env.put("ANTHROPIC_BASE_URL", api.baseUrl().toString());
-    env.put("ANTHROPIC_API_KEY", "sk-ant-test-not-a-secret");
-    env.put("DISABLE_TELEMETRY", "1");
-    env.put("DISABLE_AUTOUPDATER", "1");
-    env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    // the other CLI tests' environment: no retries, so a failed call to the fake fails the run
+    env.putAll(RealClaudeCli.environment(home, api));
+    // as Legio runs it (backend.claudecli.EagerTranscript): each turn written before its result,
+    // not left to the clean-up at exit, which the CLI gives up after 2 s (the likely reason the
+    // second run's answer was once missing from the transcript on a loaded machine)
+    env.put("CLAUDE_CODE_EAGER_FLUSH", "1");
     Process p = builder.start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("claude finished").isTrue();
@@ -75,7 +76,9 @@ class ClaudeCodeCompatibilityTest {
       assertThat(out).contains("The north road is clear.");
       api.enqueue(
           FakeMessagesApi.Reply.text("The bridge still stands.").withUsage(1_200, 30, 5_000, 700));
-      claude(api, "--resume", id, "And the bridge?");
+      String second = claude(api, "--resume", id, "And the bridge?");
+      assertThat(second).contains("The bridge still stands.");
+      assertThat(api.pending()).as("each run took its own answer").isZero();
     }
 
     FileTranscriptStore store = store();
