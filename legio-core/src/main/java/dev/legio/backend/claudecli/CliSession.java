@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>A process's first turn, when the session has MCP servers, first waits for the CLI to
  *       connect to them ({@link McpStartupWait}).
+ *   <li>Every process writes a turn to its transcript before it reports the turn's result ({@link
+ *       EagerTranscript}).
  *   <li>The first process of a session the CLI does not have yet starts with {@code --session-id},
  *       every later one (and every one of a resumed session) with {@code --resume}.
  *   <li>{@code Session ID ... is already in use} on a first turn (a conversation by that id exists)
@@ -188,7 +190,7 @@ abstract sealed class CliSession implements BackendSession
           CliProcess.start(
               parts.args().session(spec, id, resume, prompt.path()),
               parts.options().workingDirectory(),
-              parts.options().environment(),
+              EagerTranscript.environment(parts.options().environment()),
               parts.options().withheld(),
               parts.processes(),
               label);

@@ -92,6 +92,20 @@ class ClaudeCliBackendTest {
     throw new AssertionError("the CLI never wrote " + file + " under " + home);
   }
 
+  /** The CLI's transcript of {@code s} as it is on disk now, or "" when there is none. */
+  private String cliTranscript(BackendSession s) {
+    String file = s.backendSessionId() + ".jsonl";
+    try (java.util.stream.Stream<Path> files = Files.walk(home)) {
+      return files
+          .filter(f -> f.getFileName().toString().equals(file))
+          .map(ClaudeCliBackendTest::readQuietly)
+          .findFirst()
+          .orElse("");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private static String readQuietly(java.nio.file.Path f) {
     try {
       return java.nio.file.Files.readString(f);
@@ -112,9 +126,13 @@ class ClaudeCliBackendTest {
       assertThat(session.resumed()).isFalse();
       assertThat(UUID.fromString(session.backendSessionId())).isNotNull();
       TurnResult first = send(session, "Scout the north road");
+      // read at once: a turn is in the CLI's transcript by the time its result is back
+      // (EagerTranscript), even while a persistent process lives on
+      String transcript = cliTranscript(session);
       TurnResult second = send(session, "What did you see?");
 
       assertThat(first.text()).isEqualTo("The north road is clear.");
+      assertThat(transcript).contains("Scout the north road").contains("The north road is clear.");
       assertThat(second.text()).isEqualTo("I saw three carts.");
     }
 
