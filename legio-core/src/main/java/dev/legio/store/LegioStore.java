@@ -166,6 +166,27 @@ public final class LegioStore implements AutoCloseable {
     database.meterPool(factory);
   }
 
+  /**
+   * The database's own clock, read on a pool connection ({@code SELECT clock_timestamp()} on
+   * PostgreSQL; on SQLite the machine's clock, which every process on the file shares): what {@link
+   * DatabaseAlignedClock} measures this node's clock against.
+   */
+  public DatabaseAlignedClock.DatabaseTime databaseTime() {
+    boolean sqlite = database.values().name().equals("sqlite");
+    String query =
+        sqlite ? "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" : "SELECT clock_timestamp()";
+    return () -> {
+      try (java.sql.Connection connection = database.pool().getConnection();
+          java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet row = statement.executeQuery(query)) {
+        row.next();
+        return sqlite
+            ? java.time.Instant.parse(row.getString(1))
+            : row.getObject(1, java.time.OffsetDateTime.class).toInstant();
+      }
+    };
+  }
+
   /** The leases of singleton background jobs ({@link dev.legio.session.SingletonJobs}). */
   public dev.legio.session.JobLeases jobLeases() {
     return jobLeasesAs(process);
