@@ -48,6 +48,7 @@ public final class LegioApp implements AutoCloseable {
   private final LegioConfig config;
   private final Map<String, String> env;
   private final Clock clock;
+  private final ClockAlignment alignment;
   private LegioStore store;
   private AgentDirectory agents;
   private final ModelBackends backends;
@@ -97,7 +98,9 @@ public final class LegioApp implements AutoCloseable {
     this.workspace = workspace;
     this.config = config;
     this.env = env;
-    this.clock = clock;
+    this.alignment =
+        ClockAlignment.of(config.praetorium(), config.sessions().leaseDuration(), clock);
+    this.clock = alignment.clock();
     this.transcripts = new TranscriptStores(config.transcripts(), workspace.root(), env, clock);
     this.backends =
         new ModelBackends(config.backend(), env, (kind, b) -> BackendAssembly.build(this, kind, b));
@@ -144,6 +147,7 @@ public final class LegioApp implements AutoCloseable {
               clock,
               lifetime,
               new dev.legio.session.LeaseHolder(nodeName(), ProcessHandle.current().pid()));
+      alignment.opened(store, lifetime == Lifetime.LONG_RUNNING);
     }
     return store;
   }
@@ -193,9 +197,20 @@ public final class LegioApp implements AutoCloseable {
     return env;
   }
 
-  /** This app's clock. */
-  Clock clock() {
+  /**
+   * The clock every part of this app runs on: the clock it was opened with, aligned with the
+   * database's on PostgreSQL ({@link ClockAlignment}).
+   */
+  public Clock clock() {
     return clock;
+  }
+
+  /**
+   * This node's clock against its database's, when the app aligns it (PostgreSQL): the offset
+   * measured, for {@code legio status} and {@code GET /readyz}.
+   */
+  public java.util.Optional<dev.legio.store.DatabaseAlignedClock> databaseAlignedClock() {
+    return alignment.aligned();
   }
 
   /** The conversations the HTTP back-ends keep, in {@link #store()}. */
@@ -484,6 +499,7 @@ public final class LegioApp implements AutoCloseable {
       extractor = null;
     }
     backends.close();
+    alignment.close();
     if (store != null) {
       store.close();
       store = null;

@@ -44,7 +44,7 @@ final class ServeCommand implements Callable<Integer> {
     tokens.list(); // a damaged token file stops the start here, saying what to do
     CountDownLatch stopped = new CountDownLatch(1);
     SessionSettings s = app.config().sessions();
-    SessionMaintenance maintenance = app.maintenance(root.context.clock());
+    SessionMaintenance maintenance = app.maintenance(app.clock());
     DreamScheduler dreams = dreams(app);
     McpHttpServer.Mounted mounted = mountedMcp(app);
     dev.legio.session.SingletonJobs jobs = app.singletonJobs();
@@ -58,13 +58,13 @@ final class ServeCommand implements Callable<Integer> {
     // Before any turn runs on the engine's lowered threads (EngineThreadPriority).
     dev.legio.session.HeldLeases.shared().startHeartbeat();
     LegioServer api =
-        LegioServer.asServed(app, root.context.clock(), tokens)
+        LegioServer.asServed(app, app.clock(), tokens)
             .mcp(mounted == null ? null : mounted.handler())
             .start();
     McpHttpServer mcp = mounted == null ? startMcp(app) : null;
     dev.legio.app.gateway.GatewayHealthReports healthReports =
         new dev.legio.app.gateway.GatewayHealthReports(
-            app.gateways(), app.store().gatewayState(), root.context.clock());
+            app.gateways(), app.store().gatewayState(), app.clock());
     exitZeroOnSigterm();
     Runtime.getRuntime()
         .addShutdownHook(
