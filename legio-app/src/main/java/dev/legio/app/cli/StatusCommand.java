@@ -21,6 +21,7 @@ import picocli.CommandLine.ParentCommand;
             + " tokens, context use as a share of the model's window, messages, rebuilds and cost"
             + " so far, as recorded in the store; and which sessions have auto-compact off after"
             + " failures, and which session records are damaged (left out, each with what to do);"
+            + " on PostgreSQL, how far this machine's clock is from the database's;"
             + " then each chat gateway as `legio serve` last reported it: state, messages in and"
             + " out, why.")
 final class StatusCommand implements Callable<Integer> {
@@ -56,6 +57,12 @@ final class StatusCommand implements Callable<Integer> {
         root.out.println(more);
       }
       root.out.println(app.backendChoice());
+      app.databaseAlignedClock()
+          .flatMap(dev.legio.store.DatabaseAlignedClock::believed)
+          .ifPresent(
+              m ->
+                  root.out.println(
+                      "Clock: " + m.inWords() + "; leases are compared on the database's time."));
       String gateways =
           GatewayTable.format(app.store().gatewayState().reports(), root.context.clock().instant());
       if (!gateways.isEmpty()) {

@@ -30,6 +30,10 @@ import java.util.concurrent.TimeoutException;
  *       serve}) and never ends: a node that drains is on its way out.
  *   <li>A store check that throws counts as unreachable, with the reason (no secrets: the store's
  *       own messages redact its URL).
+ *   <li>On PostgreSQL the report shows {@code clock_offset_ms}: how far the database's clock is
+ *       ahead of this machine's (negative: behind), as last measured. It is no check: leases are
+ *       compared on the database's time ({@code store.DatabaseAlignedClock}), so an offset never
+ *       makes a node unready.
  * </ul>
  */
 public final class Readiness {
@@ -70,7 +74,11 @@ public final class Readiness {
           var health = store.health();
           return new StoreHealth(
               health.unreachable(), health.pendingMigrations(), health.writerProblem());
-        });
+        },
+        () ->
+            app.databaseAlignedClock()
+                .flatMap(dev.legio.store.DatabaseAlignedClock::believed)
+                .map(dev.legio.store.DatabaseAlignedClock.Measurement::offset));
   }
 
   /** A node whose store is always fine (tests without a database). */
@@ -79,10 +87,20 @@ public final class Readiness {
   }
 
   private final StoreCheck store;
+  private final java.util.function.Supplier<java.util.Optional<Duration>> clockOffset;
   private volatile boolean draining;
 
   public Readiness(StoreCheck store) {
+    this(store, java.util.Optional::empty);
+  }
+
+  /**
+   * @param clockOffset the database's clock's lead over this machine's, when measured
+   */
+  public Readiness(
+      StoreCheck store, java.util.function.Supplier<java.util.Optional<Duration>> clockOffset) {
     this.store = Objects.requireNonNull(store, "store");
+    this.clockOffset = Objects.requireNonNull(clockOffset, "clockOffset");
   }
 
   /** From now on the node is not ready: it is draining. */
@@ -97,7 +115,8 @@ public final class Readiness {
       boolean migrationsCurrent,
       boolean writesSucceeding,
       boolean draining,
-      List<String> reasons) {
+      List<String> reasons,
+      Duration clockOffset) {
     Map<String, Object> json() {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("status", ready ? "ready" : "not ready");
@@ -106,6 +125,9 @@ public final class Readiness {
       out.put("writes_succeeding", writesSucceeding);
       out.put("draining", draining);
       out.put("reasons", reasons);
+      if (clockOffset != null) {
+        out.put("clock_offset_ms", clockOffset.toMillis());
+      }
       return out;
     }
   }
@@ -139,7 +161,8 @@ public final class Readiness {
         current,
         writing,
         isDraining,
-        reasons);
+        reasons,
+        clockOffset.get().orElse(null));
   }
 
   private StoreHealth storeHealth() {

@@ -145,6 +145,20 @@ class ServerReadinessTest {
   }
 
   @Test
+  void theClockOffsetIsShownWhenMeasuredAndIsNoCheck() {
+    Readiness measured =
+        new Readiness(
+            Readiness.StoreHealth::healthy,
+            () -> java.util.Optional.of(java.time.Duration.ofMillis(-42_000)));
+    Readiness.Report report = measured.check();
+
+    assertThat(report.ready()).isTrue();
+    assertThat(report.json()).containsEntry("clock_offset_ms", -42_000L);
+    assertThat(new Readiness(Readiness.StoreHealth::healthy).check().json())
+        .doesNotContainKey("clock_offset_ms");
+  }
+
+  @Test
   void anUnreachableStoreIsNotReady() {
     Readiness readiness =
         new Readiness(
