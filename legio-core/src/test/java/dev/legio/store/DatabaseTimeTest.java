@@ -38,6 +38,27 @@ class DatabaseTimeTest {
   }
 
   @Test
+  void aMeasurementWhileTheDatabaseCannotBeReachedKeepsTheOffset() {
+    MutableClock node = new MutableClock(Instant.now());
+    DatabaseAlignedClock aligned = new DatabaseAlignedClock(node, Duration.ofSeconds(7));
+    DatabaseAlignedClock.DatabaseTime closed;
+    try (PostgresTestDatabase database = PostgresTestDatabase.create();
+        LegioStore store =
+            LegioStore.openPostgres(
+                new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 2, node))) {
+      node.set(Instant.now().minus(Duration.ofMinutes(1)));
+      aligned.measure(store.databaseTime()).orElseThrow();
+      closed = store.databaseTime();
+    }
+    Duration measured = aligned.offset();
+
+    assertThat(aligned.measure(closed)).isEmpty();
+
+    assertThat(aligned.offset()).isEqualTo(measured);
+    assertThat(measured).isBetween(Duration.ofSeconds(58), Duration.ofSeconds(62));
+  }
+
+  @Test
   void sqliteGivesTheMachinesClock() throws Exception {
     try (LegioStore store =
         LegioStore.openSqlite(
