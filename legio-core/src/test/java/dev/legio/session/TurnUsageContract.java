@@ -190,9 +190,10 @@ abstract class TurnUsageContract {
   }
 
   @Test
-  void aTurnWhoseDatabaseFailsIsAnsweredThatTheDatabaseFailedAndToSendItAgain() throws Exception {
+  void aTurnWhoseDatabaseFailsAfterTheAnswerGivesTheAnswerSayingItWasNotStored() throws Exception {
     // Found by a probe: PostgreSQL restarted under load, and the turns in flight were answered
-    // "An error occurred during processing", which says neither what failed nor what to do.
+    // "An error occurred during processing", which says neither what failed nor what to do. Then
+    // "send it again", which pays for the answer twice: the answer that came is given instead.
     AtomicReference<AutoCloseable> fault = new AtomicReference<>();
     backend.duringTurn =
         turn -> {
@@ -210,9 +211,10 @@ abstract class TurnUsageContract {
     }
 
     assertThat(reply.failed()).isTrue();
+    assertThat(reply.messageId()).isNull();
     assertThat(reply.text())
-        .isEqualTo(FailedReplies.storeFailedText("vorenus"))
-        .contains("database failed", "send it again");
+        .isEqualTo(FailedReplies.unstoredText("vorenus") + "\n\nvorenus answer 1")
+        .contains("database failed", "not in the history", "need not send the message again");
   }
 
   @Test
