@@ -9,25 +9,30 @@ import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the usage recorder's rows to the {@link UsageLedger} on a thread of its own, and keeps the
- * rows a failed write left (the database locked by another program past its busy wait, PostgreSQL
- * out of reach for a moment) to write them again, so that a short fault loses no turn from {@code
- * legio usage}, and the caller (the turn listener, which also writes transcripts after every turn)
- * never waits out the database's busy wait.
+ * Writes the usage recorder's rows to the {@link UsageLedger}, and keeps the rows a failed write
+ * left (the database locked by another program past its busy wait, PostgreSQL out of reach for a
+ * moment) to write them again on a thread of its own, so that a short fault loses no turn from
+ * {@code legio usage}, and the caller (the turn listener, which also writes transcripts after every
+ * turn) waits on a failing database at most once per fault.
  *
  * <p>Rules:
  *
  * <ul>
- *   <li>Rows are written on the writer's thread ({@code legio-usage-retry}). While no row is kept,
- *       a caller hands its rows over and waits for them up to {@link #CALLER_WAIT} (a write that
- *       lands within it has landed when {@link #write} returns); past that, or as soon as the write
- *       fails, it returns, its rows kept. So a fault (SQLite's 10 s busy wait while another program
- *       holds the file's write lock) holds the caller for at most {@link #CALLER_WAIT}, once: while
- *       rows are kept, new rows are kept behind them and the caller returns at once.
+ *   <li>While no row is kept, rows are written at once, on the caller's thread: a healthy
+ *       database's write costs no hand-over to another thread. (Handing every row to a thread of
+ *       its own and waiting for it, to bound the caller's wait at the onset of a fault too, cost
+ *       1.4 times the API's p99 overhead in {@code legio bench api}: docs/BENCHMARKS.md, sessions
+ *       32 and 33.) When that write fails, its rows are kept and a fault is presumed: until every
+ *       kept row is written or given up, new rows are kept behind them without a write of their
+ *       own, so the caller returns at once instead of waiting out the database's busy wait
+ *       (SQLite's 10 s) turn after turn. A write the database refused for a row's content ({@link
+ *       UsageRowRefusedException}) is no fault: a lone row is given up at once, and several are
+ *       kept for the retry thread to write one by one at once (below).
  *   <li>Kept rows are written, in the order they were given, first {@link Backoff#first} after a
  *       failure, then twice as long after each attempt that fails too, at most {@link
  *       Backoff#longest} apart, for as long as the process runs. An attempt that writes every kept
@@ -67,12 +72,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RetryingUsageWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RetryingUsageWriter.class);
-
-  /**
-   * The longest a caller waits for its rows to be written while none is kept: a write that takes
-   * longer (a database busy or out of reach) goes on without it.
-   */
-  public static final Duration CALLER_WAIT = Duration.ofSeconds(1);
 
   /** How long a warning about dropped rows stays the last one. */
   private static final long DROP_WARNING_NANOS = Duration.ofMinutes(1).toNanos();
@@ -116,11 +115,15 @@ public final class RetryingUsageWriter implements AutoCloseable {
   private int droppedSinceWarning;
   private long lastDropWarning;
   private String lastFailure = "";
-  private long failures;
   private boolean inFault;
 
-  /** Serialises attempts: the retry thread's and the last one at close. */
-  private final Object attempting = new Object();
+  /**
+   * Serialises attempts: the retry thread's and the last one at close. A lock, not a monitor: the
+   * retry thread is virtual (idle but for a fault, it adds no platform thread beside the turns'),
+   * and on Java 21 a virtual thread that parks (the database writer's group commit) while holding a
+   * monitor pins its carrier.
+   */
+  private final ReentrantLock attempting = new ReentrantLock();
 
   public RetryingUsageWriter(UsageLedger ledger, Backoff backoff, Lost lost) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -130,63 +133,58 @@ public final class RetryingUsageWriter implements AutoCloseable {
   }
 
   /**
-   * Hands {@code entries} to the writer's thread and, unless rows are kept after a failed write,
-   * waits up to {@link #CALLER_WAIT} for them to be written (see the class comment); after {@link
-   * #close}, writes them on this thread.
+   * Writes {@code entries} now, on this thread, or, while rows are kept after a failed write, keeps
+   * them behind those without writing (see the class comment); when the write fails, keeps them to
+   * write them again.
    */
   public void write(List<LedgerEntry> entries) {
     if (entries.isEmpty()) {
       return;
     }
-    long failuresBefore;
     synchronized (this) {
-      if (!closed) {
-        boolean waitForIt = kept.isEmpty() && attemptingRows == 0 && !inFault;
+      if (!closed && (!kept.isEmpty() || attemptingRows > 0 || inFault)) {
         kept.addAll(entries);
         dropPastLimit();
         if (attemptingRows == 0) {
           schedule(); // else the attempt under way takes them, or schedules the next for them
         }
-        if (!waitForIt) {
-          return;
-        }
-        failuresBefore = failures;
-      } else {
-        failuresBefore = -1;
+        return;
       }
     }
-    if (failuresBefore < 0) {
-      writeAfterClose(entries);
-      return;
-    }
-    awaitWritten(failuresBefore);
-  }
-
-  /**
-   * Waits up to {@link #CALLER_WAIT} until no row is left to write, or an attempt that failed since
-   * {@code failuresBefore} were counted has kept its rows again.
-   */
-  private synchronized void awaitWritten(long failuresBefore) {
-    long left = CALLER_WAIT.toNanos();
-    long deadline = System.nanoTime() + left;
-    try {
-      // Until nothing is left, or an attempt failed and the rows it left are kept again.
-      while (left > 0 && (attemptingRows > 0 || (!kept.isEmpty() && failures == failuresBefore))) {
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-        left = deadline - System.nanoTime();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** A write after {@link #close}: on this thread, given up when it fails. */
-  private void writeAfterClose(List<LedgerEntry> entries) {
     try {
       append(entries);
     } catch (RuntimeException e) {
-      giveUp(entries, "the usage writer was closing: " + e.getMessage());
+      keep(entries, e);
     }
+  }
+
+  /**
+   * Keeps the rows of a write on the caller's thread that failed ({@code failure}) for the retry
+   * thread: at once when the database refused a row for what it holds (the rows are then written
+   * one by one, and that row given up; a lone row is given up here), else after {@link
+   * Backoff#first}, as a fault. After {@link #close}, gives them up.
+   */
+  private void keep(List<LedgerEntry> entries, RuntimeException failure) {
+    failedWith(failure);
+    boolean refusal = failure instanceof UsageRowRefusedException;
+    if (refusal && entries.size() == 1) {
+      refused(entries.get(0), failure); // it would fail again: given up at once
+      return;
+    }
+    synchronized (this) {
+      if (!closed) {
+        kept.addAll(entries);
+        dropPastLimit();
+        if (!refusal) {
+          faultGoesOn(entries);
+        }
+        if (attemptingRows == 0) {
+          schedule();
+        }
+        return;
+      }
+    }
+    giveUp(entries, "the usage writer was closing: " + failure.getMessage());
   }
 
   /** How many rows are kept, waiting to be written again (an attempt's under way among them). */
@@ -240,7 +238,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     if (retries == null) {
       ScheduledThreadPoolExecutor executor =
           new ScheduledThreadPoolExecutor(
-              1, Thread.ofPlatform().name("legio-usage-retry").daemon().factory());
+              1, Thread.ofVirtual().name("legio-usage-retry").factory());
       // close() makes the last attempt itself: a scheduled one need not wait for its time.
       executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
       retries = executor;
@@ -249,7 +247,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     retries.schedule(this::retry, inFault ? wait.toNanos() : 0, TimeUnit.NANOSECONDS);
   }
 
-  /** The writer thread's attempt, and the next one scheduled while rows are kept. */
+  /** The retry thread's attempt, and the next one scheduled while rows are kept. */
   private void retry() {
     boolean faultBefore;
     synchronized (this) {
@@ -277,7 +275,8 @@ public final class RetryingUsageWriter implements AutoCloseable {
    * are kept again; true when none is left.
    */
   private boolean attempt() {
-    synchronized (attempting) {
+    attempting.lock();
+    try {
       while (true) {
         List<LedgerEntry> rows;
         synchronized (this) {
@@ -305,6 +304,8 @@ public final class RetryingUsageWriter implements AutoCloseable {
           notifyAll();
         }
       }
+    } finally {
+      attempting.unlock();
     }
   }
 
@@ -328,7 +329,6 @@ public final class RetryingUsageWriter implements AutoCloseable {
 
   private synchronized void failedWith(RuntimeException failure) {
     lastFailure = String.valueOf(failure.getMessage());
-    failures++;
   }
 
   /** Whether rows written now were kept after a failed write (worth a line when they land). */

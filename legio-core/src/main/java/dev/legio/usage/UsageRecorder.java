@@ -19,12 +19,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * #turnFailed}) a row with its outcome ({@code error}, {@code timeout}, {@code lease_lost}) and no
  * tokens unless the back-end reported some. A row has a duration when the engine reports one.
  *
- * <p>Rows are written on a thread of their own ({@link RetryingUsageWriter}: its rules, the
- * back-off and the limit, are in its comment): the turn listener waits for them at most {@link
- * RetryingUsageWriter#CALLER_WAIT}, never a database's busy wait. A row the ledger cannot write at
- * once (the database locked or out of reach for a moment) is kept and written again later, so a
- * short fault loses no turn; while rows are kept, the next turns' rows are kept behind them and the
- * listener does not wait at all. A row given up at last (dropped past the limit, refused by the
+ * <p>Rows are written at once, on the turn listener's thread, while the database takes them ({@link
+ * RetryingUsageWriter}: its rules, the back-off and the limit, are in its comment). A row the
+ * ledger cannot write at once (the database locked or out of reach for a moment) is kept and
+ * written again later on a thread of its own, so a short fault loses no turn and holds the listener
+ * for one failed write at most; while rows are kept, the next turns' rows are kept behind them and
+ * the listener does not wait at all. A row given up at last (dropped past the limit, refused by the
  * database, still unwritten at {@link #close}) is not lost silently: it is logged and kept count of
  * ({@link #unrecorded()}), so that a command that ran the turn can say that its usage went
  * unrecorded and exit with a failure. Close the recorder after the engine that tells it of turns,

@@ -38,6 +38,9 @@ public final class FlakyUsageLedger implements UsageLedger {
   /** Writes that began while {@link #holding} was set. */
   public final AtomicInteger held = new AtomicInteger();
 
+  /** The thread of each write, in order. */
+  public final List<Thread> writers = new CopyOnWriteArrayList<>();
+
   @Override
   public void append(LedgerEntry entry) {
     appendAll(List.of(entry));
@@ -45,6 +48,7 @@ public final class FlakyUsageLedger implements UsageLedger {
 
   @Override
   public void appendAll(List<LedgerEntry> entries) {
+    writers.add(Thread.currentThread());
     CountDownLatch hold = holding;
     if (hold != null) {
       held.incrementAndGet();
