@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>If any work in a shared transaction fails, the transaction is rolled back and each work is run
  * again in a transaction of its own, so one bad request never fails or half-writes the others. Work
- * must therefore touch nothing but the connection.
+ * must therefore touch nothing but the connection. A transaction that failed before any work ran
+ * (the database refused to begin it: SQLite's file held by another program past the busy wait,
+ * PostgreSQL out of reach) fails all its callers at once, with one failure logged: no request
+ * spoiled it, and each alone would only wait the same again (a batch of N waited N + 1 busy waits).
  *
  * <p>No transaction begins while the database's file is not the one opened (SQLite's, deleted or
  * replaced under the running process: see {@link DatabaseFileWatch}): its work fails saying so,
@@ -177,9 +180,11 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private void runBatch(List<Task<?>> batch) {
     Object[] results = new Object[batch.size()];
+    boolean[] workRan = {false};
     try {
       inTransaction(
           tx -> {
+            workRan[0] = true;
             for (int i = 0; i < batch.size(); i++) {
               results[i] = batch.get(i).work().run(tx);
             }
@@ -188,6 +193,9 @@ final class GroupCommitWriter implements AutoCloseable {
     } catch (Throwable failure) {
       if (batch.size() == 1) {
         fail(batch.get(0), translate(failure));
+      } else if (!workRan[0]) {
+        // The database refused the transaction itself: each alone would wait the same again.
+        failAll(batch, translate(failure));
       } else {
         // One request spoiled the shared transaction: give each its own.
         for (Task<?> task : batch) {
@@ -219,6 +227,20 @@ final class GroupCommitWriter implements AutoCloseable {
   private static <R> void complete(Task<R> task, Object result) {
     task.done().complete((R) result);
     LockSupport.unpark(task.waiter());
+  }
+
+  /**
+   * Fails every task of {@code batch} with {@code failure}: each its own exception with the same
+   * message and cause, since each caller adds where it waited to what it throws.
+   */
+  private static void failAll(List<Task<?>> batch, Throwable failure) {
+    for (int i = 0; i < batch.size(); i++) {
+      Throwable own =
+          i == 0 || failure.getClass() != MessageLogException.class
+              ? failure
+              : new MessageLogException(failure.getMessage(), failure.getCause());
+      fail(batch.get(i), own);
+    }
   }
 
   private static void fail(Task<?> task, Throwable failure) {

@@ -97,6 +97,88 @@ class GroupCommitWriterTest {
     }
   }
 
+  /**
+   * Another program holds the file's write lock: callers queued behind a transaction share the next
+   * one, and when the database refuses to begin it, all of them fail after that one busy wait. Each
+   * used to be tried again alone, each waiting the busy wait again.
+   */
+  @Test
+  void callersWhoseSharedTransactionTheDatabaseRefusesToBeginFailTogetherNotEachAgainAlone()
+      throws Exception {
+    String url = "jdbc:sqlite:" + dir.resolve("held.db");
+    try (java.sql.Connection setup = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement s = setup.createStatement()) {
+      s.execute("PRAGMA journal_mode = WAL");
+      s.execute("CREATE TABLE probe (n INTEGER NOT NULL)");
+    }
+    org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+    config.setBusyTimeout(200);
+    org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource(config);
+    dataSource.setUrl(url);
+    CountingDialect dialect = new CountingDialect(new SqliteDialect());
+    dialect.gate = new java.util.concurrent.CountDownLatch(1);
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Runnable insert =
+        () -> {
+          try {
+            groupWriter.write(
+                tx -> {
+                  try (java.sql.PreparedStatement p =
+                      tx.connection().prepareStatement("INSERT INTO probe (n) VALUES (1)")) {
+                    return p.executeUpdate();
+                  }
+                });
+          } catch (RuntimeException e) {
+            failures.add(e);
+          }
+        };
+    try (java.sql.Connection other = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement holder = other.createStatement()) {
+      holder.execute("BEGIN IMMEDIATE");
+      groupWriter = new GroupCommitWriter(dataSource, dialect, java.util.Optional::empty);
+      List<Thread> callers = new ArrayList<>();
+      callers.add(Thread.ofPlatform().start(insert));
+      assertThat(dialect.firstBeginWaiting.await(10, java.util.concurrent.TimeUnit.SECONDS))
+          .isTrue();
+      for (int i = 0; i < 3; i++) {
+        Thread queued = Thread.ofPlatform().start(insert);
+        callers.add(queued);
+        awaitParked(queued);
+      }
+      dialect.gate.countDown();
+      for (Thread caller : callers) {
+        caller.join(60_000);
+      }
+      holder.execute("ROLLBACK");
+    } finally {
+      if (groupWriter != null) {
+        groupWriter.close();
+      }
+    }
+    assertThat(failures)
+        .hasSize(4)
+        .allSatisfy(
+            e ->
+                assertThat(e)
+                    .isInstanceOf(MessageLogException.class)
+                    .hasMessageContaining("database is locked"));
+    assertThat(dialect.begins)
+        .as("the first caller's transaction, then the three others' together, and no more")
+        .hasValue(2);
+  }
+
+  private GroupCommitWriter groupWriter;
+
+  private static void awaitParked(Thread thread) throws InterruptedException {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+    while (thread.getState() != Thread.State.WAITING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(thread + " did not queue within 10 s: " + thread.getState());
+      }
+      Thread.sleep(1);
+    }
+  }
+
   @Test
   void aLoneCallerWritesOnItsOwnThread() {
     Thread[] ranOn = new Thread[1];
