@@ -241,7 +241,8 @@ class TranscriptRecorderTest {
       assertThat(logs.warningsAndErrors())
           .contains("another process holds the lock of")
           .contains("." + id + ".lock")
-          .contains("kept, to be written with the session's next turn");
+          .contains("kept, to be written once the lock is let go")
+          .contains("or with the session's next turn");
     }
 
     recorder.turnCompleted(turn(session, "vorenus", "q3", "a3"));
@@ -251,6 +252,190 @@ class TranscriptRecorderTest {
         .containsExactly("q1", "a1", "q2", "a2", "q3", "a3");
     assertChained(entries);
     assertThat(recorder.kept(id)).isZero();
+  }
+
+  /** A store whose appends wait 300 ms for another process's lock. */
+  private FileTranscriptStore lockWaitingStore() {
+    return new FileTranscriptStore(
+        dir, dir.resolve("castra-root"), clock, java.time.Duration.ofMillis(300));
+  }
+
+  private HeldFileLock holdLockOf(FileTranscriptStore store, String id) throws Exception {
+    return HeldFileLock.hold(store.folder().resolve("." + id + ".lock"));
+  }
+
+  /** Waits up to 20 s for the transcript to hold {@code texts}, and returns its entries. */
+  private static List<TranscriptEntry> awaitEntries(
+      FileTranscriptStore store, String id, String... texts) throws InterruptedException {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    List<TranscriptEntry> entries = store.load(id).entries();
+    while (entries.size() < texts.length && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      entries = store.load(id).entries();
+    }
+    assertThat(entries).extracting(TranscriptEntry::text).containsExactly(texts);
+    return entries;
+  }
+
+  @Test
+  void keptTurnsAreWrittenOnceTheLockIsLetGoWithoutTheSessionsNextTurn() throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore store = lockWaitingStore();
+    TranscriptRecorder recorder = new TranscriptRecorder(store); // the default back-off: 1 s
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    try (LogCapture logs = new LogCapture(TranscriptRecorder.class.getName())) {
+      try (HeldFileLock other = holdLockOf(store, id)) {
+        recorder.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+        recorder.turnCompleted(turn(session, "vorenus", "q3", "a3"));
+        assertThat(recorder.kept(id)).isEqualTo(2);
+      }
+      // No further turn of the session: the recorder writes them on its own.
+      List<TranscriptEntry> entries = awaitEntries(store, id, "q1", "a1", "q2", "a2", "q3", "a3");
+      assertChained(entries);
+      assertThat(recorder.kept(id)).isZero();
+      assertThat(logs.text()).contains("the 2 turns kept while another process held");
+    }
+  }
+
+  @Test
+  void aTurnToldWhileKeptTurnsAreBeingWrittenAgainIsWrittenAfterThemWithoutWaiting()
+      throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore files = lockWaitingStore();
+    PausingTranscriptStore store = new PausingTranscriptStore(files);
+    TranscriptRecorder recorder =
+        new TranscriptRecorder(
+            store,
+            new KeptTurnsPolicy(
+                1_000, java.time.Duration.ofMillis(50), java.time.Duration.ofMillis(200)));
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    try (HeldFileLock other = holdLockOf(files, id)) {
+      recorder.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+      assertThat(recorder.kept(id)).isEqualTo(1);
+      store.pauseNextAppend();
+    }
+    // The retry holds the transcript's lock, between reading the tip and writing q2: a turn now.
+    assertThat(store.paused.await(20, java.util.concurrent.TimeUnit.SECONDS))
+        .as("the kept turn is written again")
+        .isTrue();
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(2),
+        () -> recorder.turnCompleted(turn(session, "vorenus", "q3", "a3")),
+        "the listener does not wait for the write in flight");
+    store.resume.countDown();
+
+    List<TranscriptEntry> entries = awaitEntries(files, id, "q1", "a1", "q2", "a2", "q3", "a3");
+    assertChained(entries);
+    recorder.turnCompleted(turn(session, "vorenus", "q4", "a4"));
+    assertChained(awaitEntries(files, id, "q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4"));
+  }
+
+  @Test
+  void closeWritesTheKeptTurnsWhenTheLockIsFree() throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore store = lockWaitingStore();
+    TranscriptRecorder recorder = new TranscriptRecorder(store, neverRetried(1_000));
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    try (HeldFileLock other = holdLockOf(store, id)) {
+      recorder.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+    }
+    try (LogCapture logs = new LogCapture(TranscriptRecorder.class.getName())) {
+      recorder.close();
+      assertThat(logs.warningsAndErrors()).isEmpty();
+    }
+    List<TranscriptEntry> entries = store.load(id).entries();
+    assertThat(entries).extracting(TranscriptEntry::text).containsExactly("q1", "a1", "q2", "a2");
+    assertChained(entries);
+  }
+
+  @Test
+  void closeLogsTheKeptTurnsItCouldNotWriteNamingTheSessionAndCountingThem() throws Exception {
+    UUID session = UUID.randomUUID();
+    UUID free = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore store = lockWaitingStore();
+    TranscriptRecorder recorder = new TranscriptRecorder(store, neverRetried(1_000));
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    try (HeldFileLock other = holdLockOf(store, id);
+        LogCapture logs = new LogCapture(TranscriptRecorder.class.getName())) {
+      recorder.turnsCompleted(
+          List.of(
+              turn(session, "vorenus", "q2", "a2"),
+              turn(free, "pullo", "p1", "b1"),
+              turn(session, "vorenus", "q3", "a3")));
+      long start = System.nanoTime();
+      recorder.close();
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+          .as("one last attempt, bounded by the store's lock wait")
+          .isLessThan(java.time.Duration.ofSeconds(5));
+      assertThat(logs.warningsAndErrors())
+          .contains("2 turns of session " + id + " were not written to its transcript and are lost")
+          .contains("." + id + ".lock")
+          .doesNotContain(free.toString());
+    }
+    assertThat(store.load(id).entries())
+        .extracting(TranscriptEntry::text)
+        .containsExactly("q1", "a1");
+    assertThat(store.load(free.toString()).entries())
+        .extracting(TranscriptEntry::text)
+        .containsExactly("p1", "b1");
+  }
+
+  @Test
+  void pastTheLimitTheOldestKeptTurnsAreDroppedAndLogged() throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore store = lockWaitingStore();
+    TranscriptRecorder recorder = new TranscriptRecorder(store, neverRetried(3));
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    try (HeldFileLock other = holdLockOf(store, id);
+        LogCapture logs = new LogCapture(TranscriptRecorder.class.getName())) {
+      recorder.turnsCompleted(
+          List.of(
+              turn(session, "vorenus", "q2", "a2"),
+              turn(session, "vorenus", "q3", "a3"),
+              turn(session, "vorenus", "q4", "a4")));
+      assertThat(logs.warningsAndErrors()).doesNotContain("dropped");
+      recorder.turnsCompleted(
+          List.of(turn(session, "vorenus", "q5", "a5"), turn(session, "vorenus", "q6", "a6")));
+      assertThat(recorder.kept(id)).isEqualTo(3);
+      assertThat(logs.warningsAndErrors())
+          .contains(
+              "2 turns were dropped from the transcript of session "
+                  + id
+                  + " unwritten: more than 3 waited");
+    }
+    recorder.turnCompleted(turn(session, "vorenus", "q7", "a7"));
+    List<TranscriptEntry> entries = store.load(id).entries();
+    assertThat(entries)
+        .extracting(TranscriptEntry::text)
+        .containsExactly("q1", "a1", "q4", "a4", "q5", "a5", "q6", "a6", "q7", "a7");
+    assertChained(entries);
+    recorder.close();
+  }
+
+  @Test
+  void aPolicyOutOfBoundsIsRefusedSayingWhatItMustBe() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> neverRetried(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxKept must be at least 1");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                new KeptTurnsPolicy(
+                    10, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("longestRetry must be at least firstRetry");
+    KeptTurnsPolicy policy = KeptTurnsPolicy.DEFAULT;
+    assertThat(policy.after(java.time.Duration.ofSeconds(1))).hasSeconds(2);
+    assertThat(policy.after(java.time.Duration.ofSeconds(40))).hasSeconds(60);
+  }
+
+  /** Keeps up to {@code max} turns and writes them again only after an hour (or at close). */
+  private static KeptTurnsPolicy neverRetried(int max) {
+    return new KeptTurnsPolicy(max, java.time.Duration.ofHours(1), java.time.Duration.ofHours(1));
   }
 
   /** Each entry names the one before it as its parent. */
