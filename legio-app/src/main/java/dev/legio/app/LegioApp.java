@@ -26,7 +26,6 @@ import dev.legio.task.TaskSessions;
 import dev.legio.tools.Toolset;
 import dev.legio.transcript.SessionHistoryEditor;
 import dev.legio.transcript.TranscriptBriefWriter;
-import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.transcript.TranscriptStore;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
@@ -237,9 +236,7 @@ public final class LegioApp implements AutoCloseable {
               .settings(config.sessions())
               .legatus(config.legatus())
               .clock(clock)
-              .turnListener(
-                  TurnListener.inOrder(
-                      new TranscriptRecorder(transcripts()), engineUsage, extractor()))
+              .turnListener(TurnListener.inOrder(transcripts.recorder(), engineUsage, extractor()))
               .backendsByKind(this::backendOfKind)
               .memory(MemoryFolder.systemPrompt(memory.dir(), memory.indexMaxLines()))
               .briefWriter(new TranscriptBriefWriter(transcripts.cli()))
@@ -469,8 +466,7 @@ public final class LegioApp implements AutoCloseable {
       gateways = null;
     }
     // Gateways first (no new turns come in), then sessions (they finish or interrupt dispatches
-    // and write their records), then memory
-    // extraction, then the back-end, then the store.
+    // and write their records), then memory extraction, then the back-end, then the store.
     if (metrics != null) {
       metrics.close();
       metrics = null;
@@ -479,6 +475,7 @@ public final class LegioApp implements AutoCloseable {
       engine.close();
       engine = null;
     }
+    transcripts.close(); // the engine has told it of every turn: the last try at locked ones
     // The engine has told the usage recorder of every turn: it writes once more what a failed
     // write left, before the store closes (engineUsage stays, for unrecordedUsage()).
     if (engineUsage != null) {

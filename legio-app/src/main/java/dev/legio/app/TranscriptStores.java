@@ -3,6 +3,7 @@ package dev.legio.app;
 import dev.legio.config.LegioConfig;
 import dev.legio.transcript.FileTranscriptStore;
 import dev.legio.transcript.RewindJournal;
+import dev.legio.transcript.TranscriptRecorder;
 import dev.legio.transcript.TranscriptStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -22,14 +23,18 @@ import java.util.Map;
  *       and which a rewind or fork of a CLI session copies) are in {@code
  *       $CLAUDE_CONFIG_DIR/projects}, else {@code ~/.claude/projects} ({@code $HOME}, else the
  *       {@code user.home} property), for the workspace's root as working directory.
+ *   <li>One {@link TranscriptRecorder} writes the engine's turns to Legio's own transcripts; {@link
+ *       #close} closes it (its last attempt at the turns a locked transcript kept), after the
+ *       engine that tells it of turns is closed.
  * </ul>
  */
-final class TranscriptStores {
+final class TranscriptStores implements AutoCloseable {
   private final LegioConfig.Transcripts settings;
   private final Path root;
   private final Map<String, String> env;
   private final Clock clock;
   private FileTranscriptStore own;
+  private TranscriptRecorder recorder;
 
   /**
    * @param root the workspace's root, the sessions' working directory
@@ -51,6 +56,16 @@ final class TranscriptStores {
     return own;
   }
 
+  /**
+   * Writes the engine's turns to {@link #own()}, created on first use; closed by {@link #close}.
+   */
+  synchronized TranscriptRecorder recorder() {
+    if (recorder == null) {
+      recorder = new TranscriptRecorder(own());
+    }
+    return recorder;
+  }
+
   /** The notes that keep a rewind of a session whole across a crash, beside the transcripts. */
   synchronized RewindJournal rewinds() {
     return RewindJournal.beside(own());
@@ -64,5 +79,14 @@ final class TranscriptStores {
             ? Path.of(configDir)
             : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".claude");
     return new FileTranscriptStore(base.resolve("projects"), root, clock);
+  }
+
+  /** Closes the recorder, if one was made: call it after the engine that tells it of turns. */
+  @Override
+  public synchronized void close() {
+    if (recorder != null) {
+      recorder.close();
+      recorder = null;
+    }
   }
 }

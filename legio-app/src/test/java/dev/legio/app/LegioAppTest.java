@@ -160,4 +160,62 @@ class LegioAppTest {
       }
     }
   }
+
+  @Test
+  void closingTheAppWritesTheTurnsALockedTranscriptKeptWithoutWaitingForANextTurn()
+      throws Exception {
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    Path config = workspace.configFile();
+    Files.writeString(
+        config, Files.readString(config).replace("kind = \"auto\"", "kind = \"offline\""));
+    String id;
+    dev.legio.transcript.TranscriptStore transcripts;
+    try (LegioApp app =
+        LegioApp.open(workspace, Map.of(), MutableClock.at("2026-02-15T12:00:00Z"))) {
+      transcripts = app.transcripts();
+      app.engine().handle("@vorenus Report", dev.legio.session.DispatchListener.NONE);
+      id = app.sessions().find("vorenus").orElseThrow().sessionId().toString();
+      awaitMessages(transcripts, id, 2);
+      Path lock =
+          ((dev.legio.transcript.FileTranscriptStore) transcripts)
+              .folder()
+              .resolve("." + id + ".lock");
+      try (dev.legio.testing.LogCapture logs =
+          new dev.legio.testing.LogCapture(
+              dev.legio.transcript.TranscriptRecorder.class.getName())) {
+        try (dev.legio.testing.HeldFileLock other = dev.legio.testing.HeldFileLock.hold(lock)) {
+          app.engine().handle("@vorenus Again", dev.legio.session.DispatchListener.NONE);
+          long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+          while (!logs.warningsAndErrors().contains("the turn is kept")
+              && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+          }
+          assertThat(logs.warningsAndErrors()).contains("the turn is kept");
+        }
+      }
+      // Closed at once, before the recorder's own retry (1 s after it kept the turn).
+    }
+    java.util.List<dev.legio.transcript.TranscriptEntry> entries = transcripts.load(id).entries();
+    assertThat(entries).hasSize(4);
+    assertThat(entries.get(2).text()).contains("Again");
+  }
+
+  /** Waits up to 20 s for the session's transcript to hold {@code count} messages. */
+  private static void awaitMessages(
+      dev.legio.transcript.TranscriptStore transcripts, String id, int count)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        if (transcripts.load(id).entries().size() >= count) {
+          return;
+        }
+      } catch (dev.legio.transcript.NoSuchTranscriptException e) {
+        // not written yet
+      }
+      Thread.sleep(20);
+    }
+    assertThat(transcripts.load(id).entries()).hasSize(count);
+  }
 }

@@ -112,22 +112,24 @@ public final class DispatchBenchmark {
   private void measure(LegioStore store, Workspace workspace, String[] agents) {
     TimedBackend backend = new TimedBackend(new OfflineBackend());
     SessionSettings sessionSettings = SessionSettings.defaults();
-    try (SessionEngine engine =
-        SessionEngine.builder()
-            .messageLog(store.messageLog())
-            .store(store.sessions())
-            .agents(new AgentDirectory(workspace.castra()))
-            .backend(backend)
-            .settings(sessionSettings)
-            .clock(Clock.systemUTC())
-            // As LegioApp wires it: every turn is also written to its session's transcript.
-            .turnListener(
-                new TranscriptRecorder(
-                    new FileTranscriptStore(
-                        workspace.castra().resolve("transcripts"),
-                        workspace.root(),
-                        Clock.systemUTC())))
-            .build()) {
+    // As LegioApp wires it: every turn is also written to its session's transcript; the recorder
+    // closes after the engine.
+    try (TranscriptRecorder recorder =
+            new TranscriptRecorder(
+                new FileTranscriptStore(
+                    workspace.castra().resolve("transcripts"),
+                    workspace.root(),
+                    Clock.systemUTC()));
+        SessionEngine engine =
+            SessionEngine.builder()
+                .messageLog(store.messageLog())
+                .store(store.sessions())
+                .agents(new AgentDirectory(workspace.castra()))
+                .backend(backend)
+                .settings(sessionSettings)
+                .clock(Clock.systemUTC())
+                .turnListener(recorder)
+                .build()) {
       Random random = new Random(5);
       // Warm-up: every agent's first (bootstrap) dispatch, and the JIT.
       for (String agent : agents) {
