@@ -10,11 +10,8 @@ import dev.legio.backend.TurnResult;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.config.SessionSettings;
 import dev.legio.errors.Quoted;
-import dev.legio.session.CompletedTurn;
 import dev.legio.session.LeaseGate;
-import dev.legio.session.LeaseLostException;
 import dev.legio.session.SessionStore;
-import dev.legio.usage.LedgerEntry;
 import dev.legio.usage.UsageLedger;
 import dev.legio.usage.UsageRecorder;
 import java.time.Clock;
@@ -60,23 +57,15 @@ import org.slf4j.LoggerFactory;
  *       session lease between processes); a task that cannot start within {@code lock_wait_seconds}
  *       gets {@link TaskBusyException}. Different keys run in parallel. This process keeps a slot
  *       only for the pairs in use ({@link TaskSlots}): {@link #closeIdle} retires the others.
- *   <li>A back-end failure changes nothing stored but the usage ledger (a row with the failure's
- *       outcome and duration) and throws {@link TaskFailedException}.
  *   <li>The session lease ({@code task/AGENT/KEY}, taken through a {@link LeaseGate} as an agent's
  *       is) is renewed by the store's heartbeat while the turn runs, so a turn longer than {@code
- *       lease_ttl_seconds} keeps it. The turn's record is saved only while the lease is still this
- *       process's, checked in the write's transaction ({@link TaskSessionStore#saveWhileLeased}). A
- *       turn whose lease passed to another node meanwhile (this one paused, or lost the database,
- *       for longer than the lease) stores nothing, not even when the back-end then failed it: the
- *       ledger gets a row with outcome {@code lease_lost} (with the tokens of the answer, when
- *       there was one), and the caller gets {@link TaskLeaseLostException}. A release of the lease
- *       that fails (the database is down) changes nothing of how the turn ended: the turn's own
- *       failure is thrown (the release's suppressed in it), a completed task keeps its answer, and
- *       the lease frees itself when it runs out ({@link LeaseGate#releaseAfter}).
- *   <li>A turn whose answer came but whose record could not be saved (Legio's database failed,
- *       {@link TaskSessionStoreException}) keeps the record as it was, puts a failed row with the
- *       answer's tokens in the ledger, and throws {@link TaskNotStoredException} with the answer:
- *       its tokens are spent, so it is not thrown away.
+ *       lease_ttl_seconds} keeps it. A release of the lease that fails (the database is down)
+ *       changes nothing of how the turn ended: the turn's own failure is thrown (the release's
+ *       suppressed in it), a completed task keeps its answer, and the lease frees itself when it
+ *       runs out ({@link LeaseGate#releaseAfter}).
+ *   <li>How a turn that reached the back-end ends, and what of it is kept (a back-end's failure, a
+ *       lease lost meanwhile, an answer whose record the database failed to store), is {@link
+ *       TaskTurnEndings}' rules.
  *   <li>Each task turn is told to the {@link TurnMeter} (the metrics) as the engine's turns are,
  *       under its agent's name: completed (with its usage), failed, busy or interrupted; once,
  *       before {@link #run} returns or throws.
@@ -101,6 +90,7 @@ public final class TaskSessions implements AutoCloseable {
   private final LeaseGate leases;
   private final TaskSlots slots = new TaskSlots();
   private final TaskTurnRecorder recorder;
+  private final TaskTurnEndings endings;
   private final TaskShutdown shutdown = new TaskShutdown();
   private final ExpiredTaskSessions expired;
 
@@ -134,6 +124,8 @@ public final class TaskSessions implements AutoCloseable {
         new LeaseGate(
             Objects.requireNonNull(leases, "leases"), holder, settings.leaseDuration(), this.clock);
     this.recorder = new TaskTurnRecorder(Objects.requireNonNull(costs, "costs"), this.clock);
+    this.endings =
+        new TaskTurnEndings(records, this.leases, holder, recorder, settings, this.clock);
     this.expired =
         new ExpiredTaskSessions(
             records, slots, Objects.requireNonNull(conversations, "conversations"), this.clock);
@@ -277,6 +269,8 @@ public final class TaskSessions implements AutoCloseable {
     ModelBackend model = opener.backendFor(profile);
     Instant now = clock.instant();
     long started = System.nanoTime();
+    TaskTurnEndings.Turn turn =
+        new TaskTurnEndings.Turn(lease, key, profile, model, text, taskRunId, started);
     boolean resumed = opener.prepare(slot, key, profile, model, now);
     TurnResult result;
     try {
@@ -290,76 +284,9 @@ public final class TaskSessions implements AutoCloseable {
         result = slot.live.send(text, event -> {});
       }
     } catch (BackendException e) {
-      TaskSessionOpener.closeLive(slot);
-      UUID sessionId = slot.record == null ? null : slot.record.sessionId();
-      slot.record = null;
-      if (!leases.stillHeldAfter(lease, e)) {
-        // Whatever failed first (the stored conversation another node continued, say), the
-        // session was taken over while this turn ran: that is what the caller is told.
-        if (sessionId != null) {
-          recorder.leaseLost(sessionId, key, profile, model, taskRunId, started, null);
-        }
-        throw leaseLost(key, agent, e);
-      }
-      if (sessionId != null) {
-        recorder.failed(sessionId, key, profile, model, taskRunId, started, e);
-      }
-      throw new TaskFailedException(
-          agent + " could not answer the task: " + e.getMessage() + " (nothing was stored)", e);
+      throw endings.backendFailed(slot, turn, e);
     }
-    String reply = result.text().isBlank() ? "(no answer)" : result.text();
-    Instant done = clock.instant();
-    slot.record =
-        slot.record.afterTurn(
-            result.usage(),
-            slot.live.backendSessionId(),
-            done,
-            done.plus(settings.ttlFor(model.kind())));
-    try {
-      records.saveWhileLeased(slot.record, lease, holder);
-    } catch (LeaseLostException e) {
-      UUID sessionId = slot.record.sessionId();
-      TaskSessionOpener.closeLive(slot); // the session is the other node's: read again next time
-      slot.record = null;
-      recorder.leaseLost(sessionId, key, profile, model, taskRunId, started, result.usage());
-      throw leaseLost(key, agent, e);
-    } catch (TaskSessionStoreException e) {
-      // The answer came, and only its storing failed: it is given all the same (tokens spent).
-      UUID sessionId = slot.record.sessionId();
-      TaskSessionOpener.closeLive(slot); // read again next time: the stored record is the truth
-      slot.record = null;
-      recorder.notStored(sessionId, key, profile, model, taskRunId, started, result.usage(), e);
-      throw new TaskNotStoredException(key, agent, reply, taskRunId, e);
-    }
-    CompletedTurn completed =
-        new CompletedTurn(
-            agent,
-            slot.record.sessionId(),
-            !resumed,
-            text,
-            reply,
-            profile.model(),
-            result.usage(),
-            done,
-            model.kind(),
-            0,
-            List.of(),
-            result.context(),
-            Duration.ofNanos(System.nanoTime() - started));
-    LedgerEntry entry = recorder.completed(key, taskRunId, completed);
-    recorder.measure(agent, dev.legio.session.TurnEnding.COMPLETED, started, completed);
-    return new TaskResult(
-        reply,
-        slot.record.sessionId(),
-        resumed,
-        taskRunId,
-        new TaskResult.TaskUsage(entry.tokens(), entry.cost().usd()));
-  }
-
-  private TaskLeaseLostException leaseLost(String key, String agent, RuntimeException cause) {
-    log.warn(
-        "task session {} of {}: another node took the lease; the turn stored nothing", key, agent);
-    return new TaskLeaseLostException(key, agent, settings.leaseDuration(), cause);
+    return endings.answered(slot, turn, result, resumed);
   }
 
   /** From now on {@code turnMeter} (the metrics) hears how each task turn ended. */

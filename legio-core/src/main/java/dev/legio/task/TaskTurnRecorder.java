@@ -1,7 +1,6 @@
 package dev.legio.task;
 
 import dev.legio.agents.AgentProfile;
-import dev.legio.backend.BackendException;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
@@ -82,8 +81,10 @@ final class TaskTurnRecorder {
   }
 
   /**
-   * Puts a failed turn in the usage ledger (its outcome, its duration, no tokens known), so that
-   * every turn of a task session is there, as every turn of an agent's is.
+   * Puts a turn that failed with {@code failure} in the usage ledger (its outcome, its duration),
+   * so that every turn of a task session is there, as every turn of an agent's is: a back-end's
+   * failure with no tokens known ({@code usage} null), or an answer that came but whose session
+   * could not be stored (Legio's own database) with the tokens of that answer (they were spent).
    */
   void failed(
       UUID sessionId,
@@ -92,8 +93,9 @@ final class TaskTurnRecorder {
       ModelBackend model,
       String taskRunId,
       long started,
-      BackendException failure) {
-    failed(sessionId, key, profile, model, taskRunId, started, null, FailedTurn.Cause.of(failure));
+      Usage usage,
+      RuntimeException failure) {
+    put(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.of(failure));
   }
 
   /**
@@ -108,27 +110,10 @@ final class TaskTurnRecorder {
       String taskRunId,
       long started,
       Usage usage) {
-    failed(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.LEASE_LOST);
+    put(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.LEASE_LOST);
   }
 
-  /**
-   * Puts a turn whose answer came but whose session could not be stored ({@code failure}, Legio's
-   * own database) in the usage ledger: a failed turn, with the tokens of that answer (they were
-   * spent).
-   */
-  void notStored(
-      UUID sessionId,
-      String key,
-      AgentProfile profile,
-      ModelBackend model,
-      String taskRunId,
-      long started,
-      Usage usage,
-      RuntimeException failure) {
-    failed(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.of(failure));
-  }
-
-  private void failed(
+  private void put(
       UUID sessionId,
       String key,
       AgentProfile profile,
