@@ -38,6 +38,15 @@ import org.slf4j.LoggerFactory;
  *       agent's caller at the history, or to send it again under the same {@code Idempotency-Key}
  *       (answered from the log when it was answered); a channel's outsider at the conversation
  *       above.
+ *   <li>A turn whose lease passed to another holder after its answer came (the lease was found lost
+ *       at the reply's commit or by the check after it; {@link #leaseLost(String, String, String)})
+ *       gives that answer all the same, as {@link #unstored} does, since its tokens are spent: an
+ *       agent's caller gets {@link #leaseLostAnswerText}, which says that the answer is not in the
+ *       history, that another node now holds the session, and that it may have answered the message
+ *       too, so to look at the history before sending it again; then the answer. A channel's
+ *       outsider gets the answer alone, as from {@link #unstored}: the chat is where the outsider
+ *       reads answers, nothing of Legio's nodes is theirs to act on, and what they asked for has
+ *       come; if the other node answered too, the chat shows both answers.
  *   <li>A turn a shutdown cut ({@link #interrupted}): the {@link InterruptionNote}'s text, the note
  *       logged as the owner's reply under the id derived from the request; when it cannot be
  *       logged, the note an earlier interruption logged under that id, else none (a warning).
@@ -153,6 +162,31 @@ final class FailedReplies {
   /** The answer of {@code owner}'s turn that lost its lease, its description known. */
   Reply leaseLost(String owner, String description) {
     return Reply.failure(owner, description, backendName, leaseLostText(owner));
+  }
+
+  /**
+   * The answer of {@code owner}'s turn whose {@code answer} came but whose lease passed to another
+   * holder before it was stored.
+   */
+  Reply leaseLost(String owner, String description, String answer) {
+    String text =
+        Owner.of(owner).isChannel() ? answer : leaseLostAnswerText(owner) + "\n\n" + answer;
+    return Reply.failure(owner, description, backendName, text);
+  }
+
+  /**
+   * What an agent's caller is told, before the answer itself, of an answer that came after the
+   * turn's lease passed to another holder.
+   */
+  static String leaseLostAnswerText(String owner) {
+    return "["
+        + owner
+        + "] This Legio node paused (or lost its database) for longer than [sessions]"
+        + " lease_ttl_seconds while the turn ran, and another node (or process) took the session"
+        + " over meanwhile, so this reply is not in the history and the session's next turns will"
+        + " not know of it. Your message is logged, and the other node may have answered it too:"
+        + " look at the history (legio history, GET /api/v1/history) before sending it again. The"
+        + " reply, so that you need not send the message again for it:";
   }
 
   /** The answer of a turn that lost its lease before it could store its reply. */

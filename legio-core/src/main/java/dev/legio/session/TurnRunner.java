@@ -49,9 +49,13 @@ import org.slf4j.LoggerFactory;
  *       database, for longer than {@code lease_ttl_seconds}) stores nothing: no reply in the log,
  *       no record, no transcript or memory; only the usage ledger is told, as a failed turn with
  *       outcome {@code lease_lost}, since its tokens were spent. It answers {@link
- *       FailedReplies#leaseLostText} and leaves the session to the holder that took it over: the
- *       owner's activity here is {@link Activity#IDLE} (nothing of it fails; the status of every
- *       node shows the holder's turn as {@code working} while its lease lasts), not {@code error}.
+ *       FailedReplies#leaseLostText} when the lease was lost before the answer came; when the
+ *       answer had come (the lease was found lost at the reply's commit or by the check after it),
+ *       it gives that answer, saying it is not in the history ({@link
+ *       FailedReplies#leaseLostAnswerText}). It leaves the session to the holder that took it over:
+ *       the owner's activity here is {@link Activity#IDLE} (nothing of it fails; the status of
+ *       every node shows the holder's turn as {@code working} while its lease lasts), not {@code
+ *       error}.
  *   <li>Each turn's duration is measured from the lease to the reply (or the failure) on the
  *       monotonic nano timer. A turn that reached the back-end and failed is told to the turn
  *       listener as a {@link FailedTurn} with its cause and the tokens known of it.
@@ -323,9 +327,18 @@ final class TurnRunner implements AutoCloseable {
       // conversation another process continued, say), that is what the caller is told.
       leased = false; // another holder has it now: nothing to release
       sessionEvents.activity(slot, Activity.IDLE);
-      log.warn("{}: request {}: the lease was lost: {}", owner, request.id(), e.getMessage());
+      log.warn(
+          "{}: request {}: the lease was lost{}: {}",
+          owner,
+          request.id(),
+          answer == null ? "" : " after the answer came (given, not stored)",
+          e.getMessage());
       if (slot.record != null) {
         tellFailed(slot, profile, result, started, FailedTurn.Cause.LEASE_LOST);
+      }
+      if (answer != null) {
+        // The answer came before the lease was found lost: its tokens are spent, so it is given.
+        return new Ran(replies.leaseLost(owner, description, answer), TurnEnding.FAILED, null);
       }
       return new Ran(replies.leaseLost(owner, description), TurnEnding.FAILED, null);
     } finally {

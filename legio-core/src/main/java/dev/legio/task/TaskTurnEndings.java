@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *       passed to another node meanwhile (this one paused, or lost the database, for longer than
  *       the lease) stores nothing, not even when the back-end then failed it: the ledger gets a row
  *       with outcome {@code lease_lost} (with the tokens of the answer, when there was one), and
- *       the caller gets {@link TaskLeaseLostException}.
+ *       the caller gets {@link TaskLeaseLostException}: with the answer, when it came before the
+ *       lease was found lost (its tokens are spent, so it is not thrown away), saying it is not in
+ *       the session's history.
  *   <li>A turn whose answer came but whose record could not be saved (Legio's database failed,
  *       {@link TaskSessionStoreException}) keeps the record as it was, puts a failed row with the
  *       answer's tokens in the ledger, and throws {@link TaskNotStoredException} with the answer:
@@ -121,7 +123,7 @@ final class TaskTurnEndings {
    * the task's result.
    *
    * @param resumed whether the turn ran in a session it resumed
-   * @throws TaskLeaseLostException when another node took the lease meanwhile
+   * @throws TaskLeaseLostException when another node took the lease meanwhile (with the answer)
    * @throws TaskNotStoredException when Legio's database failed to store the record
    */
   TaskResult answered(TaskSlot slot, Turn turn, TurnResult result, boolean resumed) {
@@ -149,7 +151,14 @@ final class TaskTurnEndings {
           turn.taskRunId(),
           turn.started(),
           result.usage());
-      throw leaseLost(turn.key(), agent, e);
+      // The answer came before the lease was found lost: its tokens are spent, so it is given.
+      log.warn(
+          "task session {} of {}: another node took the lease; the turn stored nothing, its answer"
+              + " is given",
+          turn.key(),
+          agent);
+      throw new TaskLeaseLostException(
+          turn.key(), agent, settings.leaseDuration(), reply, turn.taskRunId(), e);
     } catch (TaskSessionStoreException e) {
       // The answer came, and only its storing failed: it is given all the same (tokens spent).
       UUID sessionId = slot.record.sessionId();

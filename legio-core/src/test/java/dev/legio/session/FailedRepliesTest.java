@@ -39,4 +39,25 @@ class FailedRepliesTest {
         .doesNotContain("/api/v1")
         .doesNotContain("Idempotency-Key");
   }
+
+  @Test
+  void anAnswerThatCameBeforeTheLeaseWasFoundLostIsGivenSayingItIsNotInTheHistory() {
+    FailedReplies replies = new FailedReplies(null, null, "Offline");
+
+    Reply agent = replies.leaseLost("vorenus", "the scout", "The ford is guarded.");
+    Reply channel = replies.leaseLost("telegram:42", "", "The ford is guarded.");
+
+    assertThat(agent.failed()).isTrue();
+    assertThat(agent.text())
+        .startsWith("[vorenus] This Legio node paused (or lost its database) for longer than")
+        .contains("another node (or process) took the session over meanwhile")
+        .contains("this reply is not in the history")
+        .contains("the other node may have answered it too")
+        .contains(
+            "look at the history (legio history, GET /api/v1/history) before sending it again")
+        .endsWith("so that you need not send the message again for it:\n\nThe ford is guarded.");
+    // An outsider reads answers in the chat, and nothing of Legio's nodes is theirs to act on.
+    assertThat(channel.failed()).isTrue();
+    assertThat(channel.text()).isEqualTo("The ford is guarded.");
+  }
 }

@@ -85,7 +85,8 @@ class TurnRunnerTest {
         "LEASED_ELSEWHERE, vorenus,    another Legio process holds its session,           true,  -,       -,          IDLE,  0, -",
         "PRE_LEASED,       pullo,      pullo answer 1,                                    false, pullo,   caesar,     IDLE,  1, -",
         "LOST,             vorenus,    vorenus answer 1,                                  false, vorenus, caesar,     IDLE,  2, BACKEND_LOST",
-        "PAUSED,           vorenus,    another node took the session over meanwhile,     true,  -,       -,          IDLE,  1, -",
+        "PAUSED,           vorenus,    vorenus answer 1,                                  true,  -,       -,          IDLE,  1, -",
+        "PAUSED,           telegram:1, telegram:1 answer 1,                               true,  -,       -,          IDLE,  1, -",
         "PAUSED_THEN_FAILS, vorenus,   another node took the session over meanwhile,     true,  -,       -,          IDLE,  1, -",
       })
   void aTurnEndsWithItsReplyLoggedItsRecordSavedAndTheLeaseReleased(
@@ -156,6 +157,15 @@ class TurnRunnerTest {
         .isEqualTo(rebuild == null ? 0 : 1);
     if (rebuild != null) {
       assertThat(rebuilds.snapshot()).containsEntry(rebuild, 1L);
+    }
+    if (scenario == Scenario.PAUSED) {
+      // The answer came before the lease was found lost: it is given (its tokens are spent), to
+      // an agent's caller after what happened; to a channel's outsider alone, as any answer.
+      assertThat(reply.text())
+          .isEqualTo(
+              slot.owner.isChannel()
+                  ? answer
+                  : FailedReplies.leaseLostAnswerText(owner) + "\n\n" + answer);
     }
     if (from == null) {
       assertThat(log.all()).hasSize(2).endsWith(request);

@@ -190,6 +190,39 @@ abstract class TurnUsageContract {
   }
 
   @Test
+  void aPausedTurnWhoseAnswerCameGivesItSayingItIsNotInTheHistory() {
+    // This node pauses past the lease while the model answers, and another node takes the
+    // session: the reply's commit is refused. The answer was paid for, so it is given, not dropped.
+    backend.duringTurn =
+        turn -> {
+          clock.advance(Duration.ofMinutes(16));
+          assertThat(
+                  store
+                      .sessions()
+                      .tryLease("vorenus", "another-node", clock.instant(), Duration.ofMinutes(1)))
+              .isTrue();
+        };
+
+    Reply reply = engine.handle("@vorenus report", DispatchListener.NONE).replies().getFirst();
+
+    assertThat(reply.failed()).isTrue();
+    assertThat(reply.text())
+        .startsWith(FailedReplies.leaseLostAnswerText("vorenus") + "\n\n")
+        .endsWith("vorenus answer 1");
+    // Nothing of it is stored: the log holds the request alone; the ledger has its tokens.
+    assertThat(store.messageLog().history(10))
+        .extracting(dev.legio.log.Message::text)
+        .containsExactly("@vorenus report");
+    assertThat(ledger())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.outcome()).isEqualTo(TurnOutcome.LEASE_LOST);
+              assertThat(e.tokens()).isEqualTo(new Tokens(10, 5, 0, 0));
+            });
+  }
+
+  @Test
   void aTurnWhoseDatabaseFailsAfterTheAnswerGivesTheAnswerSayingItWasNotStored() throws Exception {
     // Found by a probe: PostgreSQL restarted under load, and the turns in flight were answered
     // "An error occurred during processing", which says neither what failed nor what to do. Then

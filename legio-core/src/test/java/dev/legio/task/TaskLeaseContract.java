@@ -161,13 +161,25 @@ public abstract class TaskLeaseContract {
           }
         };
 
+    backend.answer = turn -> "the answer to " + turn.message();
+
+    // The answer came before the lease was found lost: it was paid for, so it is given.
     assertThatThrownBy(() -> a.run(KEY, AGENT, "two", "run-2"))
-        .isInstanceOf(TaskLeaseLostException.class)
-        .hasMessageContaining("the session of copywriter for key 'ticket:4711' was taken over")
-        .hasMessageContaining("paused or lost the database for longer than")
-        .hasMessageContaining("lease_ttl_seconds (30 s)")
-        .hasMessageContaining("Nothing of this turn was stored")
-        .hasMessageContaining("unless the task was sent again meanwhile, send it again");
+        .isInstanceOfSatisfying(
+            TaskLeaseLostException.class,
+            e -> {
+              assertThat(e.reply()).isEqualTo("the answer to two");
+              assertThat(e.taskRunId()).isEqualTo("run-2");
+              assertThat(e.getMessage())
+                  .contains("the session of copywriter for key 'ticket:4711' was taken over")
+                  .contains("paused or lost the database for longer than")
+                  .contains("lease_ttl_seconds (30 s)")
+                  .contains("Nothing of this turn was stored")
+                  .contains("is given here (reply), but it is not in the session's history")
+                  .contains("Use it rather than sending the task again")
+                  .contains("the other node may have answered it too")
+                  .doesNotContain("kept nowhere");
+            });
 
     // Node b's record stands (one, three, four), not node a's turn over it.
     TaskSessionRecord kept = store.tasks().find(KEY, AGENT).orElseThrow();
@@ -207,9 +219,12 @@ public abstract class TaskLeaseContract {
           }
         };
 
+    // No answer came: there is none to give, and the task is to be sent again unless it was.
     assertThatThrownBy(() -> a.run(KEY, AGENT, "two", "run-2"))
-        .isInstanceOf(TaskLeaseLostException.class)
+        .isInstanceOfSatisfying(TaskLeaseLostException.class, e -> assertThat(e.reply()).isNull())
         .hasMessageContaining("was taken over by another Legio node")
+        .hasMessageContaining("Nothing of this turn was stored")
+        .hasMessageContaining("unless the task was sent again meanwhile, send it again")
         .hasCauseInstanceOf(BackendException.class);
     assertThat(store.tasks().find(KEY, AGENT).orElseThrow().turns()).isEqualTo(2);
     assertThat(store.usage().entries(Instant.EPOCH, 100))

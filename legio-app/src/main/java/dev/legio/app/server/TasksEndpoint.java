@@ -35,12 +35,14 @@ import java.util.Map;
  *       told from a key with no sessions yet.
  *   <li>A session busy past {@code lock_wait_seconds} is 409, and so is a turn whose session
  *       another node took over while this one ran it (this node paused past {@code
- *       lease_ttl_seconds}; nothing stored, the message says to send the task again unless it was
- *       already); a back-end failure 502 (nothing stored: sending again is safe); a task that
- *       Legio's shutdown refused or interrupted is 503 (nothing stored either). A turn whose answer
- *       came but whose session Legio's database failed to store is 503 too, with the answer in
- *       {@code reply} (and {@code task_run_id}) beside the error: its tokens are spent, and sending
- *       the task again would pay for it twice.
+ *       lease_ttl_seconds}; nothing stored): when the answer had come, it is in {@code reply} (and
+ *       {@code task_run_id}) beside the error, which says it is not in the session's history (its
+ *       tokens are spent); else the message says to send the task again unless it was already. A
+ *       back-end failure 502 (nothing stored: sending again is safe); a task that Legio's shutdown
+ *       refused or interrupted is 503 (nothing stored either). A turn whose answer came but whose
+ *       session Legio's database failed to store is 503 too, with the answer in {@code reply} (and
+ *       {@code task_run_id}) beside the error: its tokens are spent, and sending the task again
+ *       would pay for it twice.
  *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
  *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
  * </ul>
@@ -79,19 +81,29 @@ final class TasksEndpoint {
           } catch (TaskBusyException e) {
             throw new ApiException(409, e.getMessage());
           } catch (TaskLeaseLostException e) {
-            throw new ApiException(409, Quoted.message(e.getMessage()));
+            if (e.reply() == null) {
+              throw new ApiException(409, Quoted.message(e.getMessage()));
+            }
+            throw new ApiException(
+                409, Quoted.message(e.getMessage()), answerOf(e.reply(), e.taskRunId()));
           } catch (TaskFailedException e) {
             throw new ApiException(502, Quoted.message(e.getMessage()));
           } catch (TaskNotStoredException e) {
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("reply", e.reply());
-            answer.put("task_run_id", e.taskRunId());
-            throw new ApiException(503, Quoted.message(e.getMessage()), answer);
+            throw new ApiException(
+                503, Quoted.message(e.getMessage()), answerOf(e.reply(), e.taskRunId()));
           } catch (TaskInterruptedException e) {
             throw new ApiException(503, e.getMessage());
           }
         },
         result -> answer(exchange, result));
+  }
+
+  /** The fields an error carries when the answer came but was not stored: reply, task_run_id. */
+  private static Map<String, Object> answerOf(String reply, String taskRunId) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("reply", reply);
+    answer.put("task_run_id", taskRunId);
+    return answer;
   }
 
   private static void answer(ApiExchange exchange, TaskResult result) throws java.io.IOException {

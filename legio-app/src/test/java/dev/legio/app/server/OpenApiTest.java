@@ -60,9 +60,12 @@ class OpenApiTest {
     JsonNode conflict = OpenApiEndpoint.load().at("/paths/~1api~1v1~1tasks/post/responses/409");
     assertThat(conflict.get("description").asText())
         .contains("busy past lock_wait_seconds", "another Legio node took the session over")
-        .contains("nothing of the turn was stored", "send it again");
-    assertThat(conflict.at("/content/application~1json/schema/$ref").asText())
-        .isEqualTo("#/components/schemas/Error");
+        .contains("nothing of the turn was stored", "send it again")
+        .contains("When the model's answer had come, it is in reply");
+    JsonNode schema = conflict.at("/content/application~1json/schema");
+    assertThat(schema.at("/required/0").asText()).isEqualTo("error");
+    assertThat(schema.at("/properties/reply/type").asText()).isEqualTo("string");
+    assertThat(schema.at("/properties/task_run_id").isMissingNode()).isFalse();
   }
 
   @Test
