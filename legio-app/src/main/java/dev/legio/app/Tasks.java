@@ -30,7 +30,10 @@ public final class Tasks {
    * @throws dev.legio.task.TaskBusyException the session stayed busy past {@code lock_wait_seconds}
    * @throws dev.legio.task.TaskFailedException the back-end failed the turn (nothing was stored)
    * @throws dev.legio.task.TaskLeaseLostException another node took the session over while this one
-   *     ran the turn (it paused past {@code lease_ttl_seconds}): nothing was stored
+   *     ran the turn (it paused past {@code lease_ttl_seconds}): nothing was stored; its {@code
+   *     reply()} is the model's answer when it had come (not in the session's history), else null
+   * @throws dev.legio.task.TaskNotStoredException the model answered but Legio's database failed to
+   *     store the session: its {@code reply()} is the answer
    * @throws dev.legio.task.TaskInterruptedException Legio is shutting down: the task did not run,
    *     or was interrupted past the shutdown's grace (nothing was stored)
    */

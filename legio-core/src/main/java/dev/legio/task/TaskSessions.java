@@ -142,6 +142,9 @@ public final class TaskSessions implements AutoCloseable {
    *     keep ({@link TaskText}), a bad task run id ({@link TaskRunId})
    * @throws TaskBusyException when the session stayed busy past {@code lock_wait_seconds}
    * @throws TaskFailedException when the back-end failed the turn
+   * @throws TaskLeaseLostException when another node took the session over while the turn ran (with
+   *     the answer, when it had come)
+   * @throws TaskNotStoredException when the answer came but Legio's database failed to store it
    */
   public TaskResult run(String sessionKey, String agent, String text, String taskRunId) {
     String key;
