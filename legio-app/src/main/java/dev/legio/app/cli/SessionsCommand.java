@@ -112,7 +112,8 @@ final class SessionsCommand implements Runnable {
         "The sessions, newest first by when each started (a session's place never moves): each"
             + " owner's current session and every other session with a transcript, a page at a"
             + " time, as GET /api/v1/sessions pages them. When more follow, the last line is the"
-            + " command that lists the next page (More: legio sessions list --cursor ...).",
+            + " command that lists the next page (More: legio sessions list --cursor ...), with"
+            + " the --castra and --limit given, quoted for a POSIX shell.",
         "CONTEXT: how full its context was at its last answer, as a share of the model's window"
             + " (the session record's figure for a current session, else the usage in the"
             + " transcript's last answer); - when unknown. SIZE: - for a current session whose"
@@ -130,7 +131,12 @@ final class SessionsCommand implements Runnable {
     @Option(
         names = "--limit",
         paramLabel = "N",
-        description = "How many sessions to list (default: " + DEFAULT_LIMIT + ").")
+        description =
+            "How many sessions to list (default: "
+                + DEFAULT_LIMIT
+                + "; at most "
+                + SessionPages.MAX_LIMIT
+                + ").")
     Integer limit;
 
     @Option(
@@ -143,8 +149,12 @@ final class SessionsCommand implements Runnable {
     @Override
     public Integer call() {
       int size = limit == null ? DEFAULT_LIMIT : limit;
-      if (size < 1) {
-        throw new IllegalArgumentException("--limit must be at least 1");
+      if (size < 1 || size > SessionPages.MAX_LIMIT) {
+        throw new IllegalArgumentException(
+            "--limit must be at least 1 and at most "
+                + SessionPages.MAX_LIMIT
+                + " (the most a page lists, as GET /api/v1/sessions); its More: line lists the"
+                + " rest");
       }
       SessionsCursor after = null;
       if (cursor != null) {
@@ -198,11 +208,7 @@ final class SessionsCommand implements Runnable {
         }
         printDamaged(page, out);
         if (page.next() != null) {
-          out.println(
-              "More: legio sessions list"
-                  + (limit == null ? "" : " --limit " + size)
-                  + " --cursor "
-                  + page.next().encode());
+          out.println(MoreLine.of(sessions.root.castra, limit, page.next().encode()));
         }
         return 0;
       }

@@ -53,6 +53,12 @@ import java.util.Map;
  * </ul>
  */
 public final class SessionPages {
+  /**
+   * The most sessions a page holds: {@code GET /api/v1/sessions?limit=} and {@code legio sessions
+   * list --limit} refuse more.
+   */
+  public static final int MAX_LIMIT = 1_000;
+
   private SessionPages() {}
 
   /**

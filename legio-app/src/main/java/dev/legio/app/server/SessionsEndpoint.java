@@ -23,6 +23,8 @@ import java.util.UUID;
  */
 final class SessionsEndpoint {
   static final int DEFAULT_LIMIT = 100;
+
+  /** The most transcript entries a page of {@code GET /api/v1/sessions/{id}} holds. */
   static final int MAX_LIMIT = 1_000;
 
   private final ServerParts parts;
@@ -32,7 +34,7 @@ final class SessionsEndpoint {
   }
 
   void list(ApiExchange exchange) throws Exception {
-    int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+    int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, SessionPages.MAX_LIMIT);
     String cursor = exchange.query("cursor");
     SessionsCursor after =
         cursor == null || cursor.isEmpty() ? null : SessionsCursor.decode(cursor);

@@ -286,7 +286,7 @@ class SessionsCommandTest {
     assertThat(first.code()).as(first.err()).isZero();
     assertThat(rows(first.out())).containsExactlyElementsOf(ids.subList(0, 50));
     String more = moreLine(first.out());
-    assertThat(more).startsWith("More: legio sessions list --cursor ");
+    assertThat(more).startsWith("More: legio sessions list --castra " + workspace + " --cursor ");
 
     // Followed, with --limit: every session once, in order, and no More: line after the last.
     List<String> seen = new java.util.ArrayList<>();
@@ -301,7 +301,9 @@ class SessionsCommandTest {
       seen.addAll(rows(page.out()));
       String next = moreLine(page.out());
       if (next != null) {
-        assertThat(next).startsWith("More: legio sessions list --limit 20 --cursor ");
+        assertThat(next)
+            .startsWith(
+                "More: legio sessions list --castra " + workspace + " --limit 20 --cursor ");
       }
       cursor = next == null ? null : next.substring(next.lastIndexOf(' ') + 1);
       pages++;

@@ -48,7 +48,7 @@ class OpenApiTest {
     assertThat(parameters.get("limit").at("/schema/default").asInt())
         .isEqualTo(SessionsEndpoint.DEFAULT_LIMIT);
     assertThat(parameters.get("limit").at("/schema/maximum").asInt())
-        .isEqualTo(SessionsEndpoint.MAX_LIMIT);
+        .isEqualTo(SessionPages.MAX_LIMIT);
     assertThat(parameters.get("cursor").get("in").asText()).isEqualTo("query");
     JsonNode answer = list.at("/responses/200/content/application~1json/schema/properties");
     assertThat(answer.has("next_cursor")).isTrue();
