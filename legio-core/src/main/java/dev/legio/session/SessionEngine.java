@@ -325,6 +325,14 @@ public final class SessionEngine implements AutoCloseable {
     return resets.reset(name);
   }
 
+  /**
+   * Whose sessions {@link #resetAll()} resets: every agent, then every agent removed from the
+   * castra whose session row is left ({@link SessionResets}); no channel.
+   */
+  public Set<String> resetAllOwners() {
+    return resets.agentsAndLeftOverRows();
+  }
+
   /** Resets every agent's session, going past those busy with a turn ({@link SessionResets}). */
   public SessionResets.Done resetAll() {
     return resets.resetAll(Set.of());

@@ -91,8 +91,11 @@ public final class SessionResets {
     }
   }
 
-  /** The agents, then the owners of rows left by agents removed from the castra, by name. */
-  private Set<String> agentsAndLeftOverRows() {
+  /**
+   * Whose sessions a reset of {@code all} resets: the agents, then the owners of rows left by
+   * agents removed from the castra, by name (no channel).
+   */
+  Set<String> agentsAndLeftOverRows() {
     Set<String> known = agents.get();
     Set<String> names = new LinkedHashSet<>(known);
     SessionListing rows = store.listing();

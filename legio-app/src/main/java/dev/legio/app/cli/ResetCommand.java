@@ -1,7 +1,6 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
-import dev.legio.session.SessionEngine;
 import dev.legio.session.SessionStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +30,14 @@ final class ResetCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (LegioApp app = root.app()) {
-      freeAbandonedLeases(app.sessions(), app.engine(), name).forEach(root.out::println);
+      // Every session the reset closes, and no other: for all, the agents' and the rows left by
+      // agents removed from the castra (channels keep theirs).
+      Set<String> owners = name.equals("all") ? app.engine().resetAllOwners() : Set.of(name);
+      freeAbandonedLeases(app.sessions(), owners).forEach(root.out::println);
       String reset;
       try (WaitNotice waiting =
-          WaitNotice.forTurnOf(
-              name.equals("all") ? app.engine().knownAgents() : java.util.Set.of(name),
-              app.sessions(),
-              name.equals("all") ? "the agents' turns" : "a turn of " + name,
-              app.config().sessions().lockWait(),
-              root.err)) {
+          WaitNotice.forTurnsOf(
+              owners, app.sessions(), app.config().sessions().lockWait(), root.err)) {
         reset = dev.legio.app.text.OperatorReplies.reset(app.engine(), name);
       }
       root.out.println(reset);
@@ -48,22 +46,12 @@ final class ResetCommand implements Callable<Integer> {
   }
 
   /**
-   * Frees the leases on {@code name}'s session (or every known one's, for {@code all}) whose holder
-   * is a process of this host that has ended (killed mid-turn); says which it freed.
+   * Frees the leases on the sessions of {@code owners} (those the reset closes) whose holder is a
+   * process of this host that has ended (killed mid-turn); says which it freed.
    */
-  static List<String> freeAbandonedLeases(
-      SessionStore sessions, SessionEngine engine, String name) {
-    Set<String> owners = new TreeSet<>();
-    if (name.equals("all")) {
-      owners.addAll(engine.knownAgents());
-      dev.legio.session.SessionListing listing = sessions.listing();
-      listing.records().forEach(r -> owners.add(r.owner()));
-      listing.damaged().forEach(d -> owners.add(d.owner()));
-    } else {
-      owners.add(name);
-    }
+  static List<String> freeAbandonedLeases(SessionStore sessions, Set<String> owners) {
     List<String> said = new ArrayList<>();
-    for (String owner : owners) {
+    for (String owner : new TreeSet<>(owners)) {
       sessions
           .releaseAbandonedLease(owner)
           .ifPresent(

@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Rules: when the command is still waiting after {@link #AFTER}, it says so once on standard
  * error, with how long it may wait, so that the wait does not look like a hang; a command done
  * sooner prints nothing, and so does one that found no turn running when it began ({@link #NONE}):
- * it has nothing to wait for, however long its own work takes.
+ * it has nothing to wait for, however long its own work takes. A command that waits for the turns
+ * of several owners ({@code legio reset all}: every session it closes) names those whose turn ran
+ * when it began.
  */
 final class WaitNotice implements AutoCloseable {
   /** How long a command waits before it says that it waits. */
@@ -54,8 +56,8 @@ final class WaitNotice implements AutoCloseable {
   }
 
   /**
-   * As {@link #forTurn}, when a turn of one of {@code owners} runs now (some process holds its
-   * lease); else {@link #NONE}.
+   * As {@link #forTurnsOf}, saying {@code what} it waits for ("a turn of vorenus") rather than
+   * naming the owners.
    */
   static WaitNotice forTurnOf(
       java.util.Set<String> owners,
@@ -65,6 +67,27 @@ final class WaitNotice implements AutoCloseable {
       PrintWriter err) {
     java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
     return owners.stream().anyMatch(leased::contains) ? forTurn(what, upTo, err) : NONE;
+  }
+
+  /**
+   * As {@link #forTurn}, when a turn of one of {@code owners} runs now (some process holds its
+   * lease), naming those whose turn runs ("a turn of pullo", "the turns of pullo, vorenus"); else
+   * {@link #NONE}.
+   */
+  static WaitNotice forTurnsOf(
+      java.util.Set<String> owners,
+      dev.legio.session.SessionStore sessions,
+      Duration upTo,
+      PrintWriter err) {
+    java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
+    java.util.List<String> running = owners.stream().filter(leased::contains).sorted().toList();
+    if (running.isEmpty()) {
+      return NONE;
+    }
+    return forTurn(
+        (running.size() == 1 ? "a turn of " : "the turns of ") + String.join(", ", running),
+        upTo,
+        err);
   }
 
   @Override

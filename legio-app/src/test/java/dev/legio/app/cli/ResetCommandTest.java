@@ -96,6 +96,46 @@ class ResetCommandTest {
   }
 
   @Test
+  void resetAllWaitsForTheTurnOfARemovedAgentAndSaysSo() throws Exception {
+    // On the real clock: the reset waits for the turn in real time.
+    java.time.Clock clock = java.time.Clock.systemUTC();
+    assertThat(CliResult.run(env, dir, clock, castra, "say", "-q", "@pullo dig in").code())
+        .isZero();
+    assertThat(CliResult.run(env, dir, clock, castra, "say", "-q", "@vorenus hold").code())
+        .isZero();
+    removeAgent("pullo");
+    dev.legio.app.process.Workspaces.edit(
+        dir.resolve("legion"), "lock_wait_seconds = 30", "lock_wait_seconds = 2");
+
+    // Another process (alive: this one) runs a turn of pullo, and runs it past the reset's wait.
+    try (dev.legio.app.LegioApp other =
+        dev.legio.app.LegioApp.open(
+            new dev.legio.workspace.Workspace(dir.resolve("legion")), env, clock)) {
+      assertThat(
+              other
+                  .sessions()
+                  .tryLease(
+                      "pullo",
+                      "another-process",
+                      java.time.Instant.now(),
+                      java.time.Duration.ofMinutes(5)))
+          .isTrue();
+
+      CliResult reset = CliResult.run(env, dir, clock, castra, "reset", "all");
+
+      assertThat(reset.code()).as(reset.err()).isZero();
+      assertThat(reset.err())
+          .isEqualTo(
+              "legio: waiting for a turn of pullo to end (up to 2 s, [sessions]"
+                  + " lock_wait_seconds)...\n");
+      assertThat(reset.out())
+          .isEqualTo(
+              "Reset: vorenus. Busy with a turn, so not reset: pullo; reset them again once they"
+                  + " have answered.\n");
+    }
+  }
+
+  @Test
   void aNameWithNeitherAgentNorRowIsStillRefusedNamingTheKnownAgents() throws Exception {
     removeAgent("pullo"); // no row of pullo: nothing to clean up
 
