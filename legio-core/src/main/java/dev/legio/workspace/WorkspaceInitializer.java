@@ -15,12 +15,13 @@ import java.util.List;
  * prompt, two example agents (vorenus and pullo) and the memory folders. Files that already exist
  * are kept as they are, so running it again is safe; a folder where one of its files belongs is
  * refused, not counted as kept, and so is a link to a missing file (named with its target: Legio
- * neither writes through it nor replaces it). The log's folder ({@code castra/logs}), when created
- * here, is its owner's only ({@code rwx------} on POSIX). Everything else it creates (the workspace
- * and castra folders, {@code legio.toml}, the prompts, edicta, acta and centuriones) is writable by
- * its owner only ({@code rwxr-xr-x}, {@code rw-r--r--}: {@link OwnerWritable}) whatever the umask,
- * since {@code legio.toml} picks the program Legio runs and where the API key goes, and an edictum
- * steers every agent.
+ * neither writes through it nor replaces it), and so is a file or folder it would create outside
+ * the workspace through a link ({@link LinksOutOfWorkspace}: before anything is written). The log's
+ * folder ({@code castra/logs}), when created here, is its owner's only ({@code rwx------} on
+ * POSIX). Everything else it creates (the workspace and castra folders, {@code legio.toml}, the
+ * prompts, edicta, acta and centuriones) is writable by its owner only ({@code rwxr-xr-x}, {@code
+ * rw-r--r--}: {@link OwnerWritable}) whatever the umask, since {@code legio.toml} picks the program
+ * Legio runs and where the API key goes, and an edictum steers every agent.
  */
 public final class WorkspaceInitializer {
   private static final String TEMPLATE = "/dev/legio/workspace/template/";
@@ -44,6 +45,10 @@ public final class WorkspaceInitializer {
   public static List<Outcome> initialise(Workspace workspace) {
     List<Outcome> outcomes = new ArrayList<>();
     try {
+      List<Path> created = new ArrayList<>();
+      FOLDERS.forEach(folder -> created.add(workspace.root().resolve(folder)));
+      FILES.forEach(file -> created.add(workspace.root().resolve(file)));
+      LinksOutOfWorkspace.refuse(workspace.root(), created);
       for (String folder : FOLDERS) {
         Path path = workspace.root().resolve(folder);
         boolean existed = Files.isDirectory(path);
