@@ -12,10 +12,13 @@ import org.eclipse.jetty.server.Request;
  * <ul>
  *   <li>Every route under {@code /api/v1} answers {@code application/json} only, but {@code POST
  *       /api/v1/messages} (JSON or a stream of server-sent events) and {@code GET /api/v1/events}
- *       (a stream), which choose with {@link AcceptNegotiation} themselves, and the other routes a
- *       peer node may answer ({@code POST /api/v1/tasks}, {@code POST
- *       /api/v1/channels/{channel}/messages}): their {@code Accept} goes to that node as it came
- *       ({@link PeerRelay}), and what it answers is passed back.
+ *       (a stream), which choose with {@link AcceptNegotiation} themselves, and {@code POST
+ *       /api/v1/tasks}, whose {@code Accept} goes as it came to the peer node that may answer it
+ *       ({@link PeerRelay}).
+ *   <li>A JSON-only route that a peer node may answer ({@code POST
+ *       /api/v1/channels/{channel}/messages}) is checked here, before it is relayed, as every
+ *       other: whichever node runs its turn, it answers JSON, so a request that takes no JSON is
+ *       406 on the node it came to, and is neither relayed nor run.
  *   <li>A request to a JSON-only route whose {@code Accept} does not take JSON ({@code text/html},
  *       {@code application/json;q=0}) is 406 naming {@code application/json}, as {@code /events}
  *       answers one that does not take a stream: after its token is checked, before its body is
@@ -34,8 +37,7 @@ final class JsonOnlyRoutes {
       Set.of(
           "POST " + Routes.PREFIX + "/messages",
           "GET " + Routes.PREFIX + "/events",
-          "POST " + Routes.PREFIX + "/tasks",
-          "POST " + Routes.PREFIX + "/channels/{channel}/messages");
+          "POST " + Routes.PREFIX + "/tasks");
 
   private JsonOnlyRoutes() {}
 

@@ -58,6 +58,19 @@ class JsonOnlyAcceptApiTest {
             Map.of("Accept", "text/html"));
     assertError(publish, 406, "send Accept: application/json (or */*, or no Accept)");
     assertThat(f.get("/api/v1/memoria/edicta", f.operator).body()).doesNotContain("north-road");
+    // A route another node may answer (PeerRelay) answers JSON only too: refused on arrival.
+    HttpResponse<String> channel =
+        f.post(
+            "/api/v1/channels/telegram:42/messages",
+            f.gateway,
+            Map.of("text", "hello from the channel"),
+            Map.of("Accept", "text/html"));
+    assertError(
+        channel,
+        406,
+        "POST /api/v1/channels/telegram:42/messages answers application/json, which the Accept"
+            + " header");
+    assertThat(f.get("/api/v1/history", f.operator).body()).doesNotContain("hello from the");
     // A token is checked first: no token is 401 whatever the Accept.
     assertThat(get("/api/v1/status", null, "text/html").statusCode()).isEqualTo(401);
   }
