@@ -24,15 +24,16 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>While no row is kept, rows are written at once, on the caller's thread: a healthy
- *       database's write costs no hand-over to another thread. (Handing every row to a thread of
- *       its own and waiting for it, to bound the caller's wait at the onset of a fault too, cost
- *       1.4 times the API's p99 overhead in {@code legio bench api}: docs/BENCHMARKS.md, sessions
- *       32 and 33.) When that write fails, its rows are kept and a fault is presumed: until every
- *       kept row is written or given up, new rows are kept behind them without a write of their
- *       own, so the caller returns at once instead of waiting out the database's busy wait
- *       (SQLite's 10 s) turn after turn. A write the database refused for a row's content ({@link
- *       UsageRowRefusedException}) is no fault: a lone row is given up at once, and several are
- *       kept for the retry thread to write one by one at once (below).
+ *       database's write costs no thread switch, and has landed when {@link #write} returns.
+ *       (Handing every row to a thread of its own, to bound the caller's wait at the onset of a
+ *       fault too, was measured against this in {@code legio bench api}: docs/BENCHMARKS.md,
+ *       sessions 32 and 33; its cost at p99 was within the machine's noise.) When that write fails,
+ *       its rows are kept and a fault is presumed: until every kept row is written or given up, new
+ *       rows are kept behind them without a write of their own, so the caller returns at once
+ *       instead of waiting out the database's busy wait (SQLite's 10 s) turn after turn. A write
+ *       the database refused for a row's content ({@link UsageRowRefusedException}) is no fault: a
+ *       lone row is given up at once, and several are kept for the retry thread to write one by one
+ *       at once (below).
  *   <li>Kept rows are written, in the order they were given, first {@link Backoff#first} after a
  *       failure, then twice as long after each attempt that fails too, at most {@link
  *       Backoff#longest} apart, for as long as the process runs. An attempt that writes every kept
