@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code legio reset NAME} for an agent removed from the castra (its folder deleted) whose session
  * row was left behind: the row is cleared, as the damaged-row notice tells the operator to do; a
- * name with no row stays an error naming the known agents; {@code reset all} clears such rows too.
- * Through a real workspace on SQLite.
+ * name with no row stays an error naming the known agents; {@code reset all} clears such rows too,
+ * and frees the leases a killed process left on the sessions it clears, not on a channel's. Through
+ * a real workspace on SQLite.
  */
 class ResetCommandTest {
   @TempDir Path dir;
@@ -132,6 +133,89 @@ class ResetCommandTest {
           .isEqualTo(
               "Reset: vorenus. Busy with a turn, so not reset: pullo; reset them again once they"
                   + " have answered.\n");
+    }
+  }
+
+  @Test
+  void resetAllFreesTheLeasesOfTheSessionsItClearsAndLeavesAChannelsLeaseAlone() throws Exception {
+    assertThat(legio(castra, "say", "-q", "@pullo dig in").code()).isZero();
+    assertThat(legio(castra, "say", "-q", "@vorenus hold the line").code()).isZero();
+    removeAgent("pullo");
+    // A chat a gateway saw: reset all leaves channels' sessions alone.
+    try (dev.legio.app.LegioApp app =
+        dev.legio.app.LegioApp.open(
+            new dev.legio.workspace.Workspace(dir.resolve("legion")), env, clock)) {
+      java.time.Instant last = clock.instant().minusSeconds(60);
+      app.sessions()
+          .save(
+              new dev.legio.session.SessionRecord(
+                  "telegram:1",
+                  java.util.UUID.randomUUID(),
+                  "offline",
+                  null,
+                  "hash",
+                  null,
+                  10,
+                  5,
+                  1,
+                  0,
+                  last.minusSeconds(60),
+                  last,
+                  last.plus(java.time.Duration.ofDays(30)),
+                  dev.legio.session.SessionRecord.State.ACTIVE,
+                  null,
+                  0,
+                  null));
+    }
+    // Leases left by a process of this host that has ended (killed mid-turn): an agent's, a
+    // removed agent's and that channel's.
+    Process ended = new ProcessBuilder("true").start();
+    ended.waitFor();
+    String host = dev.legio.session.LeaseHolder.thisProcess().host();
+    Path db = dir.resolve("legion/castra/praetorium.db");
+    for (String owner : new String[] {"vorenus", "pullo", "telegram:1"}) {
+      HandEdits.sqlite(
+          db,
+          "INSERT INTO session_leases (owner, holder, lease_until, holder_host, holder_pid)"
+              + " VALUES ('"
+              + owner
+              + "', 'killed-mid-turn', '2099-01-01T00:00:00Z', '"
+              + host
+              + "', "
+              + ended.pid()
+              + ")");
+    }
+
+    CliResult reset = legio(castra, "reset", "all");
+
+    assertThat(reset.code()).as(reset.err()).isZero();
+    assertThat(reset.out())
+        .isEqualTo(
+            "Freed the lease on pullo's session: its holder (pid "
+                + ended.pid()
+                + " on "
+                + host
+                + ") is no longer running.\n"
+                + "Freed the lease on vorenus's session: its holder (pid "
+                + ended.pid()
+                + " on "
+                + host
+                + ") is no longer running.\n"
+                + "Reset: vorenus, pullo.\n");
+    assertThat(leaseOwners(db))
+        .as("the channel's lease is not reset all's")
+        .containsExactly("telegram:1");
+  }
+
+  private static java.util.List<String> leaseOwners(Path db) throws java.sql.SQLException {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.ResultSet r =
+            c.createStatement().executeQuery("SELECT owner FROM session_leases ORDER BY owner")) {
+      java.util.List<String> owners = new java.util.ArrayList<>();
+      while (r.next()) {
+        owners.add(r.getString(1));
+      }
+      return owners;
     }
   }
 
