@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #close} (after the engine that tells this recorder of turns is closed) makes one
  *       last attempt for every session with kept turns, all at once, each waiting at most the
  *       store's lock wait, and logs as an error, naming the session and counting them, the turns
- *       still not written: they are lost.
+ *       still not written: they are lost. A turn told after that is written when the lock is free,
+ *       else logged as lost at once: nothing is kept once no attempt will follow.
  *   <li>Any other failure to write is thrown, as before, and its turns are not kept (it would fail
  *       again: a full transcript, an entry too large); kept turns that fail so when written again
  *       are dropped, logged as an error.
@@ -72,7 +73,10 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
   private final TranscriptStore store;
   private final KeptTurnsPolicy policy;
 
-  /** Guards {@link #kept}, {@link #writing}, {@link #retrier} and {@link #closed}. */
+  /**
+   * Guards {@link #kept}, {@link #writing}, {@link #retrier}, {@link #closed} and {@link
+   * #lossesLogged}.
+   */
   private final ReentrantLock lock = new ReentrantLock();
 
   /** Signalled when the recorder closes, to wake the retrier. */
@@ -91,6 +95,9 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
   private Thread retrier;
 
   private boolean closed;
+
+  /** True once {@link #close} has logged the turns it could not write: none is kept after it. */
+  private boolean lossesLogged;
 
   /** A session's kept turns, and why the last write of them failed. */
   private record Kept(List<CompletedTurn> turns, String why) {}
@@ -220,6 +227,17 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
         List<CompletedTurn> turns = new ArrayList<>(claim.turns());
         if (behind != null) {
           turns.addAll(behind.turns());
+        }
+        if (lossesLogged) {
+          log.error(
+              "{}: {} turns of session {} were not written to its transcript and are lost: another"
+                  + " process held its lock after Legio stopped recording transcripts ({})",
+              turns.get(0).owner(),
+              turns.size(),
+              claim.sessionId(),
+              locked.getMessage());
+          written.signalAll();
+          return;
         }
         keep(claim.sessionId(), turns, locked.getMessage());
         if (claim.wereKept() == 0) {
@@ -366,6 +384,8 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
             left.getKey(),
             left.getValue().why());
       }
+      kept.clear();
+      lossesLogged = true;
     } finally {
       lock.unlock();
     }

@@ -385,6 +385,34 @@ class TranscriptRecorderTest {
   }
 
   @Test
+  void aTurnToldAfterCloseIsWrittenWhenTheLockIsFreeElseLoggedAsLostAtOnce() throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore store = lockWaitingStore();
+    TranscriptRecorder recorder = new TranscriptRecorder(store, neverRetried(1_000));
+    recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
+    recorder.close();
+
+    recorder.turnCompleted(turn(session, "vorenus", "q2", "a2"));
+    try (HeldFileLock other = holdLockOf(store, id);
+        LogCapture logs = new LogCapture(TranscriptRecorder.class.getName())) {
+      recorder.turnCompleted(turn(session, "vorenus", "q3", "a3"));
+      assertThat(recorder.kept(id)).as("no attempt follows close: nothing is kept").isZero();
+      assertThat(logs.warningsAndErrors())
+          .contains(
+              "1 turns of session "
+                  + id
+                  + " were not written to its transcript and are lost: another process held its"
+                  + " lock after Legio stopped recording transcripts")
+          .contains("." + id + ".lock")
+          .doesNotContain("to be written once the lock is let go");
+    }
+    List<TranscriptEntry> entries = store.load(id).entries();
+    assertThat(entries).extracting(TranscriptEntry::text).containsExactly("q1", "a1", "q2", "a2");
+    assertChained(entries);
+  }
+
+  @Test
   void pastTheLimitTheOldestKeptTurnsAreDroppedAndLogged() throws Exception {
     UUID session = UUID.randomUUID();
     String id = session.toString();
