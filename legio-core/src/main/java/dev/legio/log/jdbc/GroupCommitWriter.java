@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  * (the database refused to begin it: SQLite's file held by another program past the busy wait,
  * PostgreSQL out of reach) fails all its callers at once, with one failure logged: no request
  * spoiled it, and each alone would only wait the same again (a batch of N waited N + 1 busy waits).
+ * Each is told so ({@link TransactionNotBegunException}), a lone caller's too, so that a caller
+ * keeping work to write again need not try its parts alone either.
  *
  * <p>No transaction begins while the database's file is not the one opened (SQLite's, deleted or
  * replaced under the running process: see {@link DatabaseFileWatch}): its work fails saying so,
@@ -191,11 +193,11 @@ final class GroupCommitWriter implements AutoCloseable {
             return null;
           });
     } catch (Throwable failure) {
-      if (batch.size() == 1) {
-        fail(batch.get(0), translate(failure));
-      } else if (!workRan[0]) {
+      if (!workRan[0]) {
         // The database refused the transaction itself: each alone would wait the same again.
-        failAll(batch, translate(failure));
+        failAll(batch, notBegun(translate(failure)));
+      } else if (batch.size() == 1) {
+        fail(batch.get(0), translate(failure));
       } else {
         // One request spoiled the shared transaction: give each its own.
         for (Task<?> task : batch) {
@@ -236,11 +238,21 @@ final class GroupCommitWriter implements AutoCloseable {
   private static void failAll(List<Task<?>> batch, Throwable failure) {
     for (int i = 0; i < batch.size(); i++) {
       Throwable own =
-          i == 0 || failure.getClass() != MessageLogException.class
+          i == 0 || !(failure instanceof TransactionNotBegunException)
               ? failure
-              : new MessageLogException(failure.getMessage(), failure.getCause());
+              : new TransactionNotBegunException(failure.getMessage(), failure.getCause());
       fail(batch.get(i), own);
     }
+  }
+
+  /**
+   * {@code failure} ({@link #translate}d) of a transaction none of whose work ran, told as such
+   * ({@link TransactionNotBegunException}) when it is the database's.
+   */
+  private static Throwable notBegun(Throwable failure) {
+    return failure.getClass() == MessageLogException.class
+        ? new TransactionNotBegunException(failure.getMessage(), failure.getCause())
+        : failure;
   }
 
   private static void fail(Task<?> task, Throwable failure) {

@@ -50,6 +50,8 @@ class GroupCommitWriterTest {
       s.execute("ALTER TABLE probe RENAME TO probe_away"); // another process damaged the database
       assertThatThrownBy(() -> writer.executeUpdate(insert, st -> st.setInt(1, 1)))
           .isInstanceOf(MessageLogException.class)
+          .as("the transaction began: its statement failed")
+          .isNotInstanceOf(TransactionNotBegunException.class)
           .hasMessageContaining("no such table: probe");
       s.execute("ALTER TABLE probe_away RENAME TO probe"); // and it was repaired
     }
@@ -99,8 +101,9 @@ class GroupCommitWriterTest {
 
   /**
    * Another program holds the file's write lock: callers queued behind a transaction share the next
-   * one, and when the database refuses to begin it, all of them fail after that one busy wait. Each
-   * used to be tried again alone, each waiting the busy wait again.
+   * one, and when the database refuses to begin it, all of them fail after that one busy wait, each
+   * told that no work ran ({@link TransactionNotBegunException}). Each used to be tried again
+   * alone, each waiting the busy wait again.
    */
   @Test
   void callersWhoseSharedTransactionTheDatabaseRefusesToBeginFailTogetherNotEachAgainAlone()
@@ -160,7 +163,8 @@ class GroupCommitWriterTest {
         .allSatisfy(
             e ->
                 assertThat(e)
-                    .isInstanceOf(MessageLogException.class)
+                    .as("each told no work ran, the lone first caller's too")
+                    .isInstanceOf(TransactionNotBegunException.class)
                     .hasMessageContaining("database is locked"));
     assertThat(dialect.begins)
         .as("the first caller's transaction, then the three others' together, and no more")
