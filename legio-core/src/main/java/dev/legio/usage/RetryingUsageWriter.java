@@ -43,8 +43,14 @@ import org.slf4j.LoggerFactory;
  *       once; and a row whose write landed although it seemed to fail (a PostgreSQL commit whose
  *       answer the network lost) is not counted twice when written again: the ledger keeps one row
  *       per {@link LedgerEntry#turnId}.
- *   <li>When that transaction fails, the rows are written one by one, in order, so that a row the
- *       database refuses for itself never holds the others back:
+ *   <li>When the database refused to begin that transaction ({@link UsageWriteNotBegunException}:
+ *       its file held by another program past the busy wait, PostgreSQL out of reach), no row was
+ *       even looked at: the attempt ends at once, every row kept, in order, for the next attempt.
+ *       Written one by one, each would only wait the same again (on SQLite, an attempt used to wait
+ *       three busy waits of 10 s on the log's writer instead of one).
+ *   <li>When that transaction fails otherwise (a row's content refused, or any failure after it
+ *       began), the rows are written one by one, in order, so that a row the database refuses for
+ *       itself never holds the others back:
  *       <ul>
  *         <li>a row the ledger says the database refused for what it holds ({@link
  *             UsageRowRefusedException}: a constraint or trigger refusing it, a value its column
@@ -337,12 +343,18 @@ public final class RetryingUsageWriter implements AutoCloseable {
     return inFault;
   }
 
-  /** Writes {@code rows} together, else one by one; returns the rows still to write, in order. */
+  /**
+   * Writes {@code rows} together, else, unless the database refused to begin that write, one by
+   * one; returns the rows still to write, in order.
+   */
   private List<LedgerEntry> attemptOnce(List<LedgerEntry> rows) {
     try {
       append(rows);
       logWritten(rows.size());
       return List.of();
+    } catch (UsageWriteNotBegunException e) {
+      failedWith(e);
+      return rows; // no row was looked at: each alone would wait the same refusal again
     } catch (RuntimeException e) {
       failedWith(e);
       return oneByOne(rows, rows.size() == 1 ? e : null);

@@ -175,7 +175,7 @@ public final class JdbcMessageLog implements MessageLog {
     };
   }
 
-  private static int[] runUpdates(WriteTransaction tx, List<SharedWriter.Update> updates)
+  static int[] runUpdates(WriteTransaction tx, List<SharedWriter.Update> updates)
       throws SQLException {
     int[] counts = new int[updates.size()];
     for (int i = 0; i < counts.length; i++) {

@@ -4,6 +4,7 @@ import dev.legio.log.Timestamps;
 import dev.legio.log.jdbc.ContentRefusal;
 import dev.legio.log.jdbc.SharedWriter;
 import dev.legio.log.jdbc.SqlValues;
+import dev.legio.log.jdbc.TransactionNotBegunException;
 import dev.legio.pricing.Tokens;
 import dev.legio.usage.CostSource;
 import dev.legio.usage.Grouping;
@@ -17,6 +18,7 @@ import dev.legio.usage.UsageLedgerException;
 import dev.legio.usage.UsageReport;
 import dev.legio.usage.UsageRowRefusedException;
 import dev.legio.usage.UsageTotal;
+import dev.legio.usage.UsageWriteNotBegunException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
@@ -321,10 +323,15 @@ public final class JdbcUsageLedger implements UsageLedger {
 
   /**
    * The failure of {@code action}: a {@link UsageRowRefusedException} when the database refused the
-   * rows for what they hold ({@link ContentRefusal}), which writing them again would not change.
+   * rows for what they hold ({@link ContentRefusal}), which writing them again would not change; a
+   * {@link UsageWriteNotBegunException} when the shared writer says it refused to begin the
+   * transaction ({@link TransactionNotBegunException}), which writing them apart would not change.
    */
   private UsageLedgerException failure(String action, Exception e) {
     String message = action + " failed: " + e.getMessage();
+    if (e instanceof TransactionNotBegunException) {
+      return new UsageWriteNotBegunException(message, e);
+    }
     return ContentRefusal.of(values, e)
         ? new UsageRowRefusedException(message, e)
         : new UsageLedgerException(message, e);
