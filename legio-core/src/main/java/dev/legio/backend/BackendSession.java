@@ -19,6 +19,18 @@ public interface BackendSession extends AutoCloseable {
    */
   TurnResult send(String userMessage, Consumer<BackendEvent> events);
 
+  /**
+   * Sends one user turn that started at {@code start}: a back-end with a turn time-out counts it
+   * from there ({@link TurnStart}), so a turn sent again on a new session gets only what is left of
+   * it. By default the same as {@link #send(String, Consumer)}, for back-ends without one.
+   *
+   * @throws BackendException when the turn failed; {@link TurnTimeoutException} when no time is
+   *     left
+   */
+  default TurnResult send(String userMessage, Consumer<BackendEvent> events, TurnStart start) {
+    return send(userMessage, events);
+  }
+
   /** Ends the conversation and frees what it holds. Idempotent. */
   @Override
   void close();

@@ -3,6 +3,7 @@ package dev.legio.session;
 import dev.legio.backend.BackendEvent;
 import dev.legio.backend.SessionLostException;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Message;
 import dev.legio.log.MessageLog;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *       threshold is condensed first ({@link SessionCondenser}); the text sent is what the {@link
  *       HistoryInjector} composes (after the condensed session's brief). A back-end that lost the
  *       conversation gets the turn again on a fresh session, counted as {@link
- *       RebuildReason#BACKEND_LOST}.
+ *       RebuildReason#BACKEND_LOST}, with the same {@link TurnStart}: a back-end's turn time-out
+ *       bounds both sends together.
  *   <li>The reply (blank: {@code (no answer)}) is logged from the owner's speaker to its reply
  *       audience, replying to the request, in one transaction with the updated record (tokens,
  *       messages, last injected sequence, expiry, context use) and the release of the lease.
@@ -250,15 +252,17 @@ final class TurnRunner implements AutoCloseable {
           brief.seed(injector.compose(profile, fresh, slot.record.lastInjectedSequence(), request));
       TurnEvents events = new TurnEvents(owner, sessionEvents.alsoTelling(listener));
       sent = true;
+      TurnStart turnStart = TurnStart.now();
       try {
-        result = slot.live.send(message, events);
+        result = slot.live.send(message, events, turnStart);
       } catch (SessionLostException e) {
-        // The back-end lost the conversation: start a new one, bootstrapped from the log.
+        // The back-end lost the conversation: start a new one, bootstrapped from the log; the
+        // turn's time-out still counts from its first send.
         log.warn("{}: {}", owner, e.getMessage());
         lifecycle.replaceLost(slot, profile, now);
         fresh = true;
         message = injector.compose(profile, true, 0, request);
-        result = slot.live.send(message, events);
+        result = slot.live.send(message, events, turnStart);
       }
       answer =
           StorableReply.of(

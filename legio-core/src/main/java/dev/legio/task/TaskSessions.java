@@ -7,6 +7,7 @@ import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.backend.http.ConversationStore;
 import dev.legio.config.SessionSettings;
 import dev.legio.errors.Quoted;
@@ -277,14 +278,16 @@ public final class TaskSessions implements AutoCloseable {
     boolean resumed = opener.prepare(slot, key, profile, model, now);
     TurnResult result;
     try {
+      TurnStart turnStart = TurnStart.now();
       try {
-        result = slot.live.send(text, event -> {});
+        result = slot.live.send(text, event -> {}, turnStart);
       } catch (SessionLostException e) {
         log.warn("task session {} of {}: {}; starting a new one", key, agent, e.getMessage());
         TaskSessionOpener.closeLive(slot);
         opener.open(slot, key, profile, model, null, now);
         resumed = false;
-        result = slot.live.send(text, event -> {});
+        // the turn's time-out still counts from its first send
+        result = slot.live.send(text, event -> {}, turnStart);
       }
     } catch (BackendException e) {
       throw endings.backendFailed(slot, turn, e);

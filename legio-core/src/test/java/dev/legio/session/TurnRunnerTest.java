@@ -201,6 +201,9 @@ class TurnRunnerTest {
           .isEqualTo(backend.turns.get(0).message())
           .contains("earlier")
           .contains(PraetoriumXml.CONTEXT_NOTICE);
+      // ... with the first send's start: the back-end's turn time-out bounds both sends.
+      assertThat(backend.starts).hasSize(2);
+      assertThat(backend.starts.get(1)).isSameAs(backend.starts.get(0));
     }
   }
 

@@ -7,6 +7,7 @@ import dev.legio.backend.ContextUse;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.backend.Usage;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,10 @@ public final class ScriptedBackend implements ModelBackend {
   private final Conversations conversations;
   public final List<SessionSpec> opened = new CopyOnWriteArrayList<>();
   public final List<Turn> turns = new CopyOnWriteArrayList<>();
+
+  /** The {@link TurnStart} each turn was sent with, in order (none for a turn sent without). */
+  public final List<TurnStart> starts = new CopyOnWriteArrayList<>();
+
   public final Set<String> failing = ConcurrentHashMap.newKeySet();
   public volatile long inputTokensPerTurn = 10;
   public volatile Consumer<Turn> duringTurn = turn -> {};
@@ -140,6 +145,12 @@ public final class ScriptedBackend implements ModelBackend {
       @Override
       public boolean resumed() {
         return resumed;
+      }
+
+      @Override
+      public TurnResult send(String userMessage, Consumer<BackendEvent> events, TurnStart start) {
+        starts.add(start);
+        return send(userMessage, events);
       }
 
       @Override

@@ -8,6 +8,8 @@ import dev.legio.backend.ContextWindows;
 import dev.legio.backend.SessionLostException;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
+import dev.legio.backend.TurnTimeoutException;
 import dev.legio.backend.Usage;
 import java.math.BigDecimal;
 import java.util.function.Consumer;
@@ -30,6 +32,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code Session ID ... is already in use} on a first turn (a conversation by that id exists)
  *       is retried once with {@code --resume}; in use on a resumed run, the session is lost ({@link
  *       SessionLostException}): it is never driven from two processes.
+ *   <li>One time-out per turn: {@code turn_timeout_seconds} counts from the turn's {@link
+ *       TurnStart} (when the caller first sent it; {@link #send(String, Consumer)}: now), and
+ *       bounds every try of it: the {@code --resume} retry gets what the first try left, and a turn
+ *       the engine sends again to a new session after this one was lost gets what is left of the
+ *       same start. A try with nothing left fails at once with the time-out's {@link
+ *       TurnTimeoutException}, starting no process.
  *   <li>A process that exits without answering fails the turn; when the CLI says it has no such
  *       conversation, or the conversation outgrew the context window, the session is lost.
  *   <li>An error result fails the turn with what the CLI said; no conversation or a context
@@ -108,12 +116,19 @@ abstract sealed class CliSession implements BackendSession
   }
 
   @Override
-  public synchronized TurnResult send(String userMessage, Consumer<BackendEvent> events) {
+  public TurnResult send(String userMessage, Consumer<BackendEvent> events) {
+    return send(userMessage, events, TurnStart.now());
+  }
+
+  @Override
+  public synchronized TurnResult send(
+      String userMessage, Consumer<BackendEvent> events, TurnStart start) {
     if (closed) {
       throw new IllegalStateException("session " + label + " is closed");
     }
+    long deadline = start.deadline(parts.options().turnTimeout());
     try {
-      return attempt(userMessage, events);
+      return attempt(userMessage, events, deadline);
     } catch (AlreadyInUse e) {
       if (e.resumedRun) {
         throw new SessionLostException(
@@ -122,7 +137,7 @@ abstract sealed class CliSession implements BackendSession
       log.info("{}: the CLI already has session {}; resuming it instead", label, id);
       known = true;
       try {
-        return attempt(userMessage, events);
+        return attempt(userMessage, events, deadline);
       } catch (AlreadyInUse again) {
         throw new SessionLostException(
             "the Claude Code CLI says session "
@@ -133,8 +148,11 @@ abstract sealed class CliSession implements BackendSession
     }
   }
 
-  private TurnResult attempt(String userMessage, Consumer<BackendEvent> events) {
-    long deadline = TurnReader.deadline(parts.options().turnTimeout());
+  /** One process's try at the turn, which must be over by the turn's {@code deadline}. */
+  private TurnResult attempt(String userMessage, Consumer<BackendEvent> events, long deadline) {
+    if (deadline - System.nanoTime() <= 0) {
+      throw TurnReader.timedOut(parts.options().turnTimeout());
+    }
     boolean resume = known;
     CliProcess running = processFor(resume);
     TurnReader reader = new TurnReader(running, deadline, parts.options().turnTimeout(), label);

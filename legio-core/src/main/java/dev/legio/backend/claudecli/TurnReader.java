@@ -101,11 +101,16 @@ final class TurnReader {
       throw interrupted(e);
     }
     if (next.isEmpty()) {
-      throw new TurnTimeoutException(
-          "the Claude Code CLI did not answer within "
-              + timeout.toSeconds()
-              + " s (turn_timeout_seconds); its process was stopped");
+      throw timedOut(timeout);
     }
     return next.get();
+  }
+
+  /** The failure of a turn whose time-out {@code timeout} has passed. */
+  static TurnTimeoutException timedOut(Duration timeout) {
+    return new TurnTimeoutException(
+        "the Claude Code CLI did not answer within "
+            + timeout.toSeconds()
+            + " s (turn_timeout_seconds); its process was stopped");
   }
 }
