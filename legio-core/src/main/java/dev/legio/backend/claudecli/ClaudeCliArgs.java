@@ -26,7 +26,8 @@ import java.util.Optional;
  *       the session, comma-separated; not passed when there are none.
  *   <li>A chat channel's session gets {@code --disallowedTools} {@link #CHAT_DISALLOWED_TOOLS}:
  *       people in a chat cannot make it run commands, edit files or browse.
- *   <li>{@code --mcp-config} when the session has MCP servers.
+ *   <li>{@code --mcp-config} when the session has MCP servers: the value the caller built once for
+ *       the session ({@link CliSession}), never asked of the {@link McpConfigSource} per process.
  * </ul>
  *
  * <p>One question ({@link #complete}): {@code -p --output-format json --no-session-persistence
@@ -44,8 +45,18 @@ final class ClaudeCliArgs {
     this.options = Objects.requireNonNull(options, "options");
   }
 
-  /** The command line of one process of the session {@code spec}, CLI conversation {@code id}. */
-  List<String> session(SessionSpec spec, String id, boolean resume, Path systemPromptFile) {
+  /**
+   * The command line of one process of the session {@code spec}, CLI conversation {@code id}.
+   *
+   * @param mcpConfig the session's {@code --mcp-config}, built once per session ({@link
+   *     McpConfigSource#forSession}), or empty for none
+   */
+  List<String> session(
+      SessionSpec spec,
+      String id,
+      boolean resume,
+      Path systemPromptFile,
+      Optional<String> mcpConfig) {
     List<String> cmd = new ArrayList<>();
     cmd.add(options.executable().toString());
     cmd.addAll(
@@ -75,10 +86,9 @@ final class ClaudeCliArgs {
       cmd.add("--disallowedTools");
       cmd.add(String.join(",", CHAT_DISALLOWED_TOOLS));
     }
-    Optional<String> mcp = options.mcpConfig().forSession(spec);
-    if (mcp.isPresent()) {
+    if (mcpConfig.isPresent()) {
       cmd.add("--mcp-config");
-      cmd.add(mcp.get());
+      cmd.add(mcpConfig.get());
     }
     return cmd;
   }

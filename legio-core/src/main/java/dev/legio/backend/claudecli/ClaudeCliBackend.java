@@ -270,7 +270,14 @@ public final class ClaudeCliBackend implements ModelBackend {
    * closes.
    */
   List<String> command(SessionSpec spec, String sessionId, boolean resume) {
-    return parts.args().session(spec, sessionId, resume, prompts.write(spec.systemPrompt()).path());
+    return parts
+        .args()
+        .session(
+            spec,
+            sessionId,
+            resume,
+            prompts.write(spec.systemPrompt()).path(),
+            options.mcpConfig().forSession(spec));
   }
 
   // ------------------------------------------------------------------ one question, no session

@@ -12,6 +12,7 @@ import dev.legio.backend.TurnStart;
 import dev.legio.backend.TurnTimeoutException;
 import dev.legio.backend.Usage;
 import java.math.BigDecimal;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>Rules of a turn:
  *
  * <ul>
+ *   <li>The session's MCP servers ({@code --mcp-config}) are asked of {@link McpConfigSource} once,
+ *       when it opens; every process of the session starts with that one value.
  *   <li>A process's first turn, when the session has MCP servers, first waits for the CLI to
  *       connect to them ({@link McpStartupWait}).
  *   <li>Every process writes a turn to its transcript before it reports the turn's result ({@link
@@ -71,8 +74,11 @@ abstract sealed class CliSession implements BackendSession
 
   private boolean closed;
 
-  /** True when the session's processes start MCP servers ({@code --mcp-config}). */
-  private final boolean hasMcpServers;
+  /**
+   * The session's {@code --mcp-config}, or empty for none: asked of {@link McpConfigSource} once,
+   * when the session opens, and the same for each of its processes.
+   */
+  private final Optional<String> mcpConfig;
 
   /** The last process whose MCP servers were waited for ({@link McpStartupWait}). */
   private CliProcess mcpAwaited;
@@ -90,7 +96,7 @@ abstract sealed class CliSession implements BackendSession
     this.resumed = resumed;
     this.known = resumed;
     this.label = spec.owner() + "/" + id.substring(0, 8);
-    this.hasMcpServers = parts.options().mcpConfig().forSession(spec).isPresent();
+    this.mcpConfig = parts.options().mcpConfig().forSession(spec);
   }
 
   /** The process to send the turn to, started with {@code --resume} when {@code resume}. */
@@ -159,7 +165,7 @@ abstract sealed class CliSession implements BackendSession
     known = true;
     boolean finished = false;
     try {
-      if (hasMcpServers && running != mcpAwaited) {
+      if (mcpConfig.isPresent() && running != mcpAwaited) {
         mcpAwaited = running;
         new McpStartupWait(running, label).await(deadline, exit -> ended(exit, resume));
       }
@@ -206,7 +212,7 @@ abstract sealed class CliSession implements BackendSession
     try {
       started =
           CliProcess.start(
-              parts.args().session(spec, id, resume, prompt.path()),
+              parts.args().session(spec, id, resume, prompt.path(), mcpConfig),
               parts.options().workingDirectory(),
               EagerTranscript.environment(parts.options().environment()),
               parts.options().withheld(),

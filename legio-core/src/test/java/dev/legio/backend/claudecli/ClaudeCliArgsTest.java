@@ -149,7 +149,10 @@ class ClaudeCliArgsTest {
       SessionSpec spec,
       boolean resume,
       List<String> expected) {
-    assertThat(new ClaudeCliArgs(options).session(spec, ID, resume, Path.of(PROMPT_FILE)))
+    assertThat(
+            new ClaudeCliArgs(options)
+                .session(
+                    spec, ID, resume, Path.of(PROMPT_FILE), options.mcpConfig().forSession(spec)))
         .isEqualTo(expected)
         .doesNotContain(PROMPT);
   }
