@@ -33,7 +33,9 @@ public final class Tasks {
    *     ran the turn (it paused past {@code lease_ttl_seconds}): nothing was stored; its {@code
    *     reply()} is the model's answer when it had come (not in the session's history), else null
    * @throws dev.legio.task.TaskNotStoredException the model answered but Legio's database failed to
-   *     store the session: its {@code reply()} is the answer
+   *     store the session, and the session is still this node's (or that could not be told): its
+   *     {@code reply()} is the answer. When the store failed and another node had taken the session
+   *     over meanwhile, {@code TaskLeaseLostException} with the answer is thrown instead
    * @throws dev.legio.task.TaskInterruptedException Legio is shutting down: the task did not run,
    *     or was interrupted past the shutdown's grace (nothing was stored)
    */

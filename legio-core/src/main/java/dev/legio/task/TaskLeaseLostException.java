@@ -10,6 +10,10 @@ import java.time.Duration;
  * run a task of its own. Nothing of this turn was stored (the record the other holder wrote
  * stands); its tokens are in the usage ledger with outcome {@code lease_lost}.
  *
+ * <p>The lease is found lost by the write of the turn's record, or, when that write failed (the
+ * database was out of reach), by the check made after it ({@link TaskTurnEndings}); the write's
+ * failure is then this exception's cause.
+ *
  * <p>When the model's answer had come before the lease was found lost, it is not thrown away:
  * {@link #reply()} gives it (its tokens are spent, and sending the task again would pay for it
  * twice), and the message says that it is not in the session's history, that another node holds the

@@ -7,6 +7,11 @@ import dev.legio.errors.Quoted;
  * was stored: the session's record stays as it was before the turn (its tokens and expiry did not
  * move on), and the turn is in the usage ledger as failed, with the tokens it spent.
  *
+ * <p>Thrown only while the session's lease is still this process's, or when that cannot be told
+ * (the database is still down): when the lease was found passed to another node after the write
+ * failed, {@link TaskLeaseLostException} is thrown instead, with the answer ({@link
+ * TaskTurnEndings}).
+ *
  * <p>The answer is not thrown away: {@link #reply()} gives it, since its tokens are spent and
  * sending the task again would pay for it twice. The message says what happened, that the answer is
  * given with it, and that sending the task again is needed only if the answer is not wanted.

@@ -145,7 +145,8 @@ public final class TaskSessions implements AutoCloseable {
    * @throws TaskFailedException when the back-end failed the turn
    * @throws TaskLeaseLostException when another node took the session over while the turn ran (with
    *     the answer, when it had come)
-   * @throws TaskNotStoredException when the answer came but Legio's database failed to store it
+   * @throws TaskNotStoredException when the answer came but Legio's database failed to store it,
+   *     while the lease is still this process's or that cannot be told ({@link TaskTurnEndings})
    */
   public TaskResult run(String sessionKey, String agent, String text, String taskRunId) {
     String key;

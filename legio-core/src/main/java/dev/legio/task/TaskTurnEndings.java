@@ -37,9 +37,21 @@ import org.slf4j.LoggerFactory;
  *       lease was found lost (its tokens are spent, so it is not thrown away), saying it is not in
  *       the session's history.
  *   <li>A turn whose answer came but whose record could not be saved (Legio's database failed,
- *       {@link TaskSessionStoreException}) keeps the record as it was, puts a failed row with the
- *       answer's tokens in the ledger, and throws {@link TaskNotStoredException} with the answer:
- *       its tokens are spent, so it is not thrown away.
+ *       {@link TaskSessionStoreException}) asks whether its lease is still this process's ({@link
+ *       LeaseGate#stillHeldAfter}), as an agent's turn that failed does: the write may have failed
+ *       because this node lost the database for longer than the lease, and another node may have
+ *       taken the session over meanwhile. When the lease was lost, the turn ends as one whose write
+ *       found it lost (a {@code lease_lost} row with the answer's tokens, {@link
+ *       TaskLeaseLostException} with the answer and the write's failure as its cause): the caller
+ *       must hear that another node holds the session and may have run the task too, which a
+ *       database failure alone would not tell. When the lease is still held, or the check cannot
+ *       tell (the database is still down; its failure is added to the write's as suppressed), the
+ *       record stays as it was, a failed row with the answer's tokens goes in the ledger, and
+ *       {@link TaskNotStoredException} is thrown with the answer: its tokens are spent, so it is
+ *       not thrown away. A check that cannot tell counts as held (the gate's rule) because what is
+ *       known is that the database failed; a takeover is not, and telling of one would send the
+ *       caller looking for another node's run that most often does not exist. Either way the caller
+ *       gets the answer.
  *   <li>A turn whose record was saved is a completed row of the ledger (usage and cost) and is told
  *       to the turn meter as completed; its answer (blank: {@code (no answer)}) is the task's.
  * </ul>
@@ -123,8 +135,10 @@ final class TaskTurnEndings {
    * the task's result.
    *
    * @param resumed whether the turn ran in a session it resumed
-   * @throws TaskLeaseLostException when another node took the lease meanwhile (with the answer)
-   * @throws TaskNotStoredException when Legio's database failed to store the record
+   * @throws TaskLeaseLostException when another node took the lease meanwhile, found by the write
+   *     or, when the write failed, by the check after it (with the answer)
+   * @throws TaskNotStoredException when Legio's database failed to store the record and the lease
+   *     is still this process's, or the check cannot tell (with the answer)
    */
   TaskResult answered(TaskSlot slot, Turn turn, TurnResult result, boolean resumed) {
     AgentProfile profile = turn.profile();
@@ -140,26 +154,14 @@ final class TaskTurnEndings {
     try {
       records.saveWhileLeased(slot.record, turn.lease(), holder);
     } catch (LeaseLostException e) {
-      UUID sessionId = slot.record.sessionId();
-      TaskSessionOpener.closeLive(slot); // the session is the other node's: read again next time
-      slot.record = null;
-      recorder.leaseLost(
-          sessionId,
-          turn.key(),
-          profile,
-          turn.model(),
-          turn.taskRunId(),
-          turn.started(),
-          result.usage());
-      // The answer came before the lease was found lost: its tokens are spent, so it is given.
-      log.warn(
-          "task session {} of {}: another node took the lease; the turn stored nothing, its answer"
-              + " is given",
-          turn.key(),
-          agent);
-      throw new TaskLeaseLostException(
-          turn.key(), agent, settings.leaseDuration(), reply, turn.taskRunId(), e);
+      throw leaseLostAfterAnswer(slot, turn, result, reply, e);
     } catch (TaskSessionStoreException e) {
+      if (!leases.stillHeldAfter(turn.lease(), e)) {
+        // The write failed, and the lease had passed to another node meanwhile (this node lost the
+        // database for longer than the lease): the caller is told of the takeover, as when the
+        // write itself found the lease lost, since the other node may have run the task too.
+        throw leaseLostAfterAnswer(slot, turn, result, reply, e);
+      }
       // The answer came, and only its storing failed: it is given all the same (tokens spent).
       UUID sessionId = slot.record.sessionId();
       TaskSessionOpener.closeLive(slot); // read again next time: the stored record is the truth
@@ -198,6 +200,39 @@ final class TaskTurnEndings {
         resumed,
         turn.taskRunId(),
         new TaskResult.TaskUsage(entry.tokens(), entry.cost().usd()));
+  }
+
+  /**
+   * The exception for {@code turn}, whose answer {@code reply} came but whose lease was found lost
+   * when it was to be stored ({@code cause}): nothing is stored, the ledger gets a {@code
+   * lease_lost} row with the answer's tokens, and the answer is given.
+   */
+  private TaskLeaseLostException leaseLostAfterAnswer(
+      TaskSlot slot, Turn turn, TurnResult result, String reply, RuntimeException cause) {
+    UUID sessionId = slot.record.sessionId();
+    TaskSessionOpener.closeLive(slot); // the session is the other node's: read again next time
+    slot.record = null;
+    recorder.leaseLost(
+        sessionId,
+        turn.key(),
+        turn.profile(),
+        turn.model(),
+        turn.taskRunId(),
+        turn.started(),
+        result.usage());
+    // The answer came before the lease was found lost: its tokens are spent, so it is given.
+    log.warn(
+        "task session {} of {}: another node took the lease; the turn stored nothing, its answer"
+            + " is given",
+        turn.key(),
+        turn.profile().name());
+    return new TaskLeaseLostException(
+        turn.key(),
+        turn.profile().name(),
+        settings.leaseDuration(),
+        reply,
+        turn.taskRunId(),
+        cause);
   }
 
   private TaskLeaseLostException leaseLost(String key, String agent, RuntimeException cause) {

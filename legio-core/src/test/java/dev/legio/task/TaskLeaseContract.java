@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,12 +85,17 @@ public abstract class TaskLeaseContract {
 
   /** A node taking its leases through {@code leases}. */
   TaskSessions node(SessionStore leases, SessionSettings settings) {
+    return node(leases, store.tasks(), settings);
+  }
+
+  /** A node taking its leases through {@code leases} and keeping its records in {@code records}. */
+  TaskSessions node(SessionStore leases, TaskSessionStore records, SessionSettings settings) {
     TaskSessions tasks =
         new TaskSessions(
             new AgentDirectory(workspace.castra()),
             backend,
             null,
-            store.tasks(),
+            records,
             leases,
             store.usage(),
             new UsageRecorder(store.usage(), PriceTable.withOverrides(Map.of())),
@@ -231,6 +237,133 @@ public abstract class TaskLeaseContract {
         .filteredOn(e -> "run-2".equals(e.task().taskRunId()))
         .extracting(LedgerEntry::outcome)
         .containsExactly(TurnOutcome.LEASE_LOST);
+  }
+
+  /** This node's leases, taken through the store's own session store (no heartbeat). */
+  private SessionStore leasesOfANode() {
+    return store.sessionsAs(
+        new JdbcSessionStore.LeaseUpkeep(LeaseHolder.thisProcess(), new HeldLeases(false), clock));
+  }
+
+  /**
+   * The task records of {@code store}, whose writes under a lease fail as a database out of reach
+   * does once {@code failing} is set (the write never reaches the database).
+   */
+  private static TaskSessionStore savesFailWhen(TaskSessionStore real, AtomicBoolean failing) {
+    return (TaskSessionStore)
+        java.lang.reflect.Proxy.newProxyInstance(
+            TaskSessionStore.class.getClassLoader(),
+            new Class<?>[] {TaskSessionStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("saveWhileLeased") && failing.get()) {
+                throw new TaskSessionStoreException(
+                    "could not save the task session: the database is unreachable", null);
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  @Test
+  void aTurnWhoseWriteFailedAfterAnotherNodeTookItsLeaseIsToldAsTakenOverWithItsAnswer() {
+    AtomicBoolean unreachable = new AtomicBoolean();
+    TaskSessions a =
+        node(
+            leasesOfANode(), savesFailWhen(store.tasks(), unreachable), SessionSettings.defaults());
+    TaskSessions b = node(new HeldLeases(false), SessionSettings.defaults());
+    TaskResult first = a.run(KEY, AGENT, "one", "run-1");
+    backend.answer = turn -> "the answer to " + turn.message();
+    backend.duringTurn =
+        turn -> {
+          if (turn.message().equals("two")) {
+            // Node a loses the database for longer than its lease: node b takes the session over
+            // and runs a task of it, and node a's write of its answer then fails.
+            clock.advance(LEASE.plusSeconds(1));
+            b.run(KEY, AGENT, "three", "run-3");
+            unreachable.set(true);
+          }
+        };
+
+    // Told as taken over (another node may have run the task too), with the answer it paid for;
+    // the write's failure is the cause.
+    assertThatThrownBy(() -> a.run(KEY, AGENT, "two", "run-2"))
+        .isInstanceOfSatisfying(
+            TaskLeaseLostException.class,
+            e -> {
+              assertThat(e.reply()).isEqualTo("the answer to two");
+              assertThat(e.taskRunId()).isEqualTo("run-2");
+              assertThat(e.getMessage())
+                  .contains("the session of copywriter for key 'ticket:4711' was taken over")
+                  .contains("is given here (reply), but it is not in the session's history")
+                  .contains("the other node may have answered it too");
+            })
+        .hasCauseInstanceOf(TaskSessionStoreException.class);
+
+    // Node b's record stands (one, three); the lost turn is in the ledger as lease_lost, with its
+    // tokens, not as a failure of the database.
+    TaskSessionRecord kept = store.tasks().find(KEY, AGENT).orElseThrow();
+    assertThat(kept.sessionId()).isEqualTo(first.sessionId());
+    assertThat(kept.turns()).isEqualTo(2);
+    assertThat(store.usage().entries(Instant.EPOCH, 100))
+        .filteredOn(e -> "run-2".equals(e.task().taskRunId()))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.outcome()).isEqualTo(TurnOutcome.LEASE_LOST);
+              assertThat(e.tokens().input()).isPositive();
+            });
+  }
+
+  @Test
+  void aTurnWhoseWriteFailedAndWhoseLeaseCannotBeCheckedIsToldAsNotStored() {
+    // The database stays out of reach: the write fails, and so does the check of the lease after
+    // it. What is known is a database failure, not a takeover.
+    SessionStore real = leasesOfANode();
+    AtomicBoolean unreachable = new AtomicBoolean();
+    SessionStore checkFails =
+        (SessionStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                SessionStore.class.getClassLoader(),
+                new Class<?>[] {SessionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("renewLease") && unreachable.get()) {
+                    throw new dev.legio.session.SessionStoreException(
+                        "renewing the lease on the session of '" + args[0] + "' failed");
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TaskSessions a =
+        node(checkFails, savesFailWhen(store.tasks(), unreachable), SessionSettings.defaults());
+    backend.answer = turn -> "the answer to " + turn.message();
+    backend.duringTurn = turn -> unreachable.set(true);
+
+    assertThatThrownBy(() -> a.run(KEY, AGENT, "one", "run-1"))
+        .isInstanceOfSatisfying(
+            TaskNotStoredException.class,
+            e -> {
+              assertThat(e.reply()).isEqualTo("the answer to one");
+              assertThat(e.getMessage()).contains("database failed");
+              // The lease was asked about, and the asking failed too: kept with the write's
+              // failure.
+              assertThat(e.getCause()).isInstanceOf(TaskSessionStoreException.class);
+              assertThat(e.getCause().getSuppressed())
+                  .singleElement()
+                  .satisfies(
+                      checked ->
+                          assertThat(checked)
+                              .isInstanceOf(dev.legio.session.SessionStoreException.class)
+                              .hasMessageContaining("renewing the lease"));
+            });
+    assertThat(store.usage().entries(Instant.EPOCH, 100))
+        .singleElement()
+        .satisfies(e -> assertThat(e.outcome()).isEqualTo(TurnOutcome.ERROR));
   }
 
   @Test

@@ -42,7 +42,9 @@ import java.util.Map;
  *       refused or interrupted is 503 (nothing stored either). A turn whose answer came but whose
  *       session Legio's database failed to store is 503 too, with the answer in {@code reply} (and
  *       {@code task_run_id}) beside the error: its tokens are spent, and sending the task again
- *       would pay for it twice.
+ *       would pay for it twice. When another node had taken the session over by then (found by the
+ *       check after the failed write), it is the 409 of a lost lease with the answer instead; a
+ *       check that cannot tell leaves it 503 ({@link dev.legio.task.TaskTurnEndings}).
  *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
  *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
  * </ul>
