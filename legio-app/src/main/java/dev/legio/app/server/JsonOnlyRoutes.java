@@ -12,13 +12,14 @@ import org.eclipse.jetty.server.Request;
  * <ul>
  *   <li>Every route under {@code /api/v1} answers {@code application/json} only, but {@code POST
  *       /api/v1/messages} (JSON or a stream of server-sent events) and {@code GET /api/v1/events}
- *       (a stream), which choose with {@link AcceptNegotiation} themselves, and {@code POST
- *       /api/v1/tasks}, whose {@code Accept} goes as it came to the peer node that may answer it
- *       ({@link PeerRelay}).
+ *       (a stream), which choose with {@link AcceptNegotiation} themselves.
  *   <li>A JSON-only route that a peer node may answer ({@code POST
- *       /api/v1/channels/{channel}/messages}) is checked here, before it is relayed, as every
- *       other: whichever node runs its turn, it answers JSON, so a request that takes no JSON is
- *       406 on the node it came to, and is neither relayed nor run.
+ *       /api/v1/channels/{channel}/messages}, {@code POST /api/v1/tasks}) is checked here, before
+ *       it is relayed, as every other: whichever node runs its turn, it answers JSON (a task's turn
+ *       is never streamed: {@link TasksEndpoint} answers one JSON object, and the peer that runs it
+ *       is a node answering the same way), so a request that takes no JSON ({@code Accept:
+ *       text/event-stream} included) is 406 on the node it came to, and is neither relayed nor run:
+ *       no lease is taken, no turn starts, nothing is written.
  *   <li>A request to a JSON-only route whose {@code Accept} does not take JSON ({@code text/html},
  *       {@code application/json;q=0}) is 406 naming {@code application/json}, as {@code /events}
  *       answers one that does not take a stream: after its token is checked, before its body is
@@ -32,12 +33,9 @@ import org.eclipse.jetty.server.Request;
  * </ul>
  */
 final class JsonOnlyRoutes {
-  /** The routes of the API that choose their answer's type themselves, or a peer node does. */
+  /** The routes of the API that choose their answer's type themselves. */
   private static final Set<String> NEGOTIATING =
-      Set.of(
-          "POST " + Routes.PREFIX + "/messages",
-          "GET " + Routes.PREFIX + "/events",
-          "POST " + Routes.PREFIX + "/tasks");
+      Set.of("POST " + Routes.PREFIX + "/messages", "GET " + Routes.PREFIX + "/events");
 
   private JsonOnlyRoutes() {}
 

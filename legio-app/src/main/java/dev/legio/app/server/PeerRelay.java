@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Only the requests that run one session's turn are sent on: {@code POST /messages} to one
  *       agent (or to none: the legatus), {@code POST /channels/{channel}/messages}, {@code POST
  *       /tasks}. A message to several agents runs where it arrived.
- *   <li>The request goes as it came: the same path, bearer token, JSON body and {@code Accept}
- *       (events stream through as they come), plus {@link SessionAffinity#FORWARDED_HEADER}.
+ *   <li>The request goes as it came: the same path, bearer token, JSON body and {@code Accept} (the
+ *       events of a {@code POST /messages} stream through as they come; the other two answer JSON
+ *       only, their {@code Accept} checked on arrival: {@link JsonOnlyRoutes}), plus {@link
+ *       SessionAffinity#FORWARDED_HEADER}.
  *   <li>Nothing is logged or run on this node for a request sent on. When the other node cannot be
  *       reached (connection refused or not made within {@link #CONNECT_TIMEOUT}) or answers 503 (it
  *       is draining), the request runs here.

@@ -46,7 +46,9 @@ import java.util.Map;
  *       check after the failed write), it is the 409 of a lost lease with the answer instead; a
  *       check that cannot tell leaves it 503 ({@link dev.legio.task.TaskTurnEndings}).
  *   <li>The answer: {@code reply}, {@code session_id}, {@code resumed}, {@code task_run_id} and
- *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price).
+ *       {@code usage} (tokens and {@code cost_usd}, null when the model has no price): one JSON
+ *       object, never a stream, so an {@code Accept} that takes no JSON is 406 before anything runs
+ *       or is relayed ({@link JsonOnlyRoutes}).
  * </ul>
  */
 final class TasksEndpoint {

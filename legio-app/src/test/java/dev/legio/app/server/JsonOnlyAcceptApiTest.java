@@ -71,6 +71,21 @@ class JsonOnlyAcceptApiTest {
         "POST /api/v1/channels/telegram:42/messages answers application/json, which the Accept"
             + " header");
     assertThat(f.get("/api/v1/history", f.operator).body()).doesNotContain("hello from the");
+    // A task is never streamed: one that takes no JSON, a stream's type included, is refused on
+    // arrival, before its lease is taken or its turn runs.
+    for (String refused : List.of("text/html", "text/event-stream")) {
+      HttpResponse<String> task =
+          f.post(
+              "/api/v1/tasks",
+              f.task,
+              Map.of("session_key", "campaign:7f3c", "agent", "vorenus", "text", "scout the ford"),
+              Map.of("Accept", refused));
+      assertError(task, 406, "POST /api/v1/tasks answers application/json, which the Accept");
+    }
+    assertThat(f.turnThreads).isEmpty(); // the back-end was sent no turn
+    assertThat(f.app.store().tasks().find("campaign:7f3c", "vorenus")).isEmpty();
+    assertThat(f.app.sessions().leasedOwners(java.time.Instant.now())).isEmpty();
+    assertThat(f.app.usage().entries(java.time.Instant.EPOCH, 10)).isEmpty();
     // A token is checked first: no token is 401 whatever the Accept.
     assertThat(get("/api/v1/status", null, "text/html").statusCode()).isEqualTo(401);
   }
@@ -99,5 +114,17 @@ class JsonOnlyAcceptApiTest {
     assertThat(sent.statusCode()).isEqualTo(200);
     assertThat(sent.headers().firstValue("Content-Type").orElseThrow())
         .startsWith("text/event-stream");
+    // A task, as a real client asks for it: JSON, or anything.
+    for (String taken : new String[] {"application/json", "*/*"}) {
+      HttpResponse<String> task =
+          f.post(
+              "/api/v1/tasks",
+              f.task,
+              Map.of("session_key", "campaign:7f3c", "agent", "vorenus", "text", "scout"),
+              Map.of("Accept", taken));
+      assertThat(task.statusCode()).as(taken + ": " + task.body()).isEqualTo(200);
+      assertThat(task.headers().firstValue("Content-Type").orElseThrow())
+          .startsWith("application/json");
+    }
   }
 }

@@ -85,6 +85,18 @@ class SessionAffinityTest {
             .contains("Turn 1 of this session");
         assertThat(ServerFixture.json(b.post("/api/v1/tasks", a.task, task)).get("reply").asText())
             .contains("Turn 2 of this session");
+        // A task is answered in JSON only, wherever it runs: one that takes no JSON is refused at
+        // b, neither sent on to a nor run.
+        int turnsOnA = a.turnThreads.size();
+        int turnsOnB = b.turnThreads.size();
+        ServerApiTest.assertError(
+            b.post("/api/v1/tasks", a.task, task, Map.of("Accept", "text/event-stream")),
+            406,
+            "POST /api/v1/tasks answers application/json");
+        assertThat(a.turnThreads).hasSize(turnsOnA);
+        assertThat(b.turnThreads).hasSize(turnsOnB);
+        assertThat(a.app.store().tasks().find("campaign:7f3c", "pullo").orElseThrow().turns())
+            .isEqualTo(2);
 
         // A request another node sent is never sent on: b runs it (and now holds the session).
         HttpResponse<String> forwarded =
@@ -146,14 +158,18 @@ class SessionAffinityTest {
               .contains("may be stopped or stalled")
               .contains("GET /api/v1/tasks/sessions");
         }
-        // One that stops half way through a streamed answer: b ends the stream at that time
-        // rather than at the caller's own time-out (60 s).
+        // One that stops half way through its answer (a JSON body sent in chunks): b ends the
+        // relayed answer at that time rather than at the caller's own time-out (60 s).
         try (java.net.ServerSocket stalled =
             new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+          String half = "{\"reply\": \"the first half of";
           String head =
-              "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+              "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                   + "Transfer-Encoding: chunked\r\n\r\n"
-                  + "1d\r\nevent: status\ndata: {\"a\":1}\n\n\r\n";
+                  + Integer.toHexString(half.length())
+                  + "\r\n"
+                  + half
+                  + "\r\n";
           Thread peer = Thread.ofVirtual().start(() -> takeTheRequestAndStop(stalled, head));
           nodeAIsNowAt(b, stalled);
           long start = System.nanoTime();
@@ -162,7 +178,7 @@ class SessionAffinityTest {
                       b.http.send(
                           b.request("/api/v1/tasks", a.task)
                               .header("Content-Type", "application/json")
-                              .header("Accept", "text/event-stream")
+                              .header("Accept", "application/json")
                               .POST(
                                   HttpRequest.BodyPublishers.ofString(
                                       ServerFixture.JSON.writeValueAsString(task)))
