@@ -98,6 +98,9 @@ class PostgresTasksApiTest {
         assertThat(body.get("reply").asText()).contains("#hold and the bridge");
         assertThat(body.get("task_run_id").asText()).isEqualTo("run-20");
         assertThat(f.app.store().tasks().find(KEY, "vorenus")).contains(leftByB);
+        // The write did fail (were the trigger to miss it, the write would find the lease lost
+        // itself, and the 409 would not tell this path from that one).
+        assertThat(writesRefused(database)).isPositive();
       }
       // Its tokens were spent: the ledger has the turn as lease_lost, not as a database error.
       assertThat(f.app.usage().entries(Instant.EPOCH, 100))
@@ -122,6 +125,20 @@ class PostgresTasksApiTest {
             "run-" + text.length()));
   }
 
+  /** How many writes under a lease {@link #refuseWritesUnderALease} refused. */
+  private static long writesRefused(PostgresTestDatabase database) throws Exception {
+    try (Connection c = DriverManager.getConnection(database.url());
+        Statement s = c.createStatement();
+        java.sql.ResultSet r =
+            s.executeQuery(
+                "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM "
+                    + database.schema()
+                    + ".writes_refused")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
   /**
    * Makes every write that must hold a session lease fail from now on, as a database out of reach
    * does: the statement that checks the lease first in the write's transaction ({@code
@@ -131,11 +148,16 @@ class PostgresTasksApiTest {
     String schema = database.schema();
     try (Connection c = DriverManager.getConnection(database.url());
         Statement s = c.createStatement()) {
+      // A sequence counts the refusals: nextval is not rolled back with the refused transaction.
+      s.execute("CREATE SEQUENCE " + schema + ".writes_refused");
       s.execute(
           "CREATE FUNCTION "
               + schema
               + ".refuse_lease_guard() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
               + " IF current_query() LIKE '%SET holder = holder%' THEN"
+              + " PERFORM nextval('"
+              + schema
+              + ".writes_refused');"
               + " RAISE EXCEPTION 'the test refuses writes under a lease'; END IF;"
               + " RETURN NULL; END $$");
       s.execute(
