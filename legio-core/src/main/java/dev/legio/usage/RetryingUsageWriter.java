@@ -1,9 +1,6 @@
 package dev.legio.usage;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,25 +46,13 @@ import org.slf4j.LoggerFactory;
  *       Written one by one, each would only wait the same again (on SQLite, an attempt used to wait
  *       three busy waits of 10 s on the log's writer instead of one).
  *   <li>When that transaction fails otherwise (a row's content refused, or any failure after it
- *       began), the rows are written one by one, in order, so that a row the database refuses for
- *       itself never holds the others back:
- *       <ul>
- *         <li>a row the ledger says the database refused for what it holds ({@link
- *             UsageRowRefusedException}: a constraint or trigger refusing it, a value its column
- *             cannot hold) is given up at once, logged once with why, even the last row or a row
- *             written alone: writing it again would fail again;
- *         <li>a row that fails alone otherwise is set aside while the next row is written; when
- *             that one is written, the database takes rows, and the row set aside is written again
- *             at once (after it, then: the one place the order of rows may change): it is given up
- *             as refused when it fails again, written when the fault had just ended;
- *         <li>two rows in a row that fail so (the row set aside and the next one) mean the database
- *             is failing again: the walk ends, and every row not written is kept, in order, for the
- *             next attempt;
- *         <li>the last row, failing so alone with no row after it to test the database, is kept:
- *             the next attempt, with the rows given meanwhile, judges it.
- *       </ul>
- *   <li>At most {@link Backoff#limit} rows are kept: past that the oldest are dropped, and a
- *       warning counts them (at most one a minute).
+ *       began), the rows are written one by one, in order, by {@link OneByOneWalk}'s rules (in its
+ *       comment), so that a row the database refuses for itself never holds the others back: a row
+ *       refused for its content is given up at once, a row failing alone twice, around a row
+ *       written, is given up too, and two rows in a row failing end the walk, keeping the rest (as
+ *       is a last row failing alone, with no row after it to test the database).
+ *   <li>The kept rows have a limit, {@link Backoff#limit}: past it the oldest are dropped, told and
+ *       counted in a warning ({@link KeptRows}' rules, in its comment).
  *   <li>{@link #close} waits for an attempt under way, then makes a last one; the rows it cannot
  *       write are logged as lost. A row given after that is written at once, on the caller's
  *       thread, and given up when that fails.
@@ -79,9 +64,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RetryingUsageWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RetryingUsageWriter.class);
-
-  /** How long a warning about dropped rows stays the last one. */
-  private static final long DROP_WARNING_NANOS = Duration.ofMinutes(1).toNanos();
 
   /**
    * When kept rows are written again, and how many are kept.
@@ -111,16 +93,15 @@ public final class RetryingUsageWriter implements AutoCloseable {
   private final UsageLedger ledger;
   private final Backoff backoff;
   private final Lost lost;
+  private final OneByOneWalk oneByOne;
 
   // Guarded by this.
-  private final Deque<LedgerEntry> kept = new ArrayDeque<>();
+  private final KeptRows kept;
   private ScheduledExecutorService retries;
   private boolean scheduled;
   private boolean closed;
   private Duration wait;
   private int attemptingRows;
-  private int droppedSinceWarning;
-  private long lastDropWarning;
   private String lastFailure = "";
   private boolean inFault;
 
@@ -137,6 +118,21 @@ public final class RetryingUsageWriter implements AutoCloseable {
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.lost = Objects.requireNonNull(lost, "lost");
     this.wait = backoff.first();
+    this.kept = new KeptRows(backoff.limit(), lost);
+    this.oneByOne =
+        new OneByOneWalk(
+            ledger,
+            new OneByOneWalk.Told() {
+              @Override
+              public void failed(RuntimeException failure) {
+                failedWith(failure);
+              }
+
+              @Override
+              public void refused(LedgerEntry row, RuntimeException failure) {
+                RetryingUsageWriter.this.refused(row, failure);
+              }
+            });
   }
 
   /**
@@ -150,8 +146,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     }
     synchronized (this) {
       if (!closed && (!kept.isEmpty() || attemptingRows > 0 || inFault)) {
-        kept.addAll(entries);
-        dropPastLimit();
+        kept.addAll(entries, lastFailure);
         if (attemptingRows == 0) {
           schedule(); // else the attempt under way takes them, or schedules the next for them
         }
@@ -180,8 +175,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     }
     synchronized (this) {
       if (!closed) {
-        kept.addAll(entries);
-        dropPastLimit();
+        kept.addAll(entries, lastFailure);
         if (!refusal) {
           faultGoesOn(entries);
         }
@@ -205,33 +199,6 @@ public final class RetryingUsageWriter implements AutoCloseable {
     } else {
       ledger.appendAll(entries);
     }
-  }
-
-  /** Drops the oldest kept rows past the limit; warns at most once a minute. Holds this. */
-  private void dropPastLimit() {
-    List<LedgerEntry> dropped = new ArrayList<>();
-    while (kept.size() > backoff.limit()) {
-      dropped.add(kept.removeFirst());
-    }
-    if (dropped.isEmpty()) {
-      return;
-    }
-    droppedSinceWarning += dropped.size();
-    long now = System.nanoTime();
-    if (lastDropWarning == 0 || now - lastDropWarning >= DROP_WARNING_NANOS) {
-      log.warn(
-          "the usage of {} turns was dropped unrecorded: more than {} waited to be written"
-              + " while the database failed ({}); legio usage will not count them",
-          droppedSinceWarning,
-          backoff.limit(),
-          lastFailure);
-      droppedSinceWarning = 0;
-      lastDropWarning = now;
-    }
-    lost.rows(
-        dropped.size(),
-        dropped.get(0),
-        "more than " + backoff.limit() + " turns waited to be written (" + lastFailure + ")");
   }
 
   /**
@@ -287,8 +254,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
       while (true) {
         List<LedgerEntry> rows;
         synchronized (this) {
-          rows = new ArrayList<>(kept);
-          kept.clear();
+          rows = kept.takeAll();
           attemptingRows = rows.size();
           if (rows.isEmpty()) {
             inFault = false;
@@ -299,10 +265,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
         List<LedgerEntry> back = attemptOnce(rows);
         synchronized (this) {
           attemptingRows = 0;
-          for (int i = back.size() - 1; i >= 0; i--) {
-            kept.addFirst(back.get(i));
-          }
-          dropPastLimit();
+          kept.putBack(back, lastFailure);
           if (!back.isEmpty()) {
             faultGoesOn(back);
             notifyAll();
@@ -357,62 +320,10 @@ public final class RetryingUsageWriter implements AutoCloseable {
       return rows; // no row was looked at: each alone would wait the same refusal again
     } catch (RuntimeException e) {
       failedWith(e);
-      return oneByOne(rows, rows.size() == 1 ? e : null);
+      OneByOneWalk.Walked walked = oneByOne.walk(rows, rows.size() == 1 ? e : null);
+      logWritten(walked.written());
+      return walked.still();
     }
-  }
-
-  /**
-   * Writes {@code rows} one at a time, by the rules: a row that fails is set aside while the next
-   * is written, then written again when that one was (given up if it fails again); two rows in a
-   * row failing end the walk, keeping the rest. Returns the rows still to write, in order.
-   *
-   * @param firstFailed the failure of {@code rows}' one row, written alone just now; null to write
-   *     it
-   */
-  private List<LedgerEntry> oneByOne(List<LedgerEntry> rows, RuntimeException firstFailed) {
-    LedgerEntry setAside = null;
-    int written = 0;
-    for (int i = 0; i < rows.size(); i++) {
-      LedgerEntry row = rows.get(i);
-      RuntimeException failure = i == 0 ? firstFailed : null;
-      if (failure == null) {
-        try {
-          ledger.append(row);
-        } catch (RuntimeException e) {
-          failure = e;
-        }
-      }
-      if (failure instanceof UsageRowRefusedException refusal) {
-        failedWith(refusal);
-        refused(row, refusal); // it would fail again: given up at once, holding nothing back
-        continue;
-      }
-      if (failure != null) {
-        failedWith(failure);
-        if (setAside != null) { // two in a row: the database is failing again
-          List<LedgerEntry> still = new ArrayList<>(rows.size() - i + 1);
-          still.add(setAside);
-          still.addAll(rows.subList(i, rows.size()));
-          logWritten(written);
-          return still;
-        }
-        setAside = row;
-        continue;
-      }
-      written++;
-      if (setAside != null) { // the database took a row: try the one set aside once more
-        try {
-          ledger.append(setAside);
-          written++;
-        } catch (RuntimeException e) {
-          failedWith(e);
-          refused(setAside, e);
-        }
-        setAside = null;
-      }
-    }
-    logWritten(written);
-    return setAside == null ? List.of() : List.of(setAside);
   }
 
   private void logWritten(int written) {
@@ -466,8 +377,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     List<LedgerEntry> left;
     String why;
     synchronized (this) {
-      left = List.copyOf(kept);
-      kept.clear();
+      left = kept.takeAll();
       why = lastFailure;
     }
     if (!left.isEmpty()) {
