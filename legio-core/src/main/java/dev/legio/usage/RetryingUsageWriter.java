@@ -258,7 +258,6 @@ public final class RetryingUsageWriter implements AutoCloseable {
           attemptingRows = rows.size();
           if (rows.isEmpty()) {
             inFault = false;
-            notifyAll();
             return true;
           }
         }
@@ -268,10 +267,8 @@ public final class RetryingUsageWriter implements AutoCloseable {
           kept.putBack(back, lastFailure);
           if (!back.isEmpty()) {
             faultGoesOn(back);
-            notifyAll();
             return false;
           }
-          notifyAll();
         }
       }
     } finally {
