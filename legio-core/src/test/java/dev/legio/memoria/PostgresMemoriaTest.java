@@ -30,7 +30,7 @@ class PostgresMemoriaTest extends MemoriaContract {
   protected MemoryStore openStore(Path castra) {
     boolean first = stores.isEmpty();
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     LegioStore store = open(database, clock);
     stores.add(store);

@@ -12,7 +12,7 @@ class PostgresNodeDirectoryTest extends NodeDirectoryContract {
   @Override
   protected LegioStore open(MutableClock clock, LeaseHolder process) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock), process);

@@ -11,7 +11,7 @@ class PostgresTaskSessionStoreTest extends TaskSessionStoreContract {
 
   @Override
   protected LegioStore openStore(Path dir, MutableClock clock) {
-    database = PostgresTestDatabase.create();
+    database = PostgresTestDatabase.migrated();
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
   }

@@ -12,7 +12,7 @@ class PostgresTaskSessionsTest extends TaskSessionsContract {
   @Override
   protected LegioStore openStore(Path dir, MutableClock clock) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 8, clock));

@@ -14,7 +14,7 @@ public final class PostgresStores implements AutoCloseable {
   /** A store on this test's schema (1 MiB messages, a pool of 4). */
   public LegioStore open(MutableClock clock) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 1 << 20, 4, clock));
@@ -26,7 +26,7 @@ public final class PostgresStores implements AutoCloseable {
    */
   public LegioStore openThrough(TcpProxy proxy, MutableClock clock) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     String url = SERVER.matcher(database.url()).replaceFirst("//127.0.0.1:" + proxy.port() + "/");
     return LegioStore.openPostgres(

@@ -13,7 +13,7 @@ class PostgresSessionHistoryEditorTest extends SessionHistoryEditorContract {
 
   @Override
   LegioStore openStore(Path dir, MutableClock clock) {
-    database = PostgresTestDatabase.create();
+    database = PostgresTestDatabase.migrated();
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 1 << 20, 4, clock));
   }

@@ -12,7 +12,7 @@ class PostgresMessageLogTest extends MessageLogContract {
   @Override
   protected MessageLog open(MutableClock clock, long maxTextBytes) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return JdbcMessageLogs.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, maxTextBytes, 4, clock));

@@ -12,7 +12,7 @@ class PostgresJobRunsTest extends JobRunsContract {
   @Override
   protected LegioStore open(MutableClock clock) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));

@@ -12,7 +12,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
   @Override
   protected LegioStore open(MutableClock clock) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return openAt(database);
   }

@@ -10,7 +10,7 @@ class PostgresUsageLedgerTest extends UsageLedgerContract {
 
   @Override
   protected LegioStore open(MutableClock clock) {
-    database = PostgresTestDatabase.create();
+    database = PostgresTestDatabase.migrated();
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
   }

@@ -11,7 +11,7 @@ class PostgresConversationStoreTest extends ConversationStoreContract {
   @Override
   protected LegioStore open(MutableClock clock) {
     if (database == null) {
-      database = PostgresTestDatabase.create();
+      database = PostgresTestDatabase.migrated();
     }
     return LegioStore.openPostgres(
         new JdbcMessageLogs.PostgresOptions(database.url(), null, null, 4096, 4, clock));
