@@ -42,7 +42,9 @@ public abstract class MessageLogContract {
 
   @AfterEach
   void closeLog() {
-    log.close();
+    if (log != null) {
+      log.close();
+    }
   }
 
   private Message post(String sender, String text, String... audience) {

@@ -59,7 +59,9 @@ abstract class CondensingContract {
   @AfterEach
   void tearDown() {
     engines.forEach(SessionEngine::close);
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   SessionEngine engine(long condenseAfterTokens) {

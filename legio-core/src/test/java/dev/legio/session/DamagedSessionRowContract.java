@@ -56,8 +56,12 @@ abstract class DamagedSessionRowContract {
 
   @AfterEach
   void tearDown() {
-    engine.close();
-    store.close();
+    if (engine != null) {
+      engine.close();
+    }
+    if (store != null) {
+      store.close();
+    }
   }
 
   private SessionStore sessions() {

@@ -58,7 +58,9 @@ abstract class RequestKeyContract {
   @AfterEach
   void tearDown() {
     engines.forEach(SessionEngine::close);
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   private SessionEngine engine(LegioStore on) {

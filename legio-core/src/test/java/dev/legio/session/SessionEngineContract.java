@@ -71,7 +71,9 @@ abstract class SessionEngineContract {
   @AfterEach
   void tearDown() {
     engines.forEach(SessionEngine::close);
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   SessionEngine engine(ModelBackend backend) {

@@ -71,8 +71,12 @@ abstract class TurnUsageContract {
 
   @AfterEach
   void tearDown() {
-    engine.close();
-    store.close();
+    if (engine != null) {
+      engine.close();
+    }
+    if (store != null) {
+      store.close();
+    }
   }
 
   /** The ledger, once the engine has told the recorder of every turn. */

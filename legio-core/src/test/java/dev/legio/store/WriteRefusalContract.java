@@ -61,7 +61,9 @@ abstract class WriteRefusalContract {
 
   @AfterEach
   void close() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   @Test

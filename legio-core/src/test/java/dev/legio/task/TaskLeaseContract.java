@@ -72,7 +72,9 @@ public abstract class TaskLeaseContract {
   void tearDown() {
     services.forEach(TaskSessions::close);
     backend.close();
-    store.close();
+    if (store != null) {
+      store.close();
+    }
     afterStoresClosed();
   }
 

@@ -33,7 +33,9 @@ public abstract class TaskSessionStoreContract {
 
   @AfterEach
   void close() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
     afterStoreClosed();
   }
 

@@ -79,8 +79,12 @@ public abstract class TaskSessionsContract {
   void tearDown() {
     services.forEach(TaskSessions::close);
     backends.forEach(ModelBackend::close);
-    store.close();
-    api.close();
+    if (store != null) {
+      store.close();
+    }
+    if (api != null) {
+      api.close();
+    }
     afterStoresClosed();
   }
 

@@ -20,7 +20,9 @@ class PostgresSessionHistoryEditorTest extends SessionHistoryEditorContract {
 
   @AfterEach
   void dropSchema() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
     if (database != null) {
       database.close();
       database = null;

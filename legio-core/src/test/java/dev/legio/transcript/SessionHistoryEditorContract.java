@@ -116,7 +116,9 @@ abstract class SessionHistoryEditorContract {
 
   @AfterEach
   void tearDown() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   private List<String> texts(String session) {

@@ -39,7 +39,9 @@ public abstract class DeliveryLedgerContract {
   @AfterEach
   void close() {
     try {
-      store.close();
+      if (store != null) {
+        store.close();
+      }
     } finally {
       afterStoreClosed();
     }

@@ -31,7 +31,9 @@ class PostgresStalledConnectionTest {
 
   @AfterEach
   void drop() {
-    database.close();
+    if (database != null) {
+      database.close();
+    }
   }
 
   private static JdbcMessageLogs.PostgresOptions options(String url) {

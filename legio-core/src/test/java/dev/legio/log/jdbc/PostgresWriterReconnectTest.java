@@ -39,8 +39,12 @@ class PostgresWriterReconnectTest {
 
   @AfterEach
   void close() {
-    log.close();
-    database.close();
+    if (log != null) {
+      log.close();
+    }
+    if (database != null) {
+      database.close();
+    }
   }
 
   @Test

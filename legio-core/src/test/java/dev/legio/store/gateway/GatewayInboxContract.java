@@ -38,7 +38,9 @@ public abstract class GatewayInboxContract {
 
   @AfterEach
   void closeStore() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
     afterStoreClosed();
   }
 

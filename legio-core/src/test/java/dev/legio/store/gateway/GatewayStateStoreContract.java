@@ -39,7 +39,9 @@ public abstract class GatewayStateStoreContract {
 
   @AfterEach
   void closeStore() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
     afterStoreClosed();
   }
 

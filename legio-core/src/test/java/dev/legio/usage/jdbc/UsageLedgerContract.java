@@ -57,7 +57,9 @@ public abstract class UsageLedgerContract {
   @AfterEach
   void close() {
     try {
-      store.close();
+      if (store != null) {
+        store.close();
+      }
     } finally {
       afterStoreClosed();
     }
