@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -196,6 +197,26 @@ final class CliProcess implements AutoCloseable {
     }
     killDescendants(process.toHandle());
     registry.remove(process);
+  }
+
+  /**
+   * {@link #stop} on a platform thread of its own (it blocks while the process exits): the future
+   * completes once the process has exited or been killed, and is out of the registry.
+   */
+  CompletableFuture<Void> stopInBackground(long millis) {
+    CompletableFuture<Void> stopped = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .daemon()
+        .name("claude-end-" + label)
+        .start(
+            () -> {
+              try {
+                stop(millis);
+              } finally {
+                stopped.complete(null);
+              }
+            });
+    return stopped;
   }
 
   /** Kills the process and everything it started, now. */

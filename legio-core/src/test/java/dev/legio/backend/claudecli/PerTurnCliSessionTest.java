@@ -1,0 +1,143 @@
+package dev.legio.backend.claudecli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.backend.BackendSession;
+import dev.legio.backend.SessionSpec;
+import dev.legio.backend.claudecli.ClaudeCliBackend.Mode;
+import dev.legio.testing.FakeMessagesApi;
+import dev.legio.testing.FakeMessagesApi.Reply;
+import dev.legio.testing.RealClaudeCli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A per-turn session against the real Claude Code CLI (which talks to a {@link FakeMessagesApi}),
+ * behind a script that, once the CLI has exited, itself exits only when the test lets it: a turn
+ * returns before its process has exited, the next turn starts its process only after that, and
+ * closing the session reaps it.
+ */
+class PerTurnCliSessionTest {
+  @TempDir Path home;
+  @TempDir Path work;
+  private FakeMessagesApi api;
+  private ClaudeCliBackend backend;
+
+  @BeforeEach
+  void start() throws Exception {
+    RealClaudeCli.executable();
+    api = FakeMessagesApi.start();
+    ClaudeCliBackend.Options real = RealClaudeCli.options(home, work, api, Mode.PER_TURN);
+    backend =
+        new ClaudeCliBackend(
+            new ClaudeCliBackend.Options(
+                slowToExit(real.executable()),
+                Mode.PER_TURN,
+                "default",
+                List.of(),
+                real.turnTimeout(),
+                work,
+                real.environment(),
+                McpConfigSource.none()));
+  }
+
+  @AfterEach
+  void stop() {
+    backend.close();
+    api.close();
+  }
+
+  private static SessionSpec spec() {
+    return new SessionSpec("vorenus", "You are vorenus.", null, SessionSpec.OPERATOR_ROLE, null);
+  }
+
+  @Test
+  void aTurnReturnsBeforeItsProcessExitsAndTheNextStartsOnlyOnceItHas() throws Exception {
+    api.enqueue(Reply.text("The north road is clear."), Reply.text("I saw three carts."));
+    try (BackendSession session = backend.open(spec())) {
+      assertThat(session.send("Scout the north road", e -> {}).text())
+          .isEqualTo("The north road is clear.");
+
+      // the process still runs: it cannot exit before the test lets it
+      List<ProcessHandle> exiting = backend.processHandles();
+      assertThat(exiting).hasSize(1).allMatch(ProcessHandle::isAlive);
+      assertThat(log()).containsExactly("start");
+
+      // let it exit a second into the next turn, which meanwhile must not start its process
+      Thread letGo =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try {
+                      Thread.sleep(1_000);
+                      Files.writeString(work.resolve(RELEASE), "");
+                    } catch (Exception e) {
+                      throw new IllegalStateException(e);
+                    }
+                  });
+      assertThat(session.send("What did you see?", e -> {}).text()).isEqualTo("I saw three carts.");
+      letGo.join();
+      assertThat(exiting).noneMatch(ProcessHandle::isAlive);
+    }
+
+    assertThat(log()).containsExactly("start", "end", "start", "end");
+    // the second process resumed the first's conversation
+    assertThat(String.join("\n", api.scriptedRequests().get(1).messageTexts()))
+        .contains("Scout the north road")
+        .contains("The north road is clear.");
+    assertThat(backend.runningProcesses()).isZero();
+  }
+
+  @Test
+  void closingTheSessionReapsTheProcessOfItsLastTurn() throws Exception {
+    api.enqueue(Reply.text("Noted."));
+    BackendSession session = backend.open(spec());
+    session.send("Remember the eagle", e -> {});
+    List<ProcessHandle> exiting = backend.processHandles();
+    assertThat(exiting).hasSize(1).allMatch(ProcessHandle::isAlive);
+
+    session.close(); // the script never exits on its own: it is killed
+
+    assertThat(exiting).noneMatch(ProcessHandle::isAlive);
+    assertThat(backend.runningProcesses()).isZero();
+    assertThat(log()).containsExactly("start");
+  }
+
+  /** Where the script writes {@code start} when it starts and {@code end} when it exits. */
+  private static final String LOG = "starts-and-ends";
+
+  /** The file whose presence lets the script exit. */
+  private static final String RELEASE = "release";
+
+  private List<String> log() throws Exception {
+    return Files.readAllLines(work.resolve(LOG));
+  }
+
+  /**
+   * The real CLI behind a script that, once the CLI has exited, waits for {@link #RELEASE} before
+   * it exits itself: a process of Legio's that is slow to exit, for as long as the test says.
+   */
+  private Path slowToExit(Path cli) throws Exception {
+    Path script = work.resolve("claude-slow-to-exit");
+    Files.writeString(
+        script,
+        """
+        #!/bin/sh
+        echo start >> '%1$s'
+        '%2$s' "$@"
+        status=$?
+        while [ ! -e '%3$s' ]; do sleep 0.05; done
+        echo end >> '%1$s'
+        exit $status
+        """
+            .formatted(work.resolve(LOG), cli, work.resolve(RELEASE)));
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    return script;
+  }
+}
