@@ -20,6 +20,7 @@ import java.io.IOException;
  * words without its class and feature names ({@link JsonSyntax}). A body is read as it is sent: one
  * with a {@code Content-Encoding} other than {@code identity} (gzip, deflate, br...) is a 415
  * naming the encoding, before any of it is read, never a parse error about its compressed bytes.
+ * Its bytes are UTF-8 as Unicode defines it, else a 400 ({@link Utf8Body}).
  */
 final class JsonBody {
   private static final ObjectReader STRICT =
@@ -75,7 +76,7 @@ final class JsonBody {
   static JsonNode parse(byte[] body) throws IOException {
     JsonNode node;
     try {
-      node = STRICT.readTree(body);
+      node = STRICT.readTree(Utf8Body.text(body));
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest(
           "the body is not valid JSON"

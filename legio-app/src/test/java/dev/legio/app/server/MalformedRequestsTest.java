@@ -105,6 +105,74 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void aBodyThatIsNotUtf8IsRefusedNotDecodedAsAnotherText() throws Exception {
+    // Overlong forms ('/' and '<' in two bytes), an encoded surrogate pair (CESU-8) and a code
+    // point above U+10FFFF are not UTF-8: never read as '/', '<' or an emoji.
+    for (String bytes :
+        List.of("C0 AF", "C0 BC", "E0 80 AF", "ED A0 BD ED B8 80", "F4 90 80 80", "E2 82")) {
+      HttpResponse<String> r =
+          postBytes(
+              concat(
+                  "{\"text\": \"@vorenus a".getBytes(StandardCharsets.UTF_8),
+                  hex(bytes),
+                  "\"}".getBytes(StandardCharsets.UTF_8)));
+      assertError(r, 400, "not UTF-8");
+      assertThat(ServerFixture.json(r).get("error").asText())
+          .as(bytes)
+          .contains("byte offset 20")
+          .contains("0x" + bytes.substring(0, 2))
+          .contains("send the body in UTF-8");
+    }
+    // UTF-16 and UTF-32, with or without a byte order mark: said so, not guessed.
+    String body = "{\"text\": \"@vorenus hi\"}";
+    for (java.nio.charset.Charset wide :
+        List.of(
+            StandardCharsets.UTF_16LE,
+            StandardCharsets.UTF_16BE,
+            StandardCharsets.UTF_16,
+            java.nio.charset.Charset.forName("UTF-32LE"))) {
+      assertError(postBytes(body.getBytes(wide)), 400, "UTF-16 or UTF-32");
+    }
+    assertThat(f.app.messageLog().size()).isZero();
+    // UTF-8, with a byte order mark or without, is read as before.
+    assertThat(postBytes(body.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
+    assertThat(
+            postBytes(concat(hex("EF BB BF"), body.getBytes(StandardCharsets.UTF_8))).statusCode())
+        .isEqualTo(200);
+    assertThat(
+            postBytes(
+                    "{\"text\": \"@vorenus \u00e9 \ud83d\ude00\"}".getBytes(StandardCharsets.UTF_8))
+                .statusCode())
+        .isEqualTo(200);
+  }
+
+  private HttpResponse<String> postBytes(byte[] body) throws Exception {
+    return f.http.send(
+        f.request("/api/v1/messages", f.operator)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static byte[] hex(String bytes) {
+    String[] parts = bytes.split(" ");
+    byte[] out = new byte[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      out[i] = (byte) Integer.parseInt(parts[i], 16);
+    }
+    return out;
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.writeBytes(part);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
   void aFieldOfAnotherTypeIsRefusedNotConverted() throws Exception {
     assertError(
         f.post(

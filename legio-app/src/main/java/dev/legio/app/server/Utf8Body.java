@@ -1,0 +1,96 @@
+package dev.legio.app.server;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * A request body's bytes read as UTF-8 text, exactly as Unicode defines UTF-8, before any JSON is
+ * parsed from them.
+ *
+ * <p>Rules:
+ *
+ * <ul>
+ *   <li>Bytes that are not UTF-8 are a 400 naming the byte offset and the bytes, and saying to send
+ *       the body in UTF-8: an overlong form ({@code C0 AF}, a '/' in two bytes), an encoded
+ *       surrogate (CESU-8, {@code ED A0 80}), a code point above U+10FFFF, a sequence cut short, a
+ *       byte that starts nothing ({@code FF}). None is ever read as the character it imitates (the
+ *       JSON parser alone would read {@code C0 AF} as '/' and a CESU-8 pair as its emoji), so a
+ *       body is refused exactly where a query or path with the same bytes is ({@link
+ *       PercentEncoding}).
+ *   <li>A body in UTF-16 or UTF-32 (a byte order mark {@code FE FF} or {@code FF FE}, or a NUL
+ *       among its first four bytes, which JSON text in UTF-8 never holds) is a 400 that says so,
+ *       never guessed and read (the JSON parser alone would), as the API reads UTF-8 only.
+ *   <li>A UTF-8 byte order mark at the start is skipped, as RFC 8259 lets a parser do.
+ * </ul>
+ */
+final class Utf8Body {
+  private static final int SHOWN_BYTES = 4;
+
+  private Utf8Body() {}
+
+  /** The text {@code body} holds; a 400 when it is not UTF-8. */
+  static String text(byte[] body) {
+    if (wide(body)) {
+      throw ApiException.badRequest(
+          "the body is in UTF-16 or UTF-32; send the body in UTF-8 (the API reads no other"
+              + " encoding)");
+    }
+    int start = hasUtf8Bom(body) ? 3 : 0;
+    ByteBuffer in = ByteBuffer.wrap(body, start, body.length - start);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharBuffer out = CharBuffer.allocate(body.length - start);
+    CoderResult result = decoder.decode(in, out, true);
+    if (!result.isError()) {
+      result = decoder.flush(out);
+    }
+    if (result.isError()) {
+      int at = in.position();
+      int shown = Math.min(Math.min(result.length(), SHOWN_BYTES), body.length - at);
+      StringBuilder bytes = new StringBuilder();
+      for (int i = 0; i < shown; i++) {
+        bytes
+            .append(i == 0 ? "0x" : " 0x")
+            .append(HexFormat.of().withUpperCase().toHexDigits(body[at + i]));
+      }
+      throw ApiException.badRequest(
+          "the body is not UTF-8 at byte offset "
+              + at
+              + " ("
+              + bytes
+              + "): an overlong form, an encoded surrogate, a code point above U+10FFFF or a cut"
+              + " sequence is not read as text; send the body in UTF-8");
+    }
+    return out.flip().toString();
+  }
+
+  /** A UTF-16 or UTF-32 body: its byte order mark, or a NUL among its first four bytes. */
+  private static boolean wide(byte[] body) {
+    if (body.length >= 2
+        && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
+            || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
+      return true;
+    }
+    for (int i = 0; i < Math.min(4, body.length); i++) {
+      if (body[i] == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasUtf8Bom(byte[] body) {
+    return body.length >= 3
+        && body[0] == (byte) 0xEF
+        && body[1] == (byte) 0xBB
+        && body[2] == (byte) 0xBF;
+  }
+}
