@@ -198,7 +198,7 @@ final class ApiExchange {
   }
 
   private JsonNode readJsonBody() throws IOException {
-    JsonBody.requireJsonType(header("Content-Type"));
+    JsonBody.requireJsonType(request.getHeaders().getValuesList(HttpHeader.CONTENT_TYPE));
     List<String> encodings = request.getHeaders().getValuesList(HttpHeader.CONTENT_ENCODING);
     if (!encodings.isEmpty()) {
       responseHeader("Accept-Encoding", "identity"); // what a 415 for a coding names (RFC 7694)

@@ -14,13 +14,16 @@ import java.io.IOException;
 /**
  * A request's body read as exactly one JSON object. Its {@code Content-Type} is {@code
  * application/json} (not a type that only starts so), in UTF-8 when it names a charset: anything
- * else is a 415. Nothing may follow the object ({@code {"text": "a"} {"text": "b"}} is refused, not
- * cut to its first object) and no key may stand twice (which of two {@code text}s was meant?). A
- * body that breaks a rule is a 400 that says where (line and column) and what, in the parser's
- * words without its class and feature names ({@link JsonSyntax}). A body is read as it is sent: one
- * with a {@code Content-Encoding} other than {@code identity} (gzip, deflate, br...) is a 415
- * naming the encoding, before any of it is read, never a parse error about its compressed bytes.
- * Its bytes are UTF-8 as Unicode defines it, else a 400 ({@link Utf8Body}).
+ * else is a 415. A request with two {@code Content-Type} headers is a 400, even when they agree:
+ * which one describes the body is not clear, and reading the first alone would take {@code
+ * application/json} beside {@code application/json; charset=utf-16} (or before {@code text/plain}).
+ * Nothing may follow the object ({@code {"text": "a"} {"text": "b"}} is refused, not cut to its
+ * first object) and no key may stand twice (which of two {@code text}s was meant?). A body that
+ * breaks a rule is a 400 that says where (line and column) and what, in the parser's words without
+ * its class and feature names ({@link JsonSyntax}). A body is read as it is sent: one with a {@code
+ * Content-Encoding} other than {@code identity} (gzip, deflate, br...) is a 415 naming the
+ * encoding, before any of it is read, never a parse error about its compressed bytes. Its bytes are
+ * UTF-8 as Unicode defines it, else a 400 ({@link Utf8Body}).
  */
 final class JsonBody {
   private static final ObjectReader STRICT =
@@ -31,8 +34,18 @@ final class JsonBody {
 
   private JsonBody() {}
 
-  /** Refuses with 415 a body whose {@code Content-Type} is not UTF-8 JSON. */
-  static void requireJsonType(String contentType) {
+  /**
+   * Refuses with 400 a body with more than one {@code Content-Type} ({@code contentTypes}: the
+   * header's values), and with 415 one whose {@code Content-Type} is not UTF-8 JSON.
+   */
+  static void requireJsonType(java.util.List<String> contentTypes) {
+    if (contentTypes.size() > 1) {
+      throw ApiException.badRequest(
+          "header 'Content-Type' is given "
+              + contentTypes.size()
+              + " times; send it once (Content-Type: application/json)");
+    }
+    String contentType = contentTypes.isEmpty() ? null : contentTypes.get(0);
     String[] parts = contentType == null ? new String[] {""} : contentType.split(";");
     boolean json = parts[0].strip().equalsIgnoreCase("application/json");
     String charset = null;

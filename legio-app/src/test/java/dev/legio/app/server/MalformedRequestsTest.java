@@ -447,6 +447,35 @@ class MalformedRequestsTest {
     assertThat(answer).startsWith("HTTP/1.1 400").contains("one Authorization header");
   }
 
+  @Test
+  void twoContentTypeHeadersAreRefusedWhicheverComesFirst() throws Exception {
+    String body = "{\"text\": \"@vorenus hi\"}";
+    for (String[] types :
+        List.of(
+            new String[] {"application/json", "text/plain"},
+            new String[] {"application/json", "application/json; charset=utf-16"},
+            new String[] {"application/json", "application/json"})) {
+      String answer =
+          raw(
+              "POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                  + f.operator
+                  + "\r\nContent-Type: "
+                  + types[0]
+                  + "\r\nContent-Type: "
+                  + types[1]
+                  + "\r\nContent-Length: "
+                  + body.length()
+                  + "\r\nConnection: close\r\n\r\n"
+                  + body,
+              false);
+      assertThat(answer).as(String.join(" + ", types)).startsWith("HTTP/1.1 400");
+      assertThat(ServerFixture.rawError(answer))
+          .contains("header 'Content-Type' is given 2 times")
+          .contains("send it once");
+    }
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
   private String sessionOf(String owner) throws Exception {
     for (JsonNode s : ServerFixture.json(f.get("/api/v1/sessions", f.operator)).get("sessions")) {
       if (s.get("owner").asText().equals(owner)) {
