@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Every route but a {@link Access#PUBLIC} one needs {@code Authorization: Bearer TOKEN}: a
- *       missing or unknown token gets 401, a token whose role may not use the route 403.
+ *       missing or unknown token gets 401 (a header of another shape too, {@link BearerHeader}), a
+ *       token whose role may not use the route 403.
  *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}). A
  *       {@code HEAD} is its {@code GET} without the body, with the same access rules, but for a
  *       stream ({@link Endpoint#streams}), which gets 405.
@@ -314,10 +315,7 @@ final class ApiRouter extends Handler.Abstract {
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     Optional<Caller> caller;
     try {
-      caller =
-          header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
-              ? tokens.callerOf(header.substring(7).strip())
-              : Optional.empty();
+      caller = header == null ? Optional.empty() : tokens.callerOf(BearerHeader.token(header));
     } catch (TokenFileException e) {
       // The operator's to repair; a caller learns only that no token can be checked for now.
       log.error("no request can be authorised: {}", e.getMessage());

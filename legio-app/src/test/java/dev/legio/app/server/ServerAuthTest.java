@@ -85,6 +85,44 @@ class ServerAuthTest {
   }
 
   @Test
+  void anAuthorizationHeaderWithoutTheBearerSchemeSaysSoNotThatTheTokenIsUnknown()
+      throws Exception {
+    for (String header :
+        List.of(
+            f.operator,
+            "Basic " + java.util.Base64.getEncoder().encodeToString(("x:" + f.operator).getBytes()),
+            "Token " + f.operator,
+            "Bearer_" + f.operator)) {
+      HttpResponse<String> r =
+          f.http.send(
+              f.request("/api/v1/status", null).header("Authorization", header).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertError(r, 401, "does not start with Bearer");
+      assertThat(r.body()).contains("Authorization: Bearer TOKEN").doesNotContain(f.operator);
+      assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"legio\"");
+    }
+    HttpResponse<String> empty =
+        f.http.send(
+            f.request("/api/v1/status", null).header("Authorization", "Bearer   ").GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertError(empty, 401, "no token after Bearer");
+    // The scheme in any case, and a tab after it, still carry the token.
+    for (String header : List.of("bearer " + f.operator, "BEARER\t" + f.operator)) {
+      assertThat(
+              f.http
+                  .send(
+                      f.request("/api/v1/status", null)
+                          .header("Authorization", header)
+                          .GET()
+                          .build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .statusCode())
+          .as(header)
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
   void answersDoNotNameTheServersSoftware() throws Exception {
     // Jetty's default connector says "Server: Jetty(12.x.y)" on every answer, refusals included.
     List<HttpResponse<String>> answers =
