@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
  *   <li>Every route but a {@link Access#PUBLIC} one needs {@code Authorization: Bearer TOKEN}: a
  *       missing or unknown token gets 401 (a header of another shape too, {@link BearerHeader}), a
  *       token whose role may not use the route 403.
+ *   <li>A path holding a path parameter ({@code ;x}) gets 400 ({@link PathParameterRefusal}).
  *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}). A
  *       {@code HEAD} is its {@code GET} without the body, with the same access rules, but for a
  *       stream ({@link Endpoint#streams}), which gets 405.
@@ -126,6 +127,7 @@ final class ApiRouter extends Handler.Abstract {
     ApiExchange exchange;
     ArrivedBody body;
     try {
+      PathParameterRefusal.check(request.getHttpURI());
       route = route(path, segments, method, response);
       Caller caller = authorise(request, route);
       JsonOnlyRoutes.check(route, request);

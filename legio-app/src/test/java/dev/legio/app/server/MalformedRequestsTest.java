@@ -476,6 +476,28 @@ class MalformedRequestsTest {
     assertThat(f.app.messageLog().size()).isZero();
   }
 
+  @Test
+  void aPathParameterIsRefusedNotDroppedFromTheName() throws Exception {
+    f.post("/api/v1/messages", f.operator, Map.of("text", "@pullo dig"));
+    assertError(
+        f.post("/api/v1/memoria/edicta/semi;colon", f.operator, Map.of("text", "hold")),
+        400,
+        "%3B");
+    assertError(f.get("/api/v1/memoria/edicta/semi", f.operator), 404, "semi");
+    assertError(f.delete("/api/v1/sessions/pullo;x", f.operator), 400, "path parameter");
+    for (JsonNode agent : ServerFixture.json(f.get("/api/v1/status", f.operator)).get("agents")) {
+      if (agent.get("owner").asText().equals("pullo")) {
+        assertThat(agent.get("session").asText()).isEqualTo("active"); // not reset
+      }
+    }
+    assertError(f.get("/api/v1/history;x", f.operator), 400, "';'");
+    // Encoded, it is a character of the name, which the endpoint judges.
+    assertError(
+        f.post("/api/v1/memoria/edicta/semi%3Bcolon", f.operator, Map.of("text", "hold")),
+        400,
+        "not a valid name");
+  }
+
   private String sessionOf(String owner) throws Exception {
     for (JsonNode s : ServerFixture.json(f.get("/api/v1/sessions", f.operator)).get("sessions")) {
       if (s.get("owner").asText().equals(owner)) {
