@@ -14,7 +14,8 @@ import org.eclipse.jetty.util.Callback;
  * Jetty's own refusals (a malformed or ambiguous URI, headers too large...) as the API's errors
  * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a server error (5xx)
  * never repeats its exception's text, which may name the server's files. A path whose %-escapes are
- * not UTF-8 ({@code %ff}) is said so, with how to send it ({@link PercentEncoding}).
+ * not UTF-8 ({@code %ff}) is said so, with how to send it ({@link PercentEncoding}); an ambiguous
+ * or suspicious one ({@code %2F}, {@code //}) with what to fix ({@link PathRefusalAdvice}).
  */
 final class JsonErrors implements Request.Handler {
   /** Jetty's refusal of a path whose %-escapes are not UTF-8 ({@code /api/v1/sessions/%ff}). */
@@ -46,11 +47,17 @@ final class JsonErrors implements Request.Handler {
                     // there
                     : said.isEmpty() || said.equalsIgnoreCase(reason)
                         ? reason + ": " + advice(status)
-                        : reason + ": " + Quoted.of(said);
+                        : reason + ": " + Quoted.of(said) + explained(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);
     return true;
+  }
+
+  /** What to fix after Jetty's own words, for a refusal of a path ({@link PathRefusalAdvice}). */
+  private static String explained(String said) {
+    String advice = PathRefusalAdvice.of(said);
+    return advice.isEmpty() ? "" : ": " + advice;
   }
 
   /** What to fix, for a refusal of Jetty's that says no more than its status. */

@@ -435,6 +435,33 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void jettysRefusalsOfAnAmbiguousPathSayWhatToFix() throws Exception {
+    Map<String, String> expected =
+        Map.of(
+            "/api/v1/memoria/edicta/a%2Fb", "cannot hold '/'",
+            "/api/v1/memoria/edicta/%2e%2e", "without dot segments",
+            "/api/v1/memoria//edicta", "remove the doubled '/'",
+            "/api/v1/memoria/edicta/a%25b", "cannot hold '%'",
+            "/api/v1/memoria/edicta/a%09b", "control character",
+            "/api/v1/memoria/edicta/..;/x", "'..;'");
+    for (Map.Entry<String, String> e : expected.entrySet()) {
+      String answer =
+          raw(
+              "GET "
+                  + e.getKey()
+                  + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                  + f.operator
+                  + "\r\nConnection: close\r\n\r\n",
+              false);
+      assertThat(answer).as(e.getKey()).startsWith("HTTP/1.1 400");
+      assertThat(ServerFixture.rawError(answer))
+          .as(e.getKey())
+          .startsWith("Bad Request: ")
+          .contains(e.getValue());
+    }
+  }
+
+  @Test
   void twoAuthorizationHeadersAreRefused() throws Exception {
     String answer =
         raw(
