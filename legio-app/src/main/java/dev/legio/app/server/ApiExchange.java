@@ -33,6 +33,7 @@ final class ApiExchange {
   private final long maxBodyBytes;
   private final long startNanos;
   private final HandOff handOff;
+  private final ApiTokens tokens;
   private final AtomicInteger handOffs = new AtomicInteger();
   private final AtomicReference<AwaitedBodies.Wait> bodyWait =
       new AtomicReference<>(AwaitedBodies.Wait.ARRIVED);
@@ -51,7 +52,8 @@ final class ApiExchange {
       Caller caller,
       long maxBodyBytes,
       long startNanos,
-      HandOff handOff) {
+      HandOff handOff,
+      ApiTokens tokens) {
     this.request = request;
     this.response = response;
     this.callback = callback;
@@ -60,6 +62,15 @@ final class ApiExchange {
     this.maxBodyBytes = maxBodyBytes;
     this.startNanos = startNanos;
     this.handOff = handOff;
+    this.tokens = tokens;
+  }
+
+  /**
+   * A watch on this request's token for a stream that outlives the request ({@link
+   * StreamTokenWatch}).
+   */
+  StreamTokenWatch tokenWatch() {
+    return new StreamTokenWatch(tokens, caller);
   }
 
   /**

@@ -141,7 +141,8 @@ final class ApiRouter extends Handler.Abstract {
               caller,
               maxBodyBytes,
               start,
-              handOff);
+              handOff,
+              tokens);
     } catch (ApiException e) {
       // Refused before the caller is known: its body is never waited for (UnreadBody).
       UnreadBody.dropOrClose(request, response);

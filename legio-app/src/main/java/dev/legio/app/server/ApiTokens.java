@@ -273,6 +273,25 @@ public final class ApiTokens {
     return Optional.ofNullable(found).map(ApiToken::caller);
   }
 
+  /**
+   * Whether the token {@code caller} came with is still in the file (not revoked, nor replaced by a
+   * token made later under its name). A file that cannot be read now says nothing of it: true.
+   */
+  public boolean stillHolds(Caller caller) {
+    Snapshot s;
+    try {
+      s = current();
+    } catch (TokenFileException e) {
+      return true; // every new request gets 503 meanwhile; the damage is in the log
+    }
+    for (ApiToken t : s.tokens()) {
+      if (t.sha256().equals(caller.tokenId())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void write(List<ApiToken> tokens) {
     try {
       Path folder = file.getParent();

@@ -26,7 +26,8 @@ import java.util.OptionalLong;
  *       ({@code application/json}, {@code text/event-stream;q=0}) is 406 ({@link
  *       AcceptNegotiation}); no {@code Accept}, or {@code *}{@code /*}, streams.
  *   <li>A client whose buffer fills gets a final {@code too_slow} event and is disconnected; at
- *       shutdown every client gets {@code shutdown}. Idle streams get a comment every 15 s.
+ *       shutdown every client gets {@code shutdown}; a client whose token is revoked gets {@code
+ *       revoked} ({@link StreamTokenWatch}). Idle streams get a comment every 15 s.
  * </ul>
  */
 final class EventsEndpoint implements Endpoint {
@@ -82,8 +83,13 @@ final class EventsEndpoint implements Endpoint {
           throw e.getCause();
         }
       }
+      StreamTokenWatch token = exchange.tokenWatch();
       while (true) {
         ServerEvent event = subscription.next(KEEP_ALIVE_MILLIS);
+        if (token.revoked()) {
+          sse.send(ServerEvent.of("revoked", Map.of("error", token.error())));
+          break;
+        }
         if (event == null) {
           EventSubscription.End end = subscription.ended();
           if (end != null) {

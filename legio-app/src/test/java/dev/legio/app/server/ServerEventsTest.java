@@ -203,6 +203,44 @@ class ServerEventsTest {
   }
 
   @Test
+  void aStreamWhoseTokenIsRevokedEndsWithARevokedEventAndReadsNothingLoggedAfter()
+      throws Exception {
+    try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 4_096)) {
+      ApiTokens tokens = new ApiTokens(f.app.workspace().castra());
+      String watcher = tokens.create("watcher", Role.OPERATOR, List.of()).secret();
+      try (SseClient revoked =
+              SseClient.open(
+                  f,
+                  f.request("/api/v1/events", watcher)
+                      .header("Accept", "text/event-stream")
+                      .timeout(Duration.ofMinutes(5))
+                      .GET()
+                      .build());
+          SseClient kept = SseClient.events(f, null)) {
+        revoked.next("ready", 30);
+        kept.next("ready", 30);
+        append(f, 0, 1);
+        assertThat(revoked.next("message", 30).json().get("text").asText()).isEqualTo("m0");
+        assertThat(tokens.revoke("watcher")).isTrue();
+        Thread.sleep(StreamTokenWatch.EVERY_NANOS / 1_000_000 + 200); // past one look at the file
+        append(f, 1, 2);
+        List<String> after = new ArrayList<>();
+        SseClient.Event e;
+        while ((e = revoked.next(30)) != null && !e.name().equals("revoked")) {
+          after.add(e.name() + " " + e.data());
+        }
+        assertThat(e).as("a revoked event, after %s", after).isNotNull();
+        assertThat(e.json().get("error").asText()).contains("'watcher'").contains("revoked");
+        assertThat(after).noneMatch(line -> line.contains("m1"));
+        // The operator's own stream goes on.
+        assertThat(kept.next("message", 30).json().get("text").asText()).isEqualTo("m0");
+        assertThat(kept.next("message", 30).json().get("text").asText()).isEqualTo("m1");
+      }
+      assertThat(f.get("/api/v1/status", watcher).statusCode()).isEqualTo(401);
+    }
+  }
+
+  @Test
   void aClientThatCannotKeepUpIsDisconnectedWithAFinalEvent() throws Exception {
     try (ServerFixture f = new ServerFixture(dir, Duration.ofSeconds(5), 8)) {
       // A client that never reads: its buffer of 8 fills; turns go on meanwhile.
