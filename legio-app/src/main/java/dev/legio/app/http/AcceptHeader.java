@@ -18,7 +18,8 @@ import java.util.Locale;
  *       not taken.
  *   <li>Parameters other than {@code q} are ignored ({@code application/json;charset=utf-8} is
  *       JSON); a {@code q} that is not a number from 0 to 1 counts as 1, and a range that cannot be
- *       read is skipped: a client's clumsy header never refuses what it would take.
+ *       read is skipped (an empty one, a bare {@code ;}): a client's clumsy header never refuses
+ *       what it would take, and never fails the request.
  *   <li>Types and ranges are compared without regard to case. What an absent header means is the
  *       reader's to say (the API: every type; MCP, whose clients must send one: none).
  * </ul>
@@ -67,7 +68,8 @@ public final class AcceptHeader {
   public static AcceptHeader of(String accept) {
     List<Range> out = new ArrayList<>();
     for (String element : accept.split(",")) {
-      String[] parts = element.split(";");
+      // -1: a bare ";" gives ["", ""], not an empty array (a range that cannot be read, skipped)
+      String[] parts = element.split(";", -1);
       String range = parts[0].strip().toLowerCase(Locale.ROOT);
       int slash = range.indexOf('/');
       if (slash <= 0 || slash == range.length() - 1) {

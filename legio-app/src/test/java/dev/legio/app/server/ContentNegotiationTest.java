@@ -118,6 +118,27 @@ class ContentNegotiationTest {
   }
 
   @Test
+  void anAcceptHeaderWithABareSemicolonIsWeighedNotA500() throws Exception {
+    try (LogCapture log = new LogCapture()) {
+      // A range that is only ';' is skipped, as any range that cannot be read: the rest is weighed.
+      assertThat(typeOf(message(";, text/event-stream", "@vorenus one")))
+          .isEqualTo("text/event-stream");
+      assertThat(typeOf(message("application/json, ;;", "@vorenus two")))
+          .isEqualTo("application/json");
+      // Nothing readable: 406 naming what the endpoint answers, before anything is done.
+      assertError(message(";", "@vorenus refused"), 406, "send Accept: application/json");
+      assertError(
+          f.http.send(
+              f.request("/api/v1/status", f.operator).header("Accept", ";;;,,,").GET().build(),
+              HttpResponse.BodyHandlers.ofString()),
+          406,
+          "send Accept: application/json");
+      assertThat(log.warningsAndErrors()).isEmpty();
+    }
+    assertThat(f.app.messageLog().size()).isEqualTo(4); // two requests, two replies
+  }
+
+  @Test
   void theEventStreamIs406ForAnAcceptThatDoesNotTakeIt() throws Exception {
     for (String accept : java.util.List.of("application/json", "text/event-stream;q=0")) {
       HttpResponse<java.io.InputStream> r =
