@@ -38,6 +38,7 @@ import java.util.Set;
  *       {@code q=0}; {@code text/*} too; a header that takes neither type is 406): {@code status}
  *       events as agents report them, one {@code reply} event per agent as its answer is logged,
  *       then {@code done} with the whole JSON answer. A client that leaves does not stop the turn.
+ *       A refusal before the request is logged keeps its status ({@link StreamOpenedOnceLogged}).
  *   <li>An {@code Idempotency-Key} makes sending the message again safe ({@link IdempotencyKeys}).
  *   <li>The turn runs on the engine's side of the {@link HandOff}; the engine's own time is sent as
  *       {@code Server-Timing: engine;dur=MS}, so that the API's overhead can be measured.
@@ -135,7 +136,7 @@ final class MessagesEndpoint implements Endpoint {
    */
   private void stream(ApiExchange exchange, String text, RequestKey key) throws Exception {
     EventSubscription watch = hub.subscribe();
-    SseStream sse = exchange.eventStream();
+    StreamOpenedOnceLogged sse = new StreamOpenedOnceLogged(exchange);
     ReplyWatcher watcher = new ReplyWatcher(watch, sse, this::description);
     Thread watching = Thread.ofVirtual().name("legio-reply-watch").start(watcher);
     try {
@@ -151,18 +152,25 @@ final class MessagesEndpoint implements Endpoint {
             @Override
             public void requestLogged(Message request) {
               watcher.watchRepliesTo(request.id().toString());
+              sse.open(); // its 200 now, before any turn runs
             }
           };
       Outcome outcome;
       try {
         outcome = Dispatch.run(() -> parts.conversations().fromCaesar(text, listener, key));
       } catch (ApiException e) {
+        if (!sse.opened()) {
+          throw e; // refused before it was logged: its status and a JSON error
+        }
         watcher.send(ServerEvent.of("error", Map.of("error", e.getMessage())));
         return;
       }
       watcher.stop();
       watching.join();
       if (outcome.refusal() != null) {
+        if (!sse.opened()) {
+          throw ApiException.badRequest(outcome.refusal()); // as answered without a stream
+        }
         watcher.send(ServerEvent.of("error", Map.of("error", outcome.refusal())));
         return;
       }
@@ -188,7 +196,7 @@ final class MessagesEndpoint implements Endpoint {
    */
   private static final class ReplyWatcher implements Runnable {
     private final EventSubscription watch;
-    private final SseStream sse;
+    private final StreamOpenedOnceLogged sse;
     private final java.util.function.Function<String, String> descriptions;
     private final Set<String> sent = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
@@ -197,7 +205,7 @@ final class MessagesEndpoint implements Endpoint {
 
     ReplyWatcher(
         EventSubscription watch,
-        SseStream sse,
+        StreamOpenedOnceLogged sse,
         java.util.function.Function<String, String> descriptions) {
       this.descriptions = descriptions;
       this.watch = watch;
@@ -262,7 +270,7 @@ final class MessagesEndpoint implements Endpoint {
         return;
       }
       try {
-        sse.send(event);
+        sse.open().send(event);
       } catch (IOException e) {
         clientGone = true;
       }

@@ -103,6 +103,28 @@ class IdempotencyKeyApiTest {
   }
 
   @Test
+  void aStreamedMessageWhoseKeyWasSentWithAnotherTextIs422NotA200Stream() throws Exception {
+    post("/api/v1/messages", f.operator, "k-3", Map.of("text", "@vorenus scout"));
+
+    HttpResponse<String> reused =
+        f.http.send(
+            f.request("/api/v1/messages", f.operator)
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .header("Idempotency-Key", "k-3")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"@vorenus retreat\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(reused.statusCode()).as(reused.body()).isEqualTo(422);
+    assertThat(reused.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(ServerFixture.json(reused).get("error").asText())
+        .startsWith("Idempotency-Key: ")
+        .contains("a new message needs a new key");
+    assertThat(logged()).containsExactly("caesar", "vorenus");
+  }
+
+  @Test
   void aKeyThatIsNoneIs400NamingTheHeaderAndNothingIsLogged() throws Exception {
     for (String bad : List.of("two words", "x".repeat(201), "\"\"", "a\tb")) {
       HttpResponse<String> refused =
