@@ -15,7 +15,9 @@ import org.eclipse.jetty.util.Callback;
  * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a server error (5xx)
  * never repeats its exception's text, which may name the server's files. A path whose %-escapes are
  * not UTF-8 ({@code %ff}) is said so, with how to send it ({@link PercentEncoding}); an ambiguous
- * or suspicious one ({@code %2F}, {@code //}) with what to fix ({@link PathRefusalAdvice}).
+ * or suspicious one ({@code %2F}, {@code //}) with what to fix ({@link PathRefusalAdvice}); a 405
+ * (a console page posted to) with the methods its {@code Allow} header names, as the API's own 405
+ * does.
  */
 final class JsonErrors implements Request.Handler {
   /** Jetty's refusal of a path whose %-escapes are not UTF-8 ({@code /api/v1/sessions/%ff}). */
@@ -37,17 +39,25 @@ final class JsonErrors implements Request.Handler {
     Object message = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
     String reason = HttpStatus.getMessage(status);
     String said = message == null ? "" : message.toString().strip();
+    String allow = response.getHeaders().get(HttpHeader.ALLOW);
     String error =
-        status == 400 && said.equalsIgnoreCase(JETTY_BAD_UTF8)
-            ? reason + ": the path is not UTF-8, percent-encoded; " + PercentEncoding.HOW
-            : status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505
-                ? reason + ": " + advice(status) // the client's doing: nothing is in the log
-                : status >= 500
-                    ? reason + ": internal error; see Legio's log file" // an exception's text stays
-                    // there
-                    : said.isEmpty() || said.equalsIgnoreCase(reason)
-                        ? reason + ": " + advice(status)
-                        : reason + ": " + Quoted.of(said) + explained(said);
+        status == HttpStatus.METHOD_NOT_ALLOWED_405 && allow != null && !allow.isBlank()
+            ? reason
+                + ": "
+                + request.getMethod()
+                + " is not taken here; use "
+                + String.join(" or ", allow.split("\\s*,\\s*"))
+            : status == 400 && said.equalsIgnoreCase(JETTY_BAD_UTF8)
+                ? reason + ": the path is not UTF-8, percent-encoded; " + PercentEncoding.HOW
+                : status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505
+                    ? reason + ": " + advice(status) // the client's doing: nothing is in the log
+                    : status >= 500
+                        ? reason
+                            + ": internal error; see Legio's log file" // an exception's text stays
+                        // there
+                        : said.isEmpty() || said.equalsIgnoreCase(reason)
+                            ? reason + ": " + advice(status)
+                            : reason + ": " + Quoted.of(said) + explained(said);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);

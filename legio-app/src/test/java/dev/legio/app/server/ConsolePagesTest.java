@@ -112,6 +112,13 @@ class ConsolePagesTest {
     }
     assertThat(server.postRaw("/", server.operator, "application/json", "{}").statusCode())
         .isEqualTo(405);
+    // The 405 says what to use, as the API's own does, not only that the request was refused.
+    HttpResponse<String> posted =
+        server.postRaw("/viewer/main", server.operator, "application/json", "{}");
+    assertThat(posted.statusCode()).isEqualTo(405);
+    assertThat(ServerFixture.json(posted).get("error").asText())
+        .contains("POST is not taken here")
+        .contains("use GET or HEAD");
     assertThat(server.get("/healthz", null).statusCode()).isEqualTo(200);
     // HEAD answers a page's or a health check's headers, as GET would, without the body.
     for (String path : List.of("/", "/viewer/main", "/healthz", "/readyz")) {
