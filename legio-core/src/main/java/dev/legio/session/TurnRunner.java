@@ -295,21 +295,20 @@ final class TurnRunner implements AutoCloseable {
       leased = false;
       sessionEvents.activity(slot, Activity.IDLE);
       CompletedTurn completed =
-          new CompletedTurn(
-              owner,
-              slot.record.sessionId(),
-              fresh,
-              message,
-              answer,
-              profile.shape().model(),
-              result.usage(),
-              done,
-              kind,
-              events.toolCalls,
-              events.compactions,
-              result.context(),
-              took,
-              slot.record.createdAt());
+          CompletedTurn.builder(owner, slot.record.sessionId())
+              .fresh(fresh)
+              .sent(message)
+              .reply(answer)
+              .model(profile.shape().model())
+              .usage(result.usage())
+              .at(done)
+              .backendKind(kind)
+              .toolCalls(events.toolCalls)
+              .compactions(events.compactions)
+              .context(result.context())
+              .duration(took)
+              .sessionCreated(slot.record.createdAt())
+              .build();
       notifyTurn(completed);
       return new Ran(
           new Reply(

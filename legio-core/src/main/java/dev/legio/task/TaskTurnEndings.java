@@ -13,7 +13,6 @@ import dev.legio.usage.LedgerEntry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -178,20 +177,17 @@ final class TaskTurnEndings {
       throw new TaskNotStoredException(turn.key(), agent, reply, turn.taskRunId(), e);
     }
     CompletedTurn completed =
-        new CompletedTurn(
-            agent,
-            slot.record.sessionId(),
-            !resumed,
-            turn.text(),
-            reply,
-            profile.model(),
-            result.usage(),
-            done,
-            turn.model().kind(),
-            0,
-            List.of(),
-            result.context(),
-            Duration.ofNanos(System.nanoTime() - turn.started()));
+        CompletedTurn.builder(agent, slot.record.sessionId())
+            .fresh(!resumed)
+            .sent(turn.text())
+            .reply(reply)
+            .model(profile.model())
+            .usage(result.usage())
+            .at(done)
+            .backendKind(turn.model().kind())
+            .context(result.context())
+            .duration(Duration.ofNanos(System.nanoTime() - turn.started()))
+            .build();
     LedgerEntry entry = recorder.completed(turn.key(), turn.taskRunId(), completed);
     recorder.measure(agent, TurnEnding.COMPLETED, turn.started(), completed);
     return new TaskResult(

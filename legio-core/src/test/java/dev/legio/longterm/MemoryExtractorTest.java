@@ -108,19 +108,14 @@ class MemoryExtractorTest {
   }
 
   private CompletedTurn turn(String owner, int toolCalls, String kind) {
-    return new CompletedTurn(
-        owner,
-        session,
-        false,
-        "sent",
-        "reply",
-        null,
-        new Usage(10, 5, 0, 0, false),
-        h.clock.instant(),
-        kind,
-        toolCalls,
-        List.of(),
-        null);
+    return CompletedTurn.builder(owner, session)
+        .sent("sent")
+        .reply("reply")
+        .usage(new Usage(10, 5, 0, 0, false))
+        .at(h.clock.instant())
+        .backendKind(kind)
+        .toolCalls(toolCalls)
+        .build();
   }
 
   private CompletedTurn turn(int toolCalls) {

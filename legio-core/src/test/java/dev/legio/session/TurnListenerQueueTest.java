@@ -18,20 +18,16 @@ class TurnListenerQueueTest {
   private static final UUID SESSION = UUID.randomUUID();
 
   private static CompletedTurn completed(String reply) {
-    return new CompletedTurn(
-        "vorenus",
-        SESSION,
-        false,
-        "request",
-        reply,
-        "offline",
-        Usage.NONE,
-        Instant.EPOCH,
-        "offline",
-        0,
-        List.of(),
-        ContextUse.of(0, 0),
-        Duration.ofMillis(1));
+    return CompletedTurn.builder("vorenus", SESSION)
+        .sent("request")
+        .reply(reply)
+        .model("offline")
+        .usage(Usage.NONE)
+        .at(Instant.EPOCH)
+        .backendKind("offline")
+        .context(ContextUse.of(0, 0))
+        .duration(Duration.ofMillis(1))
+        .build();
   }
 
   private static FailedTurn failed(String owner) {

@@ -13,7 +13,6 @@ import dev.legio.usage.UsageRecorder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -34,20 +33,16 @@ class TaskTurnRecorderTest {
         recorder.completed(
             "campaign:1",
             "run-7",
-            new CompletedTurn(
-                "copywriter",
-                UUID.randomUUID(),
-                true,
-                "write",
-                "done",
-                "claude-sonnet-4-5",
-                new Usage(100, 20, 0, 0, false),
-                Instant.parse("2026-11-28T10:00:00Z"),
-                "anthropic",
-                0,
-                List.of(),
-                null,
-                Duration.ofSeconds(2)));
+            CompletedTurn.builder("copywriter", UUID.randomUUID())
+                .fresh(true)
+                .sent("write")
+                .reply("done")
+                .model("claude-sonnet-4-5")
+                .usage(new Usage(100, 20, 0, 0, false))
+                .at(Instant.parse("2026-11-28T10:00:00Z"))
+                .backendKind("anthropic")
+                .duration(Duration.ofSeconds(2))
+                .build());
 
     assertThat(entry.task()).isEqualTo(new TaskRef("campaign:1", "copywriter", "run-7"));
     assertThat(costs.pending()).isEqualTo(1);

@@ -24,19 +24,14 @@ class TranscriptRecorderTest {
   }
 
   private CompletedTurn turn(UUID session, String owner, String sent, String reply) {
-    return new CompletedTurn(
-        owner,
-        session,
-        false,
-        sent,
-        reply,
-        "model-x",
-        Usage.NONE,
-        clock.instant(),
-        "offline",
-        0,
-        List.of(),
-        null);
+    return CompletedTurn.builder(owner, session)
+        .sent(sent)
+        .reply(reply)
+        .model("model-x")
+        .usage(Usage.NONE)
+        .at(clock.instant())
+        .backendKind("offline")
+        .build();
   }
 
   @Test
@@ -67,22 +62,20 @@ class TranscriptRecorderTest {
     recorder.turnCompleted(turn(session, "vorenus", "q1", "a1"));
     String block = "<context_summary>\nThey scouted &lt;north&gt;.\n</context_summary>";
     CompletedTurn compacted =
-        new CompletedTurn(
-            "vorenus",
-            session,
-            false,
-            "q2",
-            "a2",
-            "model-x",
-            Usage.NONE,
-            clock.instant(),
-            "anthropic",
-            0,
-            List.of(
-                new BackendEvent.CompactionEnded(12, 950, 80, block),
-                new BackendEvent.CompactionEnded(
-                    3, 120, 60, "<context_summary>\nx\n</context_summary>")),
-            new ContextUse(300, 1000, 0, false));
+        CompletedTurn.builder("vorenus", session)
+            .sent("q2")
+            .reply("a2")
+            .model("model-x")
+            .usage(Usage.NONE)
+            .at(clock.instant())
+            .backendKind("anthropic")
+            .compactions(
+                List.of(
+                    new BackendEvent.CompactionEnded(12, 950, 80, block),
+                    new BackendEvent.CompactionEnded(
+                        3, 120, 60, "<context_summary>\nx\n</context_summary>")))
+            .context(new ContextUse(300, 1000, 0, false))
+            .build();
     recorder.turnCompleted(compacted);
 
     Transcript t = store().load(session.toString());
@@ -103,19 +96,15 @@ class TranscriptRecorderTest {
     TranscriptRecorder recorder = new TranscriptRecorder(store());
     // Legio's input counts the cache reads and writes; Claude Code's input_tokens does not.
     recorder.turnCompleted(
-        new CompletedTurn(
-            "vorenus",
-            session,
-            true,
-            "q1",
-            "a1",
-            "claude-sonnet-4-5",
-            new Usage(12_000, 300, 5_000, 700, false),
-            clock.instant(),
-            "claude-cli",
-            0,
-            List.of(),
-            null));
+        CompletedTurn.builder("vorenus", session)
+            .fresh(true)
+            .sent("q1")
+            .reply("a1")
+            .model("claude-sonnet-4-5")
+            .usage(new Usage(12_000, 300, 5_000, 700, false))
+            .at(clock.instant())
+            .backendKind("claude-cli")
+            .build());
     recorder.turnCompleted(turn(session, "vorenus", "q2", "a2")); // Usage.NONE: no usage
 
     Transcript t = store().load(session.toString());

@@ -153,21 +153,15 @@ class SessionsPagingApiTest {
     // Meanwhile its first turn ends and is written, now, as the engine writes it.
     new TranscriptRecorder(f.app.transcripts())
         .turnCompleted(
-            new CompletedTurn(
-                "pullo",
-                pullo.sessionId(),
-                true,
-                "hello",
-                "hi",
-                null,
-                Usage.NONE,
-                Instant.now(),
-                "offline",
-                0,
-                List.of(),
-                null,
-                null,
-                pullo.createdAt()));
+            CompletedTurn.builder("pullo", pullo.sessionId())
+                .fresh(true)
+                .sent("hello")
+                .reply("hi")
+                .usage(Usage.NONE)
+                .at(Instant.now())
+                .backendKind("offline")
+                .sessionCreated(pullo.createdAt())
+                .build());
     assertThat(store(f).file(id)).exists();
     while (!page.get("next_cursor").isNull()) {
       page = page(5, page.get("next_cursor").asText());

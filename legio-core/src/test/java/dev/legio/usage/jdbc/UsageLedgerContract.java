@@ -281,34 +281,25 @@ public abstract class UsageLedgerContract {
     // The CLI counts cache tokens as input: 1,000 uncached + 100,000 read + 10,000 written.
     Usage usage = new Usage(111_000, 2_000, 100_000, 10_000, false).withReportedCostUsd(0.0875);
     recorder.turnCompleted(
-        new CompletedTurn(
-            "vorenus",
-            session,
-            true,
-            "scout",
-            "done",
-            "claude-sonnet-4-5-20250929",
-            usage,
-            clock.instant(),
-            "claude-cli",
-            0,
-            List.of(),
-            null,
-            Duration.ofSeconds(3)));
+        CompletedTurn.builder("vorenus", session)
+            .fresh(true)
+            .sent("scout")
+            .reply("done")
+            .model("claude-sonnet-4-5-20250929")
+            .usage(usage)
+            .at(clock.instant())
+            .backendKind("claude-cli")
+            .duration(Duration.ofSeconds(3))
+            .build());
     recorder.turnCompleted(
-        new CompletedTurn(
-            "telegram:42",
-            UUID.randomUUID(),
-            true,
-            "hi",
-            "hello",
-            null,
-            new Usage(10, 5, 0, 0, true),
-            clock.instant(),
-            "offline",
-            0,
-            List.of(),
-            null));
+        CompletedTurn.builder("telegram:42", UUID.randomUUID())
+            .fresh(true)
+            .sent("hi")
+            .reply("hello")
+            .usage(new Usage(10, 5, 0, 0, true))
+            .at(clock.instant())
+            .backendKind("offline")
+            .build());
 
     List<LedgerEntry> rows = ledger.entries(Instant.EPOCH, 10);
     assertThat(rows).hasSize(2);
@@ -385,19 +376,13 @@ public abstract class UsageLedgerContract {
     List<CompletedTurn> turns = new java.util.ArrayList<>();
     for (int i = 0; i < 3; i++) {
       turns.add(
-          new CompletedTurn(
-              "pullo",
-              UUID.randomUUID(),
-              false,
-              "q" + i,
-              "a" + i,
-              null,
-              new Usage(10 + i, 5, 0, 0, true),
-              clock.instant().plusSeconds(i),
-              "offline",
-              0,
-              List.of(),
-              null));
+          CompletedTurn.builder("pullo", UUID.randomUUID())
+              .sent("q" + i)
+              .reply("a" + i)
+              .usage(new Usage(10 + i, 5, 0, 0, true))
+              .at(clock.instant().plusSeconds(i))
+              .backendKind("offline")
+              .build());
     }
     recorder.turnsCompleted(turns);
 
