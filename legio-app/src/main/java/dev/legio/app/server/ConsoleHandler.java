@@ -13,7 +13,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.ResourceHandler;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.resource.Resource;
 import org.eclipse.jetty.util.resource.ResourceFactory;
+import org.eclipse.jetty.util.resource.Resources;
 
 /**
  * The web console: static pages and ES modules shipped inside {@code legio.jar} (classpath
@@ -28,6 +30,10 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  *       channel key (1-64 letters, digits, '-' or '_'); {@code /console/*} the assets (served by
  *       Jetty's {@link ResourceHandler}, no directory listings). Anything else below these paths is
  *       404. {@code HEAD} of a page answers its headers, the same as {@code GET}'s.
+ *   <li>Another method on a page or on an asset that {@code GET} serves ({@code POST
+ *       /console/app.js}) is 405 with {@code Allow: GET, HEAD}, never 404: the file is there, the
+ *       method is what to change. ({@code OPTIONS} of an asset is Jetty's 200 with its {@code
+ *       Allow}.)
  *   <li>No page needs a token to load: the pages hold no data, every datum comes from {@code
  *       /api/v1} with the token the person types in.
  *   <li>Every answer carries a Content-Security-Policy that lets the page load scripts, styles and
@@ -44,11 +50,14 @@ final class ConsoleHandler extends Handler.Wrapper {
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
           + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+  private static final String ASSETS = "/console/";
+
+  private final ResourceHandler assets;
   private final byte[] index;
   private final byte[] viewer;
 
   ConsoleHandler() {
-    ResourceHandler assets = new ResourceHandler();
+    this.assets = new ResourceHandler();
     assets.setBaseResource(ResourceFactory.of(assets).newClassLoaderResource(RESOURCES, false));
     assets.setDirAllowed(false);
     assets.setWelcomeFiles(List.of());
@@ -73,12 +82,13 @@ final class ConsoleHandler extends Handler.Wrapper {
         && Conversations.channelKeyProblem("viewer:" + path.substring(8)).isEmpty()) {
       page = viewer;
     }
+    boolean read = request.getMethod().equals("GET") || request.getMethod().equals("HEAD");
+    if (!read && (page != null || (!request.getMethod().equals("OPTIONS") && isAsset(path)))) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+      Response.writeError(request, response, callback, 405);
+      return true;
+    }
     if (page != null) {
-      if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
-        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
-        Response.writeError(request, response, callback, 405);
-        return true;
-      }
       response.setStatus(200);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
@@ -86,11 +96,20 @@ final class ConsoleHandler extends Handler.Wrapper {
       response.write(true, ByteBuffer.wrap(page), callback);
       return true;
     }
-    if (path.startsWith("/console/") && super.handle(request, response, callback)) {
+    if (path.startsWith(ASSETS) && super.handle(request, response, callback)) {
       return true;
     }
     Response.writeError(request, response, callback, 404);
     return true;
+  }
+
+  /** Whether {@code path} names a file that {@code GET} serves below {@code /console/}. */
+  private boolean isAsset(String path) {
+    if (!path.startsWith(ASSETS) || path.length() == ASSETS.length()) {
+      return false;
+    }
+    Resource file = assets.getBaseResource().resolve(path.substring(ASSETS.length()));
+    return Resources.isReadableFile(file);
   }
 
   private static byte[] page(String name) {

@@ -93,6 +93,44 @@ class ConsolePagesTest {
   }
 
   @Test
+  void anotherMethodOnAnAssetIsMethodNotAllowedNamingWhatToUseNotNotFound() throws Exception {
+    for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+      for (String asset : List.of("app.js", "console.css", "vendor/htm-preact-standalone.js")) {
+        HttpResponse<String> answer =
+            server.http.send(
+                server
+                    .request("/console/" + asset, null)
+                    .method(method, HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(method + " " + asset).isEqualTo(405);
+        assertThat(answer.headers().firstValue("Allow")).as(asset).hasValue("GET, HEAD");
+        assertThat(answer.headers().firstValue("Content-Security-Policy")).isPresent();
+        assertThat(ServerFixture.json(answer).get("error").asText())
+            .as(method + " " + asset)
+            .contains(method + " is not taken here")
+            .contains("use GET or HEAD");
+      }
+    }
+    // What GET does not serve stays 404 whatever the method: no file is there to name.
+    for (String path : List.of("/console/missing.js", "/console/vendor/", "/console/")) {
+      assertThat(server.postRaw(path, null, "application/json", "{}").statusCode())
+          .as(path)
+          .isEqualTo(404);
+    }
+    // OPTIONS stays Jetty's 200 with its Allow; GET still serves the file.
+    HttpResponse<String> options =
+        server.http.send(
+            server
+                .request("/console/app.js", null)
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(options.statusCode()).isEqualTo(200);
+    assertThat(server.get("/console/app.js", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void nothingElseIsServedAndTheApiIsUnchanged() throws Exception {
     for (String path :
         List.of(
