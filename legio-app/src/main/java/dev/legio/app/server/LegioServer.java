@@ -270,7 +270,7 @@ public final class LegioServer implements AutoCloseable {
       paths.addMapping(new ServletPathSpec("/viewer/*"), console);
       paths.addMapping(new ServletPathSpec("/console/*"), console);
       paths.addMapping(new ServletPathSpec("/"), router);
-      jetty.setHandler(paths);
+      jetty.setHandler(new ConnectNotTunnelled(paths));
       jetty.setErrorHandler(new JsonErrors());
       jetty.setStopTimeout(JETTY_STOP.toMillis()); // the drain (close) waited for the requests
       try {

@@ -131,6 +131,51 @@ class ConsolePagesTest {
   }
 
   @Test
+  void aConnectIsRefusedAndItsConnectionClosedNotKeptForATunnel() throws Exception {
+    int port = server.uri("/").getPort();
+    for (String request :
+        List.of(
+            "CONNECT localhost:" + port + " HTTP/1.1\r\nHost: localhost:" + port,
+            "CONNECT localhost:"
+                + port
+                + " HTTP/1.1\r\nHost: localhost:"
+                + port
+                + "\r\nConnection: close",
+            "CONNECT example.com:443 HTTP/1.0\r\nConnection: close")) {
+      String answer = untilClosed(request + "\r\n\r\n");
+      assertThat(answer).as(request).startsWith("HTTP/1.1 405");
+      assertThat(answer).as(request).contains("\r\nAllow: GET, HEAD\r\n");
+      assertThat(answer).as(request).containsIgnoringCase("\r\nConnection: close\r\n");
+      assertThat(ServerFixture.rawError(answer)).contains("CONNECT is not taken here");
+    }
+  }
+
+  /**
+   * Sends {@code request} over a socket and returns the answer once the server has closed the
+   * connection; fails if it is still open 5 s after the answer began.
+   */
+  private String untilClosed(String request) throws IOException {
+    java.net.URI base = server.uri("/");
+    try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(5_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      InputStream in = socket.getInputStream();
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      byte[] buffer = new byte[4096];
+      try {
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+          out.write(buffer, 0, n);
+        }
+      } catch (java.net.SocketTimeoutException e) {
+        throw new AssertionError(
+            "the connection was left open after: " + out.toString(StandardCharsets.UTF_8), e);
+      }
+      return out.toString(StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
   void nothingElseIsServedAndTheApiIsUnchanged() throws Exception {
     for (String path :
         List.of(
