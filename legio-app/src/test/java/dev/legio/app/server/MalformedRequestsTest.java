@@ -462,6 +462,67 @@ class MalformedRequestsTest {
   }
 
   @Test
+  void jettysRefusalsOfAHeaderSayWhatToFixAfterJettysOwnWords() throws Exception {
+    String status = "GET /api/v1/status HTTP/1.1\r\n";
+    // Each request is otherwise one the API takes: the operator's token, the connection closed.
+    String close = "Authorization: Bearer " + f.operator + "\r\nConnection: close\r\n\r\n";
+    String body = "{\"text\": \"@vorenus hi\"}";
+    // Each request, with Jetty's words for it and what to fix.
+    List<String[]> expected =
+        List.of(
+            new String[] {
+              status + "Host: x\r\nX-Note: a\u0001b\r\n" + close,
+              "Illegal character CNTL=0x1",
+              "remove control characters from header values"
+            },
+            new String[] {
+              status + "Host: x\r\nX-Note: a\u007fb\r\n" + close,
+              "Illegal character CNTL=0x7f",
+              "remove control characters from header values"
+            },
+            new String[] {
+              "GET /api/v1/st\u0001atus HTTP/1.1\r\nHost: x\r\n" + close,
+              "Illegal character CNTL=0x1",
+              "in the URL, percent-encode them"
+            },
+            new String[] {
+              status + "Host: x\r\nX Note: b\r\n" + close,
+              "Illegal character SPACE",
+              "remove it from the header's name"
+            },
+            new String[] {
+              "POST /api/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                  + "\r\nContent-Length: "
+                  + body.length()
+                  + "\r\nContent-Length: "
+                  + (body.length() - 1)
+                  + "\r\n"
+                  + close
+                  + body,
+              "Multiple Content-Lengths",
+              "send one Content-Length"
+            },
+            new String[] {
+              "GET http://a.example/api/v1/status HTTP/1.1\r\nHost: b.example\r\n" + close,
+              "Authority!=Host",
+              "send a Host header that matches the request's authority"
+            },
+            new String[] {
+              status + "Host: x\r\nHost: y\r\n" + close,
+              "Duplicate Host Header",
+              "send one Host header"
+            });
+    for (String[] e : expected) {
+      String answer = raw(e[0], false);
+      assertThat(answer).as(e[1]).startsWith("HTTP/1.1 400");
+      String error = ServerFixture.rawError(answer);
+      assertThat(error).as(e[1]).startsWith("Bad Request: ").contains(e[1]).contains(e[2]);
+      assertThat(error.indexOf(e[1])).as(e[1] + " first").isLessThan(error.indexOf(e[2]));
+    }
+    assertThat(f.app.messageLog().size()).isZero();
+  }
+
+  @Test
   void twoAuthorizationHeadersAreRefused() throws Exception {
     String answer =
         raw(
