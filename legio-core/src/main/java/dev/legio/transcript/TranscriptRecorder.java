@@ -138,7 +138,7 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
         continue; // kept behind the session's turns being written now
       }
       try {
-        write(claim);
+        writeWithThoseBehind(claim);
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;
@@ -316,7 +316,7 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
       return true;
     }
     try {
-      return write(claim);
+      return writeWithThoseBehind(claim);
     } catch (RuntimeException e) {
       log.error(
           "{}: {} turns kept for session {} were dropped unwritten: writing them to its"
@@ -328,6 +328,20 @@ public final class TranscriptRecorder implements TurnListener, AutoCloseable {
           e);
       return true;
     }
+  }
+
+  /**
+   * Writes {@code claim}, then the session's turns told while it was written (kept behind it),
+   * until none is left: the lock was just had, so they are not left to the retrier's next round,
+   * or, after {@link #close}, to nobody. False when the lock was held (the turns are kept).
+   */
+  private boolean writeWithThoseBehind(Claim claim) {
+    for (Claim next = claim; next != null; next = claimKept(claim.sessionId())) {
+      if (!write(next)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean isClosed() {

@@ -322,6 +322,31 @@ class TranscriptRecorderTest {
   }
 
   @Test
+  void aTurnToldWhileTheListenersWriteRunsIsWrittenByThatWriteNotLeftForARetry() throws Exception {
+    UUID session = UUID.randomUUID();
+    String id = session.toString();
+    FileTranscriptStore files = lockWaitingStore();
+    PausingTranscriptStore store = new PausingTranscriptStore(files);
+    TranscriptRecorder recorder = new TranscriptRecorder(store, neverRetried(1_000));
+    store.pauseNextAppend();
+    Thread first =
+        Thread.ofVirtual()
+            .start(() -> recorder.turnCompleted(turn(session, "vorenus", "q1", "a1")));
+    assertThat(store.paused.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    recorder.turnCompleted(turn(session, "vorenus", "q2", "a2")); // kept behind q1's write
+    assertThat(recorder.kept(id)).isEqualTo(1);
+
+    store.resume.countDown();
+    first.join(java.time.Duration.ofSeconds(20));
+
+    assertThat(recorder.kept(id)).as("no retry will come: q1's write took q2 along").isZero();
+    List<TranscriptEntry> entries = files.load(id).entries();
+    assertThat(entries).extracting(TranscriptEntry::text).containsExactly("q1", "a1", "q2", "a2");
+    assertChained(entries);
+    recorder.close();
+  }
+
+  @Test
   void closeWritesTheKeptTurnsWhenTheLockIsFree() throws Exception {
     UUID session = UUID.randomUUID();
     String id = session.toString();
