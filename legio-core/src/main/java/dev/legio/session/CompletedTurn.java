@@ -45,7 +45,20 @@ public record CompletedTurn(
     ContextUse context,
     Duration duration,
     Instant sessionCreated) {
+  /**
+   * Refuses a turn without what its readers need, naming the field: {@code owner}, {@code
+   * sessionId}, {@code sent}, {@code reply}, {@code at} (the transcript and the memory extractor
+   * read them), {@code usage} and {@code backendKind} (the usage ledger prices the turn from them;
+   * {@link Usage#NONE} says the back-end reported none). No compactions may be given as null.
+   */
   public CompletedTurn {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(sessionId, "sessionId");
+    Objects.requireNonNull(sent, "sent");
+    Objects.requireNonNull(reply, "reply");
+    Objects.requireNonNull(at, "at");
+    Objects.requireNonNull(usage, "usage");
+    Objects.requireNonNull(backendKind, "backendKind");
     compactions = compactions == null ? List.of() : List.copyOf(compactions);
   }
 
@@ -65,10 +78,9 @@ public record CompletedTurn(
    * <ul>
    *   <li>{@code owner} and {@code sessionId} are given to {@link CompletedTurn#builder} and must
    *       not be null.
-   *   <li>Required, or {@link #build()} throws a {@link NullPointerException} naming the field:
-   *       {@code sent}, {@code reply}, {@code at} (the transcript and the memory extractor read
-   *       them), {@code usage} and {@code backendKind} (the usage ledger prices the turn from them;
-   *       {@link Usage#NONE} says the back-end reported none).
+   *   <li>Required, or {@link #build()} throws a {@link NullPointerException} naming the field, as
+   *       the record itself does: {@code sent}, {@code reply}, {@code at}, {@code usage} and {@code
+   *       backendKind}.
    *   <li>Defaults when not set: {@code fresh} false (not the session's first turn); {@code model}
    *       null (the back-end's default model); {@code toolCalls} 0; {@code compactions} none;
    *       {@code context} null (unknown); {@code duration} null (the engine did not measure it);
@@ -180,11 +192,6 @@ public record CompletedTurn(
      * @throws NullPointerException naming the first required field not set
      */
     public CompletedTurn build() {
-      Objects.requireNonNull(sent, "sent");
-      Objects.requireNonNull(reply, "reply");
-      Objects.requireNonNull(at, "at");
-      Objects.requireNonNull(usage, "usage");
-      Objects.requireNonNull(backendKind, "backendKind");
       return new CompletedTurn(
           owner,
           sessionId,
