@@ -89,7 +89,10 @@ final class JsonBody {
   static JsonNode parse(byte[] body) throws IOException {
     JsonNode node;
     try {
-      node = STRICT.readTree(Utf8Body.text(body));
+      node =
+          Utf8Body.isPlainAscii(body)
+              ? STRICT.readTree(body)
+              : STRICT.readTree(Utf8Body.text(body));
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest(
           "the body is not valid JSON"

@@ -33,6 +33,19 @@ final class Utf8Body {
 
   private Utf8Body() {}
 
+  /**
+   * Whether {@code body} is ASCII without a NUL: UTF-8 as it stands, so it needs no decoding check
+   * (most bodies; the JSON parser reads their bytes directly, without a copy as text).
+   */
+  static boolean isPlainAscii(byte[] body) {
+    for (byte b : body) {
+      if (b <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The text {@code body} holds; a 400 when it is not UTF-8. */
   static String text(byte[] body) {
     if (wide(body)) {
