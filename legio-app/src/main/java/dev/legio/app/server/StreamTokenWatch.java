@@ -50,6 +50,7 @@ final class StreamTokenWatch {
   String error() {
     return "the token '"
         + caller.token()
-        + "' of this stream was revoked; connect again with a valid token";
+        + "' of this stream was revoked or replaced; connect again with a current token"
+        + " (`legio token list` shows them; `legio token create NAME --role operator` makes one)";
   }
 }

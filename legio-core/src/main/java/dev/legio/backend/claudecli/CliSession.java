@@ -157,7 +157,12 @@ abstract sealed class CliSession implements BackendSession
   /** One process's try at the turn, which must be over by the turn's {@code deadline}. */
   private TurnResult attempt(String userMessage, Consumer<BackendEvent> events, long deadline) {
     if (deadline - System.nanoTime() <= 0) {
-      throw TurnReader.timedOut(parts.options().turnTimeout());
+      throw new TurnTimeoutException(
+          "the Claude Code CLI did not answer within "
+              + parts.options().turnTimeout().toSeconds()
+              + " s (turn_timeout_seconds): the turn's time ran out before it could be tried again"
+              + " in a new process, so none was started; send the message again, or raise"
+              + " turn_timeout_seconds in legio.toml");
     }
     boolean resume = known;
     CliProcess running = processFor(resume);

@@ -103,7 +103,8 @@ class CliSessionTurnTimeoutTest {
     try (BackendSession session = open()) {
       assertThatThrownBy(() -> session.send("hello", e -> {}, spent))
           .isInstanceOf(TurnTimeoutException.class)
-          .hasMessageContaining("did not answer within 10 s");
+          .hasMessageContaining("did not answer within 10 s")
+          .hasMessageContaining("none was started; send the message again");
     }
     assertThat(runs()).isEmpty();
   }
