@@ -65,8 +65,7 @@ final class WaitNotice implements AutoCloseable {
       String what,
       Duration upTo,
       PrintWriter err) {
-    java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
-    return owners.stream().anyMatch(leased::contains) ? forTurn(what, upTo, err) : NONE;
+    return running(owners, sessions).isEmpty() ? NONE : forTurn(what, upTo, err);
   }
 
   /**
@@ -79,8 +78,7 @@ final class WaitNotice implements AutoCloseable {
       dev.legio.session.SessionStore sessions,
       Duration upTo,
       PrintWriter err) {
-    java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
-    java.util.List<String> running = owners.stream().filter(leased::contains).sorted().toList();
+    java.util.List<String> running = running(owners, sessions);
     if (running.isEmpty()) {
       return NONE;
     }
@@ -88,6 +86,13 @@ final class WaitNotice implements AutoCloseable {
         (running.size() == 1 ? "a turn of " : "the turns of ") + String.join(", ", running),
         upTo,
         err);
+  }
+
+  /** Those of {@code owners} whose turn runs now (some process holds its lease), sorted. */
+  private static java.util.List<String> running(
+      java.util.Set<String> owners, dev.legio.session.SessionStore sessions) {
+    java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
+    return owners.stream().filter(leased::contains).sorted().toList();
   }
 
   @Override
