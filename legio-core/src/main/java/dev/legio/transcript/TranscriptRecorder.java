@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  *       that finds the lock still held, at most 1 min apart. A turn of the session that comes first
  *       writes them first, in the same append and chain.
  *   <li>One session's turns are written by one thread at a time, oldest first: a turn that comes
- *       while its session's kept turns are being written is kept behind them (the listener does not
- *       wait for that write) and written after them, so the order and the chain stay whole.
+ *       while its session's turns are being written is kept behind them (the listener does not wait
+ *       for that write) and written after them by the thread that wrote them, as soon as that write
+ *       ends, so the order and the chain stay whole.
  *   <li>One warning names the lock file when a session's turns are first kept; one line says when
  *       they are written.
  *   <li>At most 1,000 turns are kept per session: past that the oldest are dropped, logged as an
