@@ -62,10 +62,11 @@ final class WaitNotice implements AutoCloseable {
   static WaitNotice forTurnOf(
       java.util.Set<String> owners,
       dev.legio.session.SessionStore sessions,
+      java.time.Clock clock,
       String what,
       Duration upTo,
       PrintWriter err) {
-    return running(owners, sessions).isEmpty() ? NONE : forTurn(what, upTo, err);
+    return running(owners, sessions, clock).isEmpty() ? NONE : forTurn(what, upTo, err);
   }
 
   /**
@@ -76,9 +77,10 @@ final class WaitNotice implements AutoCloseable {
   static WaitNotice forTurnsOf(
       java.util.Set<String> owners,
       dev.legio.session.SessionStore sessions,
+      java.time.Clock clock,
       Duration upTo,
       PrintWriter err) {
-    java.util.List<String> running = running(owners, sessions);
+    java.util.List<String> running = running(owners, sessions, clock);
     if (running.isEmpty()) {
       return NONE;
     }
@@ -88,10 +90,16 @@ final class WaitNotice implements AutoCloseable {
         err);
   }
 
-  /** Those of {@code owners} whose turn runs now (some process holds its lease), sorted. */
+  /**
+   * Those of {@code owners} whose turn runs now (some process holds its lease), sorted. "Now" is
+   * the command's {@code clock}, the one leases are taken on (on PostgreSQL the database's time),
+   * not this machine's: a machine whose clock is off would see a live lease as expired.
+   */
   private static java.util.List<String> running(
-      java.util.Set<String> owners, dev.legio.session.SessionStore sessions) {
-    java.util.Set<String> leased = sessions.leasedOwners(java.time.Instant.now());
+      java.util.Set<String> owners,
+      dev.legio.session.SessionStore sessions,
+      java.time.Clock clock) {
+    java.util.Set<String> leased = sessions.leasedOwners(clock.instant());
     return owners.stream().filter(leased::contains).sorted().toList();
   }
 

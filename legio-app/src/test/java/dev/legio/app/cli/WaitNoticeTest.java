@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.testing.InMemorySessionStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +21,12 @@ class WaitNoticeTest {
   void aCommandThatFindsNoTurnRunningSaysNothingHoweverLongItsOwnWorkTakes() throws Exception {
     try (WaitNotice notice =
         WaitNotice.forTurnOf(
-            Set.of("vorenus"), sessions, "a turn of vorenus", Duration.ofSeconds(30), err)) {
+            Set.of("vorenus"),
+            sessions,
+            Clock.systemUTC(),
+            "a turn of vorenus",
+            Duration.ofSeconds(30),
+            err)) {
       assertThat(notice).isSameAs(WaitNotice.NONE);
       Thread.sleep(WaitNotice.AFTER.toMillis() + 300);
     }
@@ -33,6 +40,7 @@ class WaitNoticeTest {
         WaitNotice.forTurnOf(
             Set.of("pullo", "vorenus"),
             sessions,
+            Clock.systemUTC(),
             "a turn of vorenus",
             Duration.ofSeconds(30),
             err)) {
@@ -43,5 +51,22 @@ class WaitNoticeTest {
             "legio: waiting for a turn of vorenus to end (up to 30 s, [sessions]"
                 + " lock_wait_seconds)..."
                 + System.lineSeparator());
+  }
+
+  @Test
+  void aLeaseIsReadOnTheCommandsClockNotThisMachines() throws Exception {
+    // The database's time (the clock leases are taken on) is a day behind this machine's: the
+    // lease is live on it, though this machine's clock would call it long expired.
+    Instant databaseNow = Instant.now().minus(Duration.ofDays(1));
+    sessions.tryLease("vorenus", "another-process", databaseNow, Duration.ofMinutes(5));
+    try (WaitNotice notice =
+        WaitNotice.forTurnsOf(
+            Set.of("vorenus"),
+            sessions,
+            Clock.fixed(databaseNow.plusSeconds(10), ZoneOffset.UTC),
+            Duration.ofSeconds(30),
+            err)) {
+      assertThat(notice).isNotSameAs(WaitNotice.NONE);
+    }
   }
 }
