@@ -205,6 +205,17 @@ public final class LegioApp implements AutoCloseable {
   }
 
   /**
+   * Now, on the clock the store's rows are stamped on, for an age compared with what the store
+   * holds (a prune's cutoff, a report's start, a lease's life). On PostgreSQL that clock is the
+   * database's, measured when the store opens: this opens the store first, since {@link #clock()}
+   * read before then is this machine's own.
+   */
+  public java.time.Instant storeNow() {
+    store();
+    return clock.instant();
+  }
+
+  /**
    * This node's clock against its database's, when the app aligns it (PostgreSQL): the offset
    * measured, for {@code legio status} and {@code GET /readyz}.
    */

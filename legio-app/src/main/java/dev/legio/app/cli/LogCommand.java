@@ -227,7 +227,8 @@ final class LogCommand implements Runnable {
     public Integer call() {
       Duration age = Durations.parse(olderThan);
       try (LegioApp app = log.root.app()) {
-        Instant cutoff = Durations.before(log.root.context.clock().instant(), age);
+        // The database's time on PostgreSQL: the clock the messages were stamped on.
+        Instant cutoff = Durations.before(app.storeNow(), age);
         PruneArchive file =
             archive == null
                 ? null

@@ -37,7 +37,11 @@ final class ResetCommand implements Callable<Integer> {
       String reset;
       try (WaitNotice waiting =
           WaitNotice.forTurnsOf(
-              owners, app.sessions(), app.clock(), app.config().sessions().lockWait(), root.err)) {
+              owners,
+              app.sessions(),
+              app.storeNow(),
+              app.config().sessions().lockWait(),
+              root.err)) {
         reset = dev.legio.app.text.OperatorReplies.reset(app.engine(), name);
       }
       root.out.println(reset);

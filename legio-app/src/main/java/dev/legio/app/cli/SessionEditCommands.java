@@ -138,7 +138,7 @@ final class SessionEditCommands {
     return WaitNotice.forTurnOf(
         owners,
         app.sessions(),
-        app.clock(),
+        app.storeNow(),
         owner != null ? "a turn of " + owner : "a turn of session " + id + "'s owner",
         app.config().sessions().lockWait(),
         err);

@@ -63,8 +63,7 @@ final class StatusCommand implements Callable<Integer> {
               m ->
                   root.out.println(
                       "Clock: " + m.inWords() + "; leases are compared on the database's time."));
-      String gateways =
-          GatewayTable.format(app.store().gatewayState().reports(), root.context.clock().instant());
+      String gateways = GatewayTable.format(app.store().gatewayState().reports(), app.storeNow());
       if (!gateways.isEmpty()) {
         root.out.println();
         root.out.print(gateways);

@@ -9,6 +9,7 @@ import dev.legio.log.Timestamps;
 import dev.legio.usage.Grouping;
 import dev.legio.usage.UsageReport;
 import dev.legio.usage.UsageTotal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +45,10 @@ final class UsageCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Grouping grouping = Grouping.ofLabel(by);
-    Instant from = Durations.before(root.context.clock().instant(), Durations.parse(since));
+    Duration span = Durations.parse(since);
     try (LegioApp app = root.readingApp()) {
+      // The database's time on PostgreSQL: the clock the ledger's rows were stamped on.
+      Instant from = Durations.before(app.storeNow(), span);
       UsageReport report = app.usage().report(from, grouping);
       root.out.print(format(report));
       root.out.flush();

@@ -62,11 +62,11 @@ final class WaitNotice implements AutoCloseable {
   static WaitNotice forTurnOf(
       java.util.Set<String> owners,
       dev.legio.session.SessionStore sessions,
-      java.time.Clock clock,
+      java.time.Instant now,
       String what,
       Duration upTo,
       PrintWriter err) {
-    return running(owners, sessions, clock).isEmpty() ? NONE : forTurn(what, upTo, err);
+    return running(owners, sessions, now).isEmpty() ? NONE : forTurn(what, upTo, err);
   }
 
   /**
@@ -77,10 +77,10 @@ final class WaitNotice implements AutoCloseable {
   static WaitNotice forTurnsOf(
       java.util.Set<String> owners,
       dev.legio.session.SessionStore sessions,
-      java.time.Clock clock,
+      java.time.Instant now,
       Duration upTo,
       PrintWriter err) {
-    java.util.List<String> running = running(owners, sessions, clock);
+    java.util.List<String> running = running(owners, sessions, now);
     if (running.isEmpty()) {
       return NONE;
     }
@@ -91,15 +91,16 @@ final class WaitNotice implements AutoCloseable {
   }
 
   /**
-   * Those of {@code owners} whose turn runs now (some process holds its lease), sorted. "Now" is
-   * the command's {@code clock}, the one leases are taken on (on PostgreSQL the database's time),
-   * not this machine's: a machine whose clock is off would see a live lease as expired.
+   * Those of {@code owners} whose turn runs {@code now} (some process holds its lease), sorted.
+   * {@code now} is on the clock leases are taken on ({@code LegioApp.storeNow()}: on PostgreSQL the
+   * database's time), not this machine's: a machine whose clock is off would see a live lease as
+   * expired.
    */
   private static java.util.List<String> running(
       java.util.Set<String> owners,
       dev.legio.session.SessionStore sessions,
-      java.time.Clock clock) {
-    java.util.Set<String> leased = sessions.leasedOwners(clock.instant());
+      java.time.Instant now) {
+    java.util.Set<String> leased = sessions.leasedOwners(now);
     return owners.stream().filter(leased::contains).sorted().toList();
   }
 

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.legio.testing.InMemorySessionStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +21,7 @@ class WaitNoticeTest {
         WaitNotice.forTurnOf(
             Set.of("vorenus"),
             sessions,
-            Clock.systemUTC(),
+            Instant.now(),
             "a turn of vorenus",
             Duration.ofSeconds(30),
             err)) {
@@ -40,7 +38,7 @@ class WaitNoticeTest {
         WaitNotice.forTurnOf(
             Set.of("pullo", "vorenus"),
             sessions,
-            Clock.systemUTC(),
+            Instant.now(),
             "a turn of vorenus",
             Duration.ofSeconds(30),
             err)) {
@@ -54,7 +52,7 @@ class WaitNoticeTest {
   }
 
   @Test
-  void aLeaseIsReadOnTheCommandsClockNotThisMachines() throws Exception {
+  void aLeaseIsReadOnTheStoresClockNotThisMachines() throws Exception {
     // The database's time (the clock leases are taken on) is a day behind this machine's: the
     // lease is live on it, though this machine's clock would call it long expired.
     Instant databaseNow = Instant.now().minus(Duration.ofDays(1));
@@ -63,7 +61,7 @@ class WaitNoticeTest {
         WaitNotice.forTurnsOf(
             Set.of("vorenus"),
             sessions,
-            Clock.fixed(databaseNow.plusSeconds(10), ZoneOffset.UTC),
+            databaseNow.plusSeconds(10),
             Duration.ofSeconds(30),
             err)) {
       assertThat(notice).isNotSameAs(WaitNotice.NONE);
