@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * <ol>
  *   <li><b>Foundation</b>: {@code files} (atomic write, file locks), {@code secrets} (redaction),
  *       {@code tools} (the tool seam), {@code workspace}, {@code pricing} (models' prices, the
- *       defaults of {@code [pricing]}), {@code config}: they know nothing of the rest of Legio.
+ *       defaults of {@code [pricing]}), {@code config}, {@code text} (strict UTF-8): they know
+ *       nothing of the rest of Legio.
  *   <li><b>Log</b>: {@code log}, the praetorium.
  *   <li><b>Agents</b>: {@code agents}, the prompt files and the roster.
  *   <li><b>Back-ends</b>: {@code backend} and its vendors.
@@ -67,7 +68,8 @@ class ArchitectureTest {
             "dev.legio.tools..",
             "dev.legio.workspace..",
             "dev.legio.pricing..",
-            "dev.legio.config..")
+            "dev.legio.config..",
+            "dev.legio.text..")
         .layer("Log")
         .definedBy("dev.legio.log..")
         .layer("Agents")
