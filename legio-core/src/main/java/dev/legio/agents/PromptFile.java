@@ -5,11 +5,9 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.legio.text.LineAndColumn;
+import dev.legio.text.StrictUtf8;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -27,8 +25,9 @@ import java.util.stream.Collectors;
  * Reads an agent's {@code prompt.md} (the format is in {@link AgentProfile}).
  *
  * <ul>
- *   <li>The file is UTF-8 (a leading byte order mark is ignored); CRLF line endings work and become
- *       LF in the prompt.
+ *   <li>The file is UTF-8 ({@link StrictUtf8}; a leading byte order mark is ignored): a file that
+ *       is not is refused naming the first byte that is not UTF-8, its line and column. CRLF line
+ *       endings work and become LF in the prompt.
  *   <li>Front matter is present when the first line is {@code ---}; it runs to the next {@code ---}
  *       line and is YAML. Its keys: {@code description} (string), {@code model} (non-empty string),
  *       {@code backend} (a back-end kind: this agent's sessions use it instead of {@code [backend]
@@ -76,9 +75,6 @@ public final class PromptFile {
   /** Parses {@code content}, the bytes of {@code file}, as the prompt of the agent {@code name}. */
   public static AgentProfile parse(String name, Path file, byte[] content) {
     String text = decode(file, content).replace("\r\n", "\n");
-    if (text.startsWith("\uFEFF")) {
-      text = text.substring(1);
-    }
     String hash = sha256(content);
     List<String> lines = Arrays.asList(text.split("\n", -1));
     if (!lines.get(0).stripTrailing().equals(FENCE)) {
@@ -140,16 +136,24 @@ public final class PromptFile {
   }
 
   private static String decode(Path file, byte[] content) {
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(content))
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw new AgentConfigException(file + ": not valid UTF-8 text; save it as UTF-8", e);
-    }
+    return switch (StrictUtf8.decode(content, StrictUtf8.LeadingBom.SKIP)) {
+      case StrictUtf8.Decoded d -> d.text();
+      case StrictUtf8.Malformed m ->
+          throw new AgentConfigException(
+              file
+                  + ": not valid UTF-8 text: byte "
+                  + m.offset()
+                  + " ("
+                  + where(content, m.offset())
+                  + ") is "
+                  + m.bytes()
+                  + ", which UTF-8 does not allow there; save it as UTF-8");
+    };
+  }
+
+  private static String where(byte[] content, int offset) {
+    LineAndColumn at = LineAndColumn.of(content, offset);
+    return "line " + at.line() + ", column " + at.column();
   }
 
   private static ObjectNode frontMatter(Path file, String yaml) {

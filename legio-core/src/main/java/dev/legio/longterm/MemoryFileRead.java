@@ -1,12 +1,10 @@
 package dev.legio.longterm;
 
 import dev.legio.errors.Quoted;
+import dev.legio.text.LineAndColumn;
+import dev.legio.text.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -30,11 +28,13 @@ import java.nio.file.attribute.BasicFileAttributes;
  *       file is {@link Refused} with a reason naming it; its content is never read.
  *   <li>The check is made on the open file itself ({@code O_NOFOLLOW}): a link swapped in between
  *       the check and the read is refused too.
- *   <li>A file that is not UTF-8 (saved as Latin-1, say) is {@link NotUtf8}: its text with each
- *       byte that is not UTF-8 read as U+FFFD, and a reason naming the file, the line of the first
- *       such byte and what to do. Each caller decides: a reader for people or a prompt takes the
- *       text and warns; anything that would write the file back refuses it (Legio never rewrites
- *       such a file).
+ *   <li>A file that is not UTF-8 ({@link StrictUtf8}: saved as Latin-1, say) is {@link NotUtf8}:
+ *       its text with each byte that is not UTF-8 read as U+FFFD, and a reason naming the file, the
+ *       line of the first such byte and what to do. Each caller decides: a reader for people or a
+ *       prompt takes the text and warns; anything that would write the file back refuses it (Legio
+ *       never rewrites such a file).
+ *   <li>A UTF-8 byte order mark at the start is not left out: it is U+FEFF, the text's first
+ *       character.
  *   <li>Links in the path above the folder (the {@code [memory] dir} itself on a linked disk) are
  *       the operator's choice and are followed.
  * </ul>
@@ -103,29 +103,16 @@ public final class MemoryFileRead {
       }
       throw e;
     }
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate(bytes.length);
-    CoderResult result =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(in, out, true);
-    if (!result.isError()) {
-      return new Text(out.flip().toString());
-    }
-    int line = 1;
-    for (int i = 0; i < in.position(); i++) {
-      if (bytes[i] == '\n') {
-        line++;
-      }
-    }
-    return new NotUtf8(
-        new String(bytes, StandardCharsets.UTF_8),
-        file
-            + " is not valid UTF-8 (line "
-            + line
-            + " holds a byte that is not; saved as Latin-1?): save it as UTF-8");
+    return switch (StrictUtf8.decode(bytes, StrictUtf8.LeadingBom.KEEP)) {
+      case StrictUtf8.Decoded d -> new Text(d.text());
+      case StrictUtf8.Malformed m ->
+          new NotUtf8(
+              new String(bytes, StandardCharsets.UTF_8),
+              file
+                  + " is not valid UTF-8 (line "
+                  + LineAndColumn.of(bytes, m.offset()).line()
+                  + " holds a byte that is not; saved as Latin-1?): save it as UTF-8");
+    };
   }
 
   /** Reads {@code file} (its folder and name) as {@link #of(Path, String)} does. */

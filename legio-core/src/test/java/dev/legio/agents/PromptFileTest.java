@@ -197,6 +197,17 @@ class PromptFileTest {
             () ->
                 PromptFile.parse(
                     "vorenus", dir.resolve("prompt.md"), new byte[] {'a', (byte) 0xC3}))
-        .hasMessage(file() + ": not valid UTF-8 text; save it as UTF-8");
+        .hasMessage(
+            file()
+                + ": not valid UTF-8 text: byte 1 (line 1, column 2) is 0xC3, which UTF-8 does not"
+                + " allow there; save it as UTF-8");
+    // Latin-1 on the second line: the byte, its line and column are named.
+    byte[] latin1 = "---\ndescription: caf\u00e9\n---\nBody".getBytes(StandardCharsets.ISO_8859_1);
+    assertThatThrownBy(() -> PromptFile.parse("vorenus", dir.resolve("prompt.md"), latin1))
+        .isInstanceOf(AgentConfigException.class)
+        .hasMessage(
+            file()
+                + ": not valid UTF-8 text: byte 20 (line 2, column 17) is 0xE9, which UTF-8 does"
+                + " not allow there; save it as UTF-8");
   }
 }

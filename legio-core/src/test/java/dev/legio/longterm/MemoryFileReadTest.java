@@ -62,4 +62,20 @@ class MemoryFileReadTest {
                     + " is not valid UTF-8 (line 3 holds a byte that is not; saved as Latin-1?):"
                     + " save it as UTF-8"));
   }
+
+  @Test
+  void aByteOrderMarkIsKeptAndAnEncodedSurrogateOnLineTwoIsNotUtf8() throws Exception {
+    Files.write(root.resolve("bom.md"), new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, 'a'});
+    assertThat(MemoryFileRead.of(root, "bom.md")).isEqualTo(new MemoryFileRead.Text("\uFEFFa"));
+    // CESU-8 (an emoji as two encoded surrogates) is not read as the emoji.
+    Files.write(
+        root.resolve("cesu.md"),
+        new byte[] {
+          'a', '\n', (byte) 0xED, (byte) 0xA0, (byte) 0xBD, (byte) 0xED, (byte) 0xB8, (byte) 0x80
+        });
+    assertThat(MemoryFileRead.of(root, "cesu.md"))
+        .isInstanceOfSatisfying(
+            MemoryFileRead.NotUtf8.class,
+            n -> assertThat(n.reason()).contains("line 2 holds a byte that is not"));
+  }
 }

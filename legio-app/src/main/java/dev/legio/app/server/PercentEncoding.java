@@ -1,10 +1,8 @@
 package dev.legio.app.server;
 
 import dev.legio.errors.Quoted;
+import dev.legio.text.StrictUtf8;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,11 +11,12 @@ import java.nio.charset.StandardCharsets;
  * <p>Rules:
  *
  * <ul>
- *   <li>{@code %XX} is the byte XX; the bytes must make UTF-8 ({@code %C3%A9} is é). A {@code %}
- *       not followed by two hexadecimal digits (a lone {@code %}, {@code 50%}) or bytes that are
- *       not UTF-8 ({@code %ff}, half a character {@code %C3}) are a 400 that names what holds them
- *       (the query parameter, when its name can be read, or the path) and says how to send it:
- *       never a bare "Bad Request", nor a character silently replaced by U+FFFD.
+ *   <li>{@code %XX} is the byte XX; the bytes must make UTF-8 ({@code %C3%A9} is é), as {@link
+ *       dev.legio.text.StrictUtf8} reads it (a byte order mark, {@code %EF%BB%BF}, is U+FEFF). A
+ *       {@code %} not followed by two hexadecimal digits (a lone {@code %}, {@code 50%}) or bytes
+ *       that are not UTF-8 ({@code %ff}, half a character {@code %C3}) are a 400 that names what
+ *       holds them (the query parameter, when its name can be read, or the path) and says how to
+ *       send it: never a bare "Bad Request", nor a character silently replaced by U+FFFD.
  *   <li>In a query, {@code +} is a space (as a form sends it); in a path it is itself.
  * </ul>
  */
@@ -59,16 +58,11 @@ final class PercentEncoding {
         bytes.write(utf8, 0, utf8.length);
       }
     }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes.toByteArray()))
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw ApiException.badRequest(
-          what + " ('" + Quoted.of(raw) + "') is not UTF-8, percent-encoded; " + HOW);
-    }
+    return switch (StrictUtf8.decode(bytes.toByteArray(), StrictUtf8.LeadingBom.KEEP)) {
+      case StrictUtf8.Decoded d -> d.text();
+      case StrictUtf8.Malformed m ->
+          throw ApiException.badRequest(
+              what + " ('" + Quoted.of(raw) + "') is not UTF-8, percent-encoded; " + HOW);
+    };
   }
 }

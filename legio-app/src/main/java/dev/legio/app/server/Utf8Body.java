@@ -1,16 +1,10 @@
 package dev.legio.app.server;
 
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
+import dev.legio.text.StrictUtf8;
 
 /**
- * A request body's bytes read as UTF-8 text, exactly as Unicode defines UTF-8, before any JSON is
- * parsed from them.
+ * A request body's bytes read as UTF-8 text, exactly as Unicode defines UTF-8 ({@link
+ * dev.legio.text.StrictUtf8}), before any JSON is parsed from them.
  *
  * <p>Rules:
  *
@@ -29,8 +23,6 @@ import java.util.HexFormat;
  * </ul>
  */
 final class Utf8Body {
-  private static final int SHOWN_BYTES = 4;
-
   private Utf8Body() {}
 
   /**
@@ -53,36 +45,17 @@ final class Utf8Body {
           "the body is in UTF-16 or UTF-32; send the body in UTF-8 (the API reads no other"
               + " encoding)");
     }
-    int start = hasUtf8Bom(body) ? 3 : 0;
-    ByteBuffer in = ByteBuffer.wrap(body, start, body.length - start);
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-    CharBuffer out = CharBuffer.allocate(body.length - start);
-    CoderResult result = decoder.decode(in, out, true);
-    if (!result.isError()) {
-      result = decoder.flush(out);
-    }
-    if (result.isError()) {
-      int at = in.position();
-      int shown = Math.min(Math.min(result.length(), SHOWN_BYTES), body.length - at);
-      StringBuilder bytes = new StringBuilder();
-      for (int i = 0; i < shown; i++) {
-        bytes
-            .append(i == 0 ? "0x" : " 0x")
-            .append(HexFormat.of().withUpperCase().toHexDigits(body[at + i]));
-      }
-      throw ApiException.badRequest(
-          "the body is not UTF-8 at byte offset "
-              + at
-              + " ("
-              + bytes
-              + "): an overlong form, an encoded surrogate, a code point above U+10FFFF or a cut"
-              + " sequence is not read as text; send the body in UTF-8");
-    }
-    return out.flip().toString();
+    return switch (StrictUtf8.decode(body, StrictUtf8.LeadingBom.SKIP)) {
+      case StrictUtf8.Decoded d -> d.text();
+      case StrictUtf8.Malformed m ->
+          throw ApiException.badRequest(
+              "the body is not UTF-8 at byte offset "
+                  + m.offset()
+                  + " ("
+                  + m.bytes()
+                  + "): an overlong form, an encoded surrogate, a code point above U+10FFFF or a"
+                  + " cut sequence is not read as text; send the body in UTF-8");
+    };
   }
 
   /** A UTF-16 or UTF-32 body: its byte order mark, or a NUL among its first four bytes. */
@@ -98,12 +71,5 @@ final class Utf8Body {
       }
     }
     return false;
-  }
-
-  private static boolean hasUtf8Bom(byte[] body) {
-    return body.length >= 3
-        && body[0] == (byte) 0xEF
-        && body[1] == (byte) 0xBB
-        && body[2] == (byte) 0xBF;
   }
 }
