@@ -4,6 +4,7 @@ import dev.legio.errors.Quoted;
 import dev.legio.text.StrictUtf8;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 
 /**
  * A request's query as the API reads it: UTF-8, percent-encoded.
@@ -17,6 +18,10 @@ import java.nio.charset.StandardCharsets;
  *       that are not UTF-8 ({@code %ff}, half a character {@code %C3}) are a 400 that names what
  *       holds them (the query parameter, when its name can be read, or the path) and says how to
  *       send it: never a bare "Bad Request", nor a character silently replaced by U+FFFD.
+ *   <li>The two digits after {@code %} are ASCII ({@code 0-9 a-f A-F}): a digit of another script
+ *       (Arabic-Indic {@code ٣}, a fullwidth {@code Ａ}) is refused as any other non-digit is.
+ *   <li>A character sent as it is, not percent-encoded (Jetty reads a request line's bytes as
+ *       UTF-8), is itself, whatever its code point: one beyond U+FFFF (an emoji) included.
  *   <li>In a query, {@code +} is a space (as a form sends it); in a path it is itself.
  * </ul>
  */
@@ -39,9 +44,9 @@ final class PercentEncoding {
     for (int i = 0; i < raw.length(); i++) {
       char c = raw.charAt(i);
       if (c == '%') {
-        int high = i + 1 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
-        int low = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 2), 16) : -1;
-        if (high < 0 || low < 0) {
+        if (i + 2 >= raw.length()
+            || !HexFormat.isHexDigit(raw.charAt(i + 1))
+            || !HexFormat.isHexDigit(raw.charAt(i + 2))) {
           throw ApiException.badRequest(
               what
                   + " ('"
@@ -49,13 +54,19 @@ final class PercentEncoding {
                   + "') has a '%' not followed by two hexadecimal digits; "
                   + HOW);
         }
-        bytes.write(high * 16 + low);
+        bytes.write(HexFormat.fromHexDigits(raw, i + 1, i + 3));
         i += 2;
       } else if (c == '+') {
         bytes.write(' ');
       } else {
-        byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-        bytes.write(utf8, 0, utf8.length);
+        // The whole run up to the next '%' or '+', so a character beyond U+FFFF (two chars) is
+        // encoded whole, never as two halves ('?' each).
+        int end = i + 1;
+        while (end < raw.length() && raw.charAt(end) != '%' && raw.charAt(end) != '+') {
+          end++;
+        }
+        bytes.writeBytes(raw.substring(i, end).getBytes(StandardCharsets.UTF_8));
+        i = end - 1;
       }
     }
     return switch (StrictUtf8.decode(bytes.toByteArray(), StrictUtf8.LeadingBom.KEEP)) {
