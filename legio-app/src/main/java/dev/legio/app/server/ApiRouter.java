@@ -1,5 +1,6 @@
 package dev.legio.app.server;
 
+import dev.legio.app.http.BearerHeader;
 import dev.legio.app.http.StalledTransfer;
 import dev.legio.app.http.UnreadBody;
 import dev.legio.errors.ExplainedFailure;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Every route but a {@link Access#PUBLIC} one needs {@code Authorization: Bearer TOKEN}: a
- *       missing or unknown token gets 401 (a header of another shape too, {@link BearerHeader}), a
+ *       missing or unknown token gets 401 (a header of another shape too), two {@code
+ *       Authorization} headers 400 ({@link BearerHeader}: read in one pass over the headers), a
  *       token whose role may not use the route 403.
  *   <li>A path holding a path parameter ({@code ;x}) gets 400 ({@link PathParameterRefusal}).
  *   <li>An unknown path gets 404; a known path with another method 405 (with {@code Allow}). A
@@ -311,28 +313,29 @@ final class ApiRouter extends Handler.Abstract {
     if (route.access() == Access.PUBLIC) {
       return null;
     }
-    if (request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION).size() > 1) {
-      throw ApiException.badRequest(
-          "send one Authorization header: with two, which token speaks is not clear");
-    }
-    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     Optional<Caller> caller;
-    try {
-      caller = header == null ? Optional.empty() : tokens.callerOf(BearerHeader.token(header));
-    } catch (TokenFileException e) {
-      // The operator's to repair; a caller learns only that no token can be checked for now.
-      log.error("no request can be authorised: {}", e.getMessage());
-      throw new ApiException(
-          503, "the server cannot check tokens now (its token file is damaged); try again later");
+    switch (BearerHeader.of(request.getHeaders())) {
+      case BearerHeader.Refusal.REPEATED ->
+          throw ApiException.badRequest(BearerHeader.Refusal.REPEATED.advice());
+      case BearerHeader.Refusal refusal ->
+          throw new ApiException(
+              401,
+              refusal.advice() + " (make a token with `legio token create NAME --role operator`)");
+      case BearerHeader.Token(String token) -> {
+        try {
+          caller = tokens.callerOf(token);
+        } catch (TokenFileException e) {
+          // The operator's to repair; a caller learns only that no token can be checked for now.
+          log.error("no request can be authorised: {}", e.getMessage());
+          throw new ApiException(
+              503,
+              "the server cannot check tokens now (its token file is damaged); try again later");
+        }
+      }
     }
     if (caller.isEmpty()) {
       throw new ApiException(
-          401,
-          header == null
-              ? "send Authorization: Bearer TOKEN (make a token with `legio token create NAME"
-                  + " --role operator`)"
-              : "unknown token: it was revoked or never made (`legio token list` shows the"
-                  + " tokens)");
+          401, "unknown token: it was revoked or never made (`legio token list` shows the tokens)");
     }
     Role role = caller.get().role();
     boolean allowed =
