@@ -1,6 +1,7 @@
 package dev.legio.app.mcp;
 
 import dev.legio.app.http.AcceptHeader;
+import dev.legio.app.http.BearerHeader;
 import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
@@ -44,10 +45,13 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@code Host} and {@code Origin} ({@link OriginPolicy}): 403 when they are not this server's
  *       (DNS rebinding).
- *   <li>{@code Authorization: Bearer TOKEN} ({@link McpTokens}): a missing or unknown token, or the
- *       token of an agent that no longer exists, gets 401 with {@code WWW-Authenticate: Bearer
- *       realm="legio", resource_metadata="…/.well-known/oauth-protected-resource/PATH"} and reaches
- *       no tool. Tokens are never logged.
+ *   <li>{@code Authorization: Bearer TOKEN}, read as the API reads it ({@link BearerHeader}: any
+ *       case, spaces or tabs after the scheme), its token looked up in {@link McpTokens}: a missing
+ *       header, one of another shape, a missing or unknown token, or the token of an agent that no
+ *       longer exists, gets 401 with {@code WWW-Authenticate: Bearer realm="legio",
+ *       resource_metadata="…/.well-known/oauth-protected-resource/PATH"} ({@code
+ *       error="invalid_token"} only for an unknown token) and reaches no tool; two {@code
+ *       Authorization} headers get 400. Tokens are never logged.
  *   <li>{@code MCP-Protocol-Version}, when sent, must be one of {@link McpVersions#SUPPORTED}: else
  *       400.
  *   <li>POST: {@code Content-Type: application/json} and no {@code Content-Encoding} but {@code
@@ -356,24 +360,37 @@ public final class McpEndpoint extends HttpServlet {
     }
   }
 
+  /**
+   * The caller a request's token belongs to, read as the API reads it ({@link BearerHeader}); else
+   * empty, the request refused: 401 with a challenge naming the protected-resource metadata ({@code
+   * error="invalid_token"} only for a well-formed token that is unknown), or 400 for more than one
+   * {@code Authorization} header.
+   */
   private Optional<String> authenticate(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    String header = request.getHeader("Authorization");
-    boolean bearer = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7);
-    Optional<String> caller =
-        bearer ? tokens.callerOf(header.substring(7).strip()) : Optional.empty();
-    if (caller.isPresent() && exists.test(caller.get())) {
-      return caller;
+    BearerHeader.Reading reading =
+        BearerHeader.of(ServletContextRequest.getServletContextRequest(request).getHeaders());
+    String why;
+    switch (reading) {
+      case BearerHeader.Token(String token) -> {
+        Optional<String> caller = tokens.callerOf(token);
+        if (caller.isPresent() && exists.test(caller.get())) {
+          return caller;
+        }
+        why = "unknown token: send Authorization: Bearer TOKEN";
+      }
+      case BearerHeader.Refusal refusal -> why = refusal.advice();
     }
-    log.warn(
-        "MCP request from {} refused: {}",
-        request.getRemoteAddr(),
-        header == null
-            ? "no Authorization header"
-            : bearer ? "unknown token" : "not a bearer token");
+    log.warn("MCP request from {} refused: {}", request.getRemoteAddr(), why);
+    if (reading == BearerHeader.Refusal.REPEATED) {
+      HttpAnswers.refuse(request, response, 400, JsonRpcError.SERVER_ERROR, why);
+      return Optional.empty();
+    }
     String challenge =
         "Bearer realm=\"legio\""
-            + (bearer ? ", error=\"invalid_token\", error_description=\"unknown token\"" : "")
+            + (reading instanceof BearerHeader.Token
+                ? ", error=\"invalid_token\", error_description=\"unknown token\""
+                : "")
             + ", resource_metadata=\""
             + base(request)
             + WELL_KNOWN
@@ -385,9 +402,9 @@ public final class McpEndpoint extends HttpServlet {
         response,
         401,
         JsonRpcError.SERVER_ERROR,
-        (bearer ? "unknown token" : "no bearer token")
-            + ": send Authorization: Bearer TOKEN, where TOKEN is the agent's token in"
-            + " castra/mcp/tokens/NAME (legio mcp token NAME prints it)");
+        why
+            + ", where TOKEN is the agent's token in castra/mcp/tokens/NAME (legio mcp token NAME"
+            + " prints it)");
     return Optional.empty();
   }
 

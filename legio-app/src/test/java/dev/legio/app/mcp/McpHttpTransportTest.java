@@ -454,7 +454,8 @@ class McpHttpTransportTest {
   void a401NamesTheProtectedResourceMetadataWhichDescribesTheBearerScheme() throws Exception {
     HttpResponse<String> refused =
         new McpHttpClient(server.endpoint(), null).post(INITIALIZE, null);
-    assertError(refused, 401, null, -32000, "no bearer token: send Authorization: Bearer TOKEN");
+    assertError(
+        refused, 401, null, -32000, "no Authorization header: send Authorization: Bearer TOKEN");
     String challenge = refused.headers().firstValue("WWW-Authenticate").orElseThrow();
     assertThat(challenge).startsWith("Bearer realm=\"legio\"").contains("resource_metadata=\"");
     String metadataUrl =
