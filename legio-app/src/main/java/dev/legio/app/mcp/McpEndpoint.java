@@ -5,6 +5,8 @@ import dev.legio.app.http.BearerHeader;
 import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
+import dev.legio.app.server.ApiException;
+import dev.legio.app.server.Utf8Body;
 import dev.legio.config.PraetoriumSettings;
 import dev.legio.config.ServerSettings;
 import dev.legio.mcp.IncomingMessage;
@@ -61,10 +63,12 @@ import org.slf4j.LoggerFactory;
  *       {@code q=0} refuses; no header takes nothing, as MCP's clients must send one) (else 406), a
  *       body of at most {@code [server] max_body_bytes} (as the API; {@link #DEFAULT_MAX_BODY} when
  *       none is given; else 413) that arrives in time (else 408, {@link
- *       dev.legio.app.http.StalledTransfer}), then {@link IncomingMessageCheck}: not JSON 400 with
- *       {@code -32700}, not JSON-RPC 400 with {@code -32600}, bad params 200 with {@code -32602}.
- *       GET needs an {@code Accept} taking {@code text/event-stream}, weighed alike (else 406).
- *       Other methods: 405.
+ *       dev.legio.app.http.StalledTransfer}), in UTF-8 as the API reads it ({@link Utf8Body}: else
+ *       400 with {@code -32700} naming the byte offset; bytes that are not UTF-8 are never read as
+ *       U+FFFD, so a tool never stores text other than what was sent), then {@link
+ *       IncomingMessageCheck}: not JSON 400 with {@code -32700}, not JSON-RPC 400 with {@code
+ *       -32600}, bad params 200 with {@code -32602}. GET needs an {@code Accept} taking {@code
+ *       text/event-stream}, weighed alike (else 406). Other methods: 405.
  * </ol>
  *
  * Every refusal is a JSON-RPC error object whose message says what to send instead; never a stack
@@ -343,7 +347,17 @@ public final class McpEndpoint extends HttpServlet {
               + " + 64 KiB)");
       return;
     }
-    String text = StandardCharsets.UTF_8.decode(java.nio.ByteBuffer.wrap(body)).toString();
+    String text;
+    try {
+      text =
+          Utf8Body.isPlainAscii(body)
+              ? new String(body, StandardCharsets.US_ASCII)
+              : Utf8Body.text(body);
+    } catch (ApiException notUtf8) {
+      // As the API: bytes that are not UTF-8 are never read as U+FFFD (a tool would store them so).
+      HttpAnswers.error(response, 400, JsonRpcError.PARSE_ERROR, notUtf8.getMessage());
+      return;
+    }
     switch (endpoint.check().check(text)) {
       case IncomingMessage.Rejected(JsonRpcError answer) -> {
         if (answer == null) {

@@ -22,14 +22,14 @@ import dev.legio.text.StrictUtf8;
  *   <li>A UTF-8 byte order mark at the start is skipped, as RFC 8259 lets a parser do.
  * </ul>
  */
-final class Utf8Body {
+public final class Utf8Body {
   private Utf8Body() {}
 
   /**
    * Whether {@code body} is ASCII without a NUL: UTF-8 as it stands, so it needs no decoding check
    * (most bodies; the JSON parser reads their bytes directly, without a copy as text).
    */
-  static boolean isPlainAscii(byte[] body) {
+  public static boolean isPlainAscii(byte[] body) {
     for (byte b : body) {
       if (b <= 0) {
         return false;
@@ -39,7 +39,7 @@ final class Utf8Body {
   }
 
   /** The text {@code body} holds; a 400 when it is not UTF-8. */
-  static String text(byte[] body) {
+  public static String text(byte[] body) {
     if (wide(body)) {
       throw ApiException.badRequest(
           "the body is in UTF-16 or UTF-32; send the body in UTF-8 (the API reads no other"
