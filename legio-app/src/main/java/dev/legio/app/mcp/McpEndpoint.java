@@ -5,8 +5,7 @@ import dev.legio.app.http.BearerHeader;
 import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.ListeningConnector;
 import dev.legio.app.http.StalledTransfer;
-import dev.legio.app.server.ApiException;
-import dev.legio.app.server.Utf8Body;
+import dev.legio.app.http.Utf8Body;
 import dev.legio.config.PraetoriumSettings;
 import dev.legio.config.ServerSettings;
 import dev.legio.mcp.IncomingMessage;
@@ -353,7 +352,7 @@ public final class McpEndpoint extends HttpServlet {
           Utf8Body.isPlainAscii(body)
               ? new String(body, StandardCharsets.US_ASCII)
               : Utf8Body.text(body);
-    } catch (ApiException notUtf8) {
+    } catch (Utf8Body.NotUtf8 notUtf8) {
       // As the API: bytes that are not UTF-8 are never read as U+FFFD (a tool would store them so).
       HttpAnswers.error(response, 400, JsonRpcError.PARSE_ERROR, notUtf8.getMessage());
       return;

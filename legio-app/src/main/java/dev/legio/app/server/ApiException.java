@@ -6,7 +6,7 @@ import java.util.Map;
  * A request the server refuses, with the status it deserves and a body {@code {"error": "<what to
  * fix>", ...extra}}. Nothing is logged or dispatched for it.
  */
-public final class ApiException extends RuntimeException {
+final class ApiException extends RuntimeException {
   private final int status;
   private final transient Map<String, Object> extra;
 

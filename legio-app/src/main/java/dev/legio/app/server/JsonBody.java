@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.legio.app.http.ContentEncodingRefusal;
 import dev.legio.app.http.HeaderText;
+import dev.legio.app.http.Utf8Body;
 import dev.legio.errors.JsonSyntax;
 import dev.legio.errors.Quoted;
 import java.io.IOException;
@@ -93,6 +94,8 @@ final class JsonBody {
           Utf8Body.isPlainAscii(body)
               ? STRICT.readTree(body)
               : STRICT.readTree(Utf8Body.text(body));
+    } catch (Utf8Body.NotUtf8 e) {
+      throw ApiException.badRequest(e.getMessage());
     } catch (JsonProcessingException e) {
       throw ApiException.badRequest(
           "the body is not valid JSON"
