@@ -380,15 +380,14 @@ final class TurnRunner implements AutoCloseable {
       long started,
       FailedTurn.Cause cause) {
     notifyFailed(
-        new FailedTurn(
-            slot.name(),
-            slot.record.sessionId(),
-            profile.shape().model(),
-            profile.shape().backend().kind(),
-            result == null ? null : result.usage(),
-            clock.instant(),
-            Duration.ofNanos(System.nanoTime() - started),
-            cause));
+        FailedTurn.builder(slot.name(), slot.record.sessionId())
+            .model(profile.shape().model())
+            .backendKind(profile.shape().backend().kind())
+            .usage(result == null ? null : result.usage())
+            .at(clock.instant())
+            .duration(Duration.ofNanos(System.nanoTime() - started))
+            .cause(cause)
+            .build());
   }
 
   /**

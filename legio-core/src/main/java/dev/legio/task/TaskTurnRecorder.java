@@ -125,15 +125,14 @@ final class TaskTurnRecorder {
     costs.record(
         withTask(
             costs.entryOf(
-                new FailedTurn(
-                    profile.name(),
-                    sessionId,
-                    profile.model(),
-                    model.kind(),
-                    usage,
-                    clock.instant(),
-                    Duration.ofNanos(System.nanoTime() - started),
-                    cause)),
+                FailedTurn.builder(profile.name(), sessionId)
+                    .model(profile.model())
+                    .backendKind(model.kind())
+                    .usage(usage)
+                    .at(clock.instant())
+                    .duration(Duration.ofNanos(System.nanoTime() - started))
+                    .cause(cause)
+                    .build()),
             new TaskRef(key, profile.name(), taskRunId)));
   }
 

@@ -31,15 +31,13 @@ class TurnListenerQueueTest {
   }
 
   private static FailedTurn failed(String owner) {
-    return new FailedTurn(
-        owner,
-        SESSION,
-        "offline",
-        "offline",
-        Usage.NONE,
-        Instant.EPOCH,
-        Duration.ofMillis(1),
-        FailedTurn.Cause.ERROR);
+    return FailedTurn.builder(owner, SESSION)
+        .model("offline")
+        .backendKind("offline")
+        .at(Instant.EPOCH)
+        .duration(Duration.ofMillis(1))
+        .cause(FailedTurn.Cause.ERROR)
+        .build();
   }
 
   /** Records what it is told, as "C:reply" per completed turn and "F:owner" per failed one. */
