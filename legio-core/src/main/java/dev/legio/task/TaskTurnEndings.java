@@ -4,8 +4,10 @@ import dev.legio.agents.AgentProfile;
 import dev.legio.backend.BackendException;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.Usage;
 import dev.legio.config.SessionSettings;
 import dev.legio.session.CompletedTurn;
+import dev.legio.session.FailedTurn;
 import dev.legio.session.LeaseGate;
 import dev.legio.session.LeaseLostException;
 import dev.legio.session.TurnEnding;
@@ -95,38 +97,18 @@ final class TaskTurnEndings {
 
   /** The exception to throw for {@code turn}, which the back-end failed with {@code e}. */
   RuntimeException backendFailed(TaskSlot slot, Turn turn, BackendException e) {
-    String agent = turn.profile().name();
-    TaskSessionOpener.closeLive(slot);
-    UUID sessionId = slot.record == null ? null : slot.record.sessionId();
-    slot.record = null;
     if (!leases.stillHeldAfter(turn.lease(), e)) {
       // Whatever failed first (the stored conversation another node continued, say), the
       // session was taken over while this turn ran: that is what the caller is told.
-      if (sessionId != null) {
-        recorder.leaseLost(
-            sessionId,
-            turn.key(),
-            turn.profile(),
-            turn.model(),
-            turn.taskRunId(),
-            turn.started(),
-            null);
-      }
-      return leaseLost(turn.key(), agent, e);
+      return leaseLost(slot, turn, null, null, e);
     }
-    if (sessionId != null) {
-      recorder.failed(
-          sessionId,
-          turn.key(),
-          turn.profile(),
-          turn.model(),
-          turn.taskRunId(),
-          turn.started(),
-          null,
-          e);
-    }
+    endUnstored(slot, turn, null, FailedTurn.Cause.of(e));
     return new TaskFailedException(
-        agent + " could not answer the task: " + e.getMessage() + " (nothing was stored)", e);
+        turn.profile().name()
+            + " could not answer the task: "
+            + e.getMessage()
+            + " (nothing was stored)",
+        e);
   }
 
   /**
@@ -153,27 +135,16 @@ final class TaskTurnEndings {
     try {
       records.saveWhileLeased(slot.record, turn.lease(), holder);
     } catch (LeaseLostException e) {
-      throw leaseLostAfterAnswer(slot, turn, result, reply, e);
+      throw leaseLost(slot, turn, result.usage(), reply, e);
     } catch (TaskSessionStoreException e) {
       if (!leases.stillHeldAfter(turn.lease(), e)) {
         // The write failed, and the lease had passed to another node meanwhile (this node lost the
         // database for longer than the lease): the caller is told of the takeover, as when the
         // write itself found the lease lost, since the other node may have run the task too.
-        throw leaseLostAfterAnswer(slot, turn, result, reply, e);
+        throw leaseLost(slot, turn, result.usage(), reply, e);
       }
       // The answer came, and only its storing failed: it is given all the same (tokens spent).
-      UUID sessionId = slot.record.sessionId();
-      TaskSessionOpener.closeLive(slot); // read again next time: the stored record is the truth
-      slot.record = null;
-      recorder.failed(
-          sessionId,
-          turn.key(),
-          profile,
-          turn.model(),
-          turn.taskRunId(),
-          turn.started(),
-          result.usage(),
-          e);
+      endUnstored(slot, turn, result.usage(), FailedTurn.Cause.of(e));
       throw new TaskNotStoredException(turn.key(), agent, reply, turn.taskRunId(), e);
     }
     CompletedTurn completed =
@@ -199,41 +170,42 @@ final class TaskTurnEndings {
   }
 
   /**
-   * The exception for {@code turn}, whose answer {@code reply} came but whose lease was found lost
-   * when it was to be stored ({@code cause}): nothing is stored, the ledger gets a {@code
-   * lease_lost} row with the answer's tokens, and the answer is given.
+   * The exception for {@code turn}, whose session's lease was found passed to another node ({@code
+   * cause}): nothing is stored, the turn ends as {@link #endUnstored} says with outcome {@code
+   * lease_lost}, and the answer {@code reply}, when it came before (its tokens, {@code usage}, are
+   * spent), is given with the exception.
+   *
+   * @param usage the answer's tokens; null when no answer came
+   * @param reply the answer; null when none came
    */
-  private TaskLeaseLostException leaseLostAfterAnswer(
-      TaskSlot slot, Turn turn, TurnResult result, String reply, RuntimeException cause) {
-    UUID sessionId = slot.record.sessionId();
-    TaskSessionOpener.closeLive(slot); // the session is the other node's: read again next time
-    slot.record = null;
-    recorder.leaseLost(
-        sessionId,
-        turn.key(),
-        turn.profile(),
-        turn.model(),
-        turn.taskRunId(),
-        turn.started(),
-        result.usage());
-    // The answer came before the lease was found lost: its tokens are spent, so it is given.
+  private TaskLeaseLostException leaseLost(
+      TaskSlot slot, Turn turn, Usage usage, String reply, RuntimeException cause) {
+    endUnstored(slot, turn, usage, FailedTurn.Cause.LEASE_LOST);
+    String agent = turn.profile().name();
     log.warn(
-        "task session {} of {}: another node took the lease; the turn stored nothing, its answer"
-            + " is given",
+        "task session {} of {}: another node took the lease; the turn stored nothing{}",
         turn.key(),
-        turn.profile().name());
-    return new TaskLeaseLostException(
-        turn.key(),
-        turn.profile().name(),
-        settings.leaseDuration(),
-        reply,
-        turn.taskRunId(),
-        cause);
+        agent,
+        reply == null ? "" : ", its answer is given");
+    return reply == null
+        ? new TaskLeaseLostException(turn.key(), agent, settings.leaseDuration(), cause)
+        : new TaskLeaseLostException(
+            turn.key(), agent, settings.leaseDuration(), reply, turn.taskRunId(), cause);
   }
 
-  private TaskLeaseLostException leaseLost(String key, String agent, RuntimeException cause) {
-    log.warn(
-        "task session {} of {}: another node took the lease; the turn stored nothing", key, agent);
-    return new TaskLeaseLostException(key, agent, settings.leaseDuration(), cause);
+  /**
+   * Ends {@code turn}, which reached the back-end but stored nothing: {@code slot}'s live session
+   * is closed and its record dropped, so that both are read again next time (the stored record is
+   * the truth, or another node's), and the turn is a row of the usage ledger that failed for {@code
+   * cause}, with {@code usage} (the answer's tokens when one came; null when none is known). A slot
+   * that had no record yet (its session never opened) writes no row.
+   */
+  private void endUnstored(TaskSlot slot, Turn turn, Usage usage, FailedTurn.Cause cause) {
+    TaskSessionOpener.closeLive(slot);
+    UUID sessionId = slot.record == null ? null : slot.record.sessionId();
+    slot.record = null;
+    if (sessionId != null) {
+      recorder.failed(sessionId, turn, usage, cause);
+    }
   }
 }

@@ -1,7 +1,6 @@
 package dev.legio.task;
 
 import dev.legio.agents.AgentProfile;
-import dev.legio.backend.ModelBackend;
 import dev.legio.backend.Usage;
 import dev.legio.session.CompletedTurn;
 import dev.legio.session.EndedTurn;
@@ -81,59 +80,26 @@ final class TaskTurnRecorder {
   }
 
   /**
-   * Puts a turn that failed with {@code failure} in the usage ledger (its outcome, its duration),
-   * so that every turn of a task session is there, as every turn of an agent's is: a back-end's
-   * failure with no tokens known ({@code usage} null), or an answer that came but whose session
-   * could not be stored (Legio's own database) with the tokens of that answer (they were spent).
+   * Puts a task turn that reached the back-end but stored nothing in the usage ledger, failed for
+   * {@code cause} (its outcome: an error, a time-out, or {@code lease_lost} when its lease passed
+   * to another node), with its duration, so that every turn of a task session is there, as every
+   * turn of an agent's is: {@code usage} is the tokens of the answer when one came before the turn
+   * failed (they were spent), null when none is known (the back-end failed it).
    */
-  void failed(
-      UUID sessionId,
-      String key,
-      AgentProfile profile,
-      ModelBackend model,
-      String taskRunId,
-      long started,
-      Usage usage,
-      RuntimeException failure) {
-    put(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.of(failure));
-  }
-
-  /**
-   * Puts a turn whose lease passed to another node in the usage ledger: outcome {@code lease_lost},
-   * with the tokens of the answer it could not store (they were spent).
-   */
-  void leaseLost(
-      UUID sessionId,
-      String key,
-      AgentProfile profile,
-      ModelBackend model,
-      String taskRunId,
-      long started,
-      Usage usage) {
-    put(sessionId, key, profile, model, taskRunId, started, usage, FailedTurn.Cause.LEASE_LOST);
-  }
-
-  private void put(
-      UUID sessionId,
-      String key,
-      AgentProfile profile,
-      ModelBackend model,
-      String taskRunId,
-      long started,
-      Usage usage,
-      FailedTurn.Cause cause) {
+  void failed(UUID sessionId, TaskTurnEndings.Turn turn, Usage usage, FailedTurn.Cause cause) {
+    AgentProfile profile = turn.profile();
     costs.record(
         withTask(
             costs.entryOf(
                 FailedTurn.builder(profile.name(), sessionId)
                     .model(profile.model())
-                    .backendKind(model.kind())
+                    .backendKind(turn.model().kind())
                     .usage(usage)
                     .at(clock.instant())
-                    .duration(Duration.ofNanos(System.nanoTime() - started))
+                    .duration(Duration.ofNanos(System.nanoTime() - turn.started()))
                     .cause(cause)
                     .build()),
-            new TaskRef(key, profile.name(), taskRunId)));
+            new TaskRef(turn.key(), profile.name(), turn.taskRunId())));
   }
 
   private static LedgerEntry withTask(LedgerEntry e, TaskRef task) {
