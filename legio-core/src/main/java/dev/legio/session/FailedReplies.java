@@ -5,6 +5,7 @@ import dev.legio.log.MessageLog;
 import dev.legio.log.MessageLogException;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,8 +147,7 @@ final class FailedReplies {
    * Legio's own store failed.
    */
   Reply unstored(String owner, String description, String answer) {
-    String text = Owner.of(owner).isChannel() ? answer : unstoredText(owner) + "\n\n" + answer;
-    return Reply.failure(owner, description, backendName, text);
+    return answerNotStored(owner, description, answer, FailedReplies::unstoredText);
   }
 
   /** What an agent's caller is told, before the answer itself, of an answer that is not stored. */
@@ -169,8 +169,18 @@ final class FailedReplies {
    * holder before it was stored.
    */
   Reply leaseLost(String owner, String description, String answer) {
+    return answerNotStored(owner, description, answer, FailedReplies::leaseLostAnswerText);
+  }
+
+  /**
+   * The answer of {@code owner}'s turn whose {@code answer} came but is not stored: a channel's
+   * outsider gets the answer alone; an agent's caller gets {@code whyNotStored}'s text for the
+   * owner first, then the answer.
+   */
+  private Reply answerNotStored(
+      String owner, String description, String answer, UnaryOperator<String> whyNotStored) {
     String text =
-        Owner.of(owner).isChannel() ? answer : leaseLostAnswerText(owner) + "\n\n" + answer;
+        Owner.of(owner).isChannel() ? answer : whyNotStored.apply(owner) + "\n\n" + answer;
     return Reply.failure(owner, description, backendName, text);
   }
 
