@@ -4,23 +4,11 @@ import static dev.legio.app.server.ServerApiTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.legio.app.LegioApp;
-import dev.legio.app.StoreOpener;
-import dev.legio.backend.offline.OfflineBackend;
-import dev.legio.session.LeaseHolder;
-import dev.legio.store.LegioStore;
-import dev.legio.task.TaskSessionRecord;
-import dev.legio.task.TaskSessions;
-import dev.legio.testing.MutableClock;
-import dev.legio.usage.LedgerEntry;
-import dev.legio.usage.TurnOutcome;
-import dev.legio.usage.UsageRecorder;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code POST /api/v1/tasks} and {@code GET /api/v1/tasks/sessions} through real HTTP. */
+/**
+ * {@code POST /api/v1/tasks} and {@code GET /api/v1/tasks/sessions} through real HTTP on SQLite; a
+ * session another node takes over meanwhile is {@link TaskTakeoverApiContract}.
+ */
 class TasksApiTest {
   static final String KEY = "campaign:7f3c/ä";
 
@@ -229,69 +220,5 @@ class TasksApiTest {
 
     f.release();
     assertThat(holding.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-  }
-
-  @Test
-  void aTurnWhoseSessionAnotherNodeTookOverIs409WithItsAnswerSayingWhatHappenedAndStoresNothing()
-      throws Exception {
-    assertThat(task(f.task, KEY, "vorenus", "scout the ford").statusCode()).isEqualTo(200);
-    // Node b shares the database; its clock is past the lease this node's turn holds, as when
-    // this node pauses (kill -STOP) longer than lease_ttl_seconds with no heartbeat meanwhile.
-    MutableClock later = new MutableClock(Instant.now().plus(Duration.ofHours(1)));
-    try (LegioStore nodeB =
-            StoreOpener.open(
-                f.app.config().praetorium(),
-                later,
-                LegioApp.Lifetime.LONG_RUNNING,
-                new LeaseHolder("node-b", 1));
-        TaskSessions b =
-            new TaskSessions(
-                f.app.agents(),
-                new OfflineBackend(),
-                null,
-                nodeB.tasks(),
-                nodeB.sessions(),
-                nodeB.usage(),
-                new UsageRecorder(nodeB.usage(), f.app.prices()),
-                f.app.config().sessions(),
-                later,
-                nodeB.conversations())) {
-      CompletableFuture<HttpResponse<String>> held =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return task(f.task, KEY, "vorenus", "#hold and the bridge");
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      assertThat(f.held.await(30, TimeUnit.SECONDS)).isTrue();
-      b.run(KEY, "vorenus", "the ford on node b", "run-b");
-      TaskSessionRecord leftByB = f.app.store().tasks().find(KEY, "vorenus").orElseThrow();
-      f.release();
-
-      HttpResponse<String> lost = held.get(30, TimeUnit.SECONDS);
-
-      assertError(lost, 409, "the session of vorenus for key '" + KEY + "' was taken over");
-      assertError(lost, 409, "lease_ttl_seconds");
-      assertError(lost, 409, "Nothing of this turn was stored");
-      // The answer came before the lease was found lost: it was paid for, so it comes with the
-      // 409, said to be outside the session's history.
-      assertError(lost, 409, "is given here (reply), but it is not in the session's history");
-      assertError(lost, 409, "Use it rather than sending the task again");
-      JsonNode body = ServerFixture.json(lost);
-      assertThat(body.fieldNames())
-          .toIterable()
-          .containsExactlyInAnyOrder("error", "reply", "task_run_id");
-      assertThat(body.get("reply").asText()).contains("#hold and the bridge");
-      assertThat(body.get("task_run_id").asText()).isEqualTo("run-20");
-      // Nothing of the lost turn stored: the record is as node b left it.
-      assertThat(f.app.store().tasks().find(KEY, "vorenus")).contains(leftByB);
-    }
-    // Its tokens were spent: the ledger has the turn, as lease_lost.
-    assertThat(f.app.usage().entries(Instant.EPOCH, 100))
-        .filteredOn(e -> "run-20".equals(e.task().taskRunId()))
-        .extracting(LedgerEntry::outcome)
-        .containsExactly(TurnOutcome.LEASE_LOST);
   }
 }
