@@ -102,12 +102,13 @@ class SessionToolsTest {
     assertThat(result.text())
         .isEqualTo(
             "you cannot reset your own session from inside it; caesar can, with /reset viewer:1");
-    // Another channel's it may.
-    assertThat(
-            tools("viewer:1", SessionSpec.OPERATOR_ROLE)
-                .call("reset_session", "{\"name\": \"viewer:2\"}")
-                .error())
-        .isFalse();
+    // Another channel's it may (one with a session: a channel with none is no name to reset).
+    app.engine().handleChannel("viewer:2", "hello", dev.legio.session.DispatchListener.NONE);
+    ToolResult other =
+        tools("viewer:1", SessionSpec.OPERATOR_ROLE)
+            .call("reset_session", "{\"name\": \"viewer:2\"}");
+    assertThat(other.error()).as(other.text()).isFalse();
+    assertThat(other.text()).startsWith("Reset viewer:2");
   }
 
   @Test

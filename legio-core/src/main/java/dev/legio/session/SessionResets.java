@@ -18,6 +18,10 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>An agent's name must be one of the agents; a channel ({@code telegram:123}) may be one this
  *       process does not hold (another node serves it), whose stored session is closed.
+ *   <li>A channel with no session, neither held here nor a row in the store (it never wrote, its
+ *       row expired, or the name is mistyped), is refused as an unknown agent is: there is nothing
+ *       to reset, and a reset that answered "nothing to do" would hide the typo. A channel whose
+ *       session is already closed has a row, and its reset is "no active session", as an agent's.
  *   <li>A name that is no agent of the castra any more (its folder removed) but still has a session
  *       row, readable or damaged, is reset all the same: its row is closed (a damaged one deleted),
  *       which is how the operator cleans up after removing an agent. A name with no row is refused,
@@ -64,6 +68,9 @@ public final class SessionResets {
     OwnerSlot slot;
     if (owner.isChannel()) {
       OwnerSlot held = slots.held(owner);
+      if (held == null && !hasRow(name)) {
+        throw new IllegalArgumentException(noSessionForChannel(name));
+      }
       slot = held != null ? held : new OwnerSlot(owner); // its stored session, under its lease
     } else if (agents.get().contains(name)) {
       slot = slots.agent(name);
@@ -80,6 +87,15 @@ public final class SessionResets {
     } catch (RuntimeException e) {
       throw new IllegalStateException("could not reset " + name + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The refusal of a reset of a channel with no session: what it means and where to look. */
+  static String noSessionForChannel(String channel) {
+    return "no session for channel "
+        + channel
+        + ": it never wrote, or its session expired, so there is nothing to reset; check the"
+        + " name against the channels with a session (`legio status --channels all`, GET"
+        + " /api/v1/status?channels=all)";
   }
 
   /** Whether the store holds a session row of {@code owner}, readable or damaged. */

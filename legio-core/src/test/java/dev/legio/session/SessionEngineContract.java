@@ -1111,6 +1111,20 @@ abstract class SessionEngineContract {
   // ------------------------------------------------------------------ channels
 
   @Test
+  void aResetOfAChannelWithNoSessionIsRefusedAndOfAClosedOneIsNothingToDo() {
+    SessionEngine engine = engine(ScriptedBackend.forgetful());
+    engine.handleChannel("telegram:2", "hello", DispatchListener.NONE);
+
+    assertThatThrownBy(() -> engine.reset("telegram:999"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("no session for channel telegram:999: it never wrote")
+        .hasMessageContaining("legio status --channels all");
+    assertThat(sessions().find("telegram:999")).isEmpty();
+    assertThat(engine.reset("telegram:2")).isTrue();
+    assertThat(engine.reset("telegram:2")).as("its row is left, closed").isFalse();
+  }
+
+  @Test
   void theStatusListsTheOpenChannelsAndCountsTheIdleAndClosedOnes() {
     SessionEngine engine = engine(ScriptedBackend.forgetful());
     engine.handleChannel("telegram:1", "seen yesterday", DispatchListener.NONE);

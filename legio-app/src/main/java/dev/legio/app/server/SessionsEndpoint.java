@@ -2,6 +2,7 @@ package dev.legio.app.server;
 
 import dev.legio.errors.Quoted;
 import dev.legio.log.Names;
+import dev.legio.session.Owner;
 import dev.legio.session.SessionBusyException;
 import dev.legio.session.SessionRecord;
 import dev.legio.transcript.NoSuchTranscriptException;
@@ -19,7 +20,8 @@ import java.util.UUID;
  * ?cursor=}, as {@link SessionPages} says), {@code GET /api/v1/sessions/{id}} (the record, when it
  * is an owner's current session, and its transcript's entries, paged backwards with {@code
  * ?before=INDEX} and {@code ?limit=N}), and {@code DELETE /api/v1/sessions/{owner}} (a reset, as
- * {@code legio reset}).
+ * {@code legio reset}, by {@link dev.legio.session.SessionResets}' rules: an unknown agent, or a
+ * channel with no session, is 404).
  */
 final class SessionsEndpoint {
   static final int DEFAULT_LIMIT = 100;
@@ -101,8 +103,13 @@ final class SessionsEndpoint {
           try {
             return Dispatch.run(() -> parts.engine().reset(owner));
           } catch (IllegalArgumentException e) {
-            throw new ApiException(
-                404, e.getMessage(), Map.of("agents", List.copyOf(parts.engine().knownAgents())));
+            // No such agent (the agents listed), or a channel with no session (SessionResets).
+            throw Owner.of(owner).isChannel()
+                ? ApiException.notFound(e.getMessage())
+                : new ApiException(
+                    404,
+                    e.getMessage(),
+                    Map.of("agents", List.copyOf(parts.engine().knownAgents())));
           } catch (SessionBusyException e) {
             throw new ApiException(409, e.getMessage());
           }

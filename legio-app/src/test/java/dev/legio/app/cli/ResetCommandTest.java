@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code legio reset NAME} for an agent removed from the castra (its folder deleted) whose session
  * row was left behind: the row is cleared, as the damaged-row notice tells the operator to do; a
- * name with no row stays an error naming the known agents; {@code reset all} clears such rows too,
- * and frees the leases a killed process left on the sessions it clears, not on a channel's. Through
- * a real workspace on SQLite.
+ * name with no row stays an error naming the known agents, and a channel with no session is an
+ * error saying so, as {@code DELETE /api/v1/sessions/{owner}} is 404; {@code reset all} clears such
+ * rows too, and frees the leases a killed process left on the sessions it clears, not on a
+ * channel's. Through a real workspace on SQLite.
  */
 class ResetCommandTest {
   @TempDir Path dir;
@@ -64,6 +65,17 @@ class ResetCommandTest {
         .isEqualTo(
             "pullo, an agent no longer configured in this castra, has no active session; nothing"
                 + " to reset.\n");
+  }
+
+  @Test
+  void aChannelWithNoSessionIsAnErrorAsOverTheApi() {
+    CliResult reset = legio(castra, "reset", "telegram:999");
+
+    assertThat(reset.code()).isEqualTo(2);
+    assertThat(reset.out()).isEmpty();
+    assertThat(reset.err())
+        .startsWith("legio: no session for channel telegram:999: it never wrote, or its session")
+        .contains("`legio status --channels all`");
   }
 
   @Test
