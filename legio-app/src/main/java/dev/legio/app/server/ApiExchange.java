@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -157,27 +156,26 @@ final class ApiExchange {
   }
 
   /**
-   * A query parameter, or null when absent; 400 when it is given twice ({@link QueryParameters}).
+   * A query parameter, or null when absent; 400 when it is given twice or empty ({@link
+   * QueryParameters}), the refusal of an empty one saying {@code whatToSend}.
    */
-  String query(String name) {
+  String query(String name, String whatToSend) {
+    return queryParameters().single(name, whatToSend);
+  }
+
+  /**
+   * A whole-number query parameter within [min, max], or the fallback when absent ({@link
+   * QueryParameters}).
+   */
+  long queryLong(String name, long fallback, long min, long max) {
+    return queryParameters().wholeNumber(name, fallback, min, max);
+  }
+
+  private QueryParameters queryParameters() {
     if (query == null) {
       query = QueryParameters.of(request);
     }
-    return query.single(name);
-  }
-
-  /** A whole-number query parameter within [min, max], or the fallback when absent. */
-  long queryLong(String name, long fallback, long min, long max) {
-    String text = query(name);
-    if (text == null || text.isEmpty()) {
-      return fallback;
-    }
-    OptionalLong value = WholeNumber.parse(text);
-    if (value.isPresent() && value.getAsLong() >= min && value.getAsLong() <= max) {
-      return value.getAsLong();
-    }
-    throw ApiException.badRequest(
-        "query parameter '" + name + "' must be a whole number from " + min + " to " + max);
+    return query;
   }
 
   /** The media type of a stream of server-sent events. */

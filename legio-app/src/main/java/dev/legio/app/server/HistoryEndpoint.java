@@ -21,6 +21,10 @@ final class HistoryEndpoint implements Endpoint {
   static final int DEFAULT_LIMIT = 50;
   static final int MAX_LIMIT = 1_000;
 
+  /** Who may view the log, as the refusals say it. */
+  private static final String VIEWERS =
+      "caesar, legatus, an agent or a channel such as telegram:123";
+
   private final ServerParts parts;
 
   HistoryEndpoint(ServerParts parts) {
@@ -29,14 +33,11 @@ final class HistoryEndpoint implements Endpoint {
 
   @Override
   public void handle(ApiExchange exchange) throws Exception {
-    String viewer = exchange.query("viewer");
-    viewer = viewer == null || viewer.isEmpty() ? Names.CAESAR : viewer;
+    String viewer = exchange.query("viewer", VIEWERS + ", or leave it out for caesar");
+    viewer = viewer == null ? Names.CAESAR : viewer;
     if (!Names.isValid(viewer)) {
       throw ApiException.badRequest(
-          "query parameter 'viewer' ('"
-              + Quoted.of(viewer)
-              + "') is not a name: use caesar, legatus, an agent or a channel such as"
-              + " telegram:123");
+          "query parameter 'viewer' ('" + Quoted.of(viewer) + "') is not a name: use " + VIEWERS);
     }
     new KnownNames(parts.agents().agentNames()).viewer(viewer); // 400 naming the known names
     int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);

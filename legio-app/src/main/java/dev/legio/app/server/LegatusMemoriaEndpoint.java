@@ -100,7 +100,7 @@ final class LegatusMemoriaEndpoint {
   }
 
   void search(ApiExchange exchange) throws Exception {
-    String query = exchange.query("q");
+    String query = exchange.query("q", "one or more words, e.g. ?q=north+road");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(
           "query parameter 'q' is missing: give one or more words, e.g. ?q=north+road");

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -17,8 +18,14 @@ import org.eclipse.jetty.server.Request;
  *       percent-encoded, {@code %6Cimit}) is 400 naming it: taking one of the values would answer
  *       another question than the client may think it asked. So a JSON body's key written twice is
  *       refused too ({@link JsonBody}).
+ *   <li>A parameter the endpoint reads that is sent empty ({@code ?limit=}, or {@code ?limit}
+ *       alone) is 400 naming it and what to send: such a client has a bug (a variable it never
+ *       set), and reading the empty value as absent would answer with the default, another question
+ *       than the one it meant to ask. A parameter left out takes its default.
+ *   <li>A whole number ({@link WholeNumber}) outside the endpoint's range is 400 naming the
+ *       parameter and the range.
  *   <li>A parameter is checked when its endpoint reads it: one the endpoint does not use is
- *       ignored, as a body's unused field is, once or twice.
+ *       ignored, as a body's unused field is, once, twice or empty.
  *   <li>Names and values are percent-decoded as UTF-8 ({@link PercentEncoding}); an absent
  *       parameter is null. A value that is not UTF-8, percent-encoded is 400 naming its parameter
  *       when the endpoint reads it; a name that is not is 400 when the endpoint reads any.
@@ -51,8 +58,13 @@ final class QueryParameters {
     return new QueryParameters(raw);
   }
 
-  /** The one value of {@code name}, or null when it is absent; 400 when it is given twice. */
-  String single(String name) {
+  /**
+   * The one value of {@code name}, or null when it is absent; 400 when it is given twice, or empty.
+   *
+   * @param whatToSend what a valid value is, as the refusal of an empty one says it ("caesar,
+   *     legatus, an agent or a channel such as telegram:123, or leave it out for caesar")
+   */
+  String single(String name, String whatToSend) {
     List<String> values = raw.get(name);
     if (values == null || values.isEmpty()) {
       return null;
@@ -67,6 +79,28 @@ final class QueryParameters {
               + name
               + "=...)");
     }
-    return PercentEncoding.decode(values.get(0), "query parameter '" + name + "'");
+    String value = values.get(0);
+    if (value.isEmpty()) {
+      throw ApiException.badRequest(
+          "query parameter '" + name + "' is empty (?" + name + "=): give " + whatToSend);
+    }
+    return PercentEncoding.decode(value, "query parameter '" + name + "'");
+  }
+
+  /**
+   * The whole number {@code name} gives, within [min, max], or {@code fallback} when it is absent;
+   * 400 when it is given twice, empty, not a whole number or out of the range.
+   */
+  long wholeNumber(String name, long fallback, long min, long max) {
+    String range = "a whole number from " + min + " to " + max;
+    String text = single(name, range + ", or leave it out for its default");
+    if (text == null) {
+      return fallback;
+    }
+    OptionalLong value = WholeNumber.parse(text);
+    if (value.isPresent() && value.getAsLong() >= min && value.getAsLong() <= max) {
+      return value.getAsLong();
+    }
+    throw ApiException.badRequest("query parameter '" + name + "' must be " + range);
   }
 }

@@ -37,9 +37,10 @@ final class SessionsEndpoint {
 
   void list(ApiExchange exchange) throws Exception {
     int limit = (int) exchange.queryLong("limit", DEFAULT_LIMIT, 1, SessionPages.MAX_LIMIT);
-    String cursor = exchange.query("cursor");
-    SessionsCursor after =
-        cursor == null || cursor.isEmpty() ? null : SessionsCursor.decode(cursor);
+    String cursor =
+        exchange.query(
+            "cursor", "the next_cursor of the page before, or leave it out for the first page");
+    SessionsCursor after = cursor == null ? null : SessionsCursor.decode(cursor);
     exchange.json(
         200,
         SessionPages.json(

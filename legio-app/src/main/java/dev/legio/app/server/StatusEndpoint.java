@@ -61,7 +61,8 @@ final class StatusEndpoint implements Endpoint {
 
   /** {@code ?channels=open|all&limit=N}: which channels to list ({@link ChannelListing}). */
   private static ChannelListing listing(ApiExchange exchange) {
-    String scope = exchange.query("channels");
+    String scope =
+        exchange.query("channels", "'open' or 'all', or leave it out for the open channels");
     ChannelListing.Scope which;
     try {
       which = scope == null ? ChannelListing.Scope.OPEN : ChannelListing.Scope.of(scope);

@@ -127,7 +127,7 @@ final class TasksEndpoint {
   }
 
   void sessions(ApiExchange exchange) throws Exception {
-    String key = exchange.query("session_key");
+    String key = exchange.query("session_key", "the session key of the tasks, e.g. ticket:123");
     if (key == null) {
       throw ApiException.badRequest(
           "query parameter 'session_key' is missing: GET /api/v1/tasks/sessions?session_key=K");

@@ -30,8 +30,9 @@ final class UsageEndpoint implements Endpoint {
   @Override
   public void handle(ApiExchange exchange) throws Exception {
     Duration since = DEFAULT_SINCE;
-    String sinceText = exchange.query("since");
-    if (sinceText != null && !sinceText.isEmpty()) {
+    String sinceText =
+        exchange.query("since", "an age such as 30d, 12h or P7D, or leave it out for 7d");
+    if (sinceText != null) {
       try {
         since = Durations.parse(sinceText);
       } catch (IllegalArgumentException e) {
@@ -39,8 +40,10 @@ final class UsageEndpoint implements Endpoint {
       }
     }
     Grouping by = Grouping.AGENT;
-    String byText = exchange.query("by");
-    if (byText != null && !byText.isEmpty()) {
+    String byText =
+        exchange.query(
+            "by", "agent, session, key, task-run, model or day, or leave it out for agent");
+    if (byText != null) {
       try {
         by = Grouping.ofLabel(byText);
       } catch (IllegalArgumentException e) {
