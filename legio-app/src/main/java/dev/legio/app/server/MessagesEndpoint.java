@@ -38,7 +38,10 @@ import java.util.Set;
  *       {@code q=0}; {@code text/*} too; a header that takes neither type is 406): {@code status}
  *       events as agents report them, one {@code reply} event per agent as its answer is logged,
  *       then {@code done} with the whole JSON answer. A client that leaves does not stop the turn.
- *       A refusal before the request is logged keeps its status ({@link StreamOpenedOnceLogged}).
+ *       A token revoked meanwhile does not cut the stream: it carries this request's replies only,
+ *       as the JSON answer would ({@link StreamTokenWatch} says why only {@code /events} is
+ *       watched). A refusal before the request is logged keeps its status ({@link
+ *       StreamOpenedOnceLogged}).
  *   <li>An {@code Idempotency-Key} makes sending the message again safe ({@link IdempotencyKeys}).
  *   <li>The turn runs on the engine's side of the {@link HandOff}; the engine's own time is sent as
  *       {@code Server-Timing: engine;dur=MS}, so that the API's overhead can be measured.

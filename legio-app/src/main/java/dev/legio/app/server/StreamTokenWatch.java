@@ -16,6 +16,12 @@ package dev.legio.app.server;
  *       keep-alive: events logged more than that after the revocation never reach the stream.
  *   <li>A token file that cannot be read says nothing about the token: the stream goes on (every
  *       new request gets 503 meanwhile, {@link ApiTokens}).
+ *   <li>Only such a stream is watched. Any other request, a streamed {@code POST /api/v1/messages}
+ *       included, is authorised once, when it arrives, and answered to its end: its stream carries
+ *       the replies to its own message and ends with its turn, and the same replies come in the
+ *       JSON answer, which is not looked at again either. Cutting it would undo nothing (the turn
+ *       runs on, its replies are logged) and keep from the holder only what the JSON answer gives
+ *       anyway, while {@code /events} carries everything logged, for as long as it stays open.
  * </ul>
  */
 final class StreamTokenWatch {
