@@ -195,9 +195,9 @@ final class GroupCommitWriter implements AutoCloseable {
     } catch (Throwable failure) {
       if (!workRan[0]) {
         // The database refused the transaction itself: each alone would wait the same again.
-        failAll(batch, notBegun(translate(failure)));
+        failAll(batch, translate(failure, false));
       } else if (batch.size() == 1) {
-        fail(batch.get(0), translate(failure));
+        fail(batch.get(0), translate(failure, true));
       } else {
         // One request spoiled the shared transaction: give each its own.
         for (Task<?> task : batch) {
@@ -221,7 +221,7 @@ final class GroupCommitWriter implements AutoCloseable {
       task.done().complete(result);
       LockSupport.unpark(task.waiter());
     } catch (Throwable failure) {
-      fail(task, translate(failure));
+      fail(task, translate(failure, true));
     }
   }
 
@@ -243,16 +243,6 @@ final class GroupCommitWriter implements AutoCloseable {
               : new TransactionNotBegunException(failure.getMessage(), failure.getCause());
       fail(batch.get(i), own);
     }
-  }
-
-  /**
-   * {@code failure} ({@link #translate}d) of a transaction none of whose work ran, told as such
-   * ({@link TransactionNotBegunException}) when it is the database's.
-   */
-  private static Throwable notBegun(Throwable failure) {
-    return failure.getClass() == MessageLogException.class
-        ? new TransactionNotBegunException(failure.getMessage(), failure.getCause())
-        : failure;
   }
 
   private static void fail(Task<?> task, Throwable failure) {
@@ -318,7 +308,14 @@ final class GroupCommitWriter implements AutoCloseable {
     }
   }
 
-  private Throwable translate(Throwable failure) {
+  /**
+   * What the callers of a failed transaction are told: the database's failure ({@link
+   * SQLException}) in words, any other as it is. When none of the transaction's work ran ({@code
+   * workRan} false), the database's failure, or the log's own from opening the connection (a plain
+   * {@link MessageLogException}: {@link ConnectionExhaustion}'s server with no free connection), is
+   * told as {@link TransactionNotBegunException}.
+   */
+  private Throwable translate(Throwable failure, boolean workRan) {
     if (failure instanceof SQLException sql) {
       String explained = dialect.explain(sql);
       if (dialect.refusedForContent(sql)) {
@@ -328,8 +325,13 @@ final class GroupCommitWriter implements AutoCloseable {
         failures.failed(sql, explained);
         health.failed(explained);
       }
-      return new MessageLogException(
-          "writing to the " + storeName + " log failed: " + explained, sql);
+      String message = "writing to the " + storeName + " log failed: " + explained;
+      return workRan
+          ? new MessageLogException(message, sql)
+          : new TransactionNotBegunException(message, sql);
+    }
+    if (!workRan && failure.getClass() == MessageLogException.class) {
+      return new TransactionNotBegunException(failure.getMessage(), failure.getCause());
     }
     return failure;
   }
