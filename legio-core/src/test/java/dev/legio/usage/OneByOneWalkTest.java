@@ -1,14 +1,11 @@
 package dev.legio.usage;
 
+import static dev.legio.usage.LedgerRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.legio.pricing.Tokens;
 import dev.legio.testing.FlakyUsageLedger;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The rules of {@link OneByOneWalk}, on a ledger that fails as a test says. */
@@ -31,20 +28,6 @@ class OneByOneWalkTest {
               refused.add(row.owner());
             }
           });
-
-  private static LedgerEntry row(String owner) {
-    return new LedgerEntry(
-        Instant.parse("2026-11-28T10:00:00Z"),
-        UUID.randomUUID(),
-        owner,
-        null,
-        "offline",
-        null,
-        new Tokens(10, 5, 0, 0),
-        TurnCost.choose("offline", null, null),
-        Duration.ofMillis(5),
-        TurnOutcome.OK);
-  }
 
   @Test
   void rowsTheDatabaseTakesAreAllWrittenInOrder() {

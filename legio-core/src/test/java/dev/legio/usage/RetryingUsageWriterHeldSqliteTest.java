@@ -1,10 +1,10 @@
 package dev.legio.usage;
 
+import static dev.legio.usage.LedgerRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.legio.log.jdbc.JdbcMessageLogs;
 import dev.legio.log.jdbc.ShortBusyWaitSqlite;
-import dev.legio.pricing.Tokens;
 import dev.legio.store.LegioStore;
 import dev.legio.testing.MutableClock;
 import dev.legio.usage.jdbc.JdbcUsageLedger;
@@ -15,7 +15,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  * wait of 200 ms instead of 10 s ({@link ShortBusyWaitSqlite}).
  */
 class RetryingUsageWriterHeldSqliteTest {
-  private static final Instant AT = Instant.parse("2026-11-28T10:00:00Z");
   private static final RetryingUsageWriter.Backoff STEADY =
       new RetryingUsageWriter.Backoff(Duration.ofMillis(100), Duration.ofMillis(100), 100);
 
@@ -105,7 +103,8 @@ class RetryingUsageWriterHeldSqliteTest {
   void migrate() {
     file = dir.resolve("praetorium.db");
     LegioStore.openSqlite(
-            new JdbcMessageLogs.SqliteOptions(file, 1 << 20, false, 2, new MutableClock(AT)))
+            new JdbcMessageLogs.SqliteOptions(
+                file, 1 << 20, false, 2, new MutableClock(LedgerRows.AT)))
         .close();
   }
 
@@ -195,20 +194,6 @@ class RetryingUsageWriterHeldSqliteTest {
     assertThat(lost)
         .singleElement()
         .satisfies(l -> assertThat(l).startsWith("1 poison: ").contains("refuse_poison"));
-  }
-
-  private static LedgerEntry row(String owner) {
-    return new LedgerEntry(
-        AT,
-        UUID.randomUUID(),
-        owner,
-        null,
-        "offline",
-        null,
-        new Tokens(10, 5, 0, 0),
-        TurnCost.choose("offline", null, null),
-        Duration.ofMillis(5),
-        TurnOutcome.OK);
   }
 
   private static void await(BooleanSupplier done) throws InterruptedException {

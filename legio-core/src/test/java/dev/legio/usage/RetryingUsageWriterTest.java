@@ -1,15 +1,13 @@
 package dev.legio.usage;
 
+import static dev.legio.usage.LedgerRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.legio.pricing.Tokens;
 import dev.legio.testing.FlakyUsageLedger;
 import dev.legio.testing.LogCapture;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -41,20 +39,6 @@ class RetryingUsageWriterTest {
   @AfterEach
   void close() {
     writers.forEach(RetryingUsageWriter::close);
-  }
-
-  private static LedgerEntry row(String owner) {
-    return new LedgerEntry(
-        Instant.parse("2026-11-28T10:00:00Z"),
-        UUID.randomUUID(),
-        owner,
-        null,
-        "offline",
-        null,
-        new Tokens(10, 5, 0, 0),
-        TurnCost.choose("offline", null, null),
-        Duration.ofMillis(5),
-        TurnOutcome.OK);
   }
 
   private static void await(BooleanSupplier done) throws InterruptedException {
