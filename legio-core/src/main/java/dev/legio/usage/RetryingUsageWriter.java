@@ -3,6 +3,7 @@ package dev.legio.usage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,8 @@ import org.slf4j.LoggerFactory;
  *       write are logged as lost. A row given after that is written at once, on the caller's
  *       thread, and given up when that fails.
  *   <li>Every row given up (dropped, refused, lost at close) is told to the {@link Lost} listener,
- *       with why: none is dropped silently.
+ *       with why: none is dropped silently. The listener is told with the writer's monitor
+ *       released, so a listener that calls the writer, or is slow, holds up no other caller.
  * </ul>
  *
  * Thread-safe.
@@ -118,7 +120,7 @@ public final class RetryingUsageWriter implements AutoCloseable {
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.lost = Objects.requireNonNull(lost, "lost");
     this.wait = backoff.first();
-    this.kept = new KeptRows(backoff.limit(), lost);
+    this.kept = new KeptRows(backoff.limit(), System::nanoTime);
     this.oneByOne =
         new OneByOneWalk(
             ledger,
@@ -144,14 +146,20 @@ public final class RetryingUsageWriter implements AutoCloseable {
     if (entries.isEmpty()) {
       return;
     }
+    boolean keptBehind;
+    Optional<KeptRows.Dropped> dropped = Optional.empty();
     synchronized (this) {
-      if (!closed && (!kept.isEmpty() || attemptingRows > 0 || inFault)) {
-        kept.addAll(entries, lastFailure);
+      keptBehind = !closed && (!kept.isEmpty() || attemptingRows > 0 || inFault);
+      if (keptBehind) {
+        dropped = kept.addAll(entries, lastFailure);
         if (attemptingRows == 0) {
           schedule(); // else the attempt under way takes them, or schedules the next for them
         }
-        return;
       }
+    }
+    if (keptBehind) {
+      tellDropped(dropped);
+      return;
     }
     try {
       append(entries);
@@ -173,19 +181,25 @@ public final class RetryingUsageWriter implements AutoCloseable {
       refused(entries.get(0), failure); // it would fail again: given up at once
       return;
     }
+    Optional<KeptRows.Dropped> dropped = Optional.empty();
+    boolean closing;
     synchronized (this) {
-      if (!closed) {
-        kept.addAll(entries, lastFailure);
+      closing = closed;
+      if (!closing) {
+        dropped = kept.addAll(entries, lastFailure);
         if (!refusal) {
           faultGoesOn(entries);
         }
         if (attemptingRows == 0) {
           schedule();
         }
-        return;
       }
     }
-    giveUp(entries, "the usage writer was closing: " + failure.getMessage());
+    if (closing) {
+      giveUp(entries, "the usage writer was closing: " + failure.getMessage());
+    } else {
+      tellDropped(dropped);
+    }
   }
 
   /** How many rows are kept, waiting to be written again (an attempt's under way among them). */
@@ -262,13 +276,17 @@ public final class RetryingUsageWriter implements AutoCloseable {
           }
         }
         List<LedgerEntry> back = attemptOnce(rows);
+        Optional<KeptRows.Dropped> dropped;
         synchronized (this) {
           attemptingRows = 0;
-          kept.putBack(back, lastFailure);
+          dropped = kept.putBack(back, lastFailure);
           if (!back.isEmpty()) {
             faultGoesOn(back);
-            return false;
           }
+        }
+        tellDropped(dropped);
+        if (!back.isEmpty()) {
+          return false;
         }
       }
     } finally {
@@ -379,6 +397,16 @@ public final class RetryingUsageWriter implements AutoCloseable {
     }
     if (!left.isEmpty()) {
       giveUp(left, why);
+    }
+  }
+
+  /**
+   * Tells {@link Lost} of rows dropped past the limit. Called with this released: a listener that
+   * calls the writer, or is slow, holds up no other caller.
+   */
+  private void tellDropped(Optional<KeptRows.Dropped> dropped) {
+    if (dropped.isPresent()) {
+      dropped.get().tell(lost);
     }
   }
 

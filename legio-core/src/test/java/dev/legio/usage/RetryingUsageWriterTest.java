@@ -11,6 +11,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +100,53 @@ class RetryingUsageWriterTest {
     ledger.down = false;
     await(() -> writer.pending() == 0);
     assertThat(ledger.rows).containsExactlyElementsOf(rows.subList(2, 5));
+  }
+
+  /**
+   * The listener is told of rows dropped past the limit once the writer's lock is released: a
+   * listener that calls the writer, or is slow, holds up no other caller of the writer (it used to
+   * be told holding it, so another caller waited for the listener, and a listener waiting for that
+   * caller deadlocked).
+   */
+  @Test
+  void theLostListenerRunsWithoutTheWritersLockSoAnotherCallerNeedNotWaitForIt() throws Exception {
+    AtomicReference<RetryingUsageWriter> writer = new AtomicReference<>();
+    AtomicBoolean firstTold = new AtomicBoolean(true);
+    List<Boolean> otherCallerReturned = new CopyOnWriteArrayList<>();
+    writer.set(
+        new RetryingUsageWriter(
+            ledger,
+            new RetryingUsageWriter.Backoff(Duration.ofHours(1), Duration.ofHours(1), 1),
+            (count, first, why) -> {
+              lost.add(new LostRows(count, first.owner(), why));
+              if (firstTold.getAndSet(false)) {
+                CompletableFuture<Void> other =
+                    CompletableFuture.runAsync(() -> writer.get().write(List.of(row("legatus"))));
+                otherCallerReturned.add(returnsWithin(other, Duration.ofSeconds(2)));
+              }
+            }));
+    writers.add(writer.get());
+    ledger.down = true;
+
+    writer.get().write(List.of(row("vorenus"))); // fails: kept
+    writer.get().write(List.of(row("pullo"))); // kept past the limit: vorenus dropped
+
+    assertThat(otherCallerReturned)
+        .as("the listener's own call of the writer, from another thread, returned at once")
+        .containsExactly(true);
+    assertThat(lost).extracting(LostRows::firstOwner).containsExactly("vorenus", "pullo");
+    assertThat(writer.get().pending()).isEqualTo(1);
+  }
+
+  private static boolean returnsWithin(CompletableFuture<Void> call, Duration wait) {
+    try {
+      call.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (InterruptedException | ExecutionException e) {
+      throw new AssertionError(e);
+    }
   }
 
   @Test
