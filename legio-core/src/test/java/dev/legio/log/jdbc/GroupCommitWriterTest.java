@@ -8,6 +8,7 @@ import dev.legio.log.MessageLogException;
 import dev.legio.log.NewMessage;
 import dev.legio.testing.MutableClock;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -108,37 +109,23 @@ class GroupCommitWriterTest {
   @Test
   void callersWhoseSharedTransactionTheDatabaseRefusesToBeginFailTogetherNotEachAgainAlone()
       throws Exception {
-    String url = "jdbc:sqlite:" + dir.resolve("held.db");
-    try (java.sql.Connection setup = java.sql.DriverManager.getConnection(url);
-        java.sql.Statement s = setup.createStatement()) {
-      s.execute("PRAGMA journal_mode = WAL");
-      s.execute("CREATE TABLE probe (n INTEGER NOT NULL)");
-    }
-    org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
-    config.setBusyTimeout(200);
-    org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource(config);
-    dataSource.setUrl(url);
-    CountingDialect dialect = new CountingDialect(new SqliteDialect());
-    dialect.gate = new java.util.concurrent.CountDownLatch(1);
+    Path file = dir.resolve("praetorium.db");
     List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Runnable insert =
-        () -> {
-          try {
-            groupWriter.write(
-                tx -> {
-                  try (java.sql.PreparedStatement p =
-                      tx.connection().prepareStatement("INSERT INTO probe (n) VALUES (1)")) {
-                    return p.executeUpdate();
-                  }
-                });
-          } catch (RuntimeException e) {
-            failures.add(e);
-          }
-        };
-    try (java.sql.Connection other = java.sql.DriverManager.getConnection(url);
+    try (ShortBusyWaitSqlite held = new ShortBusyWaitSqlite(file, Duration.ofMillis(200));
+        java.sql.Connection other = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
         java.sql.Statement holder = other.createStatement()) {
+      CountingDialect dialect = held.dialect();
+      dialect.gate = new java.util.concurrent.CountDownLatch(1);
+      SharedWriter heldWriter = held.sharedWriter();
+      Runnable insert =
+          () -> {
+            try {
+              heldWriter.executeUpdate("INSERT INTO probe (n) VALUES (1)", st -> {});
+            } catch (RuntimeException e) {
+              failures.add(e);
+            }
+          };
       holder.execute("BEGIN IMMEDIATE");
-      groupWriter = new GroupCommitWriter(dataSource, dialect, java.util.Optional::empty);
       List<Thread> callers = new ArrayList<>();
       callers.add(Thread.ofPlatform().start(insert));
       assertThat(dialect.firstBeginWaiting.await(10, java.util.concurrent.TimeUnit.SECONDS))
@@ -153,10 +140,9 @@ class GroupCommitWriterTest {
         caller.join(60_000);
       }
       holder.execute("ROLLBACK");
-    } finally {
-      if (groupWriter != null) {
-        groupWriter.close();
-      }
+      assertThat(held.begins())
+          .as("the first caller's transaction, then the three others' together, and no more")
+          .isEqualTo(2);
     }
     assertThat(failures)
         .hasSize(4)
@@ -166,12 +152,7 @@ class GroupCommitWriterTest {
                     .as("each told no work ran, the lone first caller's too")
                     .isInstanceOf(TransactionNotBegunException.class)
                     .hasMessageContaining("database is locked"));
-    assertThat(dialect.begins)
-        .as("the first caller's transaction, then the three others' together, and no more")
-        .hasValue(2);
   }
-
-  private GroupCommitWriter groupWriter;
 
   private static void awaitParked(Thread thread) throws InterruptedException {
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();

@@ -40,6 +40,14 @@ public final class ShortBusyWaitSqlite implements AutoCloseable {
     return dialect;
   }
 
+  /**
+   * The writer's dialect: for this package's tests, to hold the writer's first transaction at its
+   * start ({@link CountingDialect#gate}).
+   */
+  CountingDialect dialect() {
+    return dialect;
+  }
+
   /** The write transactions the writer began so far, those the database refused included. */
   public int begins() {
     return dialect.begins.get();
