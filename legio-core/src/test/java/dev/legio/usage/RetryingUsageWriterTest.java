@@ -150,26 +150,6 @@ class RetryingUsageWriterTest {
   }
 
   @Test
-  void aRowTheDatabaseRefusesForItselfIsGivenUpAndHoldsNoOtherBack() throws Exception {
-    RetryingUsageWriter writer = writer(QUICK);
-    ledger.refuses = e -> e.owner().equals("poison");
-    ledger.refusalsTold = false; // a refusal the ledger cannot tell from a fault
-    LedgerEntry a = row("vorenus");
-    LedgerEntry poison = row("poison");
-    LedgerEntry b = row("pullo");
-    writer.write(List.of(a, poison, b)); // refused together, then written one by one
-
-    // The refused row fails alone, the next one is written, it fails again: given up.
-    await(() -> writer.pending() == 0);
-    LedgerEntry c = row("legatus");
-    writer.write(List.of(c));
-
-    assertThat(ledger.rows).containsExactly(a, b, c);
-    assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
-    assertThat(lost.get(0).why()).startsWith("the database refuses the row: CHECK constraint");
-  }
-
-  @Test
   void aLoneRowTheLedgerTellsRefusedIsGivenUpAtOnceLoggedOnceWithWhy() throws Exception {
     RetryingUsageWriter writer = writer(QUICK);
     ledger.refuses = e -> e.owner().equals("poison");
@@ -300,7 +280,11 @@ class RetryingUsageWriterTest {
     await(() -> writer.pending() == 0);
 
     assertThat(ledger.rows).containsExactly(a, b);
-    assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
+    assertThat(lost)
+        .singleElement()
+        .isEqualTo(
+            new LostRows(
+                1, "poison", "the database refuses the row: CHECK constraint failed: poison"));
   }
 
   @Test
@@ -320,26 +304,6 @@ class RetryingUsageWriterTest {
 
     assertThat(ledger.rows).containsExactly(a);
     assertThat(lost).singleElement().satisfies(l -> assertThat(l.firstOwner()).isEqualTo("poison"));
-  }
-
-  @Test
-  void aFaultEndingWhileTheRowsAreWrittenOneByOneLosesNoRow() throws Exception {
-    RetryingUsageWriter writer =
-        writer(new RetryingUsageWriter.Backoff(Duration.ofMillis(300), Duration.ofMillis(300), 10));
-    ledger.down = true;
-    LedgerEntry a = row("vorenus");
-    LedgerEntry b = row("pullo");
-    LedgerEntry c = row("legatus");
-    writer.write(List.of(a, b));
-    writer.write(List.of(c));
-    // The first attempt's transaction fails, and its first row alone; then the database is back
-    // while the second row is written: the first was no row refused for itself.
-    ledger.failNext.set(2);
-    ledger.down = false;
-    await(() -> writer.pending() == 0);
-
-    assertThat(ledger.rows).containsExactly(b, a, c); // a set aside, written again after b
-    assertThat(lost).isEmpty();
   }
 
   @Test
