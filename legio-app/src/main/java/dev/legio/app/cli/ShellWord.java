@@ -10,14 +10,17 @@ import java.util.regex.Pattern;
  * other word (a space, {@code $}, {@code *}, a quote, {@code ~}, an empty word) is put in single
  * quotes, each {@code '} in it written {@code '\''}, so that the shell passes it on unchanged:
  * nothing in it is expanded, split or globbed.
+ *
+ * <p>Public for the scripts tests write for a shell to run (the {@code legio} wrapper of the curl
+ * examples' test).
  */
-final class ShellWord {
+public final class ShellWord {
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
 
   private ShellWord() {}
 
   /** {@code word} as a POSIX shell reads it back unchanged. */
-  static String quote(String word) {
+  public static String quote(String word) {
     if (PLAIN.matcher(word).matches()) {
       return word;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.legio.app.cli.ShellWord;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -213,7 +214,7 @@ class CurlExamplesTest {
         legio,
         "#!/bin/sh\nexec "
             + LegioProcess.javaCommand().stream()
-                .map(CurlExamplesTest::quoted)
+                .map(ShellWord::quote)
                 .collect(Collectors.joining(" "))
             + " \"$@\"\n");
     Files.setPosixFilePermissions(legio, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -267,9 +268,5 @@ class CurlExamplesTest {
   private static boolean onPath(String program) {
     return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
         .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, program)));
-  }
-
-  private static String quoted(String word) {
-    return "'" + word.replace("'", "'\\''") + "'";
   }
 }
