@@ -40,7 +40,10 @@ import javax.sql.DataSource;
  * usage_ledger}. Costs are stored as whole nano-USD (rounded half up), so the database's sums are
  * exact; reports add the rows up in SQL, grouped as asked. A row whose turn id is already in the
  * table is not written again ({@code ON CONFLICT (turn_id) DO NOTHING}, on both databases), so a
- * retried write counts its turn once.
+ * retried write counts its turn once. Every write runs on the message log's writer ({@link
+ * SharedWriter}), never on a pool connection: so a write the database refused to begin is always
+ * told as such ({@link UsageWriteNotBegunException}), and the writer's retries can keep its rows
+ * whole; a pool connection's write could not tell a transaction refused from a statement failed.
  */
 public final class JdbcUsageLedger implements UsageLedger {
   private static final String APPEND =
@@ -77,14 +80,18 @@ public final class JdbcUsageLedger implements UsageLedger {
   private final boolean postgres;
 
   /**
-   * @param pool connections to a database migrated with Legio's migrations, in auto-commit mode
+   * @param pool connections to a database migrated with Legio's migrations, for reads
    * @param values how that database stores ids and timestamps
-   * @param writer where writes run (the message log's writer); null: on pool connections
+   * @param writer where writes run: the message log's writer ({@code JdbcMessageLog#sharedWriter})
    */
   public JdbcUsageLedger(DataSource pool, SqlValues values, SharedWriter writer) {
     this.pool = Objects.requireNonNull(pool, "pool");
     this.values = Objects.requireNonNull(values, "values");
-    this.writer = writer;
+    this.writer =
+        Objects.requireNonNull(
+            writer,
+            "writer: pass the message log's shared writer (JdbcMessageLog#sharedWriter); the"
+                + " usage ledger writes only through it");
     this.postgres = values.name().equals("postgres");
   }
 
@@ -288,35 +295,18 @@ public final class JdbcUsageLedger implements UsageLedger {
   }
 
   private int update(String action, String sql, SharedWriter.Binder binder) {
-    if (writer != null) {
-      try {
-        return writer.executeUpdate(sql, binder);
-      } catch (RuntimeException e) {
-        throw failure(action, e);
-      }
-    }
-    try (Connection connection = pool.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
-      return statement.executeUpdate();
-    } catch (SQLException e) {
+    try {
+      return writer.executeUpdate(sql, binder);
+    } catch (RuntimeException e) {
       throw failure(action, e);
     }
   }
 
-  /** Runs {@code updates} in one transaction: on the shared writer when there is one. */
+  /** Runs {@code updates} in one transaction on the shared writer. */
   private void updateAll(String action, List<SharedWriter.Update> updates) {
-    if (writer != null) {
-      try {
-        writer.executeUpdates(updates);
-        return;
-      } catch (RuntimeException e) {
-        throw failure(action, e);
-      }
-    }
-    try (Connection connection = pool.getConnection()) {
-      SharedWriter.inOneTransaction(connection, updates);
-    } catch (SQLException e) {
+    try {
+      writer.executeUpdates(updates);
+    } catch (RuntimeException e) {
       throw failure(action, e);
     }
   }
@@ -327,7 +317,7 @@ public final class JdbcUsageLedger implements UsageLedger {
    * {@link UsageWriteNotBegunException} when the shared writer says it refused to begin the
    * transaction ({@link TransactionNotBegunException}), which writing them apart would not change.
    */
-  private UsageLedgerException failure(String action, Exception e) {
+  private UsageLedgerException failure(String action, RuntimeException e) {
     String message = action + " failed: " + e.getMessage();
     if (e instanceof TransactionNotBegunException) {
       return new UsageWriteNotBegunException(message, e);
