@@ -53,11 +53,15 @@ final class CliProcess implements AutoCloseable {
   private final OutputStream stdin;
   private final String label;
 
+  /** The process's exit, as the JDK reports it: asked of the process once, shared by every wait. */
+  private final CompletableFuture<Process> exited;
+
   private CliProcess(Process process, ProcessRegistry registry, String label) {
     this.process = process;
     this.registry = registry;
     this.label = label;
     this.stdin = process.getOutputStream();
+    this.exited = process.onExit();
     Thread.ofPlatform()
         .daemon()
         .name("claude-out-" + label)
@@ -131,7 +135,7 @@ final class CliProcess implements AutoCloseable {
 
   /** Runs {@code then} once the process has ended, however it ended. */
   void whenEnded(Runnable then) {
-    process.onExit().thenRun(then);
+    exited.thenRun(then);
   }
 
   boolean isAlive() {
@@ -200,23 +204,35 @@ final class CliProcess implements AutoCloseable {
   }
 
   /**
-   * {@link #stop} on a platform thread of its own (it blocks while the process exits): the future
-   * completes once the process has exited or been killed, and is out of the registry.
+   * {@link #stop} with no thread waiting for it: stdin is closed now, and the future completes once
+   * the process has exited, or, when it has not within {@code millis}, once it has been killed with
+   * its tree (or has not reported its exit 2 s after the kill, as {@link ProcessRegistry#killTree}
+   * waits); either way it is out of the registry by then. The wait is the JDK's own for the
+   * process's exit ({@link Process#onExit}), whose time-out runs on the JDK's one scheduler thread
+   * for delays: a turn's exiting process costs no thread of its own.
    */
   CompletableFuture<Void> stopInBackground(long millis) {
-    CompletableFuture<Void> stopped = new CompletableFuture<>();
-    Thread.ofPlatform()
-        .daemon()
-        .name("claude-end-" + label)
-        .start(
-            () -> {
-              try {
-                stop(millis);
-              } finally {
-                stopped.complete(null);
-              }
+    closeInput();
+    return exited
+        .thenApply(ended -> true)
+        .completeOnTimeout(false, millis, TimeUnit.MILLISECONDS)
+        .thenCompose(inTime -> inTime ? exited : killedInBackground())
+        .handle(
+            (ended, failure) -> {
+              killDescendants(process.toHandle());
+              registry.remove(process);
+              return null;
             });
-    return stopped;
+  }
+
+  /**
+   * Kills the process and its tree without waiting: completes once it has exited, or 2 s after the
+   * kill when it has not reported its exit by then.
+   */
+  private CompletableFuture<Process> killedInBackground() {
+    log.debug("{}: did not exit in time after its turn; killing it", label);
+    ProcessRegistry.signalKill(process.toHandle());
+    return exited.copy().completeOnTimeout(process, 2, TimeUnit.SECONDS);
   }
 
   /** Kills the process and everything it started, now. */

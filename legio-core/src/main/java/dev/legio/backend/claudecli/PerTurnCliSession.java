@@ -15,7 +15,9 @@ import java.util.concurrent.ExecutionException;
  *   <li>A finished turn returns as soon as its result is read (the turn is in the transcript by
  *       then: {@link EagerTranscript}); the process exits in the background, stopped after 5 s at
  *       most ({@link CliProcess#stopInBackground}), so the caller does not wait for the CLI's exit
- *       clean-up. A turn that did not finish kills its process before it returns.
+ *       clean-up. No thread waits for that exit meanwhile: the JDK's own wait for it ({@link
+ *       Process#onExit}) completes a future. A turn that did not finish kills its process before it
+ *       returns.
  *   <li>The session's next turn starts its process only once the previous one has exited (or been
  *       killed): two processes never hold the conversation at once, and {@code --resume} never
  *       reads a transcript an exiting process still writes. Closing the session waits for it the

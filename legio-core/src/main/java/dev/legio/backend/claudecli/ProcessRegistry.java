@@ -96,16 +96,27 @@ final class ProcessRegistry implements AutoCloseable {
     }
   }
 
-  /** Kills a process and all its descendants, children first reported by the OS. */
+  /**
+   * Kills a process and all its descendants, children first reported by the OS, and waits up to 2 s
+   * for it to report its exit.
+   */
   static void killTree(ProcessHandle handle) {
-    List<ProcessHandle> descendants = handle.descendants().toList();
-    handle.destroyForcibly();
-    descendants.forEach(ProcessHandle::destroyForcibly);
+    signalKill(handle);
     try {
       handle.onExit().get(2, java.util.concurrent.TimeUnit.SECONDS);
     } catch (Exception e) {
       log.debug("process {} did not report its exit in time: {}", handle.pid(), e.toString());
     }
+  }
+
+  /**
+   * Sends the kill signal to a process and all its descendants (those the OS reports before the
+   * process dies), without waiting for anything.
+   */
+  static void signalKill(ProcessHandle handle) {
+    List<ProcessHandle> descendants = handle.descendants().toList();
+    handle.destroyForcibly();
+    descendants.forEach(ProcessHandle::destroyForcibly);
   }
 
   @Override

@@ -68,6 +68,10 @@ class PerTurnCliSessionTest {
       List<ProcessHandle> exiting = backend.processHandles();
       assertThat(exiting).hasSize(1).allMatch(ProcessHandle::isAlive);
       assertThat(log()).containsExactly("start");
+      // and no thread of Legio's waits for its exit: the session's only threads read its pipes
+      String label = "vorenus/" + session.backendSessionId().substring(0, 8);
+      assertThat(threadsNamedFor(label))
+          .containsExactlyInAnyOrder("claude-out-" + label, "claude-err-" + label);
 
       // let it exit a second into the next turn, which meanwhile must not start its process
       Thread letGo =
@@ -107,6 +111,15 @@ class PerTurnCliSessionTest {
     assertThat(exiting).noneMatch(ProcessHandle::isAlive);
     assertThat(backend.runningProcesses()).isZero();
     assertThat(log()).containsExactly("start");
+  }
+
+  /** The names of the live threads whose name ends with {@code label}. */
+  private static List<String> threadsNamedFor(String label) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive)
+        .map(Thread::getName)
+        .filter(name -> name.endsWith(label))
+        .toList();
   }
 
   /** Where the script writes {@code start} when it starts and {@code end} when it exits. */
