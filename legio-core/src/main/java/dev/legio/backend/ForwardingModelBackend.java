@@ -8,8 +8,10 @@ import java.util.function.Consumer;
  * session is opened) and {@link #send} (a turn is sent in one of its sessions). For benchmarks and
  * tests that time, hold, script or record turns around a real back-end.
  *
- * <p>Rule: whatever a subclass does not override behaves exactly as the wrapped back-end, including
- * one-off questions ({@link #complete}) and closing.
+ * <p>Rules: whatever a subclass does not override behaves exactly as the wrapped back-end,
+ * including one-off questions ({@link #complete}) and closing; a turn reaches the wrapped session
+ * with the {@link TurnStart} it was sent with (a turn sent without one starts when it is sent), so
+ * its time-out counts as if nothing stood between.
  */
 public class ForwardingModelBackend implements ModelBackend {
   private final ModelBackend inner;
@@ -65,7 +67,12 @@ public class ForwardingModelBackend implements ModelBackend {
 
       @Override
       public TurnResult send(String userMessage, Consumer<BackendEvent> events) {
-        return ForwardingModelBackend.this.send(session, userMessage, events);
+        return send(userMessage, events, TurnStart.now());
+      }
+
+      @Override
+      public TurnResult send(String userMessage, Consumer<BackendEvent> events, TurnStart start) {
+        return ForwardingModelBackend.this.send(session, userMessage, events, start);
       }
 
       @Override
@@ -75,10 +82,14 @@ public class ForwardingModelBackend implements ModelBackend {
     };
   }
 
-  /** Sends one turn in {@code session} (a session of the wrapped back-end). */
+  /**
+   * Sends one turn that started at {@code start} in {@code session} (a session of the wrapped
+   * back-end). A subclass passes {@code start} on ({@link BackendSession#send(String, Consumer,
+   * TurnStart)}), so the wrapped back-end counts the turn's time-out from when it was first sent.
+   */
   protected TurnResult send(
-      BackendSession session, String userMessage, Consumer<BackendEvent> events) {
-    return session.send(userMessage, events);
+      BackendSession session, String userMessage, Consumer<BackendEvent> events, TurnStart start) {
+    return session.send(userMessage, events, start);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TokenEstimator;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.SessionSettings;
 import dev.legio.log.Audience;
@@ -262,12 +263,15 @@ public final class DispatchBenchmark {
 
     @Override
     protected TurnResult send(
-        BackendSession session, String userMessage, Consumer<BackendEvent> events) {
+        BackendSession session,
+        String userMessage,
+        Consumer<BackendEvent> events,
+        TurnStart start) {
       lastMessage = userMessage;
       long cpu0 = THREADS.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       try {
-        return session.send(userMessage, events);
+        return session.send(userMessage, events, start);
       } finally {
         nanos += System.nanoTime() - t0;
         cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu0;

@@ -15,6 +15,7 @@ import dev.legio.backend.ForwardingModelBackend;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.backend.http.RetryPolicy;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.delivery.DeliveryLedger;
@@ -236,8 +237,11 @@ public final class GatewayFixture implements AutoCloseable {
 
     @Override
     protected TurnResult send(
-        BackendSession session, String userMessage, Consumer<BackendEvent> events) {
-      TurnResult offline = session.send(userMessage, events);
+        BackendSession session,
+        String userMessage,
+        Consumer<BackendEvent> events,
+        TurnStart start) {
+      TurnResult offline = session.send(userMessage, events, start);
       String scripted = replies.apply(userMessage);
       return scripted == null
           ? offline

@@ -12,6 +12,7 @@ import dev.legio.backend.BackendSession;
 import dev.legio.backend.ForwardingModelBackend;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.ServerSettings;
 import dev.legio.config.SessionSettings;
@@ -376,7 +377,10 @@ final class ServerFixture implements AutoCloseable {
 
     @Override
     protected TurnResult send(
-        BackendSession session, String userMessage, Consumer<BackendEvent> events) {
+        BackendSession session,
+        String userMessage,
+        Consumer<BackendEvent> events,
+        TurnStart start) {
       turnThreads.add(Thread.currentThread());
       if (userMessage.contains("#fail")) {
         throw new dev.legio.backend.BackendException("the model failed on: " + userMessage);
@@ -394,7 +398,7 @@ final class ServerFixture implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
       }
-      return session.send(userMessage, events);
+      return session.send(userMessage, events, start);
     }
   }
 }

@@ -11,6 +11,7 @@ import dev.legio.backend.ForwardingModelBackend;
 import dev.legio.backend.ModelBackend;
 import dev.legio.backend.SessionSpec;
 import dev.legio.backend.TurnResult;
+import dev.legio.backend.TurnStart;
 import dev.legio.backend.offline.OfflineBackend;
 import dev.legio.config.TelegramSettings;
 import dev.legio.session.SessionEngine;
@@ -169,7 +170,10 @@ final class TelegramFixture implements AutoCloseable {
 
     @Override
     protected TurnResult send(
-        BackendSession session, String userMessage, Consumer<BackendEvent> events) {
+        BackendSession session,
+        String userMessage,
+        Consumer<BackendEvent> events,
+        TurnStart start) {
       if (userMessage.contains("#slow")) {
         try {
           Thread.sleep(1200);
@@ -177,7 +181,7 @@ final class TelegramFixture implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
       }
-      return session.send(userMessage, events);
+      return session.send(userMessage, events, start);
     }
   }
 }
