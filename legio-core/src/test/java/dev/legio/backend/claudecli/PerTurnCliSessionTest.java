@@ -8,9 +8,7 @@ import dev.legio.backend.claudecli.ClaudeCliBackend.Mode;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
 import dev.legio.testing.RealClaudeCli;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,16 +26,18 @@ class PerTurnCliSessionTest {
   @TempDir Path work;
   private FakeMessagesApi api;
   private ClaudeCliBackend backend;
+  private SlowToExitCli cli;
 
   @BeforeEach
   void start() throws Exception {
     RealClaudeCli.executable();
     api = FakeMessagesApi.start();
     ClaudeCliBackend.Options real = RealClaudeCli.options(home, work, api, Mode.PER_TURN);
+    cli = SlowToExitCli.around(real.executable(), work);
     backend =
         new ClaudeCliBackend(
             new ClaudeCliBackend.Options(
-                slowToExit(real.executable()),
+                cli.executable(),
                 Mode.PER_TURN,
                 "default",
                 List.of(),
@@ -67,7 +67,7 @@ class PerTurnCliSessionTest {
       // the process still runs: it cannot exit before the test lets it
       List<ProcessHandle> exiting = backend.processHandles();
       assertThat(exiting).hasSize(1).allMatch(ProcessHandle::isAlive);
-      assertThat(log()).containsExactly("start");
+      assertThat(cli.log()).containsExactly("start");
       // and no thread of Legio's waits for its exit: the session's only threads read its pipes
       String label = "vorenus/" + session.backendSessionId().substring(0, 8);
       assertThat(threadsNamedFor(label))
@@ -80,7 +80,7 @@ class PerTurnCliSessionTest {
                   () -> {
                     try {
                       Thread.sleep(1_000);
-                      Files.writeString(work.resolve(RELEASE), "");
+                      cli.release();
                     } catch (Exception e) {
                       throw new IllegalStateException(e);
                     }
@@ -90,7 +90,7 @@ class PerTurnCliSessionTest {
       assertThat(exiting).noneMatch(ProcessHandle::isAlive);
     }
 
-    assertThat(log()).containsExactly("start", "end", "start", "end");
+    assertThat(cli.log()).containsExactly("start", "end", "start", "end");
     // the second process resumed the first's conversation
     assertThat(String.join("\n", api.scriptedRequests().get(1).messageTexts()))
         .contains("Scout the north road")
@@ -110,7 +110,7 @@ class PerTurnCliSessionTest {
 
     assertThat(exiting).noneMatch(ProcessHandle::isAlive);
     assertThat(backend.runningProcesses()).isZero();
-    assertThat(log()).containsExactly("start");
+    assertThat(cli.log()).containsExactly("start");
   }
 
   /** The names of the live threads whose name ends with {@code label}. */
@@ -120,37 +120,5 @@ class PerTurnCliSessionTest {
         .map(Thread::getName)
         .filter(name -> name.endsWith(label))
         .toList();
-  }
-
-  /** Where the script writes {@code start} when it starts and {@code end} when it exits. */
-  private static final String LOG = "starts-and-ends";
-
-  /** The file whose presence lets the script exit. */
-  private static final String RELEASE = "release";
-
-  private List<String> log() throws Exception {
-    return Files.readAllLines(work.resolve(LOG));
-  }
-
-  /**
-   * The real CLI behind a script that, once the CLI has exited, waits for {@link #RELEASE} before
-   * it exits itself: a process of Legio's that is slow to exit, for as long as the test says.
-   */
-  private Path slowToExit(Path cli) throws Exception {
-    Path script = work.resolve("claude-slow-to-exit");
-    Files.writeString(
-        script,
-        """
-        #!/bin/sh
-        echo start >> '%1$s'
-        '%2$s' "$@"
-        status=$?
-        while [ ! -e '%3$s' ]; do sleep 0.05; done
-        echo end >> '%1$s'
-        exit $status
-        """
-            .formatted(work.resolve(LOG), cli, work.resolve(RELEASE)));
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
-    return script;
   }
 }
