@@ -292,7 +292,10 @@ public final class ClaudeCliBackend implements ModelBackend {
    * Runs one {@code claude -p --output-format json} process with the question on its stdin, no
    * tools ({@code --tools ""}), no MCP servers ({@code --strict-mcp-config}) and no session kept on
    * disk ({@code --no-session-persistence}): nothing of it can be resumed. It is killed when it
-   * takes longer than {@link Options#turnTimeout()}.
+   * takes longer than {@link Options#turnTimeout()}. The answer returns as soon as the CLI's result
+   * is read, as a per-turn session's turn does: the process's exit clean-up runs in the background
+   * ({@link CliProcess#stopInBackground}: killed if not gone 5 s later), and a process that did not
+   * answer is killed before the call returns.
    *
    * @throws BackendException when the CLI failed, timed out or reported an error
    */
@@ -339,7 +342,7 @@ public final class ClaudeCliBackend implements ModelBackend {
       return text;
     } finally {
       if (finished) {
-        running.stop(5_000);
+        running.stopInBackground(5_000);
       } else {
         running.kill();
       }

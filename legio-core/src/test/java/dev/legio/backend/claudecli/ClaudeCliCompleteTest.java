@@ -11,6 +11,7 @@ import dev.legio.testing.RealClaudeCli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,7 +54,7 @@ class ClaudeCliCompleteTest {
     assertThat(asked.get(0).systemText()).contains("You extract facts.");
     assertThat(asked.get(0).lastUserText()).contains(question);
     assertThat(asked.get(0).toolNames()).isEmpty();
-    assertThat(backend.runningProcesses()).isZero();
+    awaitNoProcessOf(backend); // it exits in the background once its answer is read
     try (Stream<Path> files = Files.walk(home)) {
       assertThat(files.filter(f -> f.getFileName().toString().endsWith(".jsonl")))
           .as("no resumable session on disk")
@@ -62,12 +63,54 @@ class ClaudeCliCompleteTest {
   }
 
   @Test
-  void anApiErrorIsABackendException() {
+  void anApiErrorIsABackendException() throws Exception {
     api.enqueue(Reply.error(400, "invalid_request_error", "prompt is malformed"));
 
     assertThatThrownBy(() -> backend.complete("You extract facts.", "anything", null))
         .isInstanceOf(BackendException.class)
         .hasMessageContaining("Claude Code CLI");
-    assertThat(backend.runningProcesses()).isZero();
+    awaitNoProcessOf(backend);
+  }
+
+  @Test
+  void theAnswerReturnsBeforeTheProcessExitsAndTheProcessIsReapedInTheBackground()
+      throws Exception {
+    ClaudeCliBackend.Options real = backend.options();
+    SlowToExitCli cli = SlowToExitCli.around(real.executable(), work);
+    try (ClaudeCliBackend slow =
+        new ClaudeCliBackend(
+            new ClaudeCliBackend.Options(
+                cli.executable(),
+                Mode.PERSISTENT,
+                "default",
+                List.of(),
+                real.turnTimeout(),
+                work,
+                real.environment(),
+                McpConfigSource.none()))) {
+      api.enqueue(Reply.text("{\"facts\": []}"));
+
+      assertThat(slow.complete("You extract facts.", "Extract the facts.", null))
+          .isEqualTo("{\"facts\": []}");
+
+      // the process still runs: it cannot exit before the test lets it
+      List<ProcessHandle> exiting = slow.processHandles();
+      assertThat(exiting).hasSize(1).allMatch(ProcessHandle::isAlive);
+      assertThat(cli.log()).containsExactly("start");
+
+      cli.release();
+      awaitNoProcessOf(slow);
+      assertThat(exiting).noneMatch(ProcessHandle::isAlive);
+      assertThat(cli.log()).containsExactly("start", "end");
+    }
+  }
+
+  /** Waits up to 20 s for {@code cli} to have no process running, and fails if it still has. */
+  private static void awaitNoProcessOf(ClaudeCliBackend cli) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (cli.runningProcesses() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(cli.runningProcesses()).isZero();
   }
 }
