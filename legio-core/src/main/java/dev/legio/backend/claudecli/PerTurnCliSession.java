@@ -3,6 +3,8 @@ package dev.legio.backend.claudecli;
 import dev.legio.backend.SessionSpec;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A session in {@link ClaudeCliBackend.Mode#PER_TURN} mode: one process per turn, {@code
@@ -20,11 +22,19 @@ import java.util.concurrent.ExecutionException;
  *       returns.
  *   <li>The session's next turn starts its process only once the previous one has exited (or been
  *       killed): two processes never hold the conversation at once, and {@code --resume} never
- *       reads a transcript an exiting process still writes. Closing the session waits for it the
- *       same way, so no process of a closed session is left running.
+ *       reads a transcript an exiting process still writes. Closing the session waits for it too,
+ *       but 2 s at most, as long as a persistent session's close waits for its process: a process
+ *       still exiting then is killed with its tree, so no process of a closed session is left
+ *       running and a close takes about 2 s at worst, not the 5 s the exit is otherwise given.
  * </ul>
  */
 final class PerTurnCliSession extends CliSession {
+  /**
+   * How long closing the session lets its last turn's process go on exiting before it is killed:
+   * what a persistent session's close gives its process ({@link CliProcess#close}).
+   */
+  private static final long CLOSE_WAIT_MILLIS = 2_000;
+
   /** The previous turn's process being stopped: done once it has exited; null when none. */
   private CompletableFuture<Void> previous;
 
@@ -37,7 +47,7 @@ final class PerTurnCliSession extends CliSession {
 
   @Override
   CliProcess processFor(boolean resume) {
-    if (!awaitPrevious()) {
+    if (!awaitPrevious(Long.MAX_VALUE)) {
       throw TurnReader.interrupted(
           new InterruptedException("waiting for the previous turn's process to exit"));
     }
@@ -61,20 +71,24 @@ final class PerTurnCliSession extends CliSession {
 
   @Override
   void stop() {
-    awaitPrevious();
+    awaitPrevious(CLOSE_WAIT_MILLIS);
   }
 
   /**
-   * Waits until the previous turn's process has exited or been killed (7 s at most: 5 s to exit,
-   * then the kill). False when the thread was interrupted meanwhile: the process is killed and the
-   * thread keeps its interrupt flag.
+   * Waits until the previous turn's process has exited or been killed: its own stop bounds the wait
+   * (7 s at most: 5 s to exit, then the kill), and when it has not exited within {@code
+   * atMostMillis} it is killed now. False when the thread was interrupted meanwhile: the process is
+   * killed and the thread keeps its interrupt flag.
    */
-  private boolean awaitPrevious() {
+  private boolean awaitPrevious(long atMostMillis) {
     if (previous == null) {
       return true;
     }
     try {
-      previous.get();
+      previous.get(atMostMillis, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      previousProcess.kill();
       return true;
     } catch (InterruptedException e) {
       previousProcess.kill();

@@ -9,6 +9,7 @@ import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
 import dev.legio.testing.RealClaudeCli;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -103,10 +104,14 @@ class PerTurnCliSessionTest {
     api.enqueue(Reply.text("Noted."));
     BackendSession session = backend.open(spec());
     session.send("Remember the eagle", e -> {});
+    long turnEnded = System.nanoTime();
     List<ProcessHandle> exiting = backend.processHandles();
     assertThat(exiting).hasSize(1).allMatch(ProcessHandle::isAlive);
 
     session.close(); // the script never exits on its own: it is killed
+    // after the close's 2 s wait, not once the 5 s a turn's process is given to exit are up
+    assertThat(Duration.ofNanos(System.nanoTime() - turnEnded))
+        .isLessThan(Duration.ofMillis(4_500));
 
     assertThat(exiting).noneMatch(ProcessHandle::isAlive);
     assertThat(backend.runningProcesses()).isZero();
