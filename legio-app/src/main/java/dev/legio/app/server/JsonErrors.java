@@ -15,9 +15,9 @@ import org.eclipse.jetty.util.Callback;
  * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a server error (5xx)
  * never repeats its exception's text, which may name the server's files. A path whose %-escapes are
  * not UTF-8 ({@code %ff}) is said so, with how to send it ({@link PercentEncoding}); an ambiguous
- * or suspicious one ({@code %2F}, {@code //}) with what to fix ({@link PathRefusalAdvice}), and so
- * is a refused header ({@code Multiple Content-Lengths}, a control character: {@link
- * HeaderRefusalAdvice}); a 405 (a console page posted to) with the methods its {@code Allow} header
+ * or suspicious one ({@code %2F}, {@code //}), and a refused header ({@code Multiple
+ * Content-Lengths}, a control character), with what to fix after Jetty's own words ({@link
+ * JettyRefusalAdvice}); a 405 (a console page posted to) with the methods its {@code Allow} header
  * names, as the API's own 405 does.
  */
 final class JsonErrors implements Request.Handler {
@@ -65,15 +65,9 @@ final class JsonErrors implements Request.Handler {
     return true;
   }
 
-  /**
-   * What to fix after Jetty's own words, for a refusal of a path ({@link PathRefusalAdvice}) or of
-   * a header ({@link HeaderRefusalAdvice}).
-   */
+  /** What to fix after Jetty's own words ({@link JettyRefusalAdvice}). */
   private static String explained(String said) {
-    String advice = PathRefusalAdvice.of(said);
-    if (advice.isEmpty()) {
-      advice = HeaderRefusalAdvice.of(said);
-    }
+    String advice = JettyRefusalAdvice.of(said);
     return advice.isEmpty() ? "" : ": " + advice;
   }
 
