@@ -12,13 +12,25 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own refusals (a malformed or ambiguous URI, headers too large...) as the API's errors
- * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a server error (5xx)
- * never repeats its exception's text, which may name the server's files. A path whose %-escapes are
- * not UTF-8 ({@code %ff}) is said so, with how to send it ({@link PercentEncoding}); an ambiguous
- * or suspicious one ({@code %2F}, {@code //}), and a refused header ({@code Multiple
- * Content-Lengths}, a control character), with what to fix after Jetty's own words ({@link
- * JettyRefusalAdvice}); a 405 (a console page posted to) with the methods its {@code Allow} header
- * names, as the API's own 405 does.
+ * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace.
+ *
+ * <p>Rules: an answer below 400 (Jetty's 200 to an {@code OPTIONS} of a console asset, its {@code
+ * Allow} and {@code Content-Length: 0} already set) is sent without a body. Every error starts with
+ * its status's reason ({@code Bad Request: }); what follows is the first of these that applies:
+ *
+ * <ol>
+ *   <li>a 405 whose {@code Allow} header names methods (a console page posted to): the method is
+ *       not taken here, and the methods to use, as the API's own 405 says;
+ *   <li>a 400 for a path whose %-escapes are not UTF-8 ({@code %ff}, Jetty's {@code Bad UTF-8
+ *       encoding}): said so, with how to send it ({@link PercentEncoding});
+ *   <li>a 505: the versions to send ({@link #advice}); the client's doing, so nothing is in the
+ *       log;
+ *   <li>any other 5xx: {@code internal error; see Legio's log file}, never the exception's text,
+ *       which may name the server's files;
+ *   <li>Jetty said no more than the status: what to fix for the status ({@link #advice});
+ *   <li>otherwise Jetty's own words, quoted, then what to fix when {@link JettyRefusalAdvice} knows
+ *       them ({@code %2F}, {@code //}, {@code Multiple Content-Lengths}, a control character).
+ * </ol>
  */
 final class JsonErrors implements Request.Handler {
   /** Jetty's refusal of a path whose %-escapes are not UTF-8 ({@code /api/v1/sessions/%ff}). */
@@ -31,44 +43,42 @@ final class JsonErrors implements Request.Handler {
             ? code
             : response.getStatus();
     if (status < 400) {
-      // Not an error: Jetty answers an OPTIONS of a console asset through here with 200, its Allow
-      // and Content-Length: 0 already set. A body there would break its own Content-Length (and
-      // turn the answer into a 500 with a stack trace in the log).
+      // A body here would break Jetty's own Content-Length (and turn the answer into a 500 with a
+      // stack trace in the log).
       response.write(true, null, callback);
       return true;
     }
     Object message = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
-    String reason = HttpStatus.getMessage(status);
     String said = message == null ? "" : message.toString().strip();
     String allow = response.getHeaders().get(HttpHeader.ALLOW);
-    String error =
-        status == HttpStatus.METHOD_NOT_ALLOWED_405 && allow != null && !allow.isBlank()
-            ? reason
-                + ": "
-                + request.getMethod()
-                + " is not taken here; use "
-                + String.join(" or ", allow.split("\\s*,\\s*"))
-            : status == 400 && said.equalsIgnoreCase(JETTY_BAD_UTF8)
-                ? reason + ": the path is not UTF-8, percent-encoded; " + PercentEncoding.HOW
-                : status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505
-                    ? reason + ": " + advice(status) // the client's doing: nothing is in the log
-                    : status >= 500
-                        ? reason
-                            + ": internal error; see Legio's log file" // an exception's text stays
-                        // there
-                        : said.isEmpty() || said.equalsIgnoreCase(reason)
-                            ? reason + ": " + advice(status)
-                            : reason + ": " + Quoted.of(said) + explained(said);
+    String reason = HttpStatus.getMessage(status);
+    String error = reason + ": " + detail(status, reason, said, request.getMethod(), allow);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);
     return true;
   }
 
-  /** What to fix after Jetty's own words ({@link JettyRefusalAdvice}). */
-  private static String explained(String said) {
+  /** What follows the reason in an error: the first of the class comment's rules that applies. */
+  private static String detail(
+      int status, String reason, String said, String method, String allow) {
+    if (status == HttpStatus.METHOD_NOT_ALLOWED_405 && allow != null && !allow.isBlank()) {
+      return method + " is not taken here; use " + String.join(" or ", allow.split("\\s*,\\s*"));
+    }
+    if (status == HttpStatus.BAD_REQUEST_400 && said.equalsIgnoreCase(JETTY_BAD_UTF8)) {
+      return "the path is not UTF-8, percent-encoded; " + PercentEncoding.HOW;
+    }
+    if (status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505) {
+      return advice(status);
+    }
+    if (status >= 500) {
+      return "internal error; see Legio's log file";
+    }
+    if (said.isEmpty() || said.equalsIgnoreCase(reason)) {
+      return advice(status);
+    }
     String advice = JettyRefusalAdvice.of(said);
-    return advice.isEmpty() ? "" : ": " + advice;
+    return Quoted.of(said) + (advice.isEmpty() ? "" : ": " + advice);
   }
 
   /** What to fix, for a refusal of Jetty's that says no more than its status. */
