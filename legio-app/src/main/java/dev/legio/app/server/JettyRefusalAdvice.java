@@ -19,11 +19,17 @@ import java.util.Map;
  *       name), a character to percent-encode. A header it refuses: {@code Multiple Content-Lengths}
  *       (send one Content-Length), {@code Duplicate Host Header} (send one Host header), {@code
  *       Authority!=Host} (an absolute URL in the request line naming another host than the Host
- *       header: send a Host header that matches it). A character it refuses: {@code Illegal
- *       character CNTL=0x..} (remove control characters from header values; in the URL,
- *       percent-encode them), another {@code Illegal character} (a space in a header's name: remove
- *       it).
+ *       header: send a Host header that matches it), {@code Invalid Content-Length Value} (send the
+ *       body's length in digits, once), {@code No Host} (an HTTP/1.1 request without a Host header:
+ *       send one). A character it refuses: {@code Illegal character CNTL=0x..} (remove control
+ *       characters from header values; in the URL, percent-encode them), another {@code Illegal
+ *       character} (a space in a header's name: remove it). A request line's target that is no host
+ *       and port, {@code Bad Authority} (a {@code CONNECT /path}, or an absolute URL whose port is
+ *       not digits): a {@code CONNECT} is not served here, and which methods are.
  *   <li>Jetty's words stay first, so that a log or a search still finds them.
+ *   <li>Jetty reports some refusals as no more than {@code Bad Request}, with its words on the
+ *       parser's failure behind it ({@code Bad Authority}): those words are taken when they are
+ *       known here, and no other text of that failure is shown ({@link #behind}).
  *   <li>Several refusals in one message ({@code Suspicious Path Character, Illegal Path Character})
  *       are each explained once, in their order. Each is matched whole, ignoring case, except an
  *       {@code Illegal character}, matched by its start since the character follows; a message
@@ -71,10 +77,26 @@ final class JettyRefusalAdvice {
               "duplicate host header",
               "the request holds more than one Host header; send one Host header"),
           Map.entry(
+              "invalid content-length value",
+              "the request's Content-Length is not one whole number of bytes; send the body's"
+                  + " length in bytes as digits only (0-9), once"),
+          Map.entry(
+              "no host",
+              "an HTTP/1.1 request must carry a Host header; send one naming the server's host and"
+                  + " port, as in the URL (Host: 127.0.0.1:8080)"),
+          Map.entry(
               "authority!=host",
               "the request line's absolute URL names another host than its Host header; send a"
                   + " Host header that matches the request's authority (or only the path in the"
-                  + " request line)"));
+                  + " request line)"),
+          // A request line's target Jetty cannot read as a host and port.
+          Map.entry(
+              "bad authority",
+              "the request line names no host and port that can be read: a CONNECT (which names"
+                  + " host:port, not a path) is not served here, this server tunnels nothing, so"
+                  + " send GET, HEAD, POST or DELETE with a path (GET /api/v1/openapi.json lists"
+                  + " the API); in an absolute URL, write the port in digits or send only the"
+                  + " path"));
 
   /** The start of Jetty's refusal of a byte it does not allow where it stands. */
   private static final String ILLEGAL_CHARACTER = "illegal character ";
@@ -103,6 +125,21 @@ final class JettyRefusalAdvice {
       }
     }
     return String.join("; ", advice);
+  }
+
+  /**
+   * Jetty's words for a refusal it reports as no more than its status ({@code Bad Request}): the
+   * message of the parser's failure behind it, when that is one known here ({@code Bad Authority});
+   * empty otherwise, so that no other text of an exception is shown.
+   */
+  static String behind(Object failure) {
+    if (failure instanceof Throwable refusal
+        && refusal.getCause() != null
+        && refusal.getCause().getMessage() instanceof String words
+        && adviceFor(words.strip().toLowerCase(Locale.ROOT)) != null) {
+      return words.strip();
+    }
+    return "";
   }
 
   /** What to fix for one refusal, in lower case; null when it is not one known here. */

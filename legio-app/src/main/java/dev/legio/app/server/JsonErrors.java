@@ -27,7 +27,9 @@ import org.eclipse.jetty.util.Callback;
  *       log;
  *   <li>any other 5xx: {@code internal error; see Legio's log file}, never the exception's text,
  *       which may name the server's files;
- *   <li>Jetty said no more than the status: what to fix for the status ({@link #advice});
+ *   <li>Jetty said no more than the status: what to fix for the status ({@link #advice}); but for a
+ *       400 whose parser's failure {@link JettyRefusalAdvice} knows ({@code Bad Authority}: a
+ *       {@code CONNECT /path}), that failure's words are taken as Jetty's, for the next rule;
  *   <li>otherwise Jetty's own words, quoted, then what to fix when {@link JettyRefusalAdvice} knows
  *       them ({@code %2F}, {@code //}, {@code Multiple Content-Lengths}, a control character).
  * </ol>
@@ -52,6 +54,9 @@ final class JsonErrors implements Request.Handler {
     String said = message == null ? "" : message.toString().strip();
     String allow = response.getHeaders().get(HttpHeader.ALLOW);
     String reason = HttpStatus.getMessage(status);
+    if (status == HttpStatus.BAD_REQUEST_400 && (said.isEmpty() || said.equalsIgnoreCase(reason))) {
+      said = JettyRefusalAdvice.behind(request.getAttribute(ErrorHandler.ERROR_EXCEPTION));
+    }
     String error = reason + ": " + detail(status, reason, said, request.getMethod(), allow);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
