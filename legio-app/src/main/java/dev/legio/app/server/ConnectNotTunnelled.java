@@ -21,6 +21,10 @@ import org.eclipse.jetty.util.Callback;
  *       client's own {@code Connection: close}, answering an HTTP/1.0 one {@code keep-alive}), so a
  *       client waited for the idle timeout, and what it sent next, meant for a tunnel, would have
  *       been read as requests.
+ *   <li>So does Jetty's own refusal of a {@code CONNECT} it could read ({@code CONNECT [::1]:80}
+ *       with another {@code Host}: {@code Authority!=Host}), which {@link JsonErrors} writes and
+ *       which Jetty otherwise answered with the connection kept open. (One it cannot read, {@code
+ *       CONNECT /path}, is no longer a {@code CONNECT} to Jetty, which closes its connection.)
  *   <li>Any other method is passed on untouched.
  * </ul>
  */
@@ -31,9 +35,17 @@ final class ConnectNotTunnelled extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    closeAfterConnect(request, response);
+    return super.handle(request, response, callback);
+  }
+
+  /**
+   * Says {@code Connection: close} on the answer to a {@code CONNECT}, so that the server closes
+   * its connection once the answer is sent; any other request's answer is left as it is.
+   */
+  static void closeAfterConnect(Request request, Response response) {
     if (HttpMethod.CONNECT.is(request.getMethod())) {
       response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
     }
-    return super.handle(request, response, callback);
   }
 }

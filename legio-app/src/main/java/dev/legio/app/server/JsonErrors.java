@@ -12,7 +12,8 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own refusals (a malformed or ambiguous URI, headers too large...) as the API's errors
- * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace.
+ * are: {@code {"error": "..."}} in JSON, never an HTML page or a stack trace; a refused {@code
+ * CONNECT}'s connection is closed after it ({@link ConnectNotTunnelled}).
  *
  * <p>Rules: an answer below 400 (Jetty's 200 to an {@code OPTIONS} of a console asset, its {@code
  * Allow} and {@code Content-Length: 0} already set) is sent without a body. Every error starts with
@@ -60,6 +61,7 @@ final class JsonErrors implements Request.Handler {
     String error = reason + ": " + detail(status, reason, said, request.getMethod(), allow);
     byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", error));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    ConnectNotTunnelled.closeAfterConnect(request, response);
     response.write(true, ByteBuffer.wrap(body), callback);
     return true;
   }

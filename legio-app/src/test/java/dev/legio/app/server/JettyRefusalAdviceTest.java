@@ -53,6 +53,21 @@ class JettyRefusalAdviceTest {
   }
 
   @Test
+  void aConnectJettyRefusesItselfHasItsConnectionClosedAsEveryConnectDoes() throws Exception {
+    for (String request :
+        List.of(
+            "CONNECT [::1]:80 HTTP/1.1\r\nHost: x\r\n\r\n",
+            "CONNECT * HTTP/1.1\r\nHost: x\r\n\r\n")) {
+      String answer = RawHttp.untilClosed(f.uri("/"), request); // not kept open for a tunnel
+      assertThat(answer)
+          .as(request)
+          .startsWith("HTTP/1.1 400")
+          .containsIgnoringCase("\r\nConnection: close\r\n");
+      assertThat(ServerFixture.rawError(answer)).as(request).contains("Authority!=Host");
+    }
+  }
+
+  @Test
   void aContentLengthThatIsNotOneNumberIsToldToSendTheLengthInDigits() throws Exception {
     String body = "{\"text\": \"@vorenus hi\"}";
     for (String length : List.of("abc", "-1", "2, 2")) {
