@@ -1,0 +1,26 @@
+package dev.legio.app.mcp;
+
+import dev.legio.app.http.ListeningConnector;
+import java.net.URI;
+import java.util.Locale;
+
+/**
+ * Where a process on this machine (the Claude Code CLI that {@code legio serve} starts) reaches the
+ * MCP endpoint of a server listening on {@code BIND:PORT}.
+ *
+ * <p>Rules: a server bound to every interface ({@code 0.0.0.0}, {@code ::}, or no address) is
+ * reached at {@code 127.0.0.1}, so a child process never goes out by a public address; a server
+ * bound to one address ({@code 127.0.0.1}, {@code localhost}, {@code 10.0.0.5}) is reached at that
+ * address, the only one it listens on. The path is {@link McpHttpServer#PATH}.
+ */
+public record LocalMcpEndpoint(URI uri) {
+
+  /** The endpoint of a server bound to {@code bind} and listening on {@code port}. */
+  public static LocalMcpEndpoint of(String bind, int port) {
+    String host = bind.strip().toLowerCase(Locale.ROOT);
+    boolean everyInterface =
+        host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+    String address = ListeningConnector.address(everyInterface ? "127.0.0.1" : bind, port);
+    return new LocalMcpEndpoint(URI.create("http://" + address + McpHttpServer.PATH));
+  }
+}
