@@ -1,6 +1,7 @@
 package dev.legio.app;
 
 import dev.legio.agents.AgentDirectory;
+import dev.legio.app.mcp.LocalMcpEndpoint;
 import dev.legio.app.metrics.LegioMetrics;
 import dev.legio.backend.BackendDetector;
 import dev.legio.backend.ModelBackend;
@@ -231,6 +232,15 @@ public final class LegioApp implements AutoCloseable {
   /** Each Claude Code CLI session's memory tools over MCP ({@link SessionToolsets}). */
   public McpConfigSource memoriaOverMcp() {
     return toolsets.overMcp();
+  }
+
+  /**
+   * Tells the Claude Code CLI sessions opened from now on to reach their memory tools at {@code
+   * endpoint}, this process's MCP over HTTP ({@code legio serve}), instead of starting {@code legio
+   * mcp} each ({@link SessionToolsets}).
+   */
+  public void mcpServedAt(LocalMcpEndpoint endpoint) {
+    toolsets.serveOverHttp(endpoint.uri());
   }
 
   /** The session engine over the store, the agents and the back-end, created on first use. */

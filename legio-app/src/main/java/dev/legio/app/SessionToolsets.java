@@ -11,8 +11,10 @@ import dev.legio.session.Owner;
 import dev.legio.tools.ToolDefinition;
 import dev.legio.tools.Toolbox;
 import dev.legio.tools.Toolset;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,16 +30,36 @@ import java.util.Optional;
  *       MemoryTools#forReader}: edicta and acta, no commentarii, no history, nothing that writes or
  *       acts; {@code operator} on a channel ({@code telegram:123}) gets the legatus's tools, since
  *       the channel speaks for the legatus; otherwise (the legatus, a centurio) the owner's own.
- *   <li>A Claude Code CLI session gets the same over MCP: the CLI starts {@code legio mcp --agent
- *       CALLER} over stdio with every tool of that server allowed, CALLER being the legatus for an
- *       operator channel; a public chat channel gets none (its CLI runs without Legio's tools).
+ *   <li>A Claude Code CLI session gets the same over MCP, with every tool of that server allowed,
+ *       CALLER being the legatus for an operator channel; a public chat channel gets none (its CLI
+ *       runs without Legio's tools). Which MCP server:
+ *       <ul>
+ *         <li>once this process serves MCP over HTTP ({@code legio serve}, {@link #serveOverHttp}):
+ *             that endpoint, as {@link McpConfigFile#httpJson}, with CALLER's MCP token put in the
+ *             CLI's environment only ({@link McpConfigFile#TOKEN_VARIABLE}, expanded by the CLI in
+ *             the {@code Authorization} header): the endpoint maps the token to CALLER and serves
+ *             it {@link #forCaller}, the same tools as stdio; no process is started for them;
+ *         <li>otherwise ({@code legio say}, {@code legio chat}): the CLI starts {@code legio mcp
+ *             --agent CALLER} over stdio ({@link McpConfigFile#json}).
+ *       </ul>
  * </ul>
  */
 final class SessionToolsets {
   private final LegioApp app;
 
+  /** The MCP endpoint this process serves, as the CLI reaches it; null until it serves one. */
+  private volatile URI servedOverHttp;
+
   SessionToolsets(LegioApp app) {
     this.app = app;
+  }
+
+  /**
+   * From now on, CLI sessions that open reach their tools at {@code endpoint} (this process's MCP
+   * over HTTP) instead of starting {@code legio mcp}. Sessions already open keep their server.
+   */
+  void serveOverHttp(URI endpoint) {
+    servedOverHttp = java.util.Objects.requireNonNull(endpoint);
   }
 
   Toolset forCaller(String caller) {
@@ -62,7 +84,19 @@ final class SessionToolsets {
     return new McpConfigSource() {
       @Override
       public Optional<String> forSession(SessionSpec spec) {
-        return mcpCaller(spec).map(SessionToolsets.this::mcpConfigJson);
+        return mcpCaller(spec).map(SessionToolsets.this::cliMcpConfig);
+      }
+
+      // Set once and never unset: a session that read no endpoint in forSession and reads one
+      // here gets an unused variable; the reverse cannot happen (forSession is asked first).
+      @Override
+      public Map<String, String> environment(SessionSpec spec) {
+        if (servedOverHttp == null) {
+          return Map.of();
+        }
+        return mcpCaller(spec)
+            .map(c -> Map.of(McpConfigFile.TOKEN_VARIABLE, app.mcpTokens().tokenFor(c)))
+            .orElse(Map.of());
       }
 
       @Override
@@ -72,6 +106,12 @@ final class SessionToolsets {
             .orElse(List.of());
       }
     };
+  }
+
+  /** The {@code --mcp-config} of a CLI session of {@code caller}: HTTP when served, else stdio. */
+  private String cliMcpConfig(String caller) {
+    URI endpoint = servedOverHttp;
+    return endpoint != null ? McpConfigFile.httpJson(endpoint, caller) : mcpConfigJson(caller);
   }
 
   /**

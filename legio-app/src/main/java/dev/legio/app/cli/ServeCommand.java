@@ -1,6 +1,7 @@
 package dev.legio.app.cli;
 
 import dev.legio.app.LegioApp;
+import dev.legio.app.mcp.LocalMcpEndpoint;
 import dev.legio.app.mcp.McpHttpServer;
 import dev.legio.app.server.ApiTokens;
 import dev.legio.app.server.LegioServer;
@@ -62,6 +63,12 @@ final class ServeCommand implements Callable<Integer> {
             .mcp(mounted == null ? null : mounted.handler())
             .start();
     McpHttpServer mcp = mounted == null ? startMcp(app) : null;
+    // The CLI sessions' tools: this server's /mcp, not a `legio mcp` JVM per CLI process.
+    if (mounted != null) {
+      app.mcpServedAt(LocalMcpEndpoint.of(app.config().server().bind(), api.url().getPort()));
+    } else if (mcp != null) {
+      app.mcpServedAt(LocalMcpEndpoint.of(app.config().mcp().httpBind(), mcp.endpoint().getPort()));
+    }
     dev.legio.app.gateway.GatewayHealthReports healthReports =
         new dev.legio.app.gateway.GatewayHealthReports(
             app.gateways(), app.store().gatewayState(), app.clock());

@@ -12,6 +12,8 @@ import dev.legio.backend.TurnStart;
 import dev.legio.backend.TurnTimeoutException;
 import dev.legio.backend.Usage;
 import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>The session's MCP servers ({@code --mcp-config}) are asked of {@link McpConfigSource} once,
- *       when it opens; every process of the session starts with that one value.
+ *       when it opens, and then the variables they need in the CLI's environment (a server's
+ *       token); every process of the session starts with that one value and those variables, added
+ *       to the back-end's environment (never on its command line).
  *   <li>A process's first turn, when the session has MCP servers, first waits for the CLI to
  *       connect to them ({@link McpStartupWait}).
  *   <li>Every process writes a turn to its transcript before it reports the turn's result ({@link
@@ -80,6 +84,12 @@ abstract sealed class CliSession implements BackendSession
    */
   private final Optional<String> mcpConfig;
 
+  /**
+   * The environment of the session's processes: the back-end's, with the variables {@link
+   * McpConfigSource#environment} asked for when the session opened.
+   */
+  private final Map<String, String> environment;
+
   /** The last process whose MCP servers were waited for ({@link McpStartupWait}). */
   private CliProcess mcpAwaited;
 
@@ -97,6 +107,7 @@ abstract sealed class CliSession implements BackendSession
     this.known = resumed;
     this.label = spec.owner() + "/" + id.substring(0, 8);
     this.mcpConfig = parts.options().mcpConfig().forSession(spec);
+    this.environment = withMcpVariables(parts.options(), spec);
   }
 
   /** The process to send the turn to, started with {@code --resume} when {@code resume}. */
@@ -219,7 +230,7 @@ abstract sealed class CliSession implements BackendSession
           CliProcess.start(
               parts.args().session(spec, id, resume, prompt.path(), mcpConfig),
               parts.options().workingDirectory(),
-              EagerTranscript.environment(parts.options().environment()),
+              EagerTranscript.environment(environment),
               parts.options().withheld(),
               parts.processes(),
               label);
@@ -229,6 +240,18 @@ abstract sealed class CliSession implements BackendSession
     }
     started.whenEnded(prompt::delete);
     return started;
+  }
+
+  /** The back-end's environment with the MCP servers' variables, asked after their config. */
+  private static Map<String, String> withMcpVariables(
+      ClaudeCliBackend.Options options, SessionSpec spec) {
+    Map<String, String> variables = options.mcpConfig().environment(spec);
+    if (variables.isEmpty()) {
+      return options.environment();
+    }
+    Map<String, String> merged = new HashMap<>(options.environment());
+    merged.putAll(variables);
+    return Map.copyOf(merged);
   }
 
   /** Reads output lines until the turn's {@code result}. */

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * by default, is how long the connection itself may take, and the connection goes on in the
  * background), then sends the turn to the model without those tools and says nothing. {@code legio
  * mcp} is a JVM that answered after 3 s on an idle 2-core machine and after over 7 s on a busy one:
- * the agent then answered its first message without its memory.
+ * the agent then answered its first message without its memory. Under {@code legio serve} the CLI
+ * reaches the server's own endpoint over HTTP instead (no JVM to start), and the wait is short; it
+ * is kept for stdio ({@code legio say}, {@code legio chat}) and for any slow server.
  *
  * <p>Rules:
  *

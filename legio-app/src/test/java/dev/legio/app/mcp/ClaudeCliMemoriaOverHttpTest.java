@@ -1,0 +1,172 @@
+package dev.legio.app.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.legio.app.LegioApp;
+import dev.legio.backend.claudecli.ClaudeCliBackend;
+import dev.legio.config.LegioConfig;
+import dev.legio.session.DispatchListener;
+import dev.legio.session.Outcome;
+import dev.legio.session.SessionEngine;
+import dev.legio.testing.FakeMessagesApi;
+import dev.legio.testing.FakeMessagesApi.Reply;
+import dev.legio.testing.FakeMessagesApi.Request;
+import dev.legio.testing.MutableClock;
+import dev.legio.testing.RealClaudeCli;
+import dev.legio.workspace.Workspace;
+import dev.legio.workspace.WorkspaceInitializer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Claude Code CLI reaching Legio's memory tools over HTTP once the process serves MCP: the real
+ * CLI, started by the claude-cli back-end with Legio's {@code --mcp-config}, connects to this
+ * process's {@code /mcp} with the agent's token from its environment, and a model scripted (by a
+ * fake Messages API) to call {@code list_edicta} gets the edicta back; no {@code legio mcp} is
+ * started, and the token is on no command line and in no file but its own.
+ */
+class ClaudeCliMemoriaOverHttpTest {
+  private static final String LIST_EDICTA = "mcp__memoria_vorenus__list_edicta";
+
+  @TempDir Path dir;
+  @TempDir Path home;
+
+  @Test
+  void aCenturiosCliSessionCallsItsOwnToolsAtTheServersEndpointWithNoLegioMcpProcess()
+      throws Exception {
+    Path cli = RealClaudeCli.executable();
+    List<String> commandLinesDuringTheCall = new CopyOnWriteArrayList<>();
+    List<String> servedCallers = new CopyOnWriteArrayList<>();
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    String token;
+    try (FakeMessagesApi api = FakeMessagesApi.start();
+        LegioApp app =
+            LegioApp.open(workspace, Map.of(), MutableClock.at("2026-02-15T12:00:00Z"))) {
+      api.fallback(
+          r -> {
+            if (!r.toolNames().contains(LIST_EDICTA)) {
+              return Reply.text("ok"); // side requests (titles, checks)
+            }
+            if (hasToolResult(r)) {
+              commandLinesDuringTheCall.addAll(commandLinesOfThisProcessesChildren());
+              return Reply.text("The edicta are in force.");
+            }
+            return Reply.toolUse(LIST_EDICTA, "{}");
+          });
+      app.memoria().forLegatus("legatus").publishEdictum("no-force-push", "Never force-push.");
+      token = app.mcpTokens().tokenFor("vorenus");
+      // Bound to every interface, as a server may be: the CLI still connects to 127.0.0.1.
+      try (McpHttpServer server =
+          McpHttpServer.start(
+              new LegioConfig.Mcp(true, "0.0.0.0", 0),
+              app.mcpTokens(),
+              caller -> {
+                servedCallers.add(caller);
+                return app.toolsFor(caller);
+              },
+              app.agents()::isAgent)) {
+        app.mcpServedAt(LocalMcpEndpoint.of("0.0.0.0", server.endpoint().getPort()));
+        ClaudeCliBackend backend =
+            new ClaudeCliBackend(
+                new ClaudeCliBackend.Options(
+                    cli,
+                    ClaudeCliBackend.Mode.PERSISTENT,
+                    "default",
+                    List.of(),
+                    Duration.ofSeconds(90),
+                    dir,
+                    RealClaudeCli.environment(home, api),
+                    app.memoriaOverMcp()));
+        try (backend;
+            SessionEngine engine =
+                SessionEngine.builder()
+                    .messageLog(app.messageLog())
+                    .store(app.sessions())
+                    .agents(app.agents())
+                    .backend(backend)
+                    .settings(app.config().sessions())
+                    .clock(java.time.Clock.systemUTC())
+                    .build()) {
+          Outcome outcome = engine.handle("@vorenus Which edicta hold?", DispatchListener.NONE);
+
+          assertThat(outcome.replies().get(0).text()).isEqualTo("The edicta are in force.");
+        }
+      }
+
+      List<Request> withTools =
+          api.requests().stream().filter(r -> r.toolNames().contains(LIST_EDICTA)).toList();
+      // Scoped by the token: vorenus's tools, none of the legatus's.
+      assertThat(withTools.get(0).toolNames())
+          .contains("mcp__memoria_vorenus__search_memoria", "mcp__memoria_vorenus__publish_actum")
+          .noneMatch(n -> n.endsWith("__publish_edictum") || n.endsWith("__dispatch"));
+      Request answered =
+          withTools.stream()
+              .filter(ClaudeCliMemoriaOverHttpTest::hasToolResult)
+              .findFirst()
+              .orElseThrow();
+      assertThat(answered.allText()).contains("no-force-push");
+    }
+
+    // The tool ran here, at the endpoint, for vorenus's token and no other.
+    assertThat(servedCallers).containsExactly("vorenus");
+    // The CLI was running during the call, and no `legio mcp` beside it.
+    assertThat(commandLinesDuringTheCall)
+        .anyMatch(c -> c.contains("claude") || c.contains("cli.js"))
+        .noneMatch(c -> c.contains("dev.legio.app.cli.Main"))
+        .noneMatch(c -> c.contains(token));
+    assertThat(filesContaining(token, dir, home))
+        .containsExactly(dir.resolve("castra/mcp/tokens/vorenus"));
+  }
+
+  /** The command lines of this process's descendants, as Linux has them ({@code /proc}). */
+  private static List<String> commandLinesOfThisProcessesChildren() {
+    List<String> lines = new ArrayList<>();
+    ProcessHandle.current()
+        .descendants()
+        .forEach(
+            p -> {
+              try {
+                byte[] cmdline = Files.readAllBytes(Path.of("/proc", "" + p.pid(), "cmdline"));
+                lines.add(new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' '));
+              } catch (IOException e) {
+                // ended meanwhile
+              }
+            });
+    return lines;
+  }
+
+  private static List<Path> filesContaining(String text, Path... roots) throws IOException {
+    List<Path> found = new ArrayList<>();
+    for (Path root : roots) {
+      try (Stream<Path> files = Files.walk(root)) {
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          if (Files.readString(f, StandardCharsets.ISO_8859_1).contains(text)) {
+            found.add(f);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private static boolean hasToolResult(Request r) {
+    return r.messages().stream()
+        .anyMatch(
+            m ->
+                m.path("content").isArray()
+                    && StreamSupport.stream(m.path("content").spliterator(), false)
+                        .anyMatch(b -> "tool_result".equals(b.path("type").asText())));
+  }
+}
