@@ -36,6 +36,14 @@ public record JsonRpcError(JsonNode id, int code, String message) {
   /** A transport-level refusal (origin, session, headers): MCP's server error range. */
   public static final int SERVER_ERROR = -32000;
 
+  /**
+   * A request naming a session the server does not have (it ended, or the server restarted), with
+   * HTTP 404. The code is the one the MCP TypeScript SDK's servers answer, and what clients built
+   * on it read as "initialize again and retry": the Claude Code CLI re-initialises and runs the
+   * tool call again only on a 404 carrying this code; with {@link #SERVER_ERROR} the call failed.
+   */
+  public static final int SESSION_NOT_FOUND = -32001;
+
   public JsonRpcError {
     id = id == null || id.isMissingNode() ? NullNode.getInstance() : id;
   }

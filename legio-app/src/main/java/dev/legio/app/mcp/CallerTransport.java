@@ -33,8 +33,9 @@ import reactor.core.publisher.Mono;
  *
  * <ul>
  *   <li>{@code initialize} opens a session; its answer carries {@code Mcp-Session-Id}. Every other
- *       message names a session: a missing id gets 400, an unknown or ended one 404 (the client
- *       initializes again).
+ *       message names a session: a missing id gets 400, an unknown or ended one 404 with JSON-RPC
+ *       code {@link JsonRpcError#SESSION_NOT_FOUND} (-32001), on which clients initialize again and
+ *       send the request once more (the Claude Code CLI does so for a tool call only on that code).
  *   <li>{@code tools/call} is answered on an SSE stream ({@link SseStream}: event ids, {@code
  *       retry:}, resumable with {@code Last-Event-ID}), since a tool such as {@code dispatch} may
  *       run for minutes; every other request is answered at once with one JSON body.
@@ -377,7 +378,7 @@ final class CallerTransport implements McpStreamableServerTransportProvider {
           404,
           new JsonRpcError(
               answerId,
-              JsonRpcError.SERVER_ERROR,
+              JsonRpcError.SESSION_NOT_FOUND,
               "unknown MCP session (it ended, or the server restarted): send initialize again"));
       return Optional.empty();
     }

@@ -2,6 +2,7 @@ package dev.legio.app.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.app.LegioApp;
 import dev.legio.backend.claudecli.ClaudeCliBackend;
 import dev.legio.config.LegioConfig;
@@ -128,6 +129,105 @@ class ClaudeCliMemoriaOverHttpTest {
         .noneMatch(c -> c.contains(token));
     assertThat(filesContaining(token, dir, home))
         .containsExactly(dir.resolve("castra/mcp/tokens/vorenus"));
+  }
+
+  /**
+   * A CLI process whose MCP session the server no longer has (the server restarted, or ended the
+   * session after a day idle) gets its tool call answered all the same: the 404 carries the code
+   * the CLI reads as "session expired" (-32001), so it initializes again and calls once more.
+   */
+  @Test
+  void aCliWhoseMcpSessionEndedInitializesAgainAndItsToolCallIsAnswered() throws Exception {
+    Path cli = RealClaudeCli.executable();
+    Workspace workspace = new Workspace(dir);
+    WorkspaceInitializer.initialise(workspace);
+    try (FakeMessagesApi api = FakeMessagesApi.start();
+        LegioApp app =
+            LegioApp.open(workspace, Map.of(), MutableClock.at("2026-02-15T12:00:00Z"))) {
+      api.fallback(
+          r -> {
+            if (!r.toolNames().contains(LIST_EDICTA)) {
+              return Reply.text("ok"); // side requests (titles, checks)
+            }
+            return lastMessageIsAToolResult(r)
+                ? Reply.text("The edicta are in force.")
+                : Reply.toolUse(LIST_EDICTA, "{}");
+          });
+      app.memoria().forLegatus("legatus").publishEdictum("no-force-push", "Never force-push.");
+      McpHttpServer first = startMcp(app, 0);
+      int port = first.endpoint().getPort();
+      app.mcpServedAt(LocalMcpEndpoint.of("127.0.0.1", port));
+      ClaudeCliBackend backend =
+          new ClaudeCliBackend(
+              new ClaudeCliBackend.Options(
+                  cli,
+                  ClaudeCliBackend.Mode.PERSISTENT,
+                  "default",
+                  List.of(),
+                  Duration.ofSeconds(90),
+                  dir,
+                  RealClaudeCli.environment(home, api),
+                  app.memoriaOverMcp()));
+      try (backend;
+          SessionEngine engine =
+              SessionEngine.builder()
+                  .messageLog(app.messageLog())
+                  .store(app.sessions())
+                  .agents(app.agents())
+                  .backend(backend)
+                  .settings(app.config().sessions())
+                  .clock(java.time.Clock.systemUTC())
+                  .build()) {
+        assertThat(engine.handle("@vorenus Which edicta hold?", DispatchListener.NONE).replies())
+            .extracting(r -> r.text())
+            .containsExactly("The edicta are in force.");
+        // The server restarts on the same port: it has none of the sessions it had.
+        first.close();
+        try (McpHttpServer second = startMcp(app, port)) {
+          int before = api.requests().size();
+
+          Outcome again = engine.handle("@vorenus And now?", DispatchListener.NONE);
+
+          assertThat(again.replies().get(0).text()).isEqualTo("The edicta are in force.");
+          Request answered =
+              api.requests().subList(before, api.requests().size()).stream()
+                  .filter(ClaudeCliMemoriaOverHttpTest::lastMessageIsAToolResult)
+                  .findFirst()
+                  .orElseThrow();
+          JsonNode result = lastToolResult(answered);
+          assertThat(result.path("is_error").asBoolean(false)).as(result.toString()).isFalse();
+          assertThat(result.toString()).contains("no-force-push");
+        }
+      }
+    }
+  }
+
+  private static McpHttpServer startMcp(LegioApp app, int port) {
+    return McpHttpServer.start(
+        new LegioConfig.Mcp(true, "127.0.0.1", port),
+        app.mcpTokens(),
+        app::toolsFor,
+        app.agents()::isAgent);
+  }
+
+  private static boolean lastMessageIsAToolResult(Request r) {
+    return lastToolResult(r) != null;
+  }
+
+  /** The tool result of the request's last message; null when it holds none. */
+  private static JsonNode lastToolResult(Request r) {
+    List<JsonNode> messages = r.messages();
+    if (messages.isEmpty()) {
+      return null;
+    }
+    JsonNode content = messages.get(messages.size() - 1).path("content");
+    if (!content.isArray()) {
+      return null;
+    }
+    return StreamSupport.stream(content.spliterator(), false)
+        .filter(b -> "tool_result".equals(b.path("type").asText()))
+        .findFirst()
+        .orElse(null);
   }
 
   /** The command lines of this process's descendants, as Linux has them ({@code /proc}). */

@@ -337,14 +337,14 @@ class McpHttpTransportTest {
   void sessionsMissingUnknownOrEndedGetJsonRpcErrors() throws Exception {
     String ping = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}";
     assertError(client.post(ping, null), 400, 8, -32000, "missing Mcp-Session-Id header");
-    assertError(client.post(ping, "no-such-session"), 404, 8, -32000, "send initialize again");
+    assertError(client.post(ping, "no-such-session"), 404, 8, -32001, "send initialize again");
     String session = client.session();
     assertThat(client.post(ping, session).statusCode()).isEqualTo(200);
     HttpResponse<String> deleted =
         client.http.send(
             client.request(session).DELETE().build(), HttpResponse.BodyHandlers.ofString());
     assertThat(deleted.statusCode()).isEqualTo(204);
-    assertError(client.post(ping, session), 404, 8, -32000, "unknown MCP session");
+    assertError(client.post(ping, session), 404, 8, -32001, "unknown MCP session");
   }
 
   @Test
