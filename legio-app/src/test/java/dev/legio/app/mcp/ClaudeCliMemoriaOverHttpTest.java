@@ -79,27 +79,9 @@ class ClaudeCliMemoriaOverHttpTest {
               },
               app.agents()::isAgent)) {
         app.mcpServedAt(LocalMcpEndpoint.of("0.0.0.0", server.endpoint().getPort()));
-        ClaudeCliBackend backend =
-            new ClaudeCliBackend(
-                new ClaudeCliBackend.Options(
-                    cli,
-                    ClaudeCliBackend.Mode.PERSISTENT,
-                    "default",
-                    List.of(),
-                    Duration.ofSeconds(90),
-                    dir,
-                    RealClaudeCli.environment(home, api),
-                    app.memoriaOverMcp()));
+        ClaudeCliBackend backend = persistentCli(cli, app, api);
         try (backend;
-            SessionEngine engine =
-                SessionEngine.builder()
-                    .messageLog(app.messageLog())
-                    .store(app.sessions())
-                    .agents(app.agents())
-                    .backend(backend)
-                    .settings(app.config().sessions())
-                    .clock(java.time.Clock.systemUTC())
-                    .build()) {
+            SessionEngine engine = engine(app, backend)) {
           Outcome outcome = engine.handle("@vorenus Which edicta hold?", DispatchListener.NONE);
 
           assertThat(outcome.replies().get(0).text()).isEqualTo("The edicta are in force.");
@@ -157,27 +139,9 @@ class ClaudeCliMemoriaOverHttpTest {
       McpHttpServer first = startMcp(app, 0);
       int port = first.endpoint().getPort();
       app.mcpServedAt(LocalMcpEndpoint.of("127.0.0.1", port));
-      ClaudeCliBackend backend =
-          new ClaudeCliBackend(
-              new ClaudeCliBackend.Options(
-                  cli,
-                  ClaudeCliBackend.Mode.PERSISTENT,
-                  "default",
-                  List.of(),
-                  Duration.ofSeconds(90),
-                  dir,
-                  RealClaudeCli.environment(home, api),
-                  app.memoriaOverMcp()));
+      ClaudeCliBackend backend = persistentCli(cli, app, api);
       try (backend;
-          SessionEngine engine =
-              SessionEngine.builder()
-                  .messageLog(app.messageLog())
-                  .store(app.sessions())
-                  .agents(app.agents())
-                  .backend(backend)
-                  .settings(app.config().sessions())
-                  .clock(java.time.Clock.systemUTC())
-                  .build()) {
+          SessionEngine engine = engine(app, backend)) {
         assertThat(engine.handle("@vorenus Which edicta hold?", DispatchListener.NONE).replies())
             .extracting(r -> r.text())
             .containsExactly("The edicta are in force.");
@@ -200,6 +164,31 @@ class ClaudeCliMemoriaOverHttpTest {
         }
       }
     }
+  }
+
+  /** The claude-cli back-end, persistent, on the real CLI against {@code api}. */
+  private ClaudeCliBackend persistentCli(Path cli, LegioApp app, FakeMessagesApi api) {
+    return new ClaudeCliBackend(
+        new ClaudeCliBackend.Options(
+            cli,
+            ClaudeCliBackend.Mode.PERSISTENT,
+            "default",
+            List.of(),
+            Duration.ofSeconds(90),
+            dir,
+            RealClaudeCli.environment(home, api),
+            app.memoriaOverMcp()));
+  }
+
+  private static SessionEngine engine(LegioApp app, ClaudeCliBackend backend) {
+    return SessionEngine.builder()
+        .messageLog(app.messageLog())
+        .store(app.sessions())
+        .agents(app.agents())
+        .backend(backend)
+        .settings(app.config().sessions())
+        .clock(java.time.Clock.systemUTC())
+        .build();
   }
 
   private static McpHttpServer startMcp(LegioApp app, int port) {
