@@ -49,6 +49,9 @@ public final class Utf8Body {
 
   /** The text {@code body} holds; {@link NotUtf8} when it is not UTF-8. */
   public static String text(byte[] body) {
+    if (isPlainAscii(body)) {
+      return new String(body, java.nio.charset.StandardCharsets.US_ASCII);
+    }
     if (wide(body)) {
       throw new NotUtf8(
           "the body is in UTF-16 or UTF-32; send the body in UTF-8 (Legio reads no other"

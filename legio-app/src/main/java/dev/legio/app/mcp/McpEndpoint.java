@@ -21,7 +21,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -51,8 +50,9 @@ import org.slf4j.LoggerFactory;
  *       header, one of another shape, a missing or unknown token, or the token of an agent that no
  *       longer exists, gets 401 with {@code WWW-Authenticate: Bearer realm="legio",
  *       resource_metadata="…/.well-known/oauth-protected-resource/PATH"} ({@code
- *       error="invalid_token"} only for an unknown token) and reaches no tool; two {@code
- *       Authorization} headers get 400. Tokens are never logged.
+ *       error="invalid_token"} only for a well-formed token that is refused: unknown, or its agent
+ *       removed) and reaches no tool; two {@code Authorization} headers get 400. Tokens are never
+ *       logged.
  *   <li>{@code MCP-Protocol-Version}, when sent, must be one of {@link McpVersions#SUPPORTED}: else
  *       400.
  *   <li>POST: {@code Content-Type: application/json} and no {@code Content-Encoding} but {@code
@@ -348,10 +348,7 @@ public final class McpEndpoint extends HttpServlet {
     }
     String text;
     try {
-      text =
-          Utf8Body.isPlainAscii(body)
-              ? new String(body, StandardCharsets.US_ASCII)
-              : Utf8Body.text(body);
+      text = Utf8Body.text(body);
     } catch (Utf8Body.NotUtf8 notUtf8) {
       // As the API: bytes that are not UTF-8 are never read as U+FFFD (a tool would store them so).
       HttpAnswers.error(response, 400, JsonRpcError.PARSE_ERROR, notUtf8.getMessage());
@@ -376,8 +373,8 @@ public final class McpEndpoint extends HttpServlet {
   /**
    * The caller a request's token belongs to, read as the API reads it ({@link BearerHeader}); else
    * empty, the request refused: 401 with a challenge naming the protected-resource metadata ({@code
-   * error="invalid_token"} only for a well-formed token that is unknown), or 400 for more than one
-   * {@code Authorization} header.
+   * error="invalid_token"} only for a well-formed token that is refused: unknown, or its agent
+   * removed), or 400 for more than one {@code Authorization} header.
    */
   private Optional<String> authenticate(HttpServletRequest request, HttpServletResponse response)
       throws IOException {

@@ -317,6 +317,9 @@ final class ApiRouter extends Handler.Abstract {
     switch (BearerHeader.of(request.getHeaders())) {
       case BearerHeader.Refusal.REPEATED ->
           throw ApiException.badRequest(BearerHeader.Refusal.REPEATED.advice());
+      case BearerHeader.Refusal.NOT_BEARER ->
+          // The token may be right: only the scheme is wrong, so no word of making one.
+          throw new ApiException(401, BearerHeader.Refusal.NOT_BEARER.advice());
       case BearerHeader.Refusal refusal ->
           throw new ApiException(
               401,

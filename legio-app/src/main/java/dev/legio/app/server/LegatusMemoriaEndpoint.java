@@ -103,7 +103,9 @@ final class LegatusMemoriaEndpoint {
     String query = exchange.query("q", "one or more words, e.g. ?q=north+road");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(
-          "query parameter 'q' is missing: give one or more words, e.g. ?q=north+road");
+          "query parameter 'q' is "
+              + (query == null ? "missing" : "blank (only spaces)")
+              + ": give one or more words, e.g. ?q=north+road");
     }
     int limit = (int) exchange.queryLong("limit", 20, 1, 200);
     List<SearchHit> hits;

@@ -92,11 +92,12 @@ final class QueryParameters {
    * 400 when it is given twice, empty, not a whole number or out of the range.
    */
   long wholeNumber(String name, long fallback, long min, long max) {
+    List<String> given = raw.get(name);
+    if (given == null || given.isEmpty()) {
+      return fallback; // absent: nothing to check, no advice to build (most requests)
+    }
     String range = "a whole number from " + min + " to " + max;
     String text = single(name, range + ", or leave it out for its default");
-    if (text == null) {
-      return fallback;
-    }
     OptionalLong value = WholeNumber.parse(text);
     if (value.isPresent() && value.getAsLong() >= min && value.getAsLong() <= max) {
       return value.getAsLong();
