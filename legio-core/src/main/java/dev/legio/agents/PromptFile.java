@@ -144,16 +144,11 @@ public final class PromptFile {
                   + ": not valid UTF-8 text: byte "
                   + m.offset()
                   + " ("
-                  + where(content, m.offset())
+                  + LineAndColumn.of(content, m.offset())
                   + ") is "
                   + m.bytes()
                   + ", which UTF-8 does not allow there; save it as UTF-8");
     };
-  }
-
-  private static String where(byte[] content, int offset) {
-    LineAndColumn at = LineAndColumn.of(content, offset);
-    return "line " + at.line() + ", column " + at.column();
   }
 
   private static ObjectNode frontMatter(Path file, String yaml) {

@@ -3,7 +3,6 @@ package dev.legio.config;
 import dev.legio.text.LineAndColumn;
 import dev.legio.text.StrictUtf8;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The text of a configuration file: it must be UTF-8 text ({@link StrictUtf8}). A byte sequence
@@ -25,9 +24,9 @@ final class ConfigFileText {
               + " is not UTF-8 text: byte "
               + m.offset()
               + " ("
-              + where(bytes, m.offset())
+              + LineAndColumn.of(bytes, m.offset())
               + ") is "
-              + String.format(Locale.ROOT, "0x%02X", bytes[m.offset()] & 0xFF)
+              + m.bytes()
               + ", which UTF-8 does not allow there. Save the file as UTF-8 text.");
     }
     if (firstNul >= 0) {
@@ -36,7 +35,7 @@ final class ConfigFileText {
               + " is not UTF-8 text: byte "
               + firstNul
               + " ("
-              + where(bytes, firstNul)
+              + LineAndColumn.of(bytes, firstNul)
               + ") is a NUL byte, so this looks like a binary file (or one saved as UTF-16)."
               + " Save the file as UTF-8 text.");
     }
@@ -50,11 +49,5 @@ final class ConfigFileText {
       }
     }
     return -1;
-  }
-
-  /** "line L, column C" of the byte at {@code offset}, both from 1, columns counted in bytes. */
-  private static String where(byte[] bytes, int offset) {
-    LineAndColumn at = LineAndColumn.of(bytes, offset);
-    return "line " + at.line() + ", column " + at.column();
   }
 }

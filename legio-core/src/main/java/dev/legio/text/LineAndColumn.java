@@ -18,4 +18,10 @@ public record LineAndColumn(int line, int column) {
     }
     return new LineAndColumn(line, offset - lineStart + 1);
   }
+
+  /** "line L, column C", as a message names the place. */
+  @Override
+  public String toString() {
+    return "line " + line + ", column " + column;
+  }
 }

@@ -27,8 +27,9 @@ import java.util.HexFormat;
  *       character like any other.
  *   <li>Any other code point, NUL included, is text: what a caller refuses beyond UTF-8 (a NUL, a
  *       body in UTF-16) is its own rule.
- *   <li>Decoded text is exactly the JDK's lenient {@code new String(bytes, UTF_8)}: only refusal is
- *       added.
+ *   <li>Decoded text is exactly the JDK's lenient {@code new String(bytes, UTF_8)} (with {@link
+ *       LeadingBom#KEEP}; with {@link LeadingBom#SKIP} less a leading byte order mark): only
+ *       refusal is added.
  * </ul>
  */
 public final class StrictUtf8 {

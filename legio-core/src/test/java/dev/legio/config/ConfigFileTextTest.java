@@ -51,7 +51,7 @@ class ConfigFileTextTest {
         Arguments.of(
             "a character cut off at the end",
             bytes("# \u00e2\u0082"),
-            "FILE is not UTF-8 text: byte 2 (line 1, column 3) is 0xE2, which UTF-8 does not allow"
+            "FILE is not UTF-8 text: byte 2 (line 1, column 3) is 0xE2 0x82, which UTF-8 does not allow"
                 + " there. Save the file as UTF-8 text."));
   }
 
