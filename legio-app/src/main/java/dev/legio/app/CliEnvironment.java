@@ -11,9 +11,10 @@ import java.util.TreeSet;
  * secret, Slack's signing secret and bot token, Discord's bot token, by the names {@code
  * [gateways.*]} gives them) are withheld: an agent with shell tools could read its process's
  * environment, and nothing the CLI runs needs them ({@code legio mcp}, which the CLI starts for the
- * agents' tools, runs no gateway). The model back-ends' keys and the database's password stay: the
- * CLI may use Anthropic's key, and {@code legio mcp} reaches the praetorium and, for the legatus's
- * dispatch, the main back-end.
+ * agents' tools where no server runs, runs no gateway). The model back-ends' keys and the
+ * database's password stay: the CLI may use Anthropic's key, and {@code legio mcp} (outside {@code
+ * legio serve}, whose CLI sessions use its own {@code /mcp} instead) reaches the praetorium and,
+ * for the legatus's dispatch, the main back-end.
  */
 final class CliEnvironment {
   private CliEnvironment() {}

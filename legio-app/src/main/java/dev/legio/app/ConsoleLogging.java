@@ -18,9 +18,9 @@ import ch.qos.logback.core.spi.ContextAwareBase;
  *
  * <p>Rules: logback finds this class through {@code META-INF/services} and runs it instead of
  * reading an XML file: parsing one took about a quarter of the start of a short command such as the
- * {@code legio mcp} the Claude Code CLI starts for each agent (docs/BENCHMARKS.md, session 28). A
- * user who names a file of their own with {@code -Dlogback.configurationFile} gets that file
- * instead.
+ * {@code legio mcp} the Claude Code CLI starts for each agent outside {@code legio serve}
+ * (docs/BENCHMARKS.md, session 28). A user who names a file of their own with {@code
+ * -Dlogback.configurationFile} gets that file instead.
  */
 public final class ConsoleLogging extends ContextAwareBase implements Configurator {
   /** The system property through which a user names a logback file of their own. */

@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  *
  * <p>A child takes the JVM's attach ({@code jcmd}, profilers) only when this process does: {@code
  * ./legio} starts Legio with {@code -XX:+DisableAttachMechanism} (see {@link ProcessSecretsGuard}),
- * and a {@code legio mcp} child, which the Claude Code CLI runs beside its agents' commands and
- * which holds the database's credentials, is started with it too.
+ * and a {@code legio mcp} child, which the Claude Code CLI runs beside its agents' commands outside
+ * {@code legio serve} and which holds the database's credentials, is started with it too.
  */
 public final class LegioCommandLine {
   private LegioCommandLine() {}

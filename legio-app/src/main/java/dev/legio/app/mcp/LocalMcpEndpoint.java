@@ -10,8 +10,10 @@ import java.util.Locale;
  *
  * <p>Rules: a server bound to every interface ({@code 0.0.0.0}, {@code ::}, or no address) is
  * reached at {@code 127.0.0.1}, so a child process never goes out by a public address; a server
- * bound to one address ({@code 127.0.0.1}, {@code localhost}, {@code 10.0.0.5}) is reached at that
- * address, the only one it listens on. The path is {@link McpHttpServer#PATH}.
+ * bound to {@code localhost} is reached at {@code 127.0.0.1}, the address Java bound it to (the
+ * CLI, in Node, may look {@code localhost} up as {@code ::1} first and find nothing there); a
+ * server bound to one address ({@code 127.0.0.1}, {@code 10.0.0.5}) is reached at that address, the
+ * only one it listens on. The path is {@link McpHttpServer#PATH}.
  */
 public record LocalMcpEndpoint(URI uri) {
 
@@ -20,7 +22,10 @@ public record LocalMcpEndpoint(URI uri) {
     String host = bind.strip().toLowerCase(Locale.ROOT);
     boolean everyInterface =
         host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
-    String address = ListeningConnector.address(everyInterface ? "127.0.0.1" : bind, port);
+    // "localhost" is where Java bound the server (127.0.0.1); Node may look it up as ::1 first.
+    boolean loopbackByName = host.equals("localhost");
+    String address =
+        ListeningConnector.address(everyInterface || loopbackByName ? "127.0.0.1" : bind, port);
     return new LocalMcpEndpoint(URI.create("http://" + address + McpHttpServer.PATH));
   }
 }

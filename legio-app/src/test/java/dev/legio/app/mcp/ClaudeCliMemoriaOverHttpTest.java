@@ -43,6 +43,15 @@ class ClaudeCliMemoriaOverHttpTest {
   @TempDir Path dir;
   @TempDir Path home;
 
+  private final List<AutoCloseable> closeAtTheEnd = new ArrayList<>();
+
+  @org.junit.jupiter.api.AfterEach
+  void closeWhatIsLeft() throws Exception {
+    for (AutoCloseable c : closeAtTheEnd) {
+      c.close();
+    }
+  }
+
   @Test
   void aCenturiosCliSessionCallsItsOwnToolsAtTheServersEndpointWithNoLegioMcpProcess()
       throws Exception {
@@ -137,6 +146,7 @@ class ClaudeCliMemoriaOverHttpTest {
           });
       app.memoria().forLegatus("legatus").publishEdictum("no-force-push", "Never force-push.");
       McpHttpServer first = startMcp(app, 0);
+      closeAtTheEnd.add(first); // closed again if a step before its restart fails
       int port = first.endpoint().getPort();
       app.mcpServedAt(LocalMcpEndpoint.of("127.0.0.1", port));
       ClaudeCliBackend backend = persistentCli(cli, app, api);

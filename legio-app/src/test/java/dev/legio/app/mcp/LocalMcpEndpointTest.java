@@ -14,6 +14,12 @@ class LocalMcpEndpointTest {
   }
 
   @Test
+  void aServerBoundToLocalhostIsReachedAtTheAddressJavaBoundItTo() {
+    assertThat(LocalMcpEndpoint.of("localhost", 8740).uri())
+        .hasToString("http://127.0.0.1:8740/mcp");
+  }
+
+  @Test
   void aServerOnOneAddressIsReachedAtThatAddress() {
     assertThat(LocalMcpEndpoint.of("127.0.0.1", 9000).uri())
         .hasToString("http://127.0.0.1:9000/mcp");

@@ -72,6 +72,7 @@ class ServeCliMemoriaOverHttpProcessTest {
         new ApiTokens(ws.resolve("castra")).create("test", Role.OPERATOR, List.of()).secret();
     List<String> childrenDuringTheCall = new CopyOnWriteArrayList<>();
     List<ProcessHandle> serveHandle = new CopyOnWriteArrayList<>();
+    List<String> toolResults = new CopyOnWriteArrayList<>();
     try (FakeMessagesApi api = FakeMessagesApi.start()) {
       api.fallback(
           r -> {
@@ -80,6 +81,7 @@ class ServeCliMemoriaOverHttpProcessTest {
             }
             if (hasToolResult(r)) {
               childrenDuringTheCall.addAll(commandLines(serveHandle.get(0)));
+              toolResults.add(r.allText());
               return Reply.text("The edicta are in force.");
             }
             return Reply.toolUse(LIST_EDICTA, "{}");
@@ -125,6 +127,8 @@ class ServeCliMemoriaOverHttpProcessTest {
 
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         assertThat(answer.body()).contains("The edicta are in force.");
+        // The tool really ran at the endpoint: its result holds the edictum, not a refusal.
+        assertThat(toolResults).singleElement().asString().contains("no-force-push");
         serve.destroy();
         assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
         drain.join(5_000);
@@ -134,7 +138,7 @@ class ServeCliMemoriaOverHttpProcessTest {
     }
     String token = Files.readString(ws.resolve("castra/mcp/tokens/vorenus")).strip();
     assertThat(childrenDuringTheCall)
-        .anyMatch(c -> c.startsWith("claude") || c.contains("cli.js"))
+        .anyMatch(c -> c.contains("claude") || c.contains("cli.js"))
         .noneMatch(c -> c.contains("dev.legio.app.cli.Main"))
         .noneMatch(c -> c.contains(token));
     assertThat(Files.readString(ws.resolve("castra/logs/legio.log"))).doesNotContain(token);
