@@ -2,18 +2,16 @@ package dev.legio.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.legio.errors.Quoted;
+import dev.legio.text.Utf8Lines;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +46,9 @@ import reactor.core.publisher.Mono;
  *   <li>{@code notifications/cancelled} ({@link Cancellation}): a request still pending, but {@code
  *       initialize}, is never answered; its tool call is not run, or is interrupted. Its id stays
  *       taken until the session has finished with it.
- *   <li>Bytes that are not UTF-8 are read as U+FFFD (then fail as JSON); blank lines are skipped.
+ *   <li>A line that is not UTF-8 ({@link Utf8Lines}) is answered {@code -32700} naming the line and
+ *       the byte, as MCP over HTTP answers such a body: never read as U+FFFD, which a tool given
+ *       the text would store. Blank lines are skipped.
  *   <li>The SDK's session holds requests until {@code notifications/initialized}, unanswered; so a
  *       {@code ping} before it is answered here (the lifecycle allows pings at any time), and any
  *       other request but {@code initialize} before it gets {@code -32600} at once, saying what to
@@ -122,18 +122,29 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void readLoop() {
-    try (BufferedReader lines =
-        new BufferedReader(
-            new InputStreamReader(
-                in,
-                StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
-      String line;
-      while (!closed && (line = lines.readLine()) != null) {
-        if (!line.isBlank()) {
-          receive(line);
+    try (in) {
+      Utf8Lines lines = new Utf8Lines(in);
+      Utf8Lines.Line line;
+      while (!closed && (line = lines.next()) != null) {
+        switch (line) {
+          case Utf8Lines.Text(String text) -> {
+            if (!text.isBlank()) {
+              receive(text);
+            }
+          }
+          case Utf8Lines.NotUtf8 bad ->
+              // Never read as U+FFFD: a tool would store the replacement, not what was sent.
+              write(
+                  JsonRpcError.withoutId(
+                          JsonRpcError.PARSE_ERROR,
+                          "parse error: line "
+                              + bad.number()
+                              + " is not UTF-8 at byte "
+                              + bad.where().offset()
+                              + " ("
+                              + bad.where().bytes()
+                              + "); send each message in UTF-8")
+                      .toJsonText());
         }
       }
     } catch (IOException | UncheckedIOException e) {

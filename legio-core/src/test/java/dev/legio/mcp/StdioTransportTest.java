@@ -48,6 +48,34 @@ class StdioTransportTest {
   }
 
   @Test
+  void aLineThatIsNotUtf8IsRefusedNamingTheByteAndTheToolIsNotCalled() throws Exception {
+    try (StdioHarness s = new StdioHarness().initialized()) {
+      String call =
+          "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a";
+      byte[] head = call.getBytes(StandardCharsets.UTF_8);
+      byte[] tail = "b\"}}}\n".getBytes(StandardCharsets.UTF_8);
+      // An overlong '/' (C0 AF), then CESU-8 (an encoded surrogate, ED A0 80), inside the text.
+      for (byte[] bad :
+          new byte[][] {{(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}}) {
+        byte[] line = new byte[head.length + bad.length + tail.length];
+        System.arraycopy(head, 0, line, 0, head.length);
+        System.arraycopy(bad, 0, line, head.length, bad.length);
+        System.arraycopy(tail, 0, line, head.length + bad.length, tail.length);
+        s.sendBytes(line);
+        JsonNode refused = s.next();
+        assertError(refused, null, -32700, "is not UTF-8 at byte " + head.length);
+        assertThat(refused.at("/error/message").asText()).contains("send each message in UTF-8");
+      }
+      // The next line is read as ever, and the text arrives exactly as sent.
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\","
+              + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a\u2014b\"}}}");
+      assertThat(s.answerTo(8).toString()).contains("a\u2014b").doesNotContain("\ufffd");
+    }
+  }
+
+  @Test
   void parseErrorsAreToldInWordsWithoutTheJsonLibrarysNames() throws Exception {
     try (StdioHarness s = new StdioHarness().initialized()) {
       String deep = "{\"x\":" + "[".repeat(1500) + "]".repeat(1500) + "}";
