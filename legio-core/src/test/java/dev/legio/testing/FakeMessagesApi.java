@@ -115,6 +115,26 @@ public final class FakeMessagesApi implements AutoCloseable {
       return out;
     }
 
+    /** Whether any message of the request carries a {@code tool_result} block. */
+    public boolean hasToolResult() {
+      return messages().stream().anyMatch(m -> toolResultOf(m) != null);
+    }
+
+    /** The {@code tool_result} block of the request's last message; null when it has none. */
+    public JsonNode lastToolResult() {
+      List<JsonNode> messages = messages();
+      return messages.isEmpty() ? null : toolResultOf(messages.get(messages.size() - 1));
+    }
+
+    private static JsonNode toolResultOf(JsonNode message) {
+      for (JsonNode block : message.path("content")) {
+        if ("tool_result".equals(block.path("type").asText())) {
+          return block;
+        }
+      }
+      return null;
+    }
+
     /** The text of every message of the request (text blocks and tool results), in order. */
     public List<String> messageTexts() {
       return messages().stream().map(m -> textOf(m.get("content"))).toList();

@@ -13,6 +13,7 @@ import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
 import dev.legio.testing.FakeMessagesApi.Request;
 import dev.legio.testing.MutableClock;
+import dev.legio.testing.ProcessCommandLines;
 import dev.legio.testing.RealClaudeCli;
 import dev.legio.workspace.Workspace;
 import dev.legio.workspace.WorkspaceInitializer;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,8 +69,9 @@ class ClaudeCliMemoriaOverHttpTest {
             if (!r.toolNames().contains(LIST_EDICTA)) {
               return Reply.text("ok"); // side requests (titles, checks)
             }
-            if (hasToolResult(r)) {
-              commandLinesDuringTheCall.addAll(commandLinesOfThisProcessesChildren());
+            if (r.hasToolResult()) {
+              commandLinesDuringTheCall.addAll(
+                  ProcessCommandLines.ofDescendants(ProcessHandle.current()));
               return Reply.text("The edicta are in force.");
             }
             return Reply.toolUse(LIST_EDICTA, "{}");
@@ -104,10 +105,7 @@ class ClaudeCliMemoriaOverHttpTest {
           .contains("mcp__memoria_vorenus__search_memoria", "mcp__memoria_vorenus__publish_actum")
           .noneMatch(n -> n.endsWith("__publish_edictum") || n.endsWith("__dispatch"));
       Request answered =
-          withTools.stream()
-              .filter(ClaudeCliMemoriaOverHttpTest::hasToolResult)
-              .findFirst()
-              .orElseThrow();
+          withTools.stream().filter(Request::hasToolResult).findFirst().orElseThrow();
       assertThat(answered.allText()).contains("no-force-push");
     }
 
@@ -140,7 +138,7 @@ class ClaudeCliMemoriaOverHttpTest {
             if (!r.toolNames().contains(LIST_EDICTA)) {
               return Reply.text("ok"); // side requests (titles, checks)
             }
-            return lastMessageIsAToolResult(r)
+            return r.lastToolResult() != null
                 ? Reply.text("The edicta are in force.")
                 : Reply.toolUse(LIST_EDICTA, "{}");
           });
@@ -165,10 +163,10 @@ class ClaudeCliMemoriaOverHttpTest {
           assertThat(again.replies().get(0).text()).isEqualTo("The edicta are in force.");
           Request answered =
               api.requests().subList(before, api.requests().size()).stream()
-                  .filter(ClaudeCliMemoriaOverHttpTest::lastMessageIsAToolResult)
+                  .filter(r -> r.lastToolResult() != null)
                   .findFirst()
                   .orElseThrow();
-          JsonNode result = lastToolResult(answered);
+          JsonNode result = answered.lastToolResult();
           assertThat(result.path("is_error").asBoolean(false)).as(result.toString()).isFalse();
           assertThat(result.toString()).contains("no-force-push");
         }
@@ -209,43 +207,6 @@ class ClaudeCliMemoriaOverHttpTest {
         app.agents()::isAgent);
   }
 
-  private static boolean lastMessageIsAToolResult(Request r) {
-    return lastToolResult(r) != null;
-  }
-
-  /** The tool result of the request's last message; null when it holds none. */
-  private static JsonNode lastToolResult(Request r) {
-    List<JsonNode> messages = r.messages();
-    if (messages.isEmpty()) {
-      return null;
-    }
-    JsonNode content = messages.get(messages.size() - 1).path("content");
-    if (!content.isArray()) {
-      return null;
-    }
-    return StreamSupport.stream(content.spliterator(), false)
-        .filter(b -> "tool_result".equals(b.path("type").asText()))
-        .findFirst()
-        .orElse(null);
-  }
-
-  /** The command lines of this process's descendants, as Linux has them ({@code /proc}). */
-  private static List<String> commandLinesOfThisProcessesChildren() {
-    List<String> lines = new ArrayList<>();
-    ProcessHandle.current()
-        .descendants()
-        .forEach(
-            p -> {
-              try {
-                byte[] cmdline = Files.readAllBytes(Path.of("/proc", "" + p.pid(), "cmdline"));
-                lines.add(new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' '));
-              } catch (IOException e) {
-                // ended meanwhile
-              }
-            });
-    return lines;
-  }
-
   private static List<Path> filesContaining(String text, Path... roots) throws IOException {
     List<Path> found = new ArrayList<>();
     for (Path root : roots) {
@@ -258,14 +219,5 @@ class ClaudeCliMemoriaOverHttpTest {
       }
     }
     return found;
-  }
-
-  private static boolean hasToolResult(Request r) {
-    return r.messages().stream()
-        .anyMatch(
-            m ->
-                m.path("content").isArray()
-                    && StreamSupport.stream(m.path("content").spliterator(), false)
-                        .anyMatch(b -> "tool_result".equals(b.path("type").asText())));
   }
 }

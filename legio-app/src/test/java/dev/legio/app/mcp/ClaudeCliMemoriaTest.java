@@ -51,7 +51,7 @@ class ClaudeCliMemoriaTest {
           if (!r.toolNames().contains(LIST_EDICTA)) {
             return Reply.text("ok"); // side requests (titles, checks)
           }
-          return hasToolResult(r)
+          return r.hasToolResult()
               ? Reply.text("The edicta are in force.")
               : Reply.toolUse(LIST_EDICTA, "{}");
         });
@@ -96,17 +96,7 @@ class ClaudeCliMemoriaTest {
         .contains("mcp__memoria_vorenus__search_memoria", "mcp__memoria_vorenus__publish_actum")
         .noneMatch(n -> n.endsWith("__publish_edictum") || n.endsWith("__dispatch"));
     // The tool ran in `legio mcp --agent vorenus` and its result went back to the model.
-    Request answered =
-        withTools.stream().filter(ClaudeCliMemoriaTest::hasToolResult).findFirst().orElseThrow();
+    Request answered = withTools.stream().filter(Request::hasToolResult).findFirst().orElseThrow();
     assertThat(answered.allText()).contains("no-force-push");
-  }
-
-  private static boolean hasToolResult(Request r) {
-    return r.messages().stream()
-        .anyMatch(
-            m ->
-                m.path("content").isArray()
-                    && java.util.stream.StreamSupport.stream(m.path("content").spliterator(), false)
-                        .anyMatch(b -> "tool_result".equals(b.path("type").asText())));
   }
 }

@@ -9,10 +9,10 @@ import dev.legio.app.server.Role;
 import dev.legio.testing.FakeMessagesApi;
 import dev.legio.testing.FakeMessagesApi.Reply;
 import dev.legio.testing.MutableClock;
+import dev.legio.testing.ProcessCommandLines;
 import dev.legio.testing.RealClaudeCli;
 import dev.legio.workspace.Workspace;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,12 +23,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,8 +77,8 @@ class ServeCliMemoriaOverHttpProcessTest {
             if (!r.toolNames().contains(LIST_EDICTA)) {
               return Reply.text("ok"); // side requests (titles, checks)
             }
-            if (hasToolResult(r)) {
-              childrenDuringTheCall.addAll(commandLines(serveHandle.get(0)));
+            if (r.hasToolResult()) {
+              childrenDuringTheCall.addAll(ProcessCommandLines.ofDescendants(serveHandle.get(0)));
               toolResults.add(r.allText());
               return Reply.text("The edicta are in force.");
             }
@@ -142,31 +140,5 @@ class ServeCliMemoriaOverHttpProcessTest {
         .noneMatch(c -> c.contains("dev.legio.app.cli.Main"))
         .noneMatch(c -> c.contains(token));
     assertThat(Files.readString(ws.resolve("castra/logs/legio.log"))).doesNotContain(token);
-  }
-
-  /** The command lines of {@code process}'s descendants, as Linux has them ({@code /proc}). */
-  private static List<String> commandLines(ProcessHandle process) {
-    List<String> lines = new ArrayList<>();
-    process
-        .descendants()
-        .forEach(
-            p -> {
-              try {
-                byte[] cmdline = Files.readAllBytes(Path.of("/proc", "" + p.pid(), "cmdline"));
-                lines.add(new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' '));
-              } catch (IOException e) {
-                // ended meanwhile
-              }
-            });
-    return lines;
-  }
-
-  private static boolean hasToolResult(FakeMessagesApi.Request r) {
-    return r.messages().stream()
-        .anyMatch(
-            m ->
-                m.path("content").isArray()
-                    && StreamSupport.stream(m.path("content").spliterator(), false)
-                        .anyMatch(b -> "tool_result".equals(b.path("type").asText())));
   }
 }
