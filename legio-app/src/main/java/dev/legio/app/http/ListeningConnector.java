@@ -35,6 +35,16 @@ public final class ListeningConnector {
     return connector;
   }
 
+  /**
+   * Whether a server bound to {@code bind} listens on every interface: {@code 0.0.0.0}, {@code ::}
+   * (bracketed or not), or no address at all. Its clients on this machine reach it at loopback;
+   * others, by a name of the machine's.
+   */
+  public static boolean isEveryInterface(String bind) {
+    String host = bind.strip();
+    return host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+  }
+
   /** {@code host:port}, an IPv6 host in brackets, as a URL's authority writes it. */
   public static String address(String host, int port) {
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;

@@ -20,8 +20,7 @@ public record LocalMcpEndpoint(URI uri) {
   /** The endpoint of a server bound to {@code bind} and listening on {@code port}. */
   public static LocalMcpEndpoint of(String bind, int port) {
     String host = bind.strip().toLowerCase(Locale.ROOT);
-    boolean everyInterface =
-        host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+    boolean everyInterface = ListeningConnector.isEveryInterface(host);
     // "localhost" is where Java bound the server (127.0.0.1); Node may look it up as ::1 first.
     boolean loopbackByName = host.equals("localhost");
     String address =

@@ -1,5 +1,6 @@
 package dev.legio.app.mcp;
 
+import dev.legio.app.http.ListeningConnector;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collection;
@@ -34,7 +35,7 @@ record OriginPolicy(Set<String> hosts, boolean anyHost, Set<String> extraOrigins
     Set<String> hosts = new TreeSet<>(LOOPBACK);
     String b = bareHost(bind);
     hosts.add(b);
-    boolean any = b.equals("0.0.0.0") || b.equals("::") || b.isEmpty();
+    boolean any = ListeningConnector.isEveryInterface(bind);
     Set<String> extra = new TreeSet<>();
     for (String o : extraOrigins) {
       extra.add(normalizeOrigin(o));

@@ -315,7 +315,7 @@ public final class LegioServer implements AutoCloseable {
         return URI.create(config.advertiseUrl());
       }
       String bind = config.bind();
-      if (bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]")) {
+      if (ListeningConnector.isEveryInterface(bind)) {
         return URI.create("http://" + node + ":" + port);
       }
       return url;
